@@ -1,0 +1,548 @@
+//! The command processor (CP): one thread per queue, consuming PM4 packets from the ring
+//! and from the indirect buffers it points to, as an RDNA3 MEC does.
+//!
+//! Dispatches run to completion before the CP reads the next packet, so every packet that
+//! waits for earlier work (EVENT_WRITE CS_PARTIAL_FLUSH, RELEASE_MEM end-of-pipe) is
+//! already satisfied; cache operations have nothing to do (memory is coherent here).
+//! Anything the CP cannot execute — an unknown or malformed packet, a fault while
+//! fetching — stops the CP and makes the device lost with the decoded packet in the report.
+
+use std::collections::HashMap;
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use crate::mem::{Tlb, VmFault};
+use crate::pm4::{self, dma, ib, op, Header, SH_REG_BASE, SH_REG_END, UCONFIG_REG_BASE, UCONFIG_REG_END};
+use crate::report::{Report, ReportKind};
+use crate::spi::Dispatch;
+use crate::winsys::QueueShared;
+use crate::wgp::{Job, Outcome};
+
+/// How deep INDIRECT_BUFFER packets may nest: the ring calls IB1, IB1 may call IB2.
+const MAX_IB_DEPTH: u32 = 2;
+
+/// Why the CP stopped.
+enum CpError {
+    /// A packet the CP cannot execute; `what` says why.
+    Packet { what: String },
+    /// A memory access of the CP itself faulted.
+    Fault { fault: VmFault, what: &'static str },
+    /// A dispatch failed (its report is complete).
+    Dispatch(Report),
+    /// A dispatch or a wait did not finish within the hang timeout.
+    Hang { what: String, waves: Vec<String> },
+    /// The queue is being destroyed.
+    Stopped,
+}
+
+fn packet_error(what: impl Into<String>) -> CpError {
+    CpError::Packet { what: what.into() }
+}
+
+/// What the stream does after a packet.
+enum Next {
+    Continue,
+    /// Skip this many dwords (COND_EXEC).
+    Skip(u32),
+    /// Continue in another IB (INDIRECT_BUFFER with CHAIN).
+    Chain(u64, u32),
+}
+
+pub(crate) struct CommandProcessor {
+    q: Arc<QueueShared>,
+    sh: Vec<u32>,
+    uconfig: HashMap<u32, u32>,
+    tlb: Tlb,
+    dispatches: u64,
+    /// The packet being executed and where it came from, for reports.
+    current: Vec<u32>,
+    location: String,
+}
+
+impl CommandProcessor {
+    pub fn new(q: Arc<QueueShared>) -> CommandProcessor {
+        CommandProcessor {
+            q,
+            sh: vec![0; ((SH_REG_END - SH_REG_BASE) / 4) as usize],
+            uconfig: HashMap::new(),
+            tlb: Tlb::default(),
+            dispatches: 0,
+            current: Vec::new(),
+            location: String::new(),
+        }
+    }
+
+    pub fn run(mut self) {
+        let q = self.q.clone();
+        loop {
+            if q.stop.load(Ordering::Relaxed) {
+                return;
+            }
+            let (r, w) = (q.rptr.load(Ordering::Acquire), q.wptr.load(Ordering::Acquire));
+            if r == w || q.dev.lost().is_some() {
+                let mut g = q.doorbell.0.lock();
+                if q.wptr.load(Ordering::Acquire) == r || q.dev.lost().is_some() {
+                    q.doorbell.1.wait_for(&mut g, Duration::from_millis(50));
+                }
+                continue;
+            }
+            match self.ring_packet(r) {
+                Ok(len) => {
+                    q.rptr.store(r + len, Ordering::Release);
+                    // Let submitters waiting for ring space see the progress.
+                    q.dev.interrupt();
+                }
+                Err(CpError::Stopped) => return,
+                Err(e) => {
+                    let report = self.report(e);
+                    q.dev.lose(report);
+                }
+            }
+        }
+    }
+
+    fn ring_word(&self, pos: u64) -> u32 {
+        let at = (pos % self.q.ring_dwords()) * 4;
+        // SAFETY: at + 4 <= the ring's size; the ring BO lives as long as the queue.
+        unsafe { (self.q.ring.host_ptr().add(at as usize) as *const u32).read_volatile() }
+    }
+
+    /// Executes the packet at ring position `r`; returns its length in dwords.
+    fn ring_packet(&mut self, r: u64) -> Result<u64, CpError> {
+        let hdr = self.ring_word(r);
+        self.location = format!("ring of queue {} at dword {}", self.q.id, r % self.q.ring_dwords());
+        self.current = vec![hdr];
+        let h = Header::parse(hdr).map_err(|e| packet_error(e.to_string()))?;
+        let len = 1 + h.payload as u64;
+        if r % self.q.ring_dwords() + len > self.q.ring_dwords() {
+            return Err(packet_error("packet runs past the end of the ring"));
+        }
+        let words: Vec<u32> = (0..len).map(|k| self.ring_word(r + k)).collect();
+        self.current = words.clone();
+        match self.packet(h, &words[1..], 0)? {
+            Next::Continue => Ok(len),
+            Next::Skip(_) | Next::Chain(..) => Err(packet_error("COND_EXEC and chained IBs are not valid in the ring")),
+        }
+    }
+
+    fn read_words(&mut self, va: u64, dwords: u32) -> Result<Vec<u32>, CpError> {
+        let mut bytes = vec![0u8; dwords as usize * 4];
+        self.tlb
+            .read(&self.q.dev.vm, va, &mut bytes)
+            .map_err(|fault| CpError::Fault { fault, what: "fetching an indirect buffer" })?;
+        Ok(bytes.chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect())
+    }
+
+    /// Runs an indirect buffer and everything it chains to.
+    fn run_ib(&mut self, mut va: u64, mut dwords: u32, depth: u32) -> Result<(), CpError> {
+        let mut chained = 0u32;
+        'ib: loop {
+            if va % 4 != 0 {
+                return Err(packet_error(format!("indirect buffer address {va:#x} is not dword aligned")));
+            }
+            let words = self.read_words(va, dwords)?;
+            let mut at = 0usize;
+            while at < words.len() {
+                if self.q.stop.load(Ordering::Relaxed) {
+                    return Err(CpError::Stopped);
+                }
+                self.location = format!("IB{depth} {va:#x} + dword {at}");
+                self.current = vec![words[at]];
+                let h = Header::parse(words[at]).map_err(|e| packet_error(e.to_string()))?;
+                let end = at + 1 + h.payload as usize;
+                if end > words.len() {
+                    self.current = words[at..].to_vec();
+                    return Err(packet_error(format!(
+                        "packet of {} dwords runs past the end of its {}-dword indirect buffer",
+                        1 + h.payload,
+                        words.len()
+                    )));
+                }
+                self.current = words[at..end].to_vec();
+                match self.packet(h, &words[at + 1..end], depth)? {
+                    Next::Continue => at = end,
+                    Next::Skip(n) => at = end + n as usize,
+                    Next::Chain(nva, ndw) => {
+                        chained += 1;
+                        if chained > 1 << 20 {
+                            return Err(packet_error("more than 2^20 chained indirect buffers (a chain loop?)"));
+                        }
+                        va = nva;
+                        dwords = ndw;
+                        continue 'ib;
+                    }
+                }
+            }
+            return Ok(());
+        }
+    }
+
+    fn sh_index(reg: u32) -> Option<usize> {
+        (SH_REG_BASE..SH_REG_END).contains(&reg).then(|| ((reg - SH_REG_BASE) / 4) as usize)
+    }
+
+    fn sh_get(&self, reg: u32) -> u32 {
+        Self::sh_index(reg).map_or(0, |i| self.sh[i])
+    }
+
+    fn need(p: &[u32], n: usize) -> Result<(), CpError> {
+        if p.len() < n {
+            return Err(packet_error(format!("payload has {} dwords, this packet needs {n}", p.len())));
+        }
+        Ok(())
+    }
+
+    fn mem_fault(what: &'static str) -> impl Fn(VmFault) -> CpError {
+        move |fault| CpError::Fault { fault, what }
+    }
+
+    fn packet(&mut self, h: Header, p: &[u32], depth: u32) -> Result<Next, CpError> {
+        match h.opcode {
+            op::NOP => {}
+            op::SET_SH_REG | op::SET_SH_REG_INDEX => {
+                Self::need(p, 1)?;
+                let first = SH_REG_BASE + (p[0] & 0xffff) * 4;
+                for (k, &v) in p[1..].iter().enumerate() {
+                    let reg = first + 4 * k as u32;
+                    let i = Self::sh_index(reg)
+                        .ok_or_else(|| packet_error(format!("SET_SH_REG writes {reg:#x}, outside the SH registers")))?;
+                    self.sh[i] = v;
+                }
+            }
+            op::SET_UCONFIG_REG => {
+                Self::need(p, 1)?;
+                let first = UCONFIG_REG_BASE + (p[0] & 0xffff) * 4;
+                for (k, &v) in p[1..].iter().enumerate() {
+                    let reg = first + 4 * k as u32;
+                    if reg >= UCONFIG_REG_END {
+                        return Err(packet_error(format!("SET_UCONFIG_REG writes {reg:#x}, outside the UCONFIG registers")));
+                    }
+                    self.uconfig.insert(reg, v);
+                }
+            }
+            op::DISPATCH_DIRECT => {
+                Self::need(p, 4)?;
+                self.dispatch([p[0], p[1], p[2]], p[3])?;
+            }
+            op::DISPATCH_INDIRECT => {
+                Self::need(p, 3)?;
+                let va = p[0] as u64 | (p[1] as u64) << 32;
+                let mut dims = [0u32; 3];
+                for (k, d) in dims.iter_mut().enumerate() {
+                    *d = self.tlb.read_u32(&self.q.dev.vm, va + 4 * k as u64).map_err(Self::mem_fault("reading DISPATCH_INDIRECT arguments"))?;
+                }
+                let start = [self.sh_get(pm4::reg::COMPUTE_START_X), self.sh_get(pm4::reg::COMPUTE_START_Y), self.sh_get(pm4::reg::COMPUTE_START_Z)];
+                let force0 = p[2] & pm4::initiator::FORCE_START_AT_000 != 0;
+                let end = [0, 1, 2].map(|d| if force0 { dims[d] } else { start[d].saturating_add(dims[d]) });
+                self.dispatch(end, p[2])?;
+            }
+            op::INDIRECT_BUFFER => {
+                Self::need(p, 3)?;
+                let va = (p[0] & !3) as u64 | (p[1] as u64) << 32;
+                let size = p[2] & ib::SIZE_MASK;
+                if p[2] & ib::VALID == 0 {
+                    return Err(packet_error("INDIRECT_BUFFER without the VALID bit"));
+                }
+                if p[2] & ib::CHAIN != 0 {
+                    if depth == 0 {
+                        return Err(packet_error("a chained INDIRECT_BUFFER in the ring"));
+                    }
+                    return Ok(Next::Chain(va, size));
+                }
+                if depth >= MAX_IB_DEPTH {
+                    return Err(packet_error(format!("INDIRECT_BUFFER nested deeper than IB{MAX_IB_DEPTH}")));
+                }
+                if size > 0 {
+                    let (loc, cur) = (self.location.clone(), self.current.clone());
+                    self.run_ib(va, size, depth + 1)?;
+                    self.location = loc;
+                    self.current = cur;
+                }
+            }
+            op::EVENT_WRITE => {
+                Self::need(p, 1)?;
+                match p[0] & 0x3f {
+                    // Dispatches are complete when the CP moves on; caches are coherent.
+                    pm4::event::CS_PARTIAL_FLUSH
+                    | pm4::event::CACHE_FLUSH
+                    | pm4::event::CACHE_FLUSH_TS
+                    | pm4::event::CACHE_FLUSH_AND_INV_EVENT
+                    | pm4::event::CACHE_FLUSH_AND_INV_TS_EVENT
+                    | pm4::event::CS_DONE
+                    | pm4::event::BOTTOM_OF_PIPE_TS => {}
+                    e => return Err(packet_error(format!("EVENT_WRITE of event type {e:#x} is not a compute event"))),
+                }
+            }
+            op::ACQUIRE_MEM => Self::need(p, 7)?,
+            op::RELEASE_MEM => {
+                Self::need(p, 7)?;
+                let data_sel = p[1] >> 29;
+                let int_sel = (p[1] >> 24) & 7;
+                let va = p[2] as u64 | (p[3] as u64) << 32;
+                let data = p[4] as u64 | (p[5] as u64) << 32;
+                let vm = self.q.dev.vm.clone();
+                let fault = Self::mem_fault("RELEASE_MEM writing its data");
+                match data_sel {
+                    pm4::release::DATA_NONE => {}
+                    pm4::release::DATA_32 => self.tlb.write_u32(&vm, va, data as u32).map_err(fault)?,
+                    pm4::release::DATA_64 => self.tlb.write_u64(&vm, va, data).map_err(fault)?,
+                    pm4::release::DATA_TIMESTAMP | 4 => {
+                        let t = self.q.dev.timestamp();
+                        self.tlb.write_u64(&vm, va, t).map_err(fault)?
+                    }
+                    s => return Err(packet_error(format!("RELEASE_MEM DATA_SEL {s} is not supported"))),
+                }
+                if int_sel != pm4::release::INT_NONE {
+                    self.interrupt();
+                }
+            }
+            op::WRITE_DATA => {
+                Self::need(p, 3)?;
+                let dst_sel = (p[0] >> 8) & 0xf;
+                let addr = p[1] as u64 | (p[2] as u64) << 32;
+                let one_addr = p[0] >> 16 & 1 != 0;
+                for (k, &v) in p[3..].iter().enumerate() {
+                    let step = if one_addr { 0 } else { k as u64 };
+                    match dst_sel {
+                        0 => {
+                            let reg = ((addr + step) * 4) as u32;
+                            let i = Self::sh_index(reg)
+                                .ok_or_else(|| packet_error(format!("WRITE_DATA to register {reg:#x} is not supported")))?;
+                            self.sh[i] = v;
+                        }
+                        1 | 2 | 5 => {
+                            let vm = self.q.dev.vm.clone();
+                            self.tlb.write_u32(&vm, addr + 4 * step, v).map_err(Self::mem_fault("WRITE_DATA"))?
+                        }
+                        s => return Err(packet_error(format!("WRITE_DATA DST_SEL {s} is not supported"))),
+                    }
+                }
+            }
+            op::DMA_DATA => {
+                Self::need(p, 6)?;
+                self.dma_data(p)?;
+            }
+            op::WAIT_REG_MEM => {
+                Self::need(p, 6)?;
+                self.wait_reg_mem(p)?;
+            }
+            op::COPY_DATA => {
+                Self::need(p, 5)?;
+                self.copy_data(p)?;
+            }
+            op::COND_EXEC => {
+                Self::need(p, 4)?;
+                let va = p[0] as u64 | (p[1] as u64) << 32;
+                let v = self.tlb.read_u32(&self.q.dev.vm, va).map_err(Self::mem_fault("COND_EXEC reading its condition"))?;
+                if v == 0 {
+                    return Ok(Next::Skip(p[3]));
+                }
+            }
+            other => {
+                let name = op::name(other).map_or_else(|| format!("opcode {other:#04x}"), str::to_string);
+                return Err(packet_error(format!("{name} is not supported on a compute queue")));
+            }
+        }
+        Ok(Next::Continue)
+    }
+
+    /// The end-of-pipe interrupt: the handler reads the queue's fence from memory, like
+    /// amdgpu's fence interrupt handler, and wakes the waiters.
+    fn interrupt(&mut self) {
+        let vm = self.q.dev.vm.clone();
+        if let Ok(v) = self.tlb.read_u64(&vm, self.q.fence.va()) {
+            self.q.completed.fetch_max(v, Ordering::AcqRel);
+        }
+        self.q.dev.interrupt();
+    }
+
+    fn dma_data(&mut self, p: &[u32]) -> Result<(), CpError> {
+        let src_sel = (p[0] >> 29) & 3;
+        let dst_sel = (p[0] >> 20) & 3;
+        let src = p[1] as u64 | (p[2] as u64) << 32;
+        let dst = p[3] as u64 | (p[4] as u64) << 32;
+        let cmd = p[5];
+        let bytes = (cmd & dma::BYTE_COUNT_MASK) as u64;
+        if cmd & (3 << 26) != 0 {
+            return Err(packet_error("DMA_DATA with register source or destination (SAS/DAS) is not supported"));
+        }
+        if cmd & (3 << 28) != 0 {
+            return Err(packet_error("DMA_DATA without address increment (SAIC/DAIC) is not supported"));
+        }
+        if bytes == 0 || dst_sel == 2 {
+            // A pure synchronisation packet, or a prefetch to nowhere.
+            return Ok(());
+        }
+        if dst_sel == 1 || src_sel == 1 {
+            return Err(packet_error("DMA_DATA to or from GDS is not supported"));
+        }
+        let vm = self.q.dev.vm.clone();
+        if src_sel == 2 {
+            if dst % 4 != 0 || bytes % 4 != 0 {
+                return Err(packet_error(format!(
+                    "DMA_DATA fill of {bytes} bytes at {dst:#x}: address and size must be multiples of 4"
+                )));
+            }
+            let ptr = self.tlb.translate(&vm, dst, bytes, true).map_err(Self::mem_fault("DMA_DATA fill"))?;
+            for k in 0..bytes / 4 {
+                // SAFETY: translate() checked [dst, dst + bytes) lies in one BO.
+                unsafe { (ptr.add(4 * k as usize) as *mut u32).write_unaligned(p[1]) };
+            }
+            return Ok(());
+        }
+        let s = self.tlb.translate(&vm, src, bytes, false).map_err(Self::mem_fault("DMA_DATA reading its source"))?;
+        let mut tlb2 = Tlb::default();
+        let d = tlb2.translate(&vm, dst, bytes, true).map_err(Self::mem_fault("DMA_DATA writing its destination"))?;
+        // SAFETY: both ranges were checked; `copy` handles overlap.
+        unsafe { std::ptr::copy(s, d, bytes as usize) };
+        Ok(())
+    }
+
+    fn wait_reg_mem(&mut self, p: &[u32]) -> Result<(), CpError> {
+        let function = p[0] & 7;
+        let mem = (p[0] >> 4) & 3 == 1;
+        let addr = p[1] as u64 | (p[2] as u64) << 32;
+        let (reference, mask) = (p[3], p[4]);
+        let start = Instant::now();
+        let timeout = self.q.dev.config.hang_timeout;
+        loop {
+            let v = if mem {
+                let vm = self.q.dev.vm.clone();
+                self.tlb.read_u32(&vm, addr & !3).map_err(Self::mem_fault("WAIT_REG_MEM polling memory"))?
+            } else {
+                self.sh_get((p[1] & 0x3ffff) * 4)
+            } & mask;
+            let ok = match function {
+                0 => true,
+                1 => v < reference,
+                2 => v <= reference,
+                3 => v == reference,
+                4 => v != reference,
+                5 => v >= reference,
+                6 => v > reference,
+                f => return Err(packet_error(format!("WAIT_REG_MEM function {f} is reserved"))),
+            };
+            if ok {
+                return Ok(());
+            }
+            if self.q.stop.load(Ordering::Relaxed) {
+                return Err(CpError::Stopped);
+            }
+            if start.elapsed() > timeout {
+                return Err(CpError::Hang {
+                    what: format!(
+                        "WAIT_REG_MEM on {} {addr:#x} (value {v:#x}, reference {reference:#x}, function {function}) \
+                         was not satisfied within {} ms",
+                        if mem { "memory" } else { "register" },
+                        timeout.as_millis()
+                    ),
+                    waves: Vec::new(),
+                });
+            }
+            // Poll, yielding the core to the shaders that may produce the value.
+            std::thread::sleep(Duration::from_micros(20));
+        }
+    }
+
+    fn copy_data(&mut self, p: &[u32]) -> Result<(), CpError> {
+        let src_sel = p[0] & 0xf;
+        let dst_sel = (p[0] >> 8) & 0xf;
+        let wide = (p[0] >> 16) & 1 != 0;
+        let src = p[1] as u64 | (p[2] as u64) << 32;
+        let dst = p[3] as u64 | (p[4] as u64) << 32;
+        let vm = self.q.dev.vm.clone();
+        let value = match src_sel {
+            0 => self.sh_get((p[1] & 0x3ffff) * 4) as u64,
+            1 | 2 => {
+                let f = Self::mem_fault("COPY_DATA reading memory");
+                if wide {
+                    self.tlb.read_u64(&vm, src).map_err(f)?
+                } else {
+                    self.tlb.read_u32(&vm, src).map_err(f)? as u64
+                }
+            }
+            pm4::sel::IMM => src,
+            pm4::sel::TIMESTAMP | 10 => self.q.dev.timestamp(),
+            s => return Err(packet_error(format!("COPY_DATA SRC_SEL {s} is not supported"))),
+        };
+        match dst_sel {
+            0 => {
+                let reg = (p[3] & 0x3ffff) * 4;
+                let i = Self::sh_index(reg).ok_or_else(|| packet_error(format!("COPY_DATA to register {reg:#x} is not supported")))?;
+                self.sh[i] = value as u32;
+            }
+            1 | 2 | 5 => {
+                let f = Self::mem_fault("COPY_DATA writing memory");
+                if wide {
+                    self.tlb.write_u64(&vm, dst, value).map_err(f)?
+                } else {
+                    self.tlb.write_u32(&vm, dst, value as u32).map_err(f)?
+                }
+            }
+            s => return Err(packet_error(format!("COPY_DATA DST_SEL {s} is not supported"))),
+        }
+        Ok(())
+    }
+
+    fn dispatch(&mut self, dims: [u32; 3], initiator: u32) -> Result<(), CpError> {
+        let d = Dispatch::from_regs(|r| self.sh_get(r), dims, initiator);
+        d.validate().map_err(|e| packet_error(format!("dispatch cannot launch: {e}")))?;
+        let index = self.dispatches;
+        self.dispatches += 1;
+        if d.group_count() == 0 {
+            return Ok(());
+        }
+        let dev = self.q.dev.clone();
+        let program = dev.programs.get(&dev.vm, d.pgm).map_err(Self::mem_fault("fetching the shader program"))?;
+        let job = Job::new(d, program, dev.vm.clone(), self.q.id, index);
+        match dev.pool.run(&job, dev.config.hang_timeout, &self.q.stop) {
+            Outcome::Done => Ok(()),
+            Outcome::Failed(r) => Err(CpError::Dispatch(r)),
+            Outcome::Hung(_) if self.q.stop.load(Ordering::Relaxed) => Err(CpError::Stopped),
+            Outcome::Hung(waves) => Err(CpError::Hang {
+                what: format!(
+                    "dispatch #{index} ({} workgroups, shader at {:#x}) did not finish within {} ms",
+                    job.dispatch.group_count(),
+                    job.dispatch.pgm,
+                    dev.config.hang_timeout.as_millis()
+                ),
+                waves,
+            }),
+        }
+    }
+
+    fn report(&self, e: CpError) -> Report {
+        let packet = format!(
+            "  packet at {}: {}\n  words: {}\n",
+            self.location,
+            pm4::describe(&self.current),
+            self.current.iter().map(|w| format!("{w:08x}")).collect::<Vec<_>>().join(" ")
+        );
+        match e {
+            CpError::Packet { what } => Report {
+                kind: ReportKind::CpError,
+                summary: format!("command processor error on queue {}: {what}", self.q.id),
+                details: packet,
+            },
+            CpError::Fault { fault, what } => Report {
+                kind: ReportKind::VmFault,
+                summary: format!(
+                    "command processor VM fault on queue {} while {what}: {} of {} bytes at {:#x}",
+                    self.q.id,
+                    if fault.write { "write" } else { "read" },
+                    fault.len,
+                    fault.addr
+                ),
+                details: packet,
+            },
+            CpError::Dispatch(r) => Report { details: format!("{}{packet}", r.details), ..r },
+            CpError::Hang { what, waves } => Report {
+                kind: ReportKind::Hang,
+                summary: format!("GPU hang on queue {}: {what}", self.q.id),
+                details: format!("{packet}  live waves ({}):\n{}", waves.len(), waves.join("")),
+            },
+            CpError::Stopped => Report { kind: ReportKind::Internal, summary: "queue stopped".into(), details: packet },
+        }
+    }
+}

@@ -1,0 +1,87 @@
+//! Chip parameters and runtime configuration: everything the ICD needs to describe the
+//! device truthfully, in one struct (like Mesa's `radeon_info`).
+
+use std::time::Duration;
+
+/// What softnavi models: a Navi 31 (Radeon RX 7900 XTX class) gfx1100.
+#[derive(Clone, Debug)]
+pub struct ChipInfo {
+    pub name: &'static str,
+    /// LLVM processor name.
+    pub gfx_target: &'static str,
+    pub vendor_id: u32,
+    pub device_id: u32,
+    /// Modelled workgroup processors (used for occupancy figures, not for threads).
+    pub num_wgps: u32,
+    pub simds_per_wgp: u32,
+    pub max_waves_per_simd: u32,
+    pub vgprs_per_simd_lane: u32,
+    pub lds_per_workgroup: u32,
+    pub max_workgroup_size: u32,
+    /// Frequency of the GPU timestamp counter (RELEASE_MEM / COPY_DATA timestamps).
+    pub timestamp_hz: u64,
+    /// Host worker threads executing workgroups.
+    pub worker_threads: usize,
+    /// Bytes of GPU memory that can be allocated.
+    pub memory_size: u64,
+    /// Waves whose scratch can be live at once: the scratch ring needs this many slots.
+    pub scratch_wave_slots: u32,
+}
+
+/// Runtime knobs, from `SOFTNAVI_*` environment variables by default.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// `SOFTNAVI_THREADS`: host threads running workgroups (default: available cores).
+    pub threads: usize,
+    /// `SOFTNAVI_HANG_TIMEOUT_MS`: a dispatch or CP wait running longer is a GPU hang.
+    pub hang_timeout: Duration,
+    /// `SOFTNAVI_MEMORY_MB`: GPU memory size (default 4096).
+    pub memory_size: u64,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
+            hang_timeout: Duration::from_millis(5000),
+            memory_size: 4096 << 20,
+        }
+    }
+}
+
+impl Config {
+    pub fn from_env() -> Config {
+        let mut c = Config::default();
+        let num = |k: &str| std::env::var(k).ok().and_then(|v| v.trim().parse::<u64>().ok());
+        if let Some(t) = num("SOFTNAVI_THREADS").filter(|t| *t > 0) {
+            c.threads = t.min(256) as usize;
+        }
+        if let Some(ms) = num("SOFTNAVI_HANG_TIMEOUT_MS").filter(|m| *m > 0) {
+            c.hang_timeout = Duration::from_millis(ms);
+        }
+        if let Some(mb) = num("SOFTNAVI_MEMORY_MB").filter(|m| *m > 0) {
+            c.memory_size = mb << 20;
+        }
+        c
+    }
+
+    pub fn chip_info(&self) -> ChipInfo {
+        ChipInfo {
+            name: "AMD Radeon RX 7900 XTX (softnavi RDNA3 gfx1100)",
+            gfx_target: "gfx1100",
+            vendor_id: 0x1002,
+            device_id: 0x744c,
+            num_wgps: 48,
+            simds_per_wgp: 4,
+            max_waves_per_simd: 16,
+            vgprs_per_simd_lane: 1536,
+            lds_per_workgroup: 64 * 1024,
+            max_workgroup_size: 1024,
+            timestamp_hz: 100_000_000,
+            worker_threads: self.threads,
+            memory_size: self.memory_size,
+            // One workgroup of at most 32 waves per worker thread is live at a time.
+            scratch_wave_slots: self.threads as u32 * 32,
+        }
+    }
+}

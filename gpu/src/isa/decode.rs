@@ -1,0 +1,611 @@
+//! gfx11 instruction decoder: machine words → [`Inst`]. Never panics, never allocates;
+//! an encoding or opcode softnavi does not know is a [`DecodeError`] value, which the
+//! program builder turns into an illegal-instruction trap at that PC.
+
+use super::table::{lookup, Encoding, Op, Ty, F, VOPD_OPS};
+
+/// A decoded operand. Inline constants and literals are resolved to the bit pattern the
+/// instruction sees for its operand type; the source field is kept for disassembly.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Operand {
+    #[default]
+    None,
+    /// Scalar register file index: 0–105 SGPRs, 106/107 VCC, 108–123 TTMP, 124 NULL,
+    /// 125 M0, 126/127 EXEC.
+    Sgpr(u8),
+    Vgpr(u16),
+    /// An inline constant (`code` 128–248) or a literal (`code` 255) with its value.
+    Const { code: u16, value: u64 },
+    Scc,
+    Vccz,
+    Execz,
+}
+
+pub const SGPR_VCC_LO: u8 = 106;
+pub const SGPR_TTMP0: u8 = 108;
+pub const SGPR_NULL: u8 = 124;
+pub const SGPR_M0: u8 = 125;
+pub const SGPR_EXEC_LO: u8 = 126;
+pub const SRC_LITERAL: u32 = 255;
+const SRC_DPP16: u32 = 250;
+const SRC_DPP8: u32 = 233;
+const SRC_DPP8_FI: u32 = 234;
+
+/// How the instruction was encoded (its opcode may exist in several encodings).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Form {
+    /// The opcode's own encoding (SOP*, SMEM, VOP1/2/C as `_e32`, VOP3, VOP3P, memory).
+    #[default]
+    Native,
+    /// A VOP1/VOP2/VOPC opcode in the VOP3 encoding (`_e64`).
+    Vop3,
+}
+
+/// Memory-instruction flag bits in [`Inst::flags`].
+pub mod mflag {
+    pub const GLC: u16 = 1;
+    pub const SLC: u16 = 2;
+    pub const DLC: u16 = 4;
+    pub const OFFEN: u16 = 8;
+    pub const IDXEN: u16 = 16;
+    pub const TFE: u16 = 32;
+    pub const GDS: u16 = 64;
+    pub const SVE: u16 = 128;
+}
+
+/// A decoded instruction. Operand slots by class:
+/// - SALU/VALU: `dst`, `sdst` (VOP3SD carry / VOPC `_e64` mask), `src[0..3]`.
+/// - SMEM: `dst` = data, `src[0]` = base pair (or V# for `s_buffer_*`), `src[1]` = soffset,
+///   `imm` = offset.
+/// - DS: `dst`, `src[0]` = address, `src[1]`/`src[2]` = data0/data1, `imm`/`imm1` = offsets.
+/// - MUBUF: `dst` (loads) / `src[1]` (stores) = vdata, `src[0]` = vaddr, `src[2]` = V#,
+///   `src[3]` = soffset, `imm` = offset.
+/// - FLAT/GLOBAL: `dst`, `src[0]` = address, `src[1]` = data, `src[2]` = saddr, `imm`.
+/// - SOPK/SOPP: `imm` = simm16 (sign-extended where the instruction is signed).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Inst {
+    pub op: Op,
+    pub form: Form,
+    /// Size in dwords, including a literal.
+    pub len: u8,
+    pub dst: Operand,
+    pub sdst: Operand,
+    pub src: [Operand; 4],
+    pub neg: u8,
+    pub abs: u8,
+    pub opsel: u8,
+    pub clamp: bool,
+    pub omod: u8,
+    pub imm: i32,
+    pub imm1: i32,
+    pub flags: u16,
+}
+
+impl Inst {
+    fn new(op: Op, len: u8) -> Inst {
+        Inst {
+            op,
+            form: Form::Native,
+            len,
+            dst: Operand::None,
+            sdst: Operand::None,
+            src: [Operand::None; 4],
+            neg: 0,
+            abs: 0,
+            opsel: 0,
+            clamp: false,
+            omod: 0,
+            imm: 0,
+            imm1: 0,
+            flags: 0,
+        }
+    }
+}
+
+/// Why words could not be decoded. Carries the encoding size so that decoding can go on
+/// after the bad instruction.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum DecodeError {
+    #[error("truncated instruction")]
+    Truncated,
+    #[error("unknown encoding (word {0:#010x})")]
+    UnknownEncoding(u32),
+    #[error("{enc:?} opcode {code:#x} is not supported")]
+    UnknownOpcode { enc: Encoding, code: u32, len: u8 },
+    #[error("{what} is not supported")]
+    Unsupported { what: &'static str, len: u8 },
+}
+
+impl DecodeError {
+    /// Dwords to skip to reach the next instruction, when known.
+    pub fn len(&self) -> Option<u8> {
+        match *self {
+            DecodeError::UnknownOpcode { len, .. } | DecodeError::Unsupported { len, .. } => Some(len),
+            _ => None,
+        }
+    }
+}
+
+fn bits(w: u32, lo: u32, width: u32) -> u32 {
+    (w >> lo) & ((1u32 << width) - 1)
+}
+
+fn sext(v: u32, width: u32) -> i32 {
+    ((v << (32 - width)) as i32) >> (32 - width)
+}
+
+/// The constant an inline-constant source field denotes for an operand of type `ty`.
+pub fn inline_constant(code: u32, ty: Ty) -> Option<u64> {
+    let wide = matches!(ty, Ty::B64 | Ty::F64);
+    let half = matches!(ty, Ty::B16 | Ty::F16);
+    let int = |v: i64| if wide { v as u64 } else { v as i32 as u32 as u64 };
+    Some(match code {
+        128..=192 => int(code as i64 - 128),
+        193..=208 => int(192 - code as i64),
+        240..=248 => {
+            let i = (code - 240) as usize;
+            if wide {
+                const D: [u64; 9] = [
+                    0x3fe0000000000000,
+                    0xbfe0000000000000,
+                    0x3ff0000000000000,
+                    0xbff0000000000000,
+                    0x4000000000000000,
+                    0xc000000000000000,
+                    0x4010000000000000,
+                    0xc010000000000000,
+                    0x3fc45f306dc9c882,
+                ];
+                D[i]
+            } else if half {
+                const H: [u64; 9] = [0x3800, 0xb800, 0x3c00, 0xbc00, 0x4000, 0xc000, 0x4400, 0xc400, 0x3118];
+                H[i]
+            } else {
+                const S: [u64; 9] = [
+                    0x3f000000, 0xbf000000, 0x3f800000, 0xbf800000, 0x40000000, 0xc0000000, 0x40800000, 0xc0800000,
+                    0x3e22f983,
+                ];
+                S[i]
+            }
+        }
+        _ => return None,
+    })
+}
+
+/// Widens a 32-bit literal to the operand type: f64 literals are the high dword.
+fn literal_value(lit: u32, ty: Ty) -> u64 {
+    match ty {
+        Ty::F64 => (lit as u64) << 32,
+        _ => lit as u64,
+    }
+}
+
+/// Decodes a scalar-or-constant source field (8 bits in SALU, 9 bits in VALU where 256+
+/// are VGPRs). `literal` is the dword after the instruction, if present.
+fn source(code: u32, ty: Ty, literal: Option<u32>) -> Result<Operand, DecodeError> {
+    Ok(match code {
+        0..=127 => Operand::Sgpr(code as u8),
+        256..=511 => Operand::Vgpr((code - 256) as u16),
+        SRC_LITERAL => match literal {
+            Some(l) => Operand::Const { code: 255, value: literal_value(l, ty) },
+            None => return Err(DecodeError::Truncated),
+        },
+        251 => Operand::Vccz,
+        252 => Operand::Execz,
+        253 => Operand::Scc,
+        c => match inline_constant(c, ty) {
+            Some(value) => Operand::Const { code: c as u16, value },
+            None => return Err(DecodeError::Unsupported { what: "source operand (aperture/LDS-direct/reserved)", len: 1 }),
+        },
+    })
+}
+
+/// Decodes the instruction at the start of `w`.
+pub fn decode(w: &[u32]) -> Result<Inst, DecodeError> {
+    let w0 = *w.first().ok_or(DecodeError::Truncated)?;
+    let w1 = w.get(1).copied();
+    match w0 >> 30 {
+        // VOP2 (bit 31 = 0); VOP1 and VOPC are VOP2-space prefixes.
+        0 | 1 => {
+            let op6 = bits(w0, 25, 6);
+            match bits(w0, 25, 7) {
+                0x3f => decode_vop1(w0, w1),
+                0x3e => decode_vopc(w0, w1),
+                _ => decode_vop2(w0, w1, op6),
+            }
+        }
+        2 => decode_salu(w0, w1),
+        _ => decode_group3(w0, w),
+    }
+}
+
+fn need(w: Option<u32>) -> Result<u32, DecodeError> {
+    w.ok_or(DecodeError::Truncated)
+}
+
+/// Whether a 32-bit VOP/SOP instruction uses a literal (then it is one dword longer).
+fn uses_literal(fields: &[u32]) -> bool {
+    fields.contains(&SRC_LITERAL)
+}
+
+fn decode_salu(w0: u32, w1: Option<u32>) -> Result<Inst, DecodeError> {
+    let top9 = bits(w0, 23, 9);
+    match top9 {
+        0x17d => {
+            // SOP1
+            let (code, sdst, s0) = (bits(w0, 8, 8), bits(w0, 16, 7), bits(w0, 0, 8));
+            let len = 1 + uses_literal(&[s0]) as u8;
+            let op = lookup(Encoding::Sop1, code).ok_or(DecodeError::UnknownOpcode { enc: Encoding::Sop1, code, len })?;
+            let t = op.info().ty;
+            let mut i = Inst::new(op, len);
+            if t[0] != Ty::N {
+                i.dst = Operand::Sgpr(sdst as u8);
+            }
+            if t[1] != Ty::N {
+                i.src[0] = source(s0, t[1], w1)?;
+            }
+            Ok(i)
+        }
+        0x17e => {
+            // SOPC
+            let (code, s1, s0) = (bits(w0, 16, 7), bits(w0, 8, 8), bits(w0, 0, 8));
+            let len = 1 + uses_literal(&[s0, s1]) as u8;
+            let op = lookup(Encoding::Sopc, code).ok_or(DecodeError::UnknownOpcode { enc: Encoding::Sopc, code, len })?;
+            let t = op.info().ty;
+            let mut i = Inst::new(op, len);
+            i.src[0] = source(s0, t[1], w1)?;
+            i.src[1] = source(s1, t[2], w1)?;
+            Ok(i)
+        }
+        0x17f => {
+            // SOPP
+            let code = bits(w0, 16, 7);
+            let op = lookup(Encoding::Sopp, code).ok_or(DecodeError::UnknownOpcode { enc: Encoding::Sopp, code, len: 1 })?;
+            let mut i = Inst::new(op, 1);
+            let simm = bits(w0, 0, 16);
+            i.imm = if op.has_flag(F::BRANCH) { sext(simm, 16) } else { simm as i32 };
+            Ok(i)
+        }
+        _ if bits(w0, 28, 4) == 0xb => {
+            // SOPK
+            let (code, sdst) = (bits(w0, 23, 5), bits(w0, 16, 7));
+            let op = lookup(Encoding::Sopk, code).ok_or(DecodeError::UnknownOpcode { enc: Encoding::Sopk, code, len: 1 })?;
+            let mut i = Inst::new(op, 1);
+            if op.info().ty[0] != Ty::N {
+                i.dst = Operand::Sgpr(sdst as u8);
+            }
+            // Unsigned compares and waitcnt take the immediate zero-extended.
+            let simm = bits(w0, 0, 16);
+            i.imm = match op {
+                Op::S_CMPK_EQ_U32
+                | Op::S_CMPK_LG_U32
+                | Op::S_CMPK_GT_U32
+                | Op::S_CMPK_GE_U32
+                | Op::S_CMPK_LT_U32
+                | Op::S_CMPK_LE_U32
+                | Op::S_WAITCNT_VSCNT
+                | Op::S_WAITCNT_VMCNT
+                | Op::S_WAITCNT_EXPCNT
+                | Op::S_WAITCNT_LGKMCNT
+                | Op::S_VERSION => simm as i32,
+                _ => sext(simm, 16),
+            };
+            Ok(i)
+        }
+        _ => {
+            // SOP2
+            let (code, sdst, s1, s0) = (bits(w0, 23, 7), bits(w0, 16, 7), bits(w0, 8, 8), bits(w0, 0, 8));
+            let len = 1 + uses_literal(&[s0, s1]) as u8;
+            let op = lookup(Encoding::Sop2, code).ok_or(DecodeError::UnknownOpcode { enc: Encoding::Sop2, code, len })?;
+            let t = op.info().ty;
+            let mut i = Inst::new(op, len);
+            i.dst = Operand::Sgpr(sdst as u8);
+            i.src[0] = source(s0, t[1], w1)?;
+            i.src[1] = source(s1, t[2], w1)?;
+            Ok(i)
+        }
+    }
+}
+
+fn reject_dpp(src0: u32) -> Result<(), DecodeError> {
+    if matches!(src0, SRC_DPP16 | SRC_DPP8 | SRC_DPP8_FI) {
+        return Err(DecodeError::Unsupported { what: "DPP", len: 2 });
+    }
+    Ok(())
+}
+
+fn decode_vop1(w0: u32, w1: Option<u32>) -> Result<Inst, DecodeError> {
+    let (code, vdst, s0) = (bits(w0, 9, 8), bits(w0, 17, 8), bits(w0, 0, 9));
+    reject_dpp(s0)?;
+    let len = 1 + uses_literal(&[s0]) as u8;
+    let op = lookup(Encoding::Vop1, code).ok_or(DecodeError::UnknownOpcode { enc: Encoding::Vop1, code, len })?;
+    let t = op.info().ty;
+    let mut i = Inst::new(op, len);
+    if t[0] != Ty::N {
+        // v_readfirstlane writes an SGPR.
+        i.dst = if op == Op::V_READFIRSTLANE_B32 { Operand::Sgpr(vdst as u8) } else { Operand::Vgpr(vdst as u16) };
+    }
+    if t[1] != Ty::N {
+        i.src[0] = source(s0, t[1], w1)?;
+    }
+    Ok(i)
+}
+
+fn decode_vop2(w0: u32, w1: Option<u32>, code: u32) -> Result<Inst, DecodeError> {
+    let (vdst, vs1, s0) = (bits(w0, 17, 8), bits(w0, 9, 8), bits(w0, 0, 9));
+    reject_dpp(s0)?;
+    let mut len = 1 + uses_literal(&[s0]) as u8;
+    let known = lookup(Encoding::Vop2, code);
+    if matches!(known, Some(Op::V_FMAMK_F32 | Op::V_FMAAK_F32)) {
+        // K is the instruction's one literal.
+        len = 2;
+    }
+    let op = known.ok_or(DecodeError::UnknownOpcode { enc: Encoding::Vop2, code, len })?;
+    let t = op.info().ty;
+    let mut i = Inst::new(op, len);
+    i.dst = Operand::Vgpr(vdst as u16);
+    i.src[0] = source(s0, t[1], w1)?;
+    i.src[1] = Operand::Vgpr(vs1 as u16);
+    match op {
+        // The constant K is the literal: fmamk = s0 * K + s1, fmaak = s0 * s1 + K.
+        Op::V_FMAMK_F32 | Op::V_FMAAK_F32 => {
+            let k = Operand::Const { code: 255, value: need(w1)? as u64 };
+            i.src[2] = k;
+        }
+        _ if t[3] == Ty::Mask => {
+            i.src[2] = Operand::Sgpr(SGPR_VCC_LO);
+            if op.has_flag(F::SD) {
+                i.sdst = Operand::Sgpr(SGPR_VCC_LO);
+            }
+        }
+        _ => {}
+    }
+    Ok(i)
+}
+
+fn decode_vopc(w0: u32, w1: Option<u32>) -> Result<Inst, DecodeError> {
+    let (code, vs1, s0) = (bits(w0, 17, 8), bits(w0, 9, 8), bits(w0, 0, 9));
+    reject_dpp(s0)?;
+    let len = 1 + uses_literal(&[s0]) as u8;
+    let op = lookup(Encoding::Vopc, code).ok_or(DecodeError::UnknownOpcode { enc: Encoding::Vopc, code, len })?;
+    let t = op.info().ty;
+    let mut i = Inst::new(op, len);
+    i.sdst = if op.has_flag(F::CMPX) { Operand::Sgpr(SGPR_EXEC_LO) } else { Operand::Sgpr(SGPR_VCC_LO) };
+    i.src[0] = source(s0, t[1], w1)?;
+    i.src[1] = Operand::Vgpr(vs1 as u16);
+    Ok(i)
+}
+
+fn decode_group3(w0: u32, w: &[u32]) -> Result<Inst, DecodeError> {
+    match bits(w0, 26, 6) {
+        0x35 => decode_vop3(w0, w),
+        0x3d => decode_smem(w0, w),
+        0x36 => decode_ds(w0, w),
+        0x38 => decode_mubuf(w0, w),
+        0x37 => decode_flat(w0, w),
+        0x32 => {
+            // VOPD: one container; its halves come from decode_vopd().
+            let (sx, sy) = (bits(w0, 0, 9), bits(w.get(1).copied().ok_or(DecodeError::Truncated)?, 0, 9));
+            let (ox, oy) = (bits(w0, 22, 4), bits(w0, 17, 5));
+            let k = matches!(ox, 1 | 2) || matches!(oy, 1 | 2);
+            let len = 2 + (uses_literal(&[sx, sy]) || k) as u8;
+            decode_vopd(w).map(|_| Inst::new(Op::V_DUAL, len))
+        }
+        0x33 if bits(w0, 24, 8) == 0xcc => Err(DecodeError::Unsupported { what: "VOP3P", len: 2 }),
+        0x33 => Err(DecodeError::Unsupported { what: "VINTERP/LDSDIR", len: 2 }),
+        0x3a => Err(DecodeError::Unsupported { what: "MTBUF", len: 2 }),
+        0x3c => Err(DecodeError::Unsupported { what: "MIMG", len: 2 }),
+        0x3e => Err(DecodeError::Unsupported { what: "EXP", len: 2 }),
+        _ => Err(DecodeError::UnknownEncoding(w0)),
+    }
+}
+
+/// The two halves (X, Y) of a VOPD instruction, each as an ordinary VOP1/VOP2 `Inst`.
+pub fn decode_vopd(w: &[u32]) -> Result<[Inst; 2], DecodeError> {
+    let w0 = *w.first().ok_or(DecodeError::Truncated)?;
+    let w1 = *w.get(1).ok_or(DecodeError::Truncated)?;
+    let lit = w.get(2).copied();
+    let (ox, oy) = (bits(w0, 22, 4), bits(w0, 17, 5));
+    let vdst_x = bits(w1, 24, 8);
+    // vdstY is stored without its LSB, which is the opposite of vdstX's.
+    let vdst_y = bits(w1, 17, 7) << 1 | ((vdst_x & 1) ^ 1);
+    let half = |code: u32, dst: u32, s0: u32, vs1: u32| -> Result<Inst, DecodeError> {
+        let op = VOPD_OPS
+            .get(code as usize)
+            .copied()
+            .flatten()
+            .ok_or(DecodeError::UnknownOpcode { enc: Encoding::Vopd, code, len: 2 + lit.is_some() as u8 })?;
+        let t = op.info().ty;
+        let mut i = Inst::new(op, 0);
+        i.dst = Operand::Vgpr(dst as u16);
+        i.src[0] = source(s0, t[1], lit)?;
+        if t[2] != Ty::N {
+            i.src[1] = Operand::Vgpr(vs1 as u16);
+        }
+        match op {
+            Op::V_FMAAK_F32 | Op::V_FMAMK_F32 => i.src[2] = Operand::Const { code: 255, value: lit.ok_or(DecodeError::Truncated)? as u64 },
+            Op::V_CNDMASK_B32 => i.src[2] = Operand::Sgpr(SGPR_VCC_LO),
+            _ => {}
+        }
+        Ok(i)
+    };
+    let x = half(ox, vdst_x, bits(w0, 0, 9), bits(w0, 9, 8))?;
+    let y = half(oy, vdst_y, bits(w1, 0, 9), bits(w1, 9, 8))?;
+    Ok([x, y])
+}
+
+fn decode_vop3(w0: u32, w: &[u32]) -> Result<Inst, DecodeError> {
+    let w1 = need(w.get(1).copied())?;
+    let code = bits(w0, 16, 10);
+    let (s0, s1, s2) = (bits(w1, 0, 9), bits(w1, 9, 9), bits(w1, 18, 9));
+    reject_dpp(s0).map_err(|_| DecodeError::Unsupported { what: "VOP3 DPP", len: 3 })?;
+    let len = 2 + uses_literal(&[s0, s1, s2]) as u8;
+    let (op, form) = match code {
+        0x000..=0x0ff => (lookup(Encoding::Vopc, code), Form::Vop3),
+        0x100..=0x17f => (lookup(Encoding::Vop2, code - 0x100), Form::Vop3),
+        0x180..=0x1ff => (lookup(Encoding::Vop1, code - 0x180), Form::Vop3),
+        _ => (lookup(Encoding::Vop3, code), Form::Native),
+    };
+    let op = op.ok_or(DecodeError::UnknownOpcode { enc: Encoding::Vop3, code, len })?;
+    if op.has_flag(F::LIT_K) {
+        return Err(DecodeError::UnknownOpcode { enc: Encoding::Vop3, code, len });
+    }
+    let info = op.info();
+    let t = info.ty;
+    let lit = w.get(2).copied();
+    let mut i = Inst::new(op, len);
+    i.form = form;
+    let vdst = bits(w0, 0, 8);
+    let sd = op.has_flag(F::SD);
+    if info.enc == Encoding::Vopc {
+        // VOPC in VOP3: the mask goes to the SGPR in the vdst field (v_cmpx: EXEC only).
+        i.sdst = if op.has_flag(F::CMPX) { Operand::Sgpr(SGPR_EXEC_LO) } else { Operand::Sgpr(vdst as u8) };
+    } else if matches!(op, Op::V_READLANE_B32) {
+        i.dst = Operand::Sgpr(vdst as u8);
+    } else if t[0] != Ty::N {
+        i.dst = Operand::Vgpr(vdst as u16);
+    }
+    if sd {
+        i.sdst = Operand::Sgpr(bits(w0, 8, 7) as u8);
+    } else {
+        i.abs = bits(w0, 8, 3) as u8;
+    }
+    i.opsel = bits(w0, 11, 4) as u8;
+    i.clamp = bits(w0, 15, 1) != 0;
+    i.omod = bits(w1, 27, 2) as u8;
+    i.neg = bits(w1, 29, 3) as u8;
+    let fields = [s0, s1, s2];
+    for (k, &f) in fields.iter().enumerate() {
+        if t[k + 1] != Ty::N {
+            i.src[k] = source(f, t[k + 1], lit)?;
+        }
+    }
+    Ok(i)
+}
+
+fn decode_smem(w0: u32, w: &[u32]) -> Result<Inst, DecodeError> {
+    let w1 = need(w.get(1).copied())?;
+    let code = bits(w0, 18, 8);
+    let op = lookup(Encoding::Smem, code).ok_or(DecodeError::UnknownOpcode { enc: Encoding::Smem, code, len: 2 })?;
+    let mut i = Inst::new(op, 2);
+    if op.info().ty[0] != Ty::N {
+        i.dst = Operand::Sgpr(bits(w0, 6, 7) as u8);
+        i.src[0] = Operand::Sgpr((bits(w0, 0, 6) * 2) as u8);
+    }
+    i.src[1] = Operand::Sgpr(bits(w1, 25, 7) as u8);
+    i.imm = sext(bits(w1, 0, 21), 21);
+    i.flags = if bits(w0, 14, 1) != 0 { mflag::GLC } else { 0 } | if bits(w0, 13, 1) != 0 { mflag::DLC } else { 0 };
+    Ok(i)
+}
+
+fn decode_ds(w0: u32, w: &[u32]) -> Result<Inst, DecodeError> {
+    let w1 = need(w.get(1).copied())?;
+    let code = bits(w0, 18, 8);
+    let op = lookup(Encoding::Ds, code).ok_or(DecodeError::UnknownOpcode { enc: Encoding::Ds, code, len: 2 })?;
+    let mut i = Inst::new(op, 2);
+    i.imm = bits(w0, 0, 8) as i32;
+    i.imm1 = bits(w0, 8, 8) as i32;
+    if bits(w0, 17, 1) != 0 {
+        return Err(DecodeError::Unsupported { what: "GDS", len: 2 });
+    }
+    i.src[0] = Operand::Vgpr(bits(w1, 0, 8) as u16);
+    i.src[1] = Operand::Vgpr(bits(w1, 8, 8) as u16);
+    i.src[2] = Operand::Vgpr(bits(w1, 16, 8) as u16);
+    i.dst = Operand::Vgpr(bits(w1, 24, 8) as u16);
+    Ok(i)
+}
+
+fn decode_mubuf(w0: u32, w: &[u32]) -> Result<Inst, DecodeError> {
+    let w1 = need(w.get(1).copied())?;
+    let code = bits(w0, 18, 8);
+    let op = lookup(Encoding::Mubuf, code).ok_or(DecodeError::UnknownOpcode { enc: Encoding::Mubuf, code, len: 2 })?;
+    let mut i = Inst::new(op, 2);
+    i.imm = bits(w0, 0, 12) as i32;
+    let mut f = 0;
+    for (bit, flag) in [(14, mflag::GLC), (12, mflag::SLC), (13, mflag::DLC)] {
+        if bits(w0, bit, 1) != 0 {
+            f |= flag;
+        }
+    }
+    for (bit, flag) in [(22, mflag::OFFEN), (23, mflag::IDXEN), (21, mflag::TFE)] {
+        if bits(w1, bit, 1) != 0 {
+            f |= flag;
+        }
+    }
+    i.flags = f;
+    i.src[0] = Operand::Vgpr(bits(w1, 0, 8) as u16);
+    let vdata = Operand::Vgpr(bits(w1, 8, 8) as u16);
+    i.dst = vdata;
+    i.src[1] = vdata;
+    i.src[2] = Operand::Sgpr((bits(w1, 16, 5) * 4) as u8);
+    i.src[3] = source(bits(w1, 24, 8), Ty::B32, None)?;
+    Ok(i)
+}
+
+fn decode_flat(w0: u32, w: &[u32]) -> Result<Inst, DecodeError> {
+    let w1 = need(w.get(1).copied())?;
+    let code = bits(w0, 18, 7);
+    let enc = match bits(w0, 16, 2) {
+        0 => Encoding::Flat,
+        1 => Encoding::Scratch,
+        2 => Encoding::Global,
+        _ => return Err(DecodeError::UnknownEncoding(w0)),
+    };
+    let op = lookup(enc, code).ok_or(DecodeError::UnknownOpcode { enc, code, len: 2 })?;
+    let mut i = Inst::new(op, 2);
+    i.imm = sext(bits(w0, 0, 13), 13);
+    let mut f = 0;
+    for (bit, flag) in [(14, mflag::GLC), (15, mflag::SLC), (13, mflag::DLC)] {
+        if bits(w0, bit, 1) != 0 {
+            f |= flag;
+        }
+    }
+    if bits(w1, 23, 1) != 0 {
+        f |= mflag::SVE;
+    }
+    i.flags = f;
+    // Scratch uses the VGPR address only with SVE.
+    i.src[0] = if enc == Encoding::Scratch && f & mflag::SVE == 0 { Operand::None } else { Operand::Vgpr(bits(w1, 0, 8) as u16) };
+    i.src[1] = Operand::Vgpr(bits(w1, 8, 8) as u16);
+    let saddr = bits(w1, 16, 7);
+    // saddr = 0x7c ("off") selects the 64-bit VGPR address form.
+    i.src[2] = if saddr == SGPR_NULL as u32 { Operand::None } else { Operand::Sgpr(saddr as u8) };
+    i.dst = Operand::Vgpr(bits(w1, 24, 8) as u16);
+    Ok(i)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn decodes_saxpy_words_from_llvm() {
+        // Words from llvm-objdump-19 of an LLVM-compiled saxpy kernel.
+        let i = decode(&[0xD6560000, 0x04010C0F]).unwrap();
+        assert_eq!(i.op, Op::V_LSHL_OR_B32);
+        assert_eq!(i.src, [Operand::Sgpr(15), Operand::Const { code: 134, value: 6 }, Operand::Vgpr(0), Operand::None]);
+        let i = decode(&[0xE0500000, 0x80400100]).unwrap();
+        assert_eq!(i.op, Op::BUFFER_LOAD_B32);
+        assert_eq!(i.dst, Operand::Vgpr(1));
+        assert_eq!(i.src[2], Operand::Sgpr(0));
+        assert_eq!(i.flags, mflag::OFFEN);
+        let i = decode(&[0xBFA50012]).unwrap();
+        assert_eq!((i.op, i.imm), (Op::S_CBRANCH_EXECZ, 18));
+        let i = decode(&[0x7C980002]).unwrap();
+        assert_eq!(i.op, Op::V_CMP_GT_U32);
+        assert_eq!(i.sdst, Operand::Sgpr(SGPR_VCC_LO));
+    }
+
+    #[test]
+    fn never_panics_on_arbitrary_words() {
+        let mut x = 0x1234_5678_9abc_def0u64;
+        for _ in 0..200_000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let w = [x as u32, (x >> 32) as u32, x.rotate_left(17) as u32];
+            let _ = decode(&w);
+            let _ = decode(&w[..1]);
+        }
+    }
+}

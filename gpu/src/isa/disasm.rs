@@ -1,0 +1,400 @@
+//! Disassembly in LLVM 19's syntax (`llvm-objdump-19 -d --mcpu=gfx1100`), so that traces
+//! and fault reports read like the tools driver developers already use.
+
+use std::fmt::Write;
+
+use super::decode::{mflag, Form, Inst, Operand};
+use super::table::{Encoding, Op, Ty, F};
+
+/// Name of `count` scalar registers starting at `idx`.
+pub fn sreg_name(idx: u8, count: u32) -> String {
+    let end = idx as u32 + count.max(1) - 1;
+    match (idx, count) {
+        (106, 2) => "vcc".into(),
+        (106, _) => "vcc_lo".into(),
+        (107, _) => "vcc_hi".into(),
+        (124, _) => "null".into(),
+        (125, _) => "m0".into(),
+        (126, 2) => "exec".into(),
+        (126, _) => "exec_lo".into(),
+        (127, _) => "exec_hi".into(),
+        (108..=123, 1) => format!("ttmp{}", idx - 108),
+        (108..=123, _) => format!("ttmp[{}:{}]", idx - 108, end - 108),
+        (_, 0 | 1) => format!("s{idx}"),
+        _ => format!("s[{idx}:{end}]"),
+    }
+}
+
+fn vreg_name(idx: u16, count: u32) -> String {
+    if count <= 1 {
+        format!("v{idx}")
+    } else {
+        format!("v[{}:{}]", idx, idx as u32 + count - 1)
+    }
+}
+
+/// Prints an inline constant the way LLVM does: integers in decimal, the float
+/// constants as floats.
+fn constant(code: u16, value: u64, ty: Ty) -> String {
+    match code {
+        128..=208 => {
+            let v = if code <= 192 { code as i64 - 128 } else { 192 - code as i64 };
+            v.to_string()
+        }
+        240..=248 => {
+            const F: [&str; 9] = ["0.5", "-0.5", "1.0", "-1.0", "2.0", "-2.0", "4.0", "-4.0", "0.15915494"];
+            F[(code - 240) as usize].to_string()
+        }
+        _ => {
+            let lit = if ty == Ty::F64 { value >> 32 } else { value & 0xffff_ffff };
+            format!("{lit:#x}")
+        }
+    }
+}
+
+fn operand(op: &Operand, ty: Ty, wave64: bool) -> String {
+    let n = ty.dwords(wave64);
+    match *op {
+        Operand::None => String::new(),
+        Operand::Sgpr(i) => sreg_name(i, n),
+        Operand::Vgpr(i) => vreg_name(i, n),
+        Operand::Const { code, value } => constant(code, value, ty),
+        Operand::Scc => "src_scc".into(),
+        Operand::Vccz => "src_vccz".into(),
+        Operand::Execz => "src_execz".into(),
+    }
+}
+
+fn with_mods(text: String, neg: bool, abs: bool) -> String {
+    let t = if abs { format!("|{text}|") } else { text };
+    if neg {
+        format!("-{t}")
+    } else {
+        t
+    }
+}
+
+fn waitcnt(simm: u32) -> String {
+    let (vm, exp, lgkm) = ((simm >> 10) & 0x3f, simm & 7, (simm >> 4) & 0x3f);
+    let mut parts = Vec::new();
+    if vm != 0x3f {
+        parts.push(format!("vmcnt({vm})"));
+    }
+    if exp != 7 {
+        parts.push(format!("expcnt({exp})"));
+    }
+    if lgkm != 0x3f {
+        parts.push(format!("lgkmcnt({lgkm})"));
+    }
+    if parts.is_empty() {
+        format!("vmcnt({vm}) expcnt({exp}) lgkmcnt({lgkm})")
+    } else {
+        parts.join(" ")
+    }
+}
+
+fn delay_alu(simm: u32) -> String {
+    fn id(v: u32) -> String {
+        match v {
+            0 => "NO_DEP".into(),
+            1..=4 => format!("VALU_DEP_{v}"),
+            5..=7 => format!("TRANS32_DEP_{}", v - 4),
+            8 => "FMA_ACCUM_CYCLE_1".into(),
+            9..=11 => format!("SALU_CYCLE_{}", v - 8),
+            _ => format!("{v:#x}"),
+        }
+    }
+    const SKIP: [&str; 6] = ["SAME", "NEXT", "SKIP_1", "SKIP_2", "SKIP_3", "SKIP_4"];
+    let (id0, skip, id1) = (simm & 0xf, (simm >> 4) & 7, (simm >> 7) & 0xf);
+    let mut s = format!("instid0({})", id(id0));
+    if skip != 0 {
+        let _ = write!(s, " | instskip({})", SKIP.get(skip as usize).copied().unwrap_or("?"));
+    }
+    if id1 != 0 {
+        let _ = write!(s, " | instid1({})", id(id1));
+    }
+    s
+}
+
+fn sendmsg(simm: u32) -> String {
+    match simm & 0xff {
+        3 => "sendmsg(MSG_DEALLOC_VGPRS)".into(),
+        1 => "sendmsg(MSG_INTERRUPT)".into(),
+        _ => format!("sendmsg({}, {}, {})", simm & 0xff, (simm >> 4) & 7, (simm >> 8) & 3),
+    }
+}
+
+/// A VOPD instruction: `v_dual_X ... :: v_dual_Y ...`.
+pub fn disassemble_dual(d: &[Inst; 2], wave64: bool) -> String {
+    let half = |i: &Inst| {
+        let t = i.op.info().ty;
+        let mut ops = vec![operand(&i.dst, t[0], wave64), operand(&i.src[0], t[1], wave64)];
+        match i.op {
+            Op::V_FMAAK_F32 => ops.extend([operand(&i.src[1], t[2], wave64), operand(&i.src[2], Ty::F32, wave64)]),
+            Op::V_FMAMK_F32 => ops.extend([operand(&i.src[2], Ty::F32, wave64), operand(&i.src[1], t[2], wave64)]),
+            // The mask (VCC) of v_dual_cndmask is implicit.
+            _ if t[2] != Ty::N => ops.push(operand(&i.src[1], t[2], wave64)),
+            _ => {}
+        }
+        format!("v_dual_{} {}", &i.op.name()[2..], ops.join(", "))
+    };
+    format!("{} :: {}", half(&d[0]), half(&d[1]))
+}
+
+/// Disassembles `inst`, located at byte address `pc`, in LLVM's syntax.
+pub fn disassemble(inst: &Inst, pc: u64, wave64: bool) -> String {
+    let info = inst.op.info();
+    let t = info.ty;
+    let mut s = String::from(info.name);
+    let ops: Vec<String> = match info.enc {
+        Encoding::Sop2 | Encoding::Sop1 => {
+            let mut v = Vec::new();
+            if t[0] != Ty::N {
+                v.push(operand(&inst.dst, t[0], wave64));
+            }
+            for k in 0..2 {
+                if t[k + 1] != Ty::N {
+                    v.push(operand(&inst.src[k], t[k + 1], wave64));
+                }
+            }
+            v
+        }
+        Encoding::Sopc => vec![operand(&inst.src[0], t[1], wave64), operand(&inst.src[1], t[2], wave64)],
+        Encoding::Sopk => {
+            let imm = format!("{:#x}", inst.imm as u32 & 0xffff);
+            if t[0] != Ty::N {
+                vec![operand(&inst.dst, t[0], wave64), imm]
+            } else {
+                vec![imm]
+            }
+        }
+        Encoding::Sopp => {
+            let simm = inst.imm as u32 & 0xffff;
+            match inst.op {
+                Op::S_WAITCNT => vec![waitcnt(simm)],
+                Op::S_DELAY_ALU => vec![delay_alu(simm)],
+                Op::S_SENDMSG => vec![sendmsg(simm)],
+                Op::S_CLAUSE => vec![format!("{simm:#x}")],
+                _ if inst.op.has_flag(F::BRANCH) => vec![inst.imm.to_string()],
+                _ if t[1] == Ty::Imm16 => vec![simm.to_string()],
+                _ => vec![],
+            }
+        }
+        Encoding::Smem => {
+            if t[0] == Ty::N {
+                vec![]
+            } else {
+                let base_n = if matches!(inst.op, Op::S_BUFFER_LOAD_B32 | Op::S_BUFFER_LOAD_B64 | Op::S_BUFFER_LOAD_B128 | Op::S_BUFFER_LOAD_B256 | Op::S_BUFFER_LOAD_B512) { 4 } else { 2 };
+                let base = match inst.src[0] {
+                    Operand::Sgpr(i) => sreg_name(i, base_n),
+                    _ => String::new(),
+                };
+                let soff = match inst.src[1] {
+                    Operand::Sgpr(124) => None,
+                    Operand::Sgpr(i) => Some(sreg_name(i, 1)),
+                    _ => None,
+                };
+                let last = match (soff, inst.imm) {
+                    (None, 0) => "null".to_string(),
+                    (None, off) => format!("{:#x}", off),
+                    (Some(r), 0) => r,
+                    (Some(r), off) => format!("{r} offset:{off:#x}"),
+                };
+                vec![operand(&inst.dst, t[0], wave64), base, last]
+            }
+        }
+        Encoding::Vop1 | Encoding::Vop2 | Encoding::Vopc | Encoding::Vop3 => return valu(inst, wave64),
+        Encoding::Vop3p | Encoding::Vopd => vec![],
+        Encoding::Ds => return ds(inst),
+        Encoding::Mubuf => return mubuf(inst),
+        Encoding::Flat | Encoding::Global | Encoding::Scratch => return flat(inst),
+    };
+    let _ = pc;
+    if !ops.is_empty() {
+        s.push(' ');
+        s.push_str(&ops.join(", "));
+    }
+    s
+}
+
+fn valu(inst: &Inst, wave64: bool) -> String {
+    let info = inst.op.info();
+    let t = info.ty;
+    let vop3 = info.enc == Encoding::Vop3 || inst.form == Form::Vop3;
+    let mut s = String::from(info.name);
+    if info.enc != Encoding::Vop3 {
+        s.push_str(if inst.form == Form::Vop3 { "_e64" } else { "_e32" });
+    }
+    let mut ops = Vec::new();
+    if info.enc == Encoding::Vopc {
+        if !inst.op.has_flag(F::CMPX) {
+            ops.push(operand(&inst.sdst, Ty::Mask, wave64));
+        }
+    } else if t[0] != Ty::N {
+        let dst_ty = if matches!(inst.dst, Operand::Sgpr(_)) { Ty::B32 } else { t[0] };
+        ops.push(operand(&inst.dst, dst_ty, wave64));
+        if inst.op.has_flag(F::SD) && vop3 {
+            ops.push(operand(&inst.sdst, Ty::Mask, wave64));
+        }
+    }
+    let nsrc = match inst.op {
+        Op::V_FMAMK_F32 | Op::V_FMAAK_F32 => 3,
+        _ => t[1..].iter().filter(|t| **t != Ty::N).count(),
+    };
+    for k in 0..nsrc {
+        let ty = t[k + 1];
+        // In the 32-bit VOP2 encoding the lane-mask operand (VCC) is implicit... except
+        // for v_cndmask and the carry ops, whose e32 forms print vcc_lo explicitly.
+        if ty == Ty::Mask && !vop3 {
+            ops.push(operand(&inst.src[k], Ty::Mask, wave64));
+            continue;
+        }
+        let text = operand(&inst.src[k], ty, wave64);
+        let text = with_mods(text, inst.neg >> k & 1 != 0 && vop3, inst.abs >> k & 1 != 0 && vop3);
+        ops.push(text);
+    }
+    // fmamk prints K in the middle: v_fmamk_f32 vdst, src0, K, src1.
+    if inst.op == Op::V_FMAMK_F32 && ops.len() == 4 {
+        ops.swap(2, 3);
+    }
+    if inst.op.has_flag(F::SD) && !vop3 && info.enc == Encoding::Vop2 {
+        // e32 carry ops: v_add_co_ci_u32_e32 v1, vcc_lo, v2, v3, vcc_lo
+        ops.insert(1, operand(&inst.sdst, Ty::Mask, wave64));
+    }
+    s.push(' ');
+    s.push_str(&ops.join(", "));
+    if vop3 {
+        if inst.clamp {
+            s.push_str(" clamp");
+        }
+        match inst.omod {
+            1 => s.push_str(" mul:2"),
+            2 => s.push_str(" mul:4"),
+            3 => s.push_str(" div:2"),
+            _ => {}
+        }
+    }
+    s
+}
+
+fn ds(inst: &Inst) -> String {
+    let info = inst.op.info();
+    let n = info.ty[0].dwords(false);
+    let name = info.name;
+    let two = name.contains("2addr");
+    let load = name.starts_with("ds_load");
+    let rtn = name.contains("_rtn_");
+    let addr = operand(&inst.src[0], Ty::B32, false);
+    let data = |k: usize| match inst.src[k] {
+        Operand::Vgpr(v) => vreg_name(v, n),
+        _ => String::new(),
+    };
+    let mut ops = Vec::new();
+    if load {
+        ops.push(vreg_name(match inst.dst { Operand::Vgpr(v) => v, _ => 0 }, if two { 2 * n } else { n }));
+        ops.push(addr);
+    } else {
+        if rtn {
+            ops.push(vreg_name(match inst.dst { Operand::Vgpr(v) => v, _ => 0 }, n));
+        }
+        ops.push(addr);
+        ops.push(data(1));
+        if two {
+            ops.push(data(2));
+        }
+    }
+    let mut s = format!("{name} {}", ops.join(", "));
+    if two {
+        if inst.imm != 0 {
+            let _ = write!(s, " offset0:{}", inst.imm);
+        }
+        if inst.imm1 != 0 {
+            let _ = write!(s, " offset1:{}", inst.imm1);
+        }
+    } else {
+        let off = inst.imm as u32 | (inst.imm1 as u32) << 8;
+        if off != 0 {
+            let _ = write!(s, " offset:{off}");
+        }
+    }
+    s
+}
+
+fn cache_bits(s: &mut String, f: u16) {
+    if f & mflag::GLC != 0 {
+        s.push_str(" glc");
+    }
+    if f & mflag::SLC != 0 {
+        s.push_str(" slc");
+    }
+    if f & mflag::DLC != 0 {
+        s.push_str(" dlc");
+    }
+}
+
+fn mubuf(inst: &Inst) -> String {
+    let info = inst.op.info();
+    if info.ty[0] == Ty::N {
+        return info.name.to_string();
+    }
+    let n = info.ty[0].dwords(false);
+    let f = inst.flags;
+    let vaddr = match (f & mflag::OFFEN != 0, f & mflag::IDXEN != 0, inst.src[0]) {
+        (false, false, _) => "off".to_string(),
+        (true, true, Operand::Vgpr(v)) => vreg_name(v, 2),
+        (_, _, Operand::Vgpr(v)) => vreg_name(v, 1),
+        _ => String::new(),
+    };
+    let vdata = match inst.src[1] {
+        Operand::Vgpr(v) => vreg_name(v, n),
+        _ => String::new(),
+    };
+    let rsrc = match inst.src[2] {
+        Operand::Sgpr(i) => sreg_name(i, 4),
+        _ => String::new(),
+    };
+    let soff = operand(&inst.src[3], Ty::B32, false);
+    let mut s = format!("{} {vdata}, {vaddr}, {rsrc}, {soff}", info.name);
+    if f & mflag::IDXEN != 0 {
+        s.push_str(" idxen");
+    }
+    if f & mflag::OFFEN != 0 {
+        s.push_str(" offen");
+    }
+    if inst.imm != 0 {
+        let _ = write!(s, " offset:{}", inst.imm);
+    }
+    cache_bits(&mut s, f);
+    s
+}
+
+fn flat(inst: &Inst) -> String {
+    let info = inst.op.info();
+    let n = info.ty[0].dwords(false);
+    let load = info.name.contains("_load_");
+    let scratch = info.enc == Encoding::Scratch;
+    let (addr, saddr) = match (inst.src[0], inst.src[2]) {
+        (Operand::Vgpr(v), Operand::Sgpr(s)) => (vreg_name(v, 1), sreg_name(s, if scratch { 1 } else { 2 })),
+        (Operand::Vgpr(v), _) => (vreg_name(v, if scratch { 1 } else { 2 }), "off".to_string()),
+        (_, Operand::Sgpr(s)) => ("off".to_string(), sreg_name(s, 1)),
+        _ => ("off".to_string(), "off".to_string()),
+    };
+    let data = |o: Operand| match o {
+        Operand::Vgpr(v) => vreg_name(v, n),
+        _ => String::new(),
+    };
+    let mut s = if load {
+        format!("{} {}, {addr}, {saddr}", info.name, data(inst.dst))
+    } else {
+        format!("{} {addr}, {}, {saddr}", info.name, data(inst.src[1]))
+    };
+    if info.enc == Encoding::Flat {
+        // flat_* has no saddr operand.
+        s = s.replace(", off", "");
+    }
+    if inst.imm != 0 {
+        let _ = write!(s, " offset:{}", inst.imm);
+    }
+    cache_bits(&mut s, inst.flags);
+    s
+}

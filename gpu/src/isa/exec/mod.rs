@@ -1,0 +1,478 @@
+//! The wave executor: runs a wave's predecoded program until it ends, waits at a
+//! barrier, faults, or is told to stop.
+//!
+//! Whole-wave execution: VGPRs are stored lane-contiguous (`lanes` u32 per register), each
+//! instruction is one `match` arm that loops over the lanes. Wave64 is executed as one
+//! 64-lane pass that reads all of its inputs before writing any output, which is what the
+//! hardware's two passes over the pre-instruction state compute (seed 004, "wave32 wave64").
+
+mod alu;
+mod mem;
+
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use super::decode::{Inst, Operand, SGPR_EXEC_LO, SGPR_NULL, SGPR_TTMP0, SGPR_VCC_LO};
+use super::program::{Program, NO_TARGET};
+use crate::mem::{AddressSpace, Tlb, VmFault};
+
+/// VGPRs allocated per wave: all 256 addressable, plus slack so that a multi-dword
+/// operand starting near v255 stays inside the allocation.
+pub const VGPR_ALLOC: usize = 256 + 16;
+/// The private register VOPD computes its X half into.
+const VOPD_TEMP: u16 = 256;
+/// Scalar register file size (incl. VCC, TTMP, NULL, M0, EXEC), plus slack for pairs.
+const SGPR_FILE: usize = 128 + 16;
+
+/// Why a wave stopped running.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stop {
+    Ended,
+    Barrier,
+    /// The device asked every wave to stop (hang timeout or a fault elsewhere).
+    Aborted,
+}
+
+/// What went wrong in a wave, as the hardware would report it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum FaultKind {
+    /// A memory access outside every mapping.
+    Vm(VmFault),
+    /// An instruction the wave cannot execute (seed 000: not maskable).
+    IllegalInstruction(String),
+}
+
+impl std::fmt::Display for FaultKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            FaultKind::Vm(v) => write!(
+                f,
+                "VM fault: {} of {} bytes at {:#x} is outside every mapping",
+                if v.write { "write" } else { "read" },
+                v.len,
+                v.addr
+            ),
+            FaultKind::IllegalInstruction(why) => write!(f, "illegal instruction: {why}"),
+        }
+    }
+}
+
+/// A fault with the wave's position.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Fault {
+    pub kind: FaultKind,
+    pub pc: u64,
+    /// The instruction in LLVM syntax (or its words, if it did not decode).
+    pub inst: String,
+}
+
+impl From<VmFault> for FaultKind {
+    fn from(v: VmFault) -> Self {
+        FaultKind::Vm(v)
+    }
+}
+
+pub(crate) fn illegal(why: impl Into<String>) -> FaultKind {
+    FaultKind::IllegalInstruction(why.into())
+}
+
+/// Memory a running wave can reach.
+pub struct Ctx<'a> {
+    pub vm: &'a AddressSpace,
+    pub tlb: &'a mut Tlb,
+    /// The workgroup's LDS allocation.
+    pub lds: &'a mut [u8],
+    pub abort: &'a AtomicBool,
+}
+
+/// Architectural state of one wave.
+pub struct Wave {
+    pub sgpr: [u32; SGPR_FILE],
+    /// `VGPR_ALLOC` registers × `lanes`, lane-contiguous per register.
+    pub vgpr: Vec<u32>,
+    pub lanes: usize,
+    /// Index of the next instruction in the program.
+    pub pc: usize,
+    pub scc: bool,
+    pub mode: u32,
+    pub status: u32,
+    pub flat_scratch: u64,
+    /// Instructions executed, for statistics and hang reports.
+    pub executed: u64,
+}
+
+enum Flow {
+    Next,
+    Jump(usize),
+    Barrier,
+    End,
+}
+
+/// STATUS.PRIV: the wave is in its trap handler and may use TTMPs.
+const STATUS_PRIV: u32 = 1 << 5;
+
+impl Wave {
+    pub fn new(lanes: usize) -> Wave {
+        Wave {
+            sgpr: [0; SGPR_FILE],
+            vgpr: vec![0; VGPR_ALLOC * lanes],
+            lanes,
+            pc: 0,
+            scc: false,
+            mode: 0,
+            status: 0,
+            flat_scratch: 0,
+            executed: 0,
+        }
+    }
+
+    /// Resets the wave for a new launch, keeping its allocations.
+    pub fn reset(&mut self, lanes: usize) {
+        self.sgpr = [0; SGPR_FILE];
+        if self.vgpr.len() != VGPR_ALLOC * lanes {
+            self.vgpr = vec![0; VGPR_ALLOC * lanes];
+        }
+        self.lanes = lanes;
+        self.pc = 0;
+        self.scc = false;
+        self.mode = 0;
+        self.status = 0;
+        self.flat_scratch = 0;
+        self.executed = 0;
+    }
+
+    pub fn wave64(&self) -> bool {
+        self.lanes == 64
+    }
+
+    /// The wave's lane mask width.
+    fn lane_mask(&self) -> u64 {
+        if self.lanes == 64 {
+            u64::MAX
+        } else {
+            u32::MAX as u64
+        }
+    }
+
+    pub fn exec(&self) -> u64 {
+        (self.sgpr[SGPR_EXEC_LO as usize] as u64 | (self.sgpr[SGPR_EXEC_LO as usize + 1] as u64) << 32) & self.lane_mask()
+    }
+
+    pub fn set_exec(&mut self, v: u64) {
+        self.sgpr[SGPR_EXEC_LO as usize] = v as u32;
+        if self.lanes == 64 {
+            self.sgpr[SGPR_EXEC_LO as usize + 1] = (v >> 32) as u32;
+        }
+    }
+
+    pub fn vcc(&self) -> u64 {
+        (self.sgpr[SGPR_VCC_LO as usize] as u64 | (self.sgpr[SGPR_VCC_LO as usize + 1] as u64) << 32) & self.lane_mask()
+    }
+
+    /// A VGPR's lanes.
+    pub fn v(&self, r: usize) -> &[u32] {
+        let n = self.lanes;
+        let r = r.min(VGPR_ALLOC - 1);
+        &self.vgpr[r * n..r * n + n]
+    }
+
+    fn v_mut(&mut self, r: usize) -> &mut [u32] {
+        let n = self.lanes;
+        let r = r.min(VGPR_ALLOC - 1);
+        &mut self.vgpr[r * n..r * n + n]
+    }
+
+    /// Reads scalar register `i` with the seed-000 rules: NULL reads zero, TTMPs read
+    /// zero outside the trap handler.
+    fn sget(&self, i: usize) -> u32 {
+        match i {
+            _ if i == SGPR_NULL as usize => 0,
+            _ if (SGPR_TTMP0 as usize..SGPR_TTMP0 as usize + 16).contains(&i) && self.status & STATUS_PRIV == 0 => 0,
+            _ => self.sgpr.get(i).copied().unwrap_or(0),
+        }
+    }
+
+    /// Writes scalar register `i`: NULL and out-of-range writes are dropped, TTMPs only in
+    /// the trap handler (seed 000, "SGPR out-of-range behaviour").
+    fn sset(&mut self, i: usize, v: u32) {
+        if i == SGPR_NULL as usize || i >= 128 {
+            return;
+        }
+        if (SGPR_TTMP0 as usize..SGPR_TTMP0 as usize + 16).contains(&i) && self.status & STATUS_PRIV == 0 {
+            return;
+        }
+        self.sgpr[i] = v;
+    }
+
+    /// A 32-bit scalar source.
+    fn s32(&self, op: &Operand) -> u32 {
+        match *op {
+            Operand::Sgpr(i) => self.sget(i as usize),
+            Operand::Const { value, .. } => value as u32,
+            Operand::Scc => self.scc as u32,
+            Operand::Vccz => (self.vcc() == 0) as u32,
+            Operand::Execz => (self.exec() == 0) as u32,
+            Operand::Vgpr(r) => self.v(r as usize)[0],
+            Operand::None => 0,
+        }
+    }
+
+    /// A 64-bit scalar source; SGPR pairs ignore the LSB of the index (seed 000, "SGPR
+    /// alignment").
+    fn s64(&self, op: &Operand) -> u64 {
+        match *op {
+            Operand::Sgpr(i) if i != SGPR_NULL => {
+                let i = (i & !1) as usize;
+                self.sget(i) as u64 | (self.sget(i + 1) as u64) << 32
+            }
+            Operand::Const { value, .. } => value,
+            _ => self.s32(op) as u64,
+        }
+    }
+
+    fn sdst32(&mut self, op: &Operand, v: u32) {
+        if let Operand::Sgpr(i) = *op {
+            self.sset(i as usize, v);
+        }
+    }
+
+    fn sdst64(&mut self, op: &Operand, v: u64) {
+        if let Operand::Sgpr(i) = *op {
+            let i = (i & !1) as usize;
+            self.sset(i, v as u32);
+            self.sset(i + 1, (v >> 32) as u32);
+        }
+    }
+
+    /// A lane mask source (VCC or an SGPR / pair).
+    fn mask_src(&self, op: &Operand) -> u64 {
+        (if self.wave64() { self.s64(op) } else { self.s32(op) as u64 }) & self.lane_mask()
+    }
+
+    /// Writes a lane mask to an SGPR (pair in wave64) or EXEC.
+    fn mask_dst(&mut self, op: &Operand, v: u64) {
+        if self.wave64() {
+            self.sdst64(op, v);
+        } else {
+            self.sdst32(op, v as u32);
+        }
+    }
+
+    /// Per-lane 32-bit values of a vector source (VGPR, or a broadcast scalar).
+    fn vsrc(&self, op: &Operand) -> [u32; 64] {
+        let mut out = [0u32; 64];
+        match *op {
+            Operand::Vgpr(r) => out[..self.lanes].copy_from_slice(self.v(r as usize)),
+            _ => out[..self.lanes].fill(self.s32(op)),
+        }
+        out
+    }
+
+    /// Per-lane 64-bit values of a vector source (VGPR pair, or a broadcast scalar).
+    fn vsrc64(&self, op: &Operand) -> [u64; 64] {
+        let mut out = [0u64; 64];
+        match *op {
+            Operand::Vgpr(r) => {
+                let (lo, hi) = (self.v(r as usize), self.v(r as usize + 1));
+                for l in 0..self.lanes {
+                    out[l] = lo[l] as u64 | (hi[l] as u64) << 32;
+                }
+            }
+            _ => out[..self.lanes].fill(self.s64(op)),
+        }
+        out
+    }
+
+    /// Writes the active lanes of a VGPR destination.
+    fn vdst(&mut self, op: &Operand, vals: &[u32; 64], exec: u64) {
+        let Operand::Vgpr(r) = *op else { return };
+        let n = self.lanes;
+        let d = self.v_mut(r as usize);
+        if exec == u64::MAX >> (64 - n) {
+            d.copy_from_slice(&vals[..n]);
+        } else {
+            for l in 0..n {
+                if exec >> l & 1 != 0 {
+                    d[l] = vals[l];
+                }
+            }
+        }
+    }
+
+    fn vdst64(&mut self, op: &Operand, vals: &[u64; 64], exec: u64) {
+        let Operand::Vgpr(r) = *op else { return };
+        let mut lo = [0u32; 64];
+        let mut hi = [0u32; 64];
+        for l in 0..self.lanes {
+            lo[l] = vals[l] as u32;
+            hi[l] = (vals[l] >> 32) as u32;
+        }
+        self.vdst(&Operand::Vgpr(r), &lo, exec);
+        self.vdst(&Operand::Vgpr(r.wrapping_add(1)), &hi, exec);
+    }
+
+    /// Runs until the wave ends, reaches a barrier, faults, or `ctx.abort` is set.
+    pub fn run(&mut self, prog: &Program, ctx: &mut Ctx) -> Result<Stop, Fault> {
+        let insts = prog.insts();
+        let mut since_check = 0u32;
+        loop {
+            let idx = self.pc;
+            let Some(inst) = insts.get(idx) else {
+                return Err(Fault {
+                    kind: illegal("the program counter left the decoded program"),
+                    pc: prog.addr(idx),
+                    inst: String::new(),
+                });
+            };
+            self.pc = idx + 1;
+            self.executed += 1;
+            match self.step(inst, idx, prog, ctx) {
+                Ok(Flow::Next) => {}
+                Ok(Flow::Jump(t)) => self.pc = t,
+                Ok(Flow::Barrier) => return Ok(Stop::Barrier),
+                Ok(Flow::End) => return Ok(Stop::Ended),
+                Err(kind) => {
+                    self.pc = idx;
+                    return Err(Fault { kind, pc: prog.addr(idx), inst: prog.describe(idx, self.wave64()) });
+                }
+            }
+            since_check += 1;
+            if since_check >= 4096 {
+                since_check = 0;
+                if ctx.abort.load(Ordering::Relaxed) {
+                    return Ok(Stop::Aborted);
+                }
+            }
+        }
+    }
+
+    /// VOPD: both halves read the state from before the instruction. X is computed into a
+    /// private register (above v255, seeded with X's destination for v_dual_fmac), then Y
+    /// runs, then X's result is committed.
+    fn vopd(&mut self, pair: &[Inst; 2]) -> Result<(), FaultKind> {
+        let [x, y] = pair;
+        let Operand::Vgpr(xd) = x.dst else { return Err(illegal("VOPD X half without a VGPR destination")) };
+        let n = self.lanes;
+        let (xd, tmp) = (xd as usize, VOPD_TEMP as usize);
+        self.vgpr.copy_within(xd * n..xd * n + n, tmp * n);
+        let mut xt = *x;
+        xt.dst = Operand::Vgpr(VOPD_TEMP);
+        self.alu(&xt)?;
+        self.alu(y)?;
+        self.vgpr.copy_within(tmp * n..tmp * n + n, xd * n);
+        Ok(())
+    }
+
+    fn branch(&self, inst: &Inst) -> Result<Flow, FaultKind> {
+        if inst.imm1 == NO_TARGET {
+            return Err(illegal("branch target outside the decoded program"));
+        }
+        Ok(Flow::Jump(inst.imm1 as usize))
+    }
+
+    fn step(&mut self, inst: &Inst, idx: usize, prog: &Program, ctx: &mut Ctx) -> Result<Flow, FaultKind> {
+        use super::table::Op::*;
+        let op = inst.op;
+        match op {
+            // ---- Program control (SOPP) ----
+            S_NOP | S_SLEEP | S_SET_INST_PREFETCH_DISTANCE | S_CLAUSE | S_DELAY_ALU | S_WAITCNT_DEPCTR | S_WAITCNT
+            | S_WAIT_IDLE | S_SETPRIO | S_ICACHE_INV | S_WAITCNT_VSCNT | S_WAITCNT_VMCNT | S_WAITCNT_EXPCNT
+            | S_WAITCNT_LGKMCNT | S_VERSION | S_DCACHE_INV | S_GL1_INV | V_NOP => Ok(Flow::Next),
+            // Caches are coherent in this model: invalidations have nothing to do.
+            BUFFER_GL0_INV | BUFFER_GL1_INV => Ok(Flow::Next),
+            S_CODE_END => {
+                if let Some(e) = prog.decode_error(idx) {
+                    let words: Vec<String> = prog.words(idx).iter().map(|w| format!("{w:08x}")).collect();
+                    return Err(illegal(format!("{e} (words {})", words.join(" "))));
+                }
+                Err(illegal("s_code_end executed (ran past the end of the shader)"))
+            }
+            S_ENDPGM => Ok(Flow::End),
+            S_BARRIER => Ok(Flow::Barrier),
+            S_BRANCH => self.branch(inst),
+            S_CBRANCH_SCC0 | S_CBRANCH_SCC1 | S_CBRANCH_VCCZ | S_CBRANCH_VCCNZ | S_CBRANCH_EXECZ | S_CBRANCH_EXECNZ => {
+                let taken = match op {
+                    S_CBRANCH_SCC0 => !self.scc,
+                    S_CBRANCH_SCC1 => self.scc,
+                    S_CBRANCH_VCCZ => self.vcc() == 0,
+                    S_CBRANCH_VCCNZ => self.vcc() != 0,
+                    S_CBRANCH_EXECZ => self.exec() == 0,
+                    _ => self.exec() != 0,
+                };
+                if taken {
+                    self.branch(inst)
+                } else {
+                    Ok(Flow::Next)
+                }
+            }
+            S_SENDMSG => match inst.imm & 0xff {
+                // MSG_DEALLOC_VGPRS: an early release of VGPRs before s_endpgm.
+                3 => Ok(Flow::Next),
+                m => Err(illegal(format!("s_sendmsg message {m} is not supported"))),
+            },
+            S_GETPC_B64 => {
+                self.sdst64(&inst.dst, prog.addr(idx + 1));
+                Ok(Flow::Next)
+            }
+            S_SETPC_B64 | S_SWAPPC_B64 => {
+                let target = self.s64(&inst.src[0]) & 0xffff_ffff_ffff;
+                if op == S_SWAPPC_B64 {
+                    self.sdst64(&inst.dst, prog.addr(idx + 1));
+                }
+                match prog.index_of(target) {
+                    Some(t) => Ok(Flow::Jump(t)),
+                    None => Err(illegal(format!("jump to {target:#x}, outside the decoded program"))),
+                }
+            }
+
+            // ---- Scalar memory ----
+            S_LOAD_B32 | S_LOAD_B64 | S_LOAD_B128 | S_LOAD_B256 | S_LOAD_B512 | S_BUFFER_LOAD_B32 | S_BUFFER_LOAD_B64
+            | S_BUFFER_LOAD_B128 | S_BUFFER_LOAD_B256 | S_BUFFER_LOAD_B512 => {
+                self.smem(inst, ctx)?;
+                Ok(Flow::Next)
+            }
+
+            // ---- LDS ----
+            DS_ADD_U32 | DS_SUB_U32 | DS_MIN_I32 | DS_MAX_I32 | DS_MIN_U32 | DS_MAX_U32 | DS_AND_B32 | DS_OR_B32
+            | DS_XOR_B32 | DS_STORE_B32 | DS_STORE_2ADDR_B32 | DS_STORE_2ADDR_STRIDE64_B32 | DS_STORE_B8
+            | DS_STORE_B16 | DS_ADD_RTN_U32 | DS_LOAD_B32 | DS_LOAD_2ADDR_B32 | DS_LOAD_2ADDR_STRIDE64_B32
+            | DS_LOAD_U8 | DS_LOAD_U16 | DS_STORE_B64 | DS_STORE_2ADDR_B64 | DS_LOAD_B64 | DS_LOAD_2ADDR_B64
+            | DS_STORE_B128 | DS_LOAD_B128 => {
+                self.ds(inst, ctx)?;
+                Ok(Flow::Next)
+            }
+
+            // ---- Vector memory ----
+            BUFFER_LOAD_U8 | BUFFER_LOAD_I8 | BUFFER_LOAD_U16 | BUFFER_LOAD_I16 | BUFFER_LOAD_B32 | BUFFER_LOAD_B64
+            | BUFFER_LOAD_B96 | BUFFER_LOAD_B128 | BUFFER_STORE_B8 | BUFFER_STORE_B16 | BUFFER_STORE_B32
+            | BUFFER_STORE_B64 | BUFFER_STORE_B96 | BUFFER_STORE_B128 => {
+                self.mubuf(inst, ctx)?;
+                Ok(Flow::Next)
+            }
+            GLOBAL_LOAD_U8 | GLOBAL_LOAD_I8 | GLOBAL_LOAD_U16 | GLOBAL_LOAD_I16 | GLOBAL_LOAD_B32 | GLOBAL_LOAD_B64
+            | GLOBAL_LOAD_B96 | GLOBAL_LOAD_B128 | GLOBAL_STORE_B8 | GLOBAL_STORE_B16 | GLOBAL_STORE_B32
+            | GLOBAL_STORE_B64 | GLOBAL_STORE_B96 | GLOBAL_STORE_B128 => {
+                self.global(inst, ctx)?;
+                Ok(Flow::Next)
+            }
+
+            SCRATCH_LOAD_U8 | SCRATCH_LOAD_I8 | SCRATCH_LOAD_U16 | SCRATCH_LOAD_I16 | SCRATCH_LOAD_B32
+            | SCRATCH_LOAD_B64 | SCRATCH_LOAD_B96 | SCRATCH_LOAD_B128 | SCRATCH_STORE_B8 | SCRATCH_STORE_B16
+            | SCRATCH_STORE_B32 | SCRATCH_STORE_B64 | SCRATCH_STORE_B96 | SCRATCH_STORE_B128 => {
+                self.scratch(inst, ctx)?;
+                Ok(Flow::Next)
+            }
+            V_DUAL => {
+                let pair = prog.dual(inst).ok_or_else(|| illegal("VOPD halves missing"))?;
+                self.vopd(pair)?;
+                Ok(Flow::Next)
+            }
+
+            // ---- Everything else is ALU ----
+            _ => {
+                self.alu(inst)?;
+                Ok(Flow::Next)
+            }
+        }
+    }
+}
+

@@ -1,0 +1,225 @@
+//! Predecoded programs: the code at a kernel's entry address is decoded once into a
+//! vector of [`Inst`]s with branch targets resolved to indices, and cached by address.
+//! The executor never looks at machine words again.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use parking_lot::Mutex;
+
+use super::decode::{decode, decode_vopd, DecodeError, Inst};
+use super::disasm::{disassemble, disassemble_dual};
+use super::table::{Op, F};
+use crate::mem::{AddressSpace, VmFault};
+
+/// Most dwords decoded for one program (4 MiB of code).
+const MAX_PROGRAM_DWORDS: usize = 1 << 20;
+
+/// Branch target index meaning "outside the decoded program".
+pub const NO_TARGET: i32 = -1;
+
+/// One decoded program, starting at the kernel's entry address.
+pub struct Program {
+    base: u64,
+    insts: Vec<Inst>,
+    /// Dword offset of each instruction from `base`, plus one past the last.
+    offsets: Vec<u32>,
+    /// Why the words at an index could not be decoded (executing them traps).
+    bad: HashMap<u32, DecodeError>,
+    /// The machine words, to check that the cached program still matches memory.
+    words: Vec<u32>,
+    /// The halves of each VOPD instruction (its `imm` indexes this).
+    duals: Vec<[Inst; 2]>,
+}
+
+impl Program {
+    /// Decodes from `words` (starting at `base`) until `s_code_end` or the end.
+    pub fn decode(base: u64, words: &[u32]) -> Program {
+        let words = &words[..words.len().min(MAX_PROGRAM_DWORDS)];
+        let mut insts = Vec::new();
+        let mut offsets = Vec::new();
+        let mut bad = HashMap::new();
+        let mut duals = Vec::new();
+        let mut at = 0usize;
+        while at < words.len() {
+            offsets.push(at as u32);
+            match decode(&words[at..]) {
+                Ok(mut i) => {
+                    if i.op == Op::V_DUAL {
+                        match decode_vopd(&words[at..]) {
+                            Ok(pair) => {
+                                i.imm = duals.len() as i32;
+                                duals.push(pair);
+                            }
+                            Err(e) => {
+                                bad.insert(insts.len() as u32, e);
+                                i = placeholder(i.len);
+                            }
+                        }
+                    }
+                    at += i.len as usize;
+                    let end = i.op == Op::S_CODE_END;
+                    insts.push(i);
+                    if end {
+                        break;
+                    }
+                }
+                Err(e) => {
+                    bad.insert(insts.len() as u32, e);
+                    // Keep the slot as an s_code_end placeholder; execution traps on it.
+                    let len = e.len().unwrap_or(1).max(1);
+                    insts.push(placeholder(len));
+                    at += len as usize;
+                }
+            }
+        }
+        let end = at.min(words.len());
+        offsets.push(end as u32);
+        let mut p = Program { base, insts, offsets, bad, words: words[..end].to_vec(), duals };
+        p.resolve_branches();
+        p
+    }
+
+    /// Reads and decodes the program at `entry`: the code runs to the end of its BO or
+    /// to the first `s_code_end`.
+    pub fn load(space: &AddressSpace, entry: u64) -> Result<Program, VmFault> {
+        let bo = space.lookup(entry, 4).ok_or(VmFault { addr: entry, len: 4, write: false })?;
+        let avail = ((bo.va() + bo.size() - entry) / 4).min(MAX_PROGRAM_DWORDS as u64) as usize;
+        let mut bytes = vec![0u8; avail * 4];
+        space.read(entry, &mut bytes)?;
+        let words: Vec<u32> = bytes.chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect();
+        // Stop at the first s_code_end so that we do not decode a whole BO of data.
+        let end = words.iter().position(|&w| w == 0xbf9f0000).map_or(words.len(), |p| p + 1);
+        Ok(Program::decode(entry, &words[..end]))
+    }
+
+    fn resolve_branches(&mut self) {
+        for idx in 0..self.insts.len() {
+            let i = self.insts[idx];
+            if i.op.has_flag(F::BRANCH) && !self.bad.contains_key(&(idx as u32)) {
+                let next = self.offsets[idx + 1] as i64;
+                let target = next + i.imm as i64;
+                self.insts[idx].imm1 = self.index_of_offset(target).map_or(NO_TARGET, |t| t as i32);
+            }
+        }
+    }
+
+    fn index_of_offset(&self, dword: i64) -> Option<usize> {
+        if dword < 0 {
+            return None;
+        }
+        let i = self.offsets.binary_search(&(dword as u32)).ok()?;
+        (i < self.insts.len()).then_some(i)
+    }
+
+    /// Index of the instruction at byte address `addr`, if one starts there.
+    pub fn index_of(&self, addr: u64) -> Option<usize> {
+        let off = addr.checked_sub(self.base)?;
+        if off % 4 != 0 {
+            return None;
+        }
+        self.index_of_offset((off / 4) as i64)
+    }
+
+    pub fn base(&self) -> u64 {
+        self.base
+    }
+
+    pub fn insts(&self) -> &[Inst] {
+        &self.insts
+    }
+
+    /// Byte address of instruction `idx` (or of the end, for `idx == len`).
+    pub fn addr(&self, idx: usize) -> u64 {
+        self.base + 4 * self.offsets[idx.min(self.offsets.len() - 1)] as u64
+    }
+
+    /// The decode error at `idx`, if its words were not a known instruction.
+    pub fn decode_error(&self, idx: usize) -> Option<&DecodeError> {
+        self.bad.get(&(idx as u32))
+    }
+
+    /// The halves of the VOPD instruction `inst`.
+    pub fn dual(&self, inst: &Inst) -> Option<&[Inst; 2]> {
+        self.duals.get(inst.imm as usize)
+    }
+
+    /// Instruction `idx` in LLVM syntax, followed by its words (for traces and reports);
+    /// words that did not decode say why.
+    pub fn describe(&self, idx: usize, wave64: bool) -> String {
+        let words: Vec<String> = self.words(idx).iter().map(|w| format!("{w:08X}")).collect();
+        let text = match (self.decode_error(idx), self.insts.get(idx)) {
+            (Some(e), _) => format!("<{e}>"),
+            (None, Some(i)) if i.op == Op::V_DUAL => self.dual(i).map_or_else(String::new, |d| disassemble_dual(d, wave64)),
+            (None, Some(i)) => disassemble(i, self.addr(idx), wave64),
+            (None, None) => return String::new(),
+        };
+        format!("{text}  // {:012X}: {}", self.addr(idx), words.join(" "))
+    }
+
+    /// The machine words of instruction `idx`.
+    pub fn words(&self, idx: usize) -> &[u32] {
+        let (a, b) = (self.offsets[idx] as usize, self.offsets[idx + 1] as usize);
+        &self.words[a.min(self.words.len())..b.min(self.words.len())]
+    }
+
+    fn matches_memory(&self, space: &AddressSpace) -> bool {
+        let mut bytes = vec![0u8; self.words.len() * 4];
+        if space.read(self.base, &mut bytes).is_err() {
+            return false;
+        }
+        bytes.chunks_exact(4).zip(&self.words).all(|(c, &w)| u32::from_le_bytes([c[0], c[1], c[2], c[3]]) == w)
+    }
+}
+
+fn placeholder(len: u8) -> Inst {
+    let mut i = decode(&[0xbf9f0000]).unwrap_or_else(|_| unreachable!("s_code_end decodes")); // ok: constant input
+    i.len = len;
+    i
+}
+
+/// Programs by entry address. A cached program is reused only while the code in memory
+/// is unchanged (pipelines are destroyed and their memory reused).
+#[derive(Default)]
+pub struct ProgramCache {
+    map: Mutex<HashMap<u64, Arc<Program>>>,
+}
+
+impl ProgramCache {
+    pub fn get(&self, space: &AddressSpace, entry: u64) -> Result<Arc<Program>, VmFault> {
+        if let Some(p) = self.map.lock().get(&entry).cloned() {
+            if p.matches_memory(space) {
+                return Ok(p);
+            }
+        }
+        let p = Arc::new(Program::load(space, entry)?);
+        self.map.lock().insert(entry, p.clone());
+        Ok(p)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn branch_targets_become_indices() {
+        // s_cbranch_execz +1 ; s_nop 0 ; v_add_f32 v1, lit, v2 ; s_endpgm ; s_code_end
+        let words = [0xbfa50003, 0xbf800000, 0x060204ff, 0x40490fdb, 0xbfb00000, 0xbf9f0000];
+        let p = Program::decode(0x1000, &words);
+        assert_eq!(p.insts().len(), 5);
+        // next = dword 1, +3 → dword 4 = s_endpgm, index 3.
+        assert_eq!(p.insts()[0].imm1, 3);
+        assert_eq!(p.addr(3), 0x1000 + 16);
+        assert_eq!(p.index_of(0x1000 + 16), Some(3));
+        assert_eq!(p.index_of(0x1000 + 12), None, "inside the literal");
+    }
+
+    #[test]
+    fn unknown_words_become_traps_not_errors() {
+        let words = [0xffff_ffff, 0xbfb00000];
+        let p = Program::decode(0, &words);
+        assert!(p.decode_error(0).is_some());
+        assert_eq!(p.insts()[1].op, Op::S_ENDPGM);
+    }
+}

@@ -1,0 +1,291 @@
+//! GPU virtual memory: a 48-bit address space of buffer objects (BOs) backed by host
+//! memory, with translation and fault checks.
+//!
+//! A BO's host memory never moves while the BO lives, so the ICD can map it once and the
+//! GPU threads can translate an address to a host pointer. Shaders and the command
+//! processor reach memory only through [`AddressSpace::translate`] (or a [`Tlb`] over it),
+//! so an access outside every BO is a VM fault, never a host crash. BOs are separated by
+//! an unmapped guard page, so an access running off the end of one faults too.
+//!
+//! Concurrent accesses by different waves to the same bytes race exactly as they do on
+//! the hardware (the application's business); atomics use host atomic instructions.
+
+use std::alloc::{alloc_zeroed, dealloc, Layout};
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use parking_lot::RwLock;
+
+pub const PAGE: u64 = 4096;
+/// Lowest address handed out: the first 4 GiB stay unmapped so that small integers used
+/// as pointers fault.
+const VA_START: u64 = 1 << 32;
+/// End of the 48-bit virtual address space.
+const VA_END: u64 = 1 << 47;
+
+/// A buffer object: host memory that is mapped at a GPU virtual address.
+pub struct Bo {
+    va: u64,
+    size: u64,
+    ptr: *mut u8,
+    layout: Layout,
+}
+
+// SAFETY: the allocation is owned by the Bo and only freed in Drop; access through the
+// raw pointer is synchronised by the GPU programming model (see the module docs).
+unsafe impl Send for Bo {}
+// SAFETY: as above.
+unsafe impl Sync for Bo {}
+
+impl Bo {
+    pub fn va(&self) -> u64 {
+        self.va
+    }
+
+    pub fn size(&self) -> u64 {
+        self.size
+    }
+
+    /// Host address of the BO's first byte; valid for `size` bytes while the Bo lives.
+    pub fn host_ptr(&self) -> *mut u8 {
+        self.ptr
+    }
+
+    fn contains(&self, va: u64, len: u64) -> bool {
+        va >= self.va && va.checked_add(len).is_some_and(|end| end <= self.va + self.size)
+    }
+}
+
+impl Drop for Bo {
+    fn drop(&mut self) {
+        // SAFETY: ptr was allocated with this layout in AddressSpace::alloc.
+        unsafe { dealloc(self.ptr, self.layout) }
+    }
+}
+
+/// Why an access failed translation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct VmFault {
+    pub addr: u64,
+    pub len: u64,
+    pub write: bool,
+}
+
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+pub enum AllocError {
+    #[error("out of GPU memory: {requested} bytes requested, {available} available")]
+    OutOfMemory { requested: u64, available: u64 },
+    #[error("GPU virtual address space exhausted")]
+    OutOfAddressSpace,
+}
+
+struct Inner {
+    /// Mapped BOs by start address.
+    bos: BTreeMap<u64, Arc<Bo>>,
+    /// Free address ranges (start → size), coalesced.
+    free: BTreeMap<u64, u64>,
+    allocated: u64,
+}
+
+/// The GPU virtual address space of one device.
+pub struct AddressSpace {
+    inner: RwLock<Inner>,
+    capacity: u64,
+}
+
+impl AddressSpace {
+    /// An empty address space that can hold `capacity` bytes of BOs.
+    pub fn new(capacity: u64) -> Self {
+        let mut free = BTreeMap::new();
+        free.insert(VA_START, VA_END - VA_START);
+        AddressSpace { inner: RwLock::new(Inner { bos: BTreeMap::new(), free, allocated: 0 }), capacity }
+    }
+
+    /// Allocates a zeroed BO of at least `size` bytes, aligned to `align` (a power of two,
+    /// at least a page).
+    pub fn alloc(&self, size: u64, align: u64) -> Result<Arc<Bo>, AllocError> {
+        let size = size.max(1).div_ceil(PAGE) * PAGE;
+        let align = align.max(PAGE).next_power_of_two();
+        let mut g = self.inner.write();
+        if g.allocated + size > self.capacity {
+            return Err(AllocError::OutOfMemory { requested: size, available: self.capacity - g.allocated });
+        }
+        // First fit, leaving a guard page after the BO.
+        let need = size + PAGE;
+        let (start, hole) = g
+            .free
+            .iter()
+            .find_map(|(&s, &len)| {
+                let a = s.div_ceil(align) * align;
+                (a + need <= s + len).then_some((a, (s, len)))
+            })
+            .ok_or(AllocError::OutOfAddressSpace)?;
+        g.free.remove(&hole.0);
+        if start > hole.0 {
+            g.free.insert(hole.0, start - hole.0);
+        }
+        let tail = start + need;
+        if tail < hole.0 + hole.1 {
+            g.free.insert(tail, hole.0 + hole.1 - tail);
+        }
+        let layout = Layout::from_size_align(size as usize, PAGE as usize).map_err(|_| AllocError::OutOfAddressSpace)?;
+        // SAFETY: layout has non-zero size.
+        let ptr = unsafe { alloc_zeroed(layout) };
+        if ptr.is_null() {
+            return Err(AllocError::OutOfMemory { requested: size, available: 0 });
+        }
+        let bo = Arc::new(Bo { va: start, size, ptr, layout });
+        g.bos.insert(start, bo.clone());
+        g.allocated += size;
+        Ok(bo)
+    }
+
+    /// Unmaps the BO at `va`. Its memory is freed once no wave or queue still holds it.
+    pub fn free(&self, va: u64) -> bool {
+        let mut g = self.inner.write();
+        let Some(bo) = g.bos.remove(&va) else { return false };
+        g.allocated -= bo.size;
+        // Return the range and its guard page to the free list, merging neighbours.
+        let (mut start, mut len) = (bo.va, bo.size + PAGE);
+        if let Some((&ps, &pl)) = g.free.range(..start).next_back() {
+            if ps + pl == start {
+                g.free.remove(&ps);
+                start = ps;
+                len += pl;
+            }
+        }
+        if let Some(&nl) = g.free.get(&(start + len)) {
+            g.free.remove(&(start + len));
+            len += nl;
+        }
+        g.free.insert(start, len);
+        true
+    }
+
+    /// The BO containing `[va, va + len)`, if one does.
+    pub fn lookup(&self, va: u64, len: u64) -> Option<Arc<Bo>> {
+        let g = self.inner.read();
+        let (_, bo) = g.bos.range(..=va).next_back()?;
+        bo.contains(va, len).then(|| bo.clone())
+    }
+
+    /// Bytes allocated in BOs.
+    pub fn allocated(&self) -> u64 {
+        self.inner.read().allocated
+    }
+
+    pub fn capacity(&self) -> u64 {
+        self.capacity
+    }
+
+    /// Copies `out.len()` bytes from GPU address `va`.
+    pub fn read(&self, va: u64, out: &mut [u8]) -> Result<(), VmFault> {
+        Tlb::default().read(self, va, out)
+    }
+
+    /// Copies `data` to GPU address `va`.
+    pub fn write(&self, va: u64, data: &[u8]) -> Result<(), VmFault> {
+        Tlb::default().write(self, va, data)
+    }
+}
+
+/// A one-entry translation cache over an [`AddressSpace`]: each wave and the command
+/// processor keep one, so that consecutive accesses to the same BO skip the map lookup.
+/// It holds the BO alive while cached.
+#[derive(Default)]
+pub struct Tlb {
+    bo: Option<Arc<Bo>>,
+}
+
+impl Tlb {
+    /// Host pointer for `[va, va + len)`, which must lie in one BO.
+    #[inline]
+    pub fn translate(&mut self, space: &AddressSpace, va: u64, len: u64, write: bool) -> Result<*mut u8, VmFault> {
+        if let Some(bo) = &self.bo {
+            if bo.contains(va, len) {
+                // SAFETY: contains() checked that the range lies in the allocation.
+                return Ok(unsafe { bo.ptr.add((va - bo.va) as usize) });
+            }
+        }
+        let bo = space.lookup(va, len).ok_or(VmFault { addr: va, len, write })?;
+        // SAFETY: lookup() checked that the range lies in the allocation.
+        let p = unsafe { bo.ptr.add((va - bo.va) as usize) };
+        self.bo = Some(bo);
+        Ok(p)
+    }
+
+    pub fn read(&mut self, space: &AddressSpace, va: u64, out: &mut [u8]) -> Result<(), VmFault> {
+        let p = self.translate(space, va, out.len() as u64, false)?;
+        // SAFETY: translate() returned a pointer valid for out.len() bytes.
+        unsafe { std::ptr::copy_nonoverlapping(p, out.as_mut_ptr(), out.len()) };
+        Ok(())
+    }
+
+    pub fn write(&mut self, space: &AddressSpace, va: u64, data: &[u8]) -> Result<(), VmFault> {
+        let p = self.translate(space, va, data.len() as u64, true)?;
+        // SAFETY: translate() returned a pointer valid for data.len() bytes.
+        unsafe { std::ptr::copy_nonoverlapping(data.as_ptr(), p, data.len()) };
+        Ok(())
+    }
+
+    #[inline]
+    pub fn read_u32(&mut self, space: &AddressSpace, va: u64) -> Result<u32, VmFault> {
+        let p = self.translate(space, va, 4, false)?;
+        // SAFETY: translate() returned a pointer valid for 4 bytes.
+        Ok(unsafe { (p as *const u32).read_unaligned() })
+    }
+
+    #[inline]
+    pub fn write_u32(&mut self, space: &AddressSpace, va: u64, v: u32) -> Result<(), VmFault> {
+        let p = self.translate(space, va, 4, true)?;
+        // SAFETY: translate() returned a pointer valid for 4 bytes.
+        unsafe { (p as *mut u32).write_unaligned(v) };
+        Ok(())
+    }
+
+    pub fn read_u64(&mut self, space: &AddressSpace, va: u64) -> Result<u64, VmFault> {
+        let mut b = [0u8; 8];
+        self.read(space, va, &mut b)?;
+        Ok(u64::from_le_bytes(b))
+    }
+
+    pub fn write_u64(&mut self, space: &AddressSpace, va: u64, v: u64) -> Result<(), VmFault> {
+        self.write(space, va, &v.to_le_bytes())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn alloc_translate_fault_and_free() {
+        let s = AddressSpace::new(1 << 30);
+        let a = s.alloc(100, 0).unwrap();
+        let b = s.alloc(8192, 65536).unwrap();
+        assert_eq!(a.size(), PAGE);
+        assert_eq!(b.va() % 65536, 0);
+        assert!(b.va() >= a.va() + a.size() + PAGE, "guard page between BOs");
+        s.write(a.va() + 8, &[1, 2, 3, 4]).unwrap();
+        let mut out = [0u8; 4];
+        s.read(a.va() + 8, &mut out).unwrap();
+        assert_eq!(out, [1, 2, 3, 4]);
+        // Running off the end of a BO or touching unmapped memory faults.
+        assert_eq!(s.read(a.va() + PAGE - 2, &mut out), Err(VmFault { addr: a.va() + PAGE - 2, len: 4, write: false }));
+        assert!(s.write(0x1000, &[0]).is_err());
+        let va = a.va();
+        assert!(s.free(va));
+        assert!(s.read(va, &mut out).is_err());
+        assert!(!s.free(va));
+        // The freed range is reused.
+        let c = s.alloc(100, 0).unwrap();
+        assert_eq!(c.va(), va);
+    }
+
+    #[test]
+    fn capacity_is_enforced() {
+        let s = AddressSpace::new(2 * PAGE);
+        let _a = s.alloc(PAGE, 0).unwrap();
+        assert!(matches!(s.alloc(2 * PAGE, 0), Err(AllocError::OutOfMemory { .. })));
+    }
+}

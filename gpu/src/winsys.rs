@@ -1,0 +1,335 @@
+//! The winsys: the kernel-driver-like interface between the ICD and the GPU model, and
+//! the only door into it. Buffer objects in the GPU address space, hardware queues with a
+//! ring and a doorbell, submission of indirect buffers, fences, and the device status.
+//!
+//! A submission writes, like amdgpu's ring emission, one `INDIRECT_BUFFER` packet per IB
+//! into the queue's ring in GPU memory, then a `RELEASE_MEM` that writes the fence value
+//! and raises the end-of-pipe interrupt, and rings the doorbell (the write pointer).
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Arc;
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+use parking_lot::{Condvar, Mutex};
+
+use crate::cp::CommandProcessor;
+use crate::info::{ChipInfo, Config};
+use crate::isa::program::ProgramCache;
+use crate::mem::{AddressSpace, AllocError, Bo};
+use crate::pm4::{self, Builder};
+use crate::report::Report;
+use crate::wgp::Pool;
+
+pub use crate::mem::Bo as BufferObject;
+
+/// Ring size in dwords (64 KiB).
+const RING_DWORDS: u64 = 16 * 1024;
+
+/// The device's health.
+#[derive(Clone, Debug)]
+pub enum Status {
+    Healthy,
+    Lost(Arc<Report>),
+}
+
+pub(crate) struct DeviceShared {
+    pub info: ChipInfo,
+    pub config: Config,
+    pub vm: Arc<AddressSpace>,
+    pub pool: Pool,
+    pub programs: ProgramCache,
+    lost: Mutex<Option<Arc<Report>>>,
+    /// Notified on every fence interrupt and when the device is lost.
+    events: (Mutex<()>, Condvar),
+    pub created: Instant,
+    next_queue: AtomicU64,
+}
+
+impl DeviceShared {
+    pub fn lose(&self, report: Report) {
+        let mut l = self.lost.lock();
+        if l.is_none() {
+            tracing::error!("{report}");
+            *l = Some(Arc::new(report));
+        }
+        drop(l);
+        self.interrupt();
+    }
+
+    pub fn lost(&self) -> Option<Arc<Report>> {
+        self.lost.lock().clone()
+    }
+
+    /// The end-of-pipe interrupt: wakes everyone waiting on a fence.
+    pub fn interrupt(&self) {
+        let _g = self.events.0.lock();
+        self.events.1.notify_all();
+    }
+
+    /// GPU timestamp counter ticks since the device was created.
+    pub fn timestamp(&self) -> u64 {
+        let ns = self.created.elapsed().as_nanos() as u64;
+        ns / (1_000_000_000 / self.info.timestamp_hz)
+    }
+}
+
+/// A software RDNA3 GPU.
+pub struct Device {
+    shared: Arc<DeviceShared>,
+}
+
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+pub enum SubmitError {
+    #[error("the device is lost: {0}")]
+    Lost(String),
+    #[error("an indirect buffer of {0} dwords is too large (at most {max})", max = pm4::ib::SIZE_MASK)]
+    IbTooLarge(u32),
+}
+
+/// An indirect buffer in GPU memory.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Ib {
+    pub va: u64,
+    pub dwords: u32,
+}
+
+impl Device {
+    pub fn new(config: Config) -> Device {
+        let info = config.chip_info();
+        let vm = Arc::new(AddressSpace::new(config.memory_size));
+        let pool = Pool::new(config.threads);
+        Device {
+            shared: Arc::new(DeviceShared {
+                info,
+                config,
+                vm,
+                pool,
+                programs: ProgramCache::default(),
+                lost: Mutex::new(None),
+                events: (Mutex::new(()), Condvar::new()),
+                created: Instant::now(),
+                next_queue: AtomicU64::new(0),
+            }),
+        }
+    }
+
+    pub fn info(&self) -> &ChipInfo {
+        &self.shared.info
+    }
+
+    /// Allocates a zeroed buffer object; its host pointer stays valid while it lives.
+    pub fn alloc(&self, size: u64, align: u64) -> Result<Arc<Bo>, AllocError> {
+        self.shared.vm.alloc(size, align)
+    }
+
+    /// Unmaps a buffer object; GPU accesses to it fault from now on.
+    pub fn free(&self, bo: &Bo) {
+        self.shared.vm.free(bo.va());
+    }
+
+    pub fn address_space(&self) -> &AddressSpace {
+        &self.shared.vm
+    }
+
+    pub fn status(&self) -> Status {
+        match self.shared.lost() {
+            Some(r) => Status::Lost(r),
+            None => Status::Healthy,
+        }
+    }
+
+    /// GPU timestamp counter now (ticks of `info().timestamp_hz`).
+    pub fn timestamp(&self) -> u64 {
+        self.shared.timestamp()
+    }
+
+    /// Creates a compute queue with its own command processor thread.
+    pub fn create_queue(&self) -> Result<Queue, AllocError> {
+        let ring = self.shared.vm.alloc(RING_DWORDS * 4, 0)?;
+        let fence = self.shared.vm.alloc(8, 0)?;
+        let id = self.shared.next_queue.fetch_add(1, Ordering::Relaxed) as u32;
+        let q = Arc::new(QueueShared {
+            dev: self.shared.clone(),
+            id,
+            ring,
+            fence,
+            wptr: AtomicU64::new(0),
+            rptr: AtomicU64::new(0),
+            doorbell: (Mutex::new(()), Condvar::new()),
+            completed: AtomicU64::new(0),
+            stop: AtomicBool::new(false),
+            submit: Mutex::new(1),
+        });
+        let cpq = q.clone();
+        let thread = std::thread::Builder::new()
+            .name(format!("softnavi-cp{id}"))
+            .spawn(move || CommandProcessor::new(cpq).run())
+            .map_err(|_| AllocError::OutOfAddressSpace)?;
+        Ok(Queue { shared: q, thread: Some(thread) })
+    }
+}
+
+pub(crate) struct QueueShared {
+    pub dev: Arc<DeviceShared>,
+    pub id: u32,
+    pub ring: Arc<Bo>,
+    /// 64-bit fence value written by the end-of-submission RELEASE_MEM.
+    pub fence: Arc<Bo>,
+    /// Dwords written into the ring (monotonic; position = wptr % RING_DWORDS).
+    pub wptr: AtomicU64,
+    /// Dwords the CP has consumed.
+    pub rptr: AtomicU64,
+    pub doorbell: (Mutex<()>, Condvar),
+    /// Highest fence value signalled (mirrors the fence memory for waiters).
+    pub completed: AtomicU64,
+    pub stop: AtomicBool,
+    /// Next fence sequence number; held while writing the ring.
+    submit: Mutex<u64>,
+}
+
+impl QueueShared {
+    pub fn ring_dwords(&self) -> u64 {
+        RING_DWORDS
+    }
+
+    pub fn ring_doorbell(&self) {
+        let _g = self.doorbell.0.lock();
+        self.doorbell.1.notify_all();
+    }
+}
+
+/// A hardware compute queue (ring + command processor).
+pub struct Queue {
+    shared: Arc<QueueShared>,
+    thread: Option<JoinHandle<()>>,
+}
+
+struct RingWriter<'a> {
+    q: &'a QueueShared,
+    wptr: u64,
+}
+
+impl pm4::Sink for RingWriter<'_> {
+    fn put(&mut self, dwords: &[u32]) {
+        for &d in dwords {
+            let at = (self.wptr % RING_DWORDS) * 4;
+            // SAFETY: `at` + 4 <= ring size; the ring BO lives as long as the queue.
+            unsafe { (self.q.ring.host_ptr().add(at as usize) as *mut u32).write_volatile(d) };
+            self.wptr += 1;
+        }
+    }
+}
+
+impl Queue {
+    pub fn id(&self) -> u32 {
+        self.shared.id
+    }
+
+    /// Submits indirect buffers; returns the fence value that signals their completion.
+    pub fn submit(&self, ibs: &[Ib]) -> Result<u64, SubmitError> {
+        let q = &*self.shared;
+        if let Some(r) = q.dev.lost() {
+            return Err(SubmitError::Lost(r.summary.clone()));
+        }
+        if let Some(ib) = ibs.iter().find(|ib| ib.dwords > pm4::ib::SIZE_MASK) {
+            return Err(SubmitError::IbTooLarge(ib.dwords));
+        }
+        let mut next = q.submit.lock();
+        let seq = *next;
+        *next += 1;
+        let mut w = RingWriter { q, wptr: q.wptr.load(Ordering::Acquire) };
+        for ib in ibs {
+            self.emit(&mut w, 4, |b| b.indirect_buffer(ib.va, ib.dwords, false))?;
+        }
+        self.emit(&mut w, 8, |b| {
+            b.release_mem(
+                pm4::event::CACHE_FLUSH_AND_INV_TS_EVENT,
+                pm4::release::DATA_64,
+                pm4::release::INT_AFTER_WRITE,
+                q.fence.va(),
+                seq,
+            )
+        })?;
+        Ok(seq)
+    }
+
+    /// Writes one packet of `dwords` into the ring and rings the doorbell. A packet never
+    /// wraps: the ring's end is padded with a NOP first, as a kernel driver does.
+    fn emit(&self, w: &mut RingWriter, dwords: u64, f: impl FnOnce(&mut Builder<RingWriter>)) -> Result<(), SubmitError> {
+        let q = &*self.shared;
+        let room_to_end = RING_DWORDS - w.wptr % RING_DWORDS;
+        let pad = if room_to_end < dwords { room_to_end } else { 0 };
+        self.wait_for_space(w.wptr, pad + dwords)?;
+        let mut b = Builder(w);
+        b.nop(pad as u32);
+        f(&mut b);
+        q.wptr.store(w.wptr, Ordering::Release);
+        q.ring_doorbell();
+        Ok(())
+    }
+
+    fn wait_for_space(&self, wptr: u64, dwords: u64) -> Result<(), SubmitError> {
+        let q = &*self.shared;
+        loop {
+            if wptr + dwords - q.rptr.load(Ordering::Acquire) <= RING_DWORDS {
+                return Ok(());
+            }
+            if let Some(r) = q.dev.lost() {
+                return Err(SubmitError::Lost(r.summary.clone()));
+            }
+            let mut g = q.dev.events.0.lock();
+            q.dev.events.1.wait_for(&mut g, Duration::from_millis(5));
+        }
+    }
+
+    /// Highest fence value that has signalled.
+    pub fn completed(&self) -> u64 {
+        self.shared.completed.load(Ordering::Acquire)
+    }
+
+    /// Waits until fence value `seq` signals. `Ok(false)` on timeout; `Err` when the device
+    /// is lost first.
+    pub fn wait(&self, seq: u64, timeout: Duration) -> Result<bool, Arc<Report>> {
+        let q = &*self.shared;
+        let deadline = Instant::now().checked_add(timeout);
+        loop {
+            if q.completed.load(Ordering::Acquire) >= seq {
+                return Ok(true);
+            }
+            if let Some(r) = q.dev.lost() {
+                return Err(r);
+            }
+            let now = Instant::now();
+            let left = match deadline {
+                Some(d) if now >= d => return Ok(false),
+                Some(d) => d - now,
+                None => Duration::from_secs(3600),
+            };
+            let mut g = q.dev.events.0.lock();
+            // Re-check under the lock so that an interrupt between the check and the wait
+            // is not missed.
+            if q.completed.load(Ordering::Acquire) >= seq || q.dev.lost().is_some() {
+                continue;
+            }
+            q.dev.events.1.wait_for(&mut g, left.min(Duration::from_millis(100)));
+        }
+    }
+
+    /// GPU address of the queue's fence value (a u64 in memory).
+    pub fn fence_va(&self) -> u64 {
+        self.shared.fence.va()
+    }
+}
+
+impl Drop for Queue {
+    fn drop(&mut self) {
+        self.shared.stop.store(true, Ordering::Relaxed);
+        self.shared.ring_doorbell();
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+        self.shared.dev.vm.free(self.shared.ring.va());
+        self.shared.dev.vm.free(self.shared.fence.va());
+    }
+}
