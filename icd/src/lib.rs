@@ -1,0 +1,253 @@
+//! softnavi: a Vulkan compute ICD over a software AMD RDNA3 (gfx1100).
+//!
+//! The Khronos loader finds this library through `softnavi_icd.json` and talks to it
+//! through the three exported loader-interface functions below. Every Vulkan entry point
+//! is reached through `vk_icdGetInstanceProcAddr` / `vkGetDeviceProcAddr`; only the ones
+//! listed in [`entry_points`] exist (graphics, presentation and images are absent, not
+//! stubbed). Command buffers become PM4 in GPU memory and reach the software GPU through
+//! the `gpu` crate's winsys only.
+
+use std::ffi::{c_char, CStr};
+
+use ash::vk;
+
+pub mod cmd;
+pub mod descriptor;
+pub mod device;
+pub mod handle;
+pub mod instance;
+pub mod memory;
+pub mod pipeline;
+pub mod query;
+
+/// Where an entry point belongs, which decides which GetProcAddr returns it.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Level {
+    /// Callable without an instance (`vkCreateInstance`, ...).
+    Global,
+    Instance,
+    /// Dispatched on a VkPhysicalDevice.
+    Physical,
+    /// Dispatched on a VkDevice, VkQueue or VkCommandBuffer.
+    Device,
+}
+
+type Pfn = unsafe extern "system" fn();
+
+macro_rules! entry_points {
+    ($( $level:ident $name:literal => $f:path, )*) => {
+        /// Every Vulkan command softnavi implements: name, level, function address.
+        pub fn entry_points() -> &'static [(&'static str, Level, usize)] {
+            static TABLE: std::sync::OnceLock<Vec<(&'static str, Level, usize)>> = std::sync::OnceLock::new();
+            TABLE.get_or_init(|| vec![ $( ($name, Level::$level, $f as *const () as usize), )* ])
+        }
+    };
+}
+
+entry_points! {
+    Global "vkCreateInstance" => instance::create_instance,
+    Global "vkEnumerateInstanceExtensionProperties" => instance::enumerate_instance_extension_properties,
+    Global "vkEnumerateInstanceVersion" => instance::enumerate_instance_version,
+    Instance "vkDestroyInstance" => instance::destroy_instance,
+    Instance "vkEnumeratePhysicalDevices" => instance::enumerate_physical_devices,
+    Instance "vkEnumeratePhysicalDeviceGroups" => instance::enumerate_physical_device_groups,
+    Instance "vkGetInstanceProcAddr" => get_instance_proc_addr,
+    Physical "vkGetPhysicalDeviceProperties" => instance::get_physical_device_properties,
+    Physical "vkGetPhysicalDeviceProperties2" => instance::get_physical_device_properties2,
+    Physical "vkGetPhysicalDeviceFeatures" => instance::get_physical_device_features,
+    Physical "vkGetPhysicalDeviceFeatures2" => instance::get_physical_device_features2,
+    Physical "vkGetPhysicalDeviceMemoryProperties" => instance::get_physical_device_memory_properties,
+    Physical "vkGetPhysicalDeviceMemoryProperties2" => instance::get_physical_device_memory_properties2,
+    Physical "vkGetPhysicalDeviceQueueFamilyProperties" => instance::get_physical_device_queue_family_properties,
+    Physical "vkGetPhysicalDeviceQueueFamilyProperties2" => instance::get_physical_device_queue_family_properties2,
+    Physical "vkGetPhysicalDeviceFormatProperties" => instance::get_physical_device_format_properties,
+    Physical "vkGetPhysicalDeviceFormatProperties2" => instance::get_physical_device_format_properties2,
+    Physical "vkGetPhysicalDeviceImageFormatProperties" => instance::get_physical_device_image_format_properties,
+    Physical "vkGetPhysicalDeviceImageFormatProperties2" => instance::get_physical_device_image_format_properties2,
+    Physical "vkGetPhysicalDeviceSparseImageFormatProperties" => instance::get_physical_device_sparse_image_format_properties,
+    Physical "vkGetPhysicalDeviceSparseImageFormatProperties2" => instance::get_physical_device_sparse_image_format_properties2,
+    Physical "vkGetPhysicalDeviceExternalBufferProperties" => instance::get_physical_device_external_buffer_properties,
+    Physical "vkGetPhysicalDeviceExternalFenceProperties" => instance::get_physical_device_external_fence_properties,
+    Physical "vkGetPhysicalDeviceExternalSemaphoreProperties" => instance::get_physical_device_external_semaphore_properties,
+    Physical "vkEnumerateDeviceExtensionProperties" => instance::enumerate_device_extension_properties,
+    Physical "vkCreateDevice" => device::create_device,
+    Device "vkGetDeviceProcAddr" => get_device_proc_addr,
+    Device "vkDestroyDevice" => device::destroy_device,
+    Device "vkGetDeviceQueue" => device::get_device_queue,
+    Device "vkGetDeviceQueue2" => device::get_device_queue2,
+    Device "vkDeviceWaitIdle" => device::device_wait_idle,
+    Device "vkQueueWaitIdle" => device::queue_wait_idle,
+    Device "vkQueueSubmit" => device::queue_submit,
+    Device "vkCreateFence" => device::create_fence,
+    Device "vkDestroyFence" => device::destroy_fence,
+    Device "vkResetFences" => device::reset_fences,
+    Device "vkGetFenceStatus" => device::get_fence_status,
+    Device "vkWaitForFences" => device::wait_for_fences,
+    Device "vkCreateSemaphore" => device::create_semaphore,
+    Device "vkDestroySemaphore" => device::destroy_semaphore,
+    Device "vkCreateEvent" => device::create_event,
+    Device "vkDestroyEvent" => device::destroy_event,
+    Device "vkGetEventStatus" => device::get_event_status,
+    Device "vkSetEvent" => device::set_event,
+    Device "vkResetEvent" => device::reset_event,
+    Device "vkGetDeviceGroupPeerMemoryFeatures" => device::get_device_group_peer_memory_features,
+    Device "vkAllocateMemory" => memory::allocate_memory,
+    Device "vkFreeMemory" => memory::free_memory,
+    Device "vkMapMemory" => memory::map_memory,
+    Device "vkUnmapMemory" => memory::unmap_memory,
+    Device "vkFlushMappedMemoryRanges" => memory::flush_mapped_memory_ranges,
+    Device "vkInvalidateMappedMemoryRanges" => memory::flush_mapped_memory_ranges,
+    Device "vkGetDeviceMemoryCommitment" => memory::get_device_memory_commitment,
+    Device "vkCreateBuffer" => memory::create_buffer,
+    Device "vkDestroyBuffer" => memory::destroy_buffer,
+    Device "vkGetBufferMemoryRequirements" => memory::get_buffer_memory_requirements,
+    Device "vkGetBufferMemoryRequirements2" => memory::get_buffer_memory_requirements2,
+    Device "vkBindBufferMemory" => memory::bind_buffer_memory,
+    Device "vkBindBufferMemory2" => memory::bind_buffer_memory2,
+    Device "vkCreateDescriptorSetLayout" => descriptor::create_descriptor_set_layout,
+    Device "vkDestroyDescriptorSetLayout" => descriptor::destroy_descriptor_set_layout,
+    Device "vkGetDescriptorSetLayoutSupport" => descriptor::get_descriptor_set_layout_support,
+    Device "vkCreateDescriptorPool" => descriptor::create_descriptor_pool,
+    Device "vkDestroyDescriptorPool" => descriptor::destroy_descriptor_pool,
+    Device "vkResetDescriptorPool" => descriptor::reset_descriptor_pool,
+    Device "vkAllocateDescriptorSets" => descriptor::allocate_descriptor_sets,
+    Device "vkFreeDescriptorSets" => descriptor::free_descriptor_sets,
+    Device "vkUpdateDescriptorSets" => descriptor::update_descriptor_sets,
+    Device "vkCreateDescriptorUpdateTemplate" => descriptor::create_descriptor_update_template,
+    Device "vkDestroyDescriptorUpdateTemplate" => descriptor::destroy_descriptor_update_template,
+    Device "vkUpdateDescriptorSetWithTemplate" => descriptor::update_descriptor_set_with_template,
+    Device "vkCreateShaderModule" => pipeline::create_shader_module,
+    Device "vkDestroyShaderModule" => pipeline::destroy_shader_module,
+    Device "vkCreatePipelineLayout" => pipeline::create_pipeline_layout,
+    Device "vkDestroyPipelineLayout" => pipeline::destroy_pipeline_layout,
+    Device "vkCreatePipelineCache" => pipeline::create_pipeline_cache,
+    Device "vkDestroyPipelineCache" => pipeline::destroy_pipeline_cache,
+    Device "vkGetPipelineCacheData" => pipeline::get_pipeline_cache_data,
+    Device "vkMergePipelineCaches" => pipeline::merge_pipeline_caches,
+    Device "vkCreateComputePipelines" => pipeline::create_compute_pipelines,
+    Device "vkDestroyPipeline" => pipeline::destroy_pipeline,
+    Device "vkCreateQueryPool" => query::create_query_pool,
+    Device "vkDestroyQueryPool" => query::destroy_query_pool,
+    Device "vkGetQueryPoolResults" => query::get_query_pool_results,
+    Device "vkCreateCommandPool" => cmd::create_command_pool,
+    Device "vkDestroyCommandPool" => cmd::destroy_command_pool,
+    Device "vkResetCommandPool" => cmd::reset_command_pool,
+    Device "vkTrimCommandPool" => cmd::trim_command_pool,
+    Device "vkAllocateCommandBuffers" => cmd::allocate_command_buffers,
+    Device "vkFreeCommandBuffers" => cmd::free_command_buffers,
+    Device "vkBeginCommandBuffer" => cmd::begin_command_buffer,
+    Device "vkEndCommandBuffer" => cmd::end_command_buffer,
+    Device "vkResetCommandBuffer" => cmd::reset_command_buffer,
+    Device "vkCmdBindPipeline" => cmd::cmd_bind_pipeline,
+    Device "vkCmdBindDescriptorSets" => cmd::cmd_bind_descriptor_sets,
+    Device "vkCmdPushConstants" => cmd::cmd_push_constants,
+    Device "vkCmdDispatch" => cmd::cmd_dispatch,
+    Device "vkCmdDispatchBase" => cmd::cmd_dispatch_base,
+    Device "vkCmdDispatchIndirect" => cmd::cmd_dispatch_indirect,
+    Device "vkCmdSetDeviceMask" => cmd::cmd_set_device_mask,
+    Device "vkCmdPipelineBarrier" => cmd::cmd_pipeline_barrier,
+    Device "vkCmdCopyBuffer" => cmd::cmd_copy_buffer,
+    Device "vkCmdFillBuffer" => cmd::cmd_fill_buffer,
+    Device "vkCmdUpdateBuffer" => cmd::cmd_update_buffer,
+    Device "vkCmdExecuteCommands" => cmd::cmd_execute_commands,
+    Device "vkCmdSetEvent" => cmd::cmd_set_event,
+    Device "vkCmdResetEvent" => cmd::cmd_reset_event,
+    Device "vkCmdWaitEvents" => cmd::cmd_wait_events,
+    Device "vkCmdResetQueryPool" => query::cmd_reset_query_pool,
+    Device "vkCmdWriteTimestamp" => query::cmd_write_timestamp,
+    Device "vkCmdCopyQueryPoolResults" => query::cmd_copy_query_pool_results,
+}
+
+fn lookup(name: *const c_char, allowed: &[Level]) -> vk::PFN_vkVoidFunction {
+    if name.is_null() {
+        return None;
+    }
+    // SAFETY: the loader passes a NUL-terminated name.
+    let name = unsafe { CStr::from_ptr(name) }.to_str().ok()?;
+    let (_, _, f) = entry_points().iter().find(|(n, l, _)| *n == name && allowed.contains(l))?;
+    // SAFETY: every table entry is an `unsafe extern "system" fn`; the caller casts it
+    // back to the command's real signature, as GetProcAddr's contract says.
+    Some(unsafe { std::mem::transmute::<usize, Pfn>(*f) })
+}
+
+/// `vkGetInstanceProcAddr`: global commands without an instance, every command with one.
+///
+/// # Safety
+/// Vulkan entry point.
+pub unsafe extern "system" fn get_instance_proc_addr(instance: vk::Instance, name: *const c_char) -> vk::PFN_vkVoidFunction {
+    handle::guard("vkGetInstanceProcAddr", None, || {
+        if instance == vk::Instance::null() {
+            lookup(name, &[Level::Global])
+        } else {
+            lookup(name, &[Level::Global, Level::Instance, Level::Physical, Level::Device])
+        }
+    })
+}
+
+/// `vkGetDeviceProcAddr`: device-level commands only.
+///
+/// # Safety
+/// Vulkan entry point.
+pub unsafe extern "system" fn get_device_proc_addr(_device: vk::Device, name: *const c_char) -> vk::PFN_vkVoidFunction {
+    handle::guard("vkGetDeviceProcAddr", None, || lookup(name, &[Level::Device]))
+}
+
+/// Loader interface: the highest version softnavi speaks is 5.
+///
+/// # Safety
+/// Called by the Khronos loader with a valid pointer.
+#[no_mangle]
+pub unsafe extern "system" fn vk_icdNegotiateLoaderICDInterfaceVersion(version: *mut u32) -> vk::Result {
+    if version.is_null() {
+        return vk::Result::ERROR_INCOMPATIBLE_DRIVER;
+    }
+    // SAFETY: checked non-null above.
+    unsafe {
+        if *version < 2 {
+            return vk::Result::ERROR_INCOMPATIBLE_DRIVER;
+        }
+        *version = (*version).min(5);
+    }
+    vk::Result::SUCCESS
+}
+
+/// # Safety
+/// Called by the Khronos loader.
+#[no_mangle]
+pub unsafe extern "system" fn vk_icdGetInstanceProcAddr(instance: vk::Instance, name: *const c_char) -> vk::PFN_vkVoidFunction {
+    // SAFETY: same contract.
+    unsafe { get_instance_proc_addr(instance, name) }
+}
+
+/// Physical-device-level commands, including ones the loader does not know.
+///
+/// # Safety
+/// Called by the Khronos loader.
+#[no_mangle]
+pub unsafe extern "system" fn vk_icdGetPhysicalDeviceProcAddr(_instance: vk::Instance, name: *const c_char) -> vk::PFN_vkVoidFunction {
+    handle::guard("vk_icdGetPhysicalDeviceProcAddr", None, || lookup(name, &[Level::Physical]))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn entry_point_names_are_unique_and_vulkan_shaped() {
+        let mut names: Vec<&str> = entry_points().iter().map(|e| e.0).collect();
+        names.sort_unstable();
+        let n = names.len();
+        names.dedup();
+        assert_eq!(names.len(), n, "duplicate entry point");
+        assert!(names.iter().all(|n| n.starts_with("vk")));
+    }
+
+    #[test]
+    fn graphics_and_presentation_entry_points_are_absent() {
+        for name in [c"vkCmdDraw", c"vkCreateImage", c"vkCreateSwapchainKHR", c"vkCreateRenderPass", c"vkCmdBeginQuery"] {
+            assert!(lookup(name.as_ptr(), &[Level::Global, Level::Instance, Level::Physical, Level::Device]).is_none());
+        }
+        assert!(lookup(c"vkCmdDispatch".as_ptr(), &[Level::Device]).is_some());
+        assert!(lookup(c"vkCreateInstance".as_ptr(), &[Level::Device]).is_none());
+    }
+}

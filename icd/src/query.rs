@@ -1,0 +1,213 @@
+//! Timestamp query pools. Each query is a u64 in GPU memory: `u64::MAX` means "not
+//! written yet" (RADV's convention), a timestamp is written by RELEASE_MEM at end of pipe.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use ash::vk;
+use gpu::pm4;
+
+use crate::cmd::{emit_for, fail};
+use crate::device::{dev, DeviceShared};
+use crate::handle::{guard, object, Object};
+use crate::memory::buffer;
+
+const NOT_READY: u64 = u64::MAX;
+
+pub struct QueryPool {
+    bo: Arc<gpu::mem::Bo>,
+    count: u32,
+    dev: Arc<DeviceShared>,
+}
+object!(QueryPool, vk::QueryPool);
+
+impl Drop for QueryPool {
+    fn drop(&mut self) {
+        self.dev.gpu.free(&self.bo);
+    }
+}
+
+impl QueryPool {
+    fn va(&self, q: u32) -> u64 {
+        self.bo.va() + 8 * q as u64
+    }
+
+    fn read(&self, q: u32) -> u64 {
+        // SAFETY: q < count; the BO holds 8 bytes per query and lives with the pool.
+        unsafe { (self.bo.host_ptr().add(8 * q as usize) as *const u64).read_volatile() }
+    }
+}
+
+fn pool<'a>(h: vk::QueryPool) -> Option<&'a QueryPool> {
+    // SAFETY: entry points receive live query pool handles.
+    unsafe { QueryPool::from_handle(h) }.map(|p| &*p)
+}
+
+/// # Safety
+/// Vulkan entry point.
+pub unsafe extern "system" fn create_query_pool(
+    device: vk::Device,
+    info: *const vk::QueryPoolCreateInfo<'_>,
+    _alloc: *const vk::AllocationCallbacks<'_>,
+    out: *mut vk::QueryPool,
+) -> vk::Result {
+    guard("vkCreateQueryPool", vk::Result::ERROR_OUT_OF_HOST_MEMORY, || {
+        // SAFETY: valid per the specification.
+        let info = unsafe { &*info };
+        if info.query_type != vk::QueryType::TIMESTAMP {
+            tracing::warn!("vkCreateQueryPool: {:?} queries are not supported (only timestamps)", info.query_type);
+            return vk::Result::ERROR_FEATURE_NOT_PRESENT;
+        }
+        let d = dev(device);
+        let Ok(bo) = d.shared.gpu.alloc(8 * info.query_count.max(1) as u64, 0) else { return vk::Result::ERROR_OUT_OF_DEVICE_MEMORY };
+        // SAFETY: fresh BO of 8 * count bytes.
+        unsafe { std::ptr::write_bytes(bo.host_ptr(), 0xff, 8 * info.query_count as usize) };
+        // SAFETY: out is valid per the specification.
+        unsafe { *out = QueryPool { bo, count: info.query_count, dev: d.shared.clone() }.into_handle() };
+        vk::Result::SUCCESS
+    })
+}
+
+/// # Safety
+/// Vulkan entry point.
+pub unsafe extern "system" fn destroy_query_pool(_d: vk::Device, p: vk::QueryPool, _alloc: *const vk::AllocationCallbacks<'_>) {
+    guard("vkDestroyQueryPool", (), || {
+        // SAFETY: the application no longer uses the pool.
+        drop(unsafe { QueryPool::destroy(p) });
+    })
+}
+
+/// # Safety
+/// Vulkan entry point.
+#[allow(clippy::too_many_arguments)]
+pub unsafe extern "system" fn get_query_pool_results(
+    _d: vk::Device,
+    p: vk::QueryPool,
+    first: u32,
+    count: u32,
+    size: usize,
+    data: *mut std::ffi::c_void,
+    stride: u64,
+    flags: vk::QueryResultFlags,
+) -> vk::Result {
+    guard("vkGetQueryPoolResults", vk::Result::ERROR_DEVICE_LOST, || {
+        let Some(p) = pool(p) else { return vk::Result::ERROR_UNKNOWN };
+        let wide = flags.contains(vk::QueryResultFlags::TYPE_64);
+        let avail = flags.contains(vk::QueryResultFlags::WITH_AVAILABILITY);
+        let mut result = vk::Result::SUCCESS;
+        for i in 0..count.min(p.count.saturating_sub(first)) {
+            let q = first + i;
+            let mut v = p.read(q);
+            if v == NOT_READY && flags.contains(vk::QueryResultFlags::WAIT) {
+                let start = Instant::now();
+                while v == NOT_READY {
+                    if p.dev.lost() {
+                        return vk::Result::ERROR_DEVICE_LOST;
+                    }
+                    if start.elapsed() > Duration::from_secs(2) && p.dev.last_seq.load(std::sync::atomic::Ordering::Acquire) <= p.dev.queue.completed() {
+                        // Everything submitted is done and the query was never written.
+                        break;
+                    }
+                    std::thread::sleep(Duration::from_micros(50));
+                    v = p.read(q);
+                }
+            }
+            let ready = v != NOT_READY;
+            if !ready {
+                result = vk::Result::NOT_READY;
+            }
+            let at = i as usize * stride as usize;
+            let elem = if wide { 8 } else { 4 };
+            let write = |k: usize, x: u64| {
+                if at + (k + 1) * elem <= size {
+                    // SAFETY: within the application's buffer of `size` bytes.
+                    unsafe {
+                        let dst = (data as *mut u8).add(at + k * elem);
+                        if wide {
+                            (dst as *mut u64).write_unaligned(x);
+                        } else {
+                            (dst as *mut u32).write_unaligned(x as u32);
+                        }
+                    }
+                }
+            };
+            if ready || flags.contains(vk::QueryResultFlags::PARTIAL) {
+                write(0, if ready { v } else { 0 });
+            }
+            if avail {
+                write(1, ready as u64);
+            }
+        }
+        result
+    })
+}
+
+/// # Safety
+/// Vulkan entry point.
+pub unsafe extern "system" fn cmd_reset_query_pool(c: vk::CommandBuffer, p: vk::QueryPool, first: u32, count: u32) {
+    guard("vkCmdResetQueryPool", (), || {
+        let Some(p) = pool(p) else { return };
+        let n = count.min(p.count.saturating_sub(first));
+        if n > 0 {
+            let va = p.va(first);
+            emit_for(c, "vkCmdResetQueryPool", |b| b.dma_fill(va, 0xffff_ffff, 8 * n));
+        }
+    })
+}
+
+/// # Safety
+/// Vulkan entry point.
+pub unsafe extern "system" fn cmd_write_timestamp(c: vk::CommandBuffer, _stage: vk::PipelineStageFlags, p: vk::QueryPool, q: u32) {
+    guard("vkCmdWriteTimestamp", (), || {
+        let Some(p) = pool(p) else { return };
+        let va = p.va(q);
+        emit_for(c, "vkCmdWriteTimestamp", |b| {
+            b.release_mem(pm4::event::BOTTOM_OF_PIPE_TS, pm4::release::DATA_TIMESTAMP, pm4::release::INT_NONE, va, 0)
+        });
+    })
+}
+
+/// # Safety
+/// Vulkan entry point.
+#[allow(clippy::too_many_arguments)]
+pub unsafe extern "system" fn cmd_copy_query_pool_results(
+    c: vk::CommandBuffer,
+    p: vk::QueryPool,
+    first: u32,
+    count: u32,
+    dst: vk::Buffer,
+    offset: u64,
+    stride: u64,
+    flags: vk::QueryResultFlags,
+) {
+    guard("vkCmdCopyQueryPoolResults", (), || {
+        let Some(p) = pool(p) else { return };
+        // SAFETY: a live buffer handle.
+        let Some(d) = (unsafe { buffer(dst) }) else { return };
+        let wide = flags.contains(vk::QueryResultFlags::TYPE_64);
+        if flags.contains(vk::QueryResultFlags::WITH_AVAILABILITY) && !flags.contains(vk::QueryResultFlags::WAIT) {
+            fail(
+                c,
+                "vkCmdCopyQueryPoolResults",
+                vk::Result::ERROR_FEATURE_NOT_PRESENT,
+                "availability without VK_QUERY_RESULT_WAIT_BIT is not supported yet".into(),
+            );
+            return;
+        }
+        for i in 0..count.min(p.count.saturating_sub(first)) {
+            let src = p.va(first + i);
+            let at = d.va(offset + i as u64 * stride);
+            emit_for(c, "vkCmdCopyQueryPoolResults", |b| {
+                if flags.contains(vk::QueryResultFlags::WAIT) {
+                    // Wait until the high dword is no longer the "not written" pattern.
+                    b.wait_mem(src + 4, 4, 0xffff_ffff, u32::MAX);
+                }
+                b.copy_data(pm4::sel::TC_L2, src, at, wide);
+                if flags.contains(vk::QueryResultFlags::WITH_AVAILABILITY) {
+                    let w = if wide { 8 } else { 4 };
+                    b.write_data(at + w, if wide { &[1, 0] } else { &[1] });
+                }
+            });
+        }
+    })
+}
