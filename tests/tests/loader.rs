@@ -1,0 +1,152 @@
+//! Vulkan applications through the system Khronos loader (`libvulkan.so.1`), with
+//! `VK_ICD_FILENAMES` selecting softnavi (or Mesa's lavapipe, to show the apps are right).
+//!
+//! The example binaries and the ICD are built by `cargo build --workspace` (the README's
+//! test command does that before `cargo test`); each app runs as a subprocess.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+/// `target/<profile>`, where cargo put this test's binaries, the examples and the ICD.
+fn target_dir() -> PathBuf {
+    Path::new(env!("CARGO_BIN_EXE_softnavi-probe")).parent().expect("binary has a directory").to_path_buf()
+}
+
+fn softnavi_manifest() -> PathBuf {
+    let m = target_dir().join("softnavi_icd.json");
+    assert!(m.exists(), "{} is missing: run `cargo build --workspace` first", m.display());
+    m
+}
+
+fn lavapipe_manifest() -> PathBuf {
+    let dir = Path::new("/usr/share/vulkan/icd.d");
+    std::fs::read_dir(dir)
+        .ok()
+        .into_iter()
+        .flatten()
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .find(|p| p.file_name().is_some_and(|n| n.to_string_lossy().starts_with("lvp_icd")))
+        .unwrap_or_else(|| panic!("lavapipe is not installed (mesa-vulkan-drivers); run scripts/setup"))
+}
+
+fn run(program: &Path, args: &[&str], icd: &Path, env: &[(&str, &str)]) -> Output {
+    assert!(program.exists(), "{} is missing: run `cargo build --workspace` first", program.display());
+    let xdg = std::env::temp_dir().join("softnavi-xdg");
+    let _ = std::fs::create_dir_all(&xdg);
+    let mut cmd = Command::new(program);
+    cmd.args(args)
+        .env("VK_ICD_FILENAMES", icd)
+        .env_remove("VK_DRIVER_FILES")
+        .env("XDG_RUNTIME_DIR", &xdg)
+        // Keep the device-select layer from reordering devices.
+        .env("NODEVICE_SELECT", "1");
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    cmd.output().unwrap_or_else(|e| panic!("cannot run {}: {e}", program.display()))
+}
+
+fn text(o: &Output) -> (String, String) {
+    (String::from_utf8_lossy(&o.stdout).into_owned(), String::from_utf8_lossy(&o.stderr).into_owned())
+}
+
+fn example(name: &str, args: &[&str], icd: &Path) -> String {
+    let o = run(&target_dir().join(name), args, icd, &[]);
+    let (out, err) = text(&o);
+    assert!(o.status.success(), "{name} failed ({}):\n{out}\n{err}", o.status);
+    out
+}
+
+#[test]
+fn saxpy_runs_on_softnavi() {
+    let out = example("saxpy", &[], &softnavi_manifest());
+    assert!(out.contains("saxpy: verified 1000003 elements on") && out.contains("softnavi"), "{out}");
+}
+
+#[test]
+fn reduce_runs_on_softnavi() {
+    let out = example("reduce", &[], &softnavi_manifest());
+    assert!(out.contains("reduce: verified sum") && out.contains("softnavi"), "{out}");
+}
+
+#[test]
+fn examples_run_on_softnavi_at_odd_sizes() {
+    let m = softnavi_manifest();
+    for n in ["1", "63", "65", "4097"] {
+        assert!(example("saxpy", &["--n", n], &m).contains(&format!("verified {n} elements")));
+    }
+    let out = example("reduce", &["--n", "100", "--groups", "3"], &m);
+    assert!(out.contains("reduce: verified sum"), "{out}");
+}
+
+#[test]
+fn saxpy_runs_on_lavapipe() {
+    let out = example("saxpy", &[], &lavapipe_manifest());
+    assert!(out.contains("saxpy: verified 1000003 elements on llvmpipe"), "{out}");
+}
+
+#[test]
+fn reduce_runs_on_lavapipe() {
+    let out = example("reduce", &[], &lavapipe_manifest());
+    assert!(out.contains("reduce: verified sum") && out.contains("llvmpipe"), "{out}");
+}
+
+#[test]
+fn vulkaninfo_summary_lists_softnavi() {
+    let o = run(Path::new("/usr/bin/vulkaninfo"), &["--summary"], &softnavi_manifest(), &[]);
+    let (out, err) = text(&o);
+    assert!(o.status.success(), "vulkaninfo failed:\n{out}\n{err}");
+    assert!(out.contains("deviceName         = AMD Radeon RX 7900 XTX (softnavi RDNA3 gfx1100)"), "{out}");
+    assert!(out.contains("vendorID           = 0x1002"), "{out}");
+    assert!(out.contains("apiVersion         = 1.1"), "{out}");
+    assert!(!err.to_lowercase().contains("error"), "vulkaninfo printed errors:\n{err}");
+}
+
+fn probe(scenario: &str, env: &[(&str, &str)]) -> (String, String) {
+    let o = run(Path::new(env!("CARGO_BIN_EXE_softnavi-probe")), &[scenario], &softnavi_manifest(), env);
+    let (out, err) = text(&o);
+    assert!(o.status.success(), "probe {scenario} failed ({}):\n{out}\n{err}", o.status);
+    (out, err)
+}
+
+#[test]
+fn unsupported_spirv_fails_pipeline_creation_and_names_the_instruction() {
+    let (out, err) = probe("unsupported-spirv", &[]);
+    assert!(out.contains("RESULT: vkCreateComputePipelines returned ERROR_FEATURE_NOT_PRESENT"), "{out}");
+    assert!(err.contains("OpAtomicIAdd"), "the log must name the instruction:\n{err}");
+}
+
+#[test]
+fn garbage_shader_module_is_rejected() {
+    let (out, _) = probe("garbage-module", &[]);
+    assert!(out.contains("RESULT: vkCreateShaderModule returned ERROR_"), "{out}");
+}
+
+/// ARCHITECTURE.md, "Faults, hangs and bad input": a VM fault makes the device lost with a
+/// report (wave, PC, instruction, address); the application survives and can start over.
+#[test]
+fn gpu_fault_loses_the_device_and_a_new_device_works() {
+    let (out, err) = probe("fault-then-recover", &[]);
+    assert!(out.contains("RESULT: vkWaitForFences returned ERROR_DEVICE_LOST; new device: verified"), "{out}\n{err}");
+    assert!(err.contains("GPU device lost: VM fault: write of 4 bytes at 0x0"), "{err}");
+    assert!(err.contains("instruction: buffer_store_b32"), "{err}");
+    assert!(err.contains("pc: 0x") && err.contains("workgroup (") && err.contains("wave state:"), "{err}");
+}
+
+/// A shader that never ends is a GPU hang after SOFTNAVI_HANG_TIMEOUT_MS; the report lists
+/// the live waves.
+#[test]
+fn gpu_hang_loses_the_device_and_a_new_device_works() {
+    let (out, err) = probe("hang-then-recover", &[("SOFTNAVI_HANG_TIMEOUT_MS", "400")]);
+    assert!(out.contains("RESULT: vkWaitForFences returned ERROR_DEVICE_LOST; new device: verified"), "{out}\n{err}");
+    assert!(err.contains("GPU hang on queue 0") && err.contains("did not finish within 400 ms"), "{err}");
+    assert!(err.contains("live waves (") && err.contains("pc=0x"), "{err}");
+}
+
+#[test]
+fn single_thread_and_many_threads_compute_the_same() {
+    for threads in ["1", "3"] {
+        let (out, err) = probe("copy", &[("SOFTNAVI_THREADS", threads)]);
+        assert!(out.contains("RESULT: verified"), "threads={threads}:\n{out}\n{err}");
+    }
+}
