@@ -32,13 +32,7 @@ fn main() {
         let dst = out_dir.join(format!("{name}.spv"));
         println!("cargo:rerun-if-changed={}", src.display());
 
-        let output = match Command::new(&glslang)
-            .arg("-V")
-            .arg("-o")
-            .arg(&dst)
-            .arg(&src)
-            .output()
-        {
+        let output = match Command::new(&glslang).arg("-V").arg("-o").arg(&dst).arg(&src).output() {
             Ok(output) => output,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => fail(&format!(
                 "`{}` was not found; it is required to compile the example shaders to SPIR-V. \
@@ -46,10 +40,7 @@ fn main() {
                  GLSLANG_VALIDATOR=/path/to/glslangValidator",
                 glslang.to_string_lossy()
             )),
-            Err(e) => fail(&format!(
-                "failed to run `{}`: {e}",
-                glslang.to_string_lossy()
-            )),
+            Err(e) => fail(&format!("failed to run `{}`: {e}", glslang.to_string_lossy())),
         };
         if !output.status.success() {
             fail(&format!(

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 fn main() {
     println!("cargo:rerun-if-changed=build.rs");
     let out = PathBuf::from(std::env::var_os("OUT_DIR").expect("cargo sets OUT_DIR")); // ok: build script
-    // OUT_DIR is target/<profile>/build/softnavi-icd-<hash>/out.
+                                                                                       // OUT_DIR is target/<profile>/build/softnavi-icd-<hash>/out.
     let Some(profile_dir) = out.ancestors().nth(3) else { return };
     let manifest = r#"{
     "file_format_version": "1.0.1",
@@ -20,6 +20,7 @@ fn main() {
 "#;
     let path = profile_dir.join("softnavi_icd.json");
     if std::fs::read_to_string(&path).ok().as_deref() != Some(manifest) {
-        std::fs::write(&path, manifest).unwrap_or_else(|e| panic!("cannot write {}: {e}", path.display())); // ok: build script
+        std::fs::write(&path, manifest).unwrap_or_else(|e| panic!("cannot write {}: {e}", path.display()));
+        // ok: build script
     }
 }

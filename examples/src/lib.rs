@@ -20,9 +20,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use ash::vk;
-use gpu_allocator::vulkan::{
-    Allocation, AllocationCreateDesc, AllocationScheme, Allocator, AllocatorCreateDesc,
-};
+use gpu_allocator::vulkan::{Allocation, AllocationCreateDesc, AllocationScheme, Allocator, AllocatorCreateDesc};
 use gpu_allocator::{AllocationSizes, AllocatorDebugSettings};
 
 pub use gpu_allocator::MemoryLocation;
@@ -56,10 +54,7 @@ pub enum Error {
     /// `libvulkan.so.1` could not be loaded.
     Loader(ash::LoadingError),
     /// A Vulkan call returned an error code.
-    Vulkan {
-        call: &'static str,
-        result: vk::Result,
-    },
+    Vulkan { call: &'static str, result: vk::Result },
     /// gpu-allocator failed.
     Allocation(gpu_allocator::AllocationError),
     /// The embedded SPIR-V is malformed.
@@ -144,16 +139,8 @@ pub enum Outcome {
 
 /// Creates the [`Context`], runs `body`, tears everything down and maps the result to the
 /// process exit status (0 verified, 1 mismatch, 2 Vulkan error, 3 validation messages).
-pub fn run_example(
-    name: &str,
-    common: &CommonArgs,
-    body: impl FnOnce(&Context) -> Result<Outcome>,
-) -> ExitCode {
-    let options = ContextOptions {
-        app_name: name,
-        device_filter: common.device.as_deref(),
-        validate: common.validate,
-    };
+pub fn run_example(name: &str, common: &CommonArgs, body: impl FnOnce(&Context) -> Result<Outcome>) -> ExitCode {
+    let options = ContextOptions { app_name: name, device_filter: common.device.as_deref(), validate: common.validate };
     let ctx = match Context::new(&options) {
         Ok(ctx) => ctx,
         Err(e) => {
@@ -214,10 +201,7 @@ impl Lcg {
     }
 
     pub fn next_u32(&mut self) -> u32 {
-        self.0 = self
-            .0
-            .wrapping_mul(6_364_136_223_846_793_005)
-            .wrapping_add(1_442_695_040_888_963_407);
+        self.0 = self.0.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
         (self.0 >> 32) as u32
     }
 
@@ -277,10 +261,9 @@ unsafe extern "system" fn debug_callback(
     data: *const vk::DebugUtilsMessengerCallbackDataEXT<'_>,
     user_data: *mut c_void,
 ) -> vk::Bool32 {
-    if severity.intersects(
-        vk::DebugUtilsMessageSeverityFlagsEXT::WARNING
-            | vk::DebugUtilsMessageSeverityFlagsEXT::ERROR,
-    ) && !user_data.is_null()
+    if severity
+        .intersects(vk::DebugUtilsMessageSeverityFlagsEXT::WARNING | vk::DebugUtilsMessageSeverityFlagsEXT::ERROR)
+        && !user_data.is_null()
     {
         // SAFETY: `user_data` is `Arc::as_ptr` of a counter kept alive by `Context` (and by
         // `run_example`) until after `vkDestroyInstance`.
@@ -292,10 +275,7 @@ unsafe extern "system" fn debug_callback(
         // SAFETY: the layer passes a valid callback-data struct for the duration of the call.
         unsafe { (*data).message_as_c_str() }.map(|m| m.to_string_lossy().into_owned())
     };
-    eprintln!(
-        "validation [{severity:?}] [{types:?}]: {}",
-        message.as_deref().unwrap_or("<no message>")
-    );
+    eprintln!("validation [{severity:?}] [{types:?}]: {}", message.as_deref().unwrap_or("<no message>"));
     vk::FALSE
 }
 
@@ -327,11 +307,9 @@ impl Context {
         let mut counter: Option<ValidationCounter> = None;
         if options.validate {
             // SAFETY: plain enumeration.
-            let available = unsafe { entry.enumerate_instance_layer_properties() }
-                .vk("vkEnumerateInstanceLayerProperties")?;
-            let has_layer = available
-                .iter()
-                .any(|l| l.layer_name_as_c_str().ok() == Some(VALIDATION_LAYER));
+            let available =
+                unsafe { entry.enumerate_instance_layer_properties() }.vk("vkEnumerateInstanceLayerProperties")?;
+            let has_layer = available.iter().any(|l| l.layer_name_as_c_str().ok() == Some(VALIDATION_LAYER));
             if !has_layer {
                 return Err(Error::Unsupported(format!(
                     "--validate: {} is not installed",
@@ -346,9 +324,8 @@ impl Context {
                 // SAFETY: plain enumeration.
                 let exts = unsafe { entry.enumerate_instance_extension_properties(layer) }
                     .vk("vkEnumerateInstanceExtensionProperties")?;
-                has_debug_utils |= exts
-                    .iter()
-                    .any(|e| e.extension_name_as_c_str().ok() == Some(ash::ext::debug_utils::NAME));
+                has_debug_utils |=
+                    exts.iter().any(|e| e.extension_name_as_c_str().ok() == Some(ash::ext::debug_utils::NAME));
             }
             if has_debug_utils {
                 extensions.push(ash::ext::debug_utils::NAME.as_ptr());
@@ -362,14 +339,11 @@ impl Context {
             }
         }
 
-        let severities = vk::DebugUtilsMessageSeverityFlagsEXT::WARNING
-            | vk::DebugUtilsMessageSeverityFlagsEXT::ERROR;
+        let severities = vk::DebugUtilsMessageSeverityFlagsEXT::WARNING | vk::DebugUtilsMessageSeverityFlagsEXT::ERROR;
         let types = vk::DebugUtilsMessageTypeFlagsEXT::GENERAL
             | vk::DebugUtilsMessageTypeFlagsEXT::VALIDATION
             | vk::DebugUtilsMessageTypeFlagsEXT::PERFORMANCE;
-        let user_data = counter
-            .as_ref()
-            .map_or(std::ptr::null_mut(), |c| Arc::as_ptr(c) as *mut c_void);
+        let user_data = counter.as_ref().map_or(std::ptr::null_mut(), |c| Arc::as_ptr(c) as *mut c_void);
         let mut messenger_info = vk::DebugUtilsMessengerCreateInfoEXT::default()
             .message_severity(severities)
             .message_type(types)
@@ -385,8 +359,7 @@ impl Context {
             instance_info = instance_info.push_next(&mut messenger_info);
         }
         // SAFETY: all pointers in `instance_info` outlive the call.
-        let instance =
-            unsafe { entry.create_instance(&instance_info, None) }.vk("vkCreateInstance")?;
+        let instance = unsafe { entry.create_instance(&instance_info, None) }.vk("vkCreateInstance")?;
 
         let validation = match counter {
             None => None,
@@ -399,18 +372,11 @@ impl Context {
                     .user_data(user_data);
                 // SAFETY: valid instance with VK_EXT_debug_utils enabled.
                 match unsafe { loader.create_debug_utils_messenger(&info, None) } {
-                    Ok(messenger) => Some(Validation {
-                        loader,
-                        messenger,
-                        counter,
-                    }),
+                    Ok(messenger) => Some(Validation { loader, messenger, counter }),
                     Err(result) => {
                         // SAFETY: nothing else was created from the instance yet.
                         unsafe { instance.destroy_instance(None) };
-                        return Err(Error::Vulkan {
-                            call: "vkCreateDebugUtilsMessengerEXT",
-                            result,
-                        });
+                        return Err(Error::Vulkan { call: "vkCreateDebugUtilsMessengerEXT", result });
                     }
                 }
             }
@@ -444,13 +410,9 @@ impl Context {
         }
     }
 
-    fn select_physical_device(
-        instance: &ash::Instance,
-        filter: Option<&str>,
-    ) -> Result<PhysicalDeviceInfo> {
+    fn select_physical_device(instance: &ash::Instance, filter: Option<&str>) -> Result<PhysicalDeviceInfo> {
         // SAFETY: valid instance.
-        let handles =
-            unsafe { instance.enumerate_physical_devices() }.vk("vkEnumeratePhysicalDevices")?;
+        let handles = unsafe { instance.enumerate_physical_devices() }.vk("vkEnumeratePhysicalDevices")?;
         let mut devices = Vec::with_capacity(handles.len());
         for handle in handles {
             // SAFETY: `handle` was just enumerated from `instance`.
@@ -468,24 +430,12 @@ impl Context {
                 .iter()
                 .position(|f| f.queue_flags.contains(vk::QueueFlags::COMPUTE) && f.queue_count > 0)
                 .and_then(|i| u32::try_from(i).ok());
-            devices.push(PhysicalDeviceInfo {
-                handle,
-                properties,
-                name,
-                compute_family,
-            });
+            devices.push(PhysicalDeviceInfo { handle, properties, name, compute_family });
         }
 
         let wanted = filter.map(str::to_lowercase);
-        let matches = |d: &PhysicalDeviceInfo| {
-            wanted
-                .as_deref()
-                .is_none_or(|w| d.name.to_lowercase().contains(w))
-        };
-        if let Some(i) = devices
-            .iter()
-            .position(|d| d.compute_family.is_some() && matches(d))
-        {
+        let matches = |d: &PhysicalDeviceInfo| wanted.as_deref().is_none_or(|w| d.name.to_lowercase().contains(w));
+        if let Some(i) = devices.iter().position(|d| d.compute_family.is_some() && matches(d)) {
             return Ok(devices.swap_remove(i));
         }
 
@@ -495,20 +445,14 @@ impl Context {
             devices
                 .iter()
                 .map(|d| {
-                    let compute = if d.compute_family.is_some() {
-                        ""
-                    } else {
-                        " (no compute queue)"
-                    };
+                    let compute = if d.compute_family.is_some() { "" } else { " (no compute queue)" };
                     format!("`{}`{compute}", d.name)
                 })
                 .collect::<Vec<_>>()
                 .join(", ")
         };
         Err(Error::Unsupported(match filter {
-            Some(f) => format!(
-                "no Vulkan device with a compute queue matches --device `{f}`; available: {available}"
-            ),
+            Some(f) => format!("no Vulkan device with a compute queue matches --device `{f}`; available: {available}"),
             None => format!("no Vulkan device with a compute queue; available: {available}"),
         }))
     }
@@ -517,27 +461,18 @@ impl Context {
     fn create_device_objects(
         instance: &ash::Instance,
         filter: Option<&str>,
-    ) -> Result<(
-        PhysicalDeviceInfo,
-        ash::Device,
-        vk::Queue,
-        vk::CommandPool,
-        Allocator,
-    )> {
+    ) -> Result<(PhysicalDeviceInfo, ash::Device, vk::Queue, vk::CommandPool, Allocator)> {
         let info = Self::select_physical_device(instance, filter)?;
-        let family = info
-            .compute_family
-            .ok_or_else(|| Error::Unsupported("selected device has no compute queue".into()))?;
+        let family =
+            info.compute_family.ok_or_else(|| Error::Unsupported("selected device has no compute queue".into()))?;
 
         let priorities = [1.0f32];
-        let queue_infos = [vk::DeviceQueueCreateInfo::default()
-            .queue_family_index(family)
-            .queue_priorities(&priorities)];
+        let queue_infos =
+            [vk::DeviceQueueCreateInfo::default().queue_family_index(family).queue_priorities(&priorities)];
         // No extensions, no features: the examples only need core compute.
         let device_info = vk::DeviceCreateInfo::default().queue_create_infos(&queue_infos);
         // SAFETY: `info.handle` belongs to `instance`; the create info outlives the call.
-        let device = unsafe { instance.create_device(info.handle, &device_info, None) }
-            .vk("vkCreateDevice")?;
+        let device = unsafe { instance.create_device(info.handle, &device_info, None) }.vk("vkCreateDevice")?;
         // SAFETY: queue 0 of `family` was requested above.
         let queue = unsafe { device.get_device_queue(family, 0) };
 
@@ -550,10 +485,7 @@ impl Context {
             Err(result) => {
                 // SAFETY: nothing else was created from the device.
                 unsafe { device.destroy_device(None) };
-                return Err(Error::Vulkan {
-                    call: "vkCreateCommandPool",
-                    result,
-                });
+                return Err(Error::Vulkan { call: "vkCreateCommandPool", result });
             }
         };
 
@@ -679,35 +611,22 @@ impl Context {
         location: MemoryLocation,
     ) -> Result<Buffer<'_>> {
         if size == 0 {
-            return Err(Error::Unsupported(format!(
-                "buffer `{name}`: size must be > 0"
-            )));
+            return Err(Error::Unsupported(format!("buffer `{name}`: size must be > 0")));
         }
-        let info = vk::BufferCreateInfo::default()
-            .size(size)
-            .usage(usage)
-            .sharing_mode(vk::SharingMode::EXCLUSIVE);
+        let info = vk::BufferCreateInfo::default().size(size).usage(usage).sharing_mode(vk::SharingMode::EXCLUSIVE);
         // SAFETY: valid device and create info.
         let handle = unsafe { self.device.create_buffer(&info, None) }.vk("vkCreateBuffer")?;
         // From here on, `Buffer::drop` cleans up whatever has been created.
-        let mut buffer = Buffer {
-            ctx: self,
-            handle,
-            allocation: None,
-            size,
-        };
+        let mut buffer = Buffer { ctx: self, handle, allocation: None, size };
         // SAFETY: `handle` is a live buffer of this device.
         let requirements = unsafe { self.device.get_buffer_memory_requirements(handle) };
-        let allocation = self
-            .allocator
-            .borrow_mut()
-            .allocate(&AllocationCreateDesc {
-                name,
-                requirements,
-                location,
-                linear: true,
-                allocation_scheme: AllocationScheme::GpuAllocatorManaged,
-            })?;
+        let allocation = self.allocator.borrow_mut().allocate(&AllocationCreateDesc {
+            name,
+            requirements,
+            location,
+            linear: true,
+            allocation_scheme: AllocationScheme::GpuAllocatorManaged,
+        })?;
         let (memory, offset) = (
             // SAFETY: the memory is only bound, never freed, through this handle.
             unsafe { allocation.memory() },
@@ -716,8 +635,7 @@ impl Context {
         let mapped = allocation.mapped_ptr().is_some();
         buffer.allocation = Some(allocation);
         // SAFETY: the allocation satisfies `requirements` (size, alignment, type bits).
-        unsafe { self.device.bind_buffer_memory(handle, memory, offset) }
-            .vk("vkBindBufferMemory")?;
+        unsafe { self.device.bind_buffer_memory(handle, memory, offset) }.vk("vkBindBufferMemory")?;
         if !mapped {
             return Err(Error::Unsupported(format!(
                 "buffer `{name}`: memory for {location:?} is not host-visible/mapped"
@@ -761,8 +679,7 @@ impl Context {
         for b in buffers {
             self.check_storage_buffer_size(b.size)?;
         }
-        let count = u32::try_from(buffers.len())
-            .map_err(|_| Error::Unsupported("too many buffers".into()))?;
+        let count = u32::try_from(buffers.len()).map_err(|_| Error::Unsupported("too many buffers".into()))?;
 
         // Filled in step by step; `ComputeKernel::drop` destroys whatever is non-null, so an
         // early `?` return does not leak.
@@ -788,8 +705,8 @@ impl Context {
             .collect();
         let set_layout_info = vk::DescriptorSetLayoutCreateInfo::default().bindings(&bindings);
         // SAFETY: valid device and create info.
-        kernel.set_layout = unsafe { device.create_descriptor_set_layout(&set_layout_info, None) }
-            .vk("vkCreateDescriptorSetLayout")?;
+        kernel.set_layout =
+            unsafe { device.create_descriptor_set_layout(&set_layout_info, None) }.vk("vkCreateDescriptorSetLayout")?;
 
         let set_layouts = [kernel.set_layout];
         let push_ranges = [vk::PushConstantRange::default()
@@ -801,40 +718,28 @@ impl Context {
             layout_info = layout_info.push_constant_ranges(&push_ranges);
         }
         // SAFETY: valid device and create info.
-        kernel.pipeline_layout = unsafe { device.create_pipeline_layout(&layout_info, None) }
-            .vk("vkCreatePipelineLayout")?;
+        kernel.pipeline_layout =
+            unsafe { device.create_pipeline_layout(&layout_info, None) }.vk("vkCreatePipelineLayout")?;
 
-        let pool_sizes = [vk::DescriptorPoolSize::default()
-            .ty(vk::DescriptorType::STORAGE_BUFFER)
-            .descriptor_count(count.max(1))];
-        let pool_info = vk::DescriptorPoolCreateInfo::default()
-            .max_sets(1)
-            .pool_sizes(&pool_sizes);
+        let pool_sizes =
+            [vk::DescriptorPoolSize::default().ty(vk::DescriptorType::STORAGE_BUFFER).descriptor_count(count.max(1))];
+        let pool_info = vk::DescriptorPoolCreateInfo::default().max_sets(1).pool_sizes(&pool_sizes);
         // SAFETY: valid device and create info.
-        kernel.descriptor_pool = unsafe { device.create_descriptor_pool(&pool_info, None) }
-            .vk("vkCreateDescriptorPool")?;
+        kernel.descriptor_pool =
+            unsafe { device.create_descriptor_pool(&pool_info, None) }.vk("vkCreateDescriptorPool")?;
 
-        let alloc_info = vk::DescriptorSetAllocateInfo::default()
-            .descriptor_pool(kernel.descriptor_pool)
-            .set_layouts(&set_layouts);
+        let alloc_info =
+            vk::DescriptorSetAllocateInfo::default().descriptor_pool(kernel.descriptor_pool).set_layouts(&set_layouts);
         // SAFETY: the pool has room for exactly this set.
         kernel.descriptor_set = unsafe { device.allocate_descriptor_sets(&alloc_info) }
             .vk("vkAllocateDescriptorSets")?
             .first()
             .copied()
-            .ok_or(Error::Vulkan {
-                call: "vkAllocateDescriptorSets",
-                result: vk::Result::ERROR_UNKNOWN,
-            })?;
+            .ok_or(Error::Vulkan { call: "vkAllocateDescriptorSets", result: vk::Result::ERROR_UNKNOWN })?;
 
         let buffer_infos: Vec<[vk::DescriptorBufferInfo; 1]> = buffers
             .iter()
-            .map(|b| {
-                [vk::DescriptorBufferInfo::default()
-                    .buffer(b.handle)
-                    .offset(0)
-                    .range(vk::WHOLE_SIZE)]
-            })
+            .map(|b| [vk::DescriptorBufferInfo::default().buffer(b.handle).offset(0).range(vk::WHOLE_SIZE)])
             .collect();
         let writes: Vec<_> = buffer_infos
             .iter()
@@ -852,33 +757,22 @@ impl Context {
 
         let module_info = vk::ShaderModuleCreateInfo::default().code(spirv);
         // SAFETY: valid device; `spirv` is word-aligned SPIR-V.
-        let module = unsafe { device.create_shader_module(&module_info, None) }
-            .vk("vkCreateShaderModule")?;
+        let module = unsafe { device.create_shader_module(&module_info, None) }.vk("vkCreateShaderModule")?;
         let stage = vk::PipelineShaderStageCreateInfo::default()
             .stage(vk::ShaderStageFlags::COMPUTE)
             .module(module)
             .name(entry);
-        let pipeline_info = [vk::ComputePipelineCreateInfo::default()
-            .stage(stage)
-            .layout(kernel.pipeline_layout)];
+        let pipeline_info = [vk::ComputePipelineCreateInfo::default().stage(stage).layout(kernel.pipeline_layout)];
         // SAFETY: valid device, module and layout.
-        let pipelines = unsafe {
-            device.create_compute_pipelines(vk::PipelineCache::null(), &pipeline_info, None)
-        };
+        let pipelines = unsafe { device.create_compute_pipelines(vk::PipelineCache::null(), &pipeline_info, None) };
         // The module is not needed once the pipeline exists (or failed to).
         // SAFETY: the module is not referenced by anything after pipeline creation.
         unsafe { device.destroy_shader_module(module, None) };
         kernel.pipeline = pipelines
-            .map_err(|(_, result)| Error::Vulkan {
-                call: "vkCreateComputePipelines",
-                result,
-            })?
+            .map_err(|(_, result)| Error::Vulkan { call: "vkCreateComputePipelines", result })?
             .first()
             .copied()
-            .ok_or(Error::Vulkan {
-                call: "vkCreateComputePipelines",
-                result: vk::Result::ERROR_UNKNOWN,
-            })?;
+            .ok_or(Error::Vulkan { call: "vkCreateComputePipelines", result: vk::Result::ERROR_UNKNOWN })?;
         Ok(kernel)
     }
 
@@ -904,10 +798,7 @@ impl Context {
     /// Allocates a one-time command buffer, lets `record` fill it, submits it to the compute
     /// queue with a fence and waits for the fence. Returns the wall time from just before
     /// `vkQueueSubmit` until `vkWaitForFences` returned.
-    pub fn submit_and_wait(
-        &self,
-        record: impl FnOnce(vk::CommandBuffer) -> Result<()>,
-    ) -> Result<Duration> {
+    pub fn submit_and_wait(&self, record: impl FnOnce(vk::CommandBuffer) -> Result<()>) -> Result<Duration> {
         let device = &self.device;
         let alloc_info = vk::CommandBufferAllocateInfo::default()
             .command_pool(self.command_pool)
@@ -918,19 +809,10 @@ impl Context {
             .vk("vkAllocateCommandBuffers")?
             .first()
             .copied()
-            .ok_or(Error::Vulkan {
-                call: "vkAllocateCommandBuffers",
-                result: vk::Result::ERROR_UNKNOWN,
-            })?;
-        let mut guard = SubmitGuard {
-            ctx: self,
-            cmd,
-            fence: vk::Fence::null(),
-            pending: false,
-        };
+            .ok_or(Error::Vulkan { call: "vkAllocateCommandBuffers", result: vk::Result::ERROR_UNKNOWN })?;
+        let mut guard = SubmitGuard { ctx: self, cmd, fence: vk::Fence::null(), pending: false };
 
-        let begin = vk::CommandBufferBeginInfo::default()
-            .flags(vk::CommandBufferUsageFlags::ONE_TIME_SUBMIT);
+        let begin = vk::CommandBufferBeginInfo::default().flags(vk::CommandBufferUsageFlags::ONE_TIME_SUBMIT);
         // SAFETY: freshly allocated command buffer.
         unsafe { device.begin_command_buffer(cmd, &begin) }.vk("vkBeginCommandBuffer")?;
         record(cmd)?;
@@ -938,8 +820,7 @@ impl Context {
         unsafe { device.end_command_buffer(cmd) }.vk("vkEndCommandBuffer")?;
 
         // SAFETY: valid device.
-        guard.fence = unsafe { device.create_fence(&vk::FenceCreateInfo::default(), None) }
-            .vk("vkCreateFence")?;
+        guard.fence = unsafe { device.create_fence(&vk::FenceCreateInfo::default(), None) }.vk("vkCreateFence")?;
 
         let cmds = [cmd];
         let submit = [vk::SubmitInfo::default().command_buffers(&cmds)];
@@ -956,12 +837,7 @@ impl Context {
                 self.hung.set(true);
                 return Err(Error::Timeout(FENCE_TIMEOUT));
             }
-            Err(result) => {
-                return Err(Error::Vulkan {
-                    call: "vkWaitForFences",
-                    result,
-                })
-            }
+            Err(result) => return Err(Error::Vulkan { call: "vkWaitForFences", result }),
         }
         let elapsed = start.elapsed();
         guard.pending = false;
@@ -1054,10 +930,7 @@ impl Buffer<'_> {
 
     fn mapped(&self, bytes: usize) -> Result<*mut u8> {
         if bytes as u64 > self.size {
-            return Err(Error::Unsupported(format!(
-                "access of {bytes} bytes exceeds buffer size {}",
-                self.size
-            )));
+            return Err(Error::Unsupported(format!("access of {bytes} bytes exceeds buffer size {}", self.size)));
         }
         self.allocation
             .as_ref()
@@ -1140,12 +1013,7 @@ impl ComputeKernel<'_> {
     }
 
     /// Records bind pipeline + bind descriptor set + push constants + dispatch into `cmd`.
-    pub fn record_dispatch(
-        &self,
-        cmd: vk::CommandBuffer,
-        push_constants: &[u8],
-        groups: [u32; 3],
-    ) -> Result<()> {
+    pub fn record_dispatch(&self, cmd: vk::CommandBuffer, push_constants: &[u8], groups: [u32; 3]) -> Result<()> {
         if push_constants.len() != self.push_constant_size as usize {
             return Err(Error::Unsupported(format!(
                 "got {} bytes of push constants, pipeline layout declares {}",
@@ -1168,13 +1036,7 @@ impl ComputeKernel<'_> {
                 &[],
             );
             if !push_constants.is_empty() {
-                device.cmd_push_constants(
-                    cmd,
-                    self.pipeline_layout,
-                    vk::ShaderStageFlags::COMPUTE,
-                    0,
-                    push_constants,
-                );
+                device.cmd_push_constants(cmd, self.pipeline_layout, vk::ShaderStageFlags::COMPUTE, 0, push_constants);
             }
             device.cmd_dispatch(cmd, groups[0], groups[1], groups[2]);
         }

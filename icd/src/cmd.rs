@@ -130,12 +130,13 @@ impl CmdStream {
         let len = data.len() as u64;
         let mut off = self.up_used.div_ceil(align) * align;
         if self.uploads.is_empty() || off + len > self.uploads.last().map_or(0, |b| b.size()) {
-            let bo = self.dev.gpu.alloc(UPLOAD_BYTES.max(len), 0).map_err(|_| vk::Result::ERROR_OUT_OF_DEVICE_MEMORY)?;
+            let bo =
+                self.dev.gpu.alloc(UPLOAD_BYTES.max(len), 0).map_err(|_| vk::Result::ERROR_OUT_OF_DEVICE_MEMORY)?;
             self.uploads.push(bo);
             off = 0;
         }
         let bo = self.uploads.last().expect("an upload chunk exists"); // ok: pushed above
-        // SAFETY: off + len <= the chunk's size.
+                                                                       // SAFETY: off + len <= the chunk's size.
         unsafe { std::ptr::copy_nonoverlapping(data.as_ptr(), bo.host_ptr().add(off as usize), data.len()) };
         self.up_used = off + len;
         Ok(bo.va() + off)
@@ -202,7 +203,9 @@ impl CommandBuffer {
 
     fn pipeline(&self) -> Result<&Pipeline, (vk::Result, String)> {
         // SAFETY: the bound pipeline outlives the recording, per the specification.
-        unsafe { Pipeline::from_handle(self.bound.pipeline) }.map(|p| &*p).ok_or((vk::Result::ERROR_UNKNOWN, "dispatch with no compute pipeline bound".into()))
+        unsafe { Pipeline::from_handle(self.bound.pipeline) }
+            .map(|p| &*p)
+            .ok_or((vk::Result::ERROR_UNKNOWN, "dispatch with no compute pipeline bound".into()))
     }
 
     /// Builds the kernarg segment for a dispatch (docs/ABI.md) and uploads it.
@@ -233,12 +236,18 @@ impl CommandBuffer {
     }
 
     /// Programs the compute registers for `p` and emits the dispatch packet(s).
-    fn dispatch(&mut self, base: [u32; 3], counts: [u32; 3], indirect: Option<u64>) -> Result<(), (vk::Result, String)> {
+    fn dispatch(
+        &mut self,
+        base: [u32; 3],
+        counts: [u32; 3],
+        indirect: Option<u64>,
+    ) -> Result<(), (vk::Result, String)> {
         if indirect.is_none() && counts.contains(&0) {
             return Ok(());
         }
         let p = self.pipeline()?;
-        let regs = (p.pgm, p.rsrc1, p.rsrc2, p.rsrc3, p.scratch, p.tmpring_waves, p.kernarg_sgpr, p.workgroup_size, p.wave32);
+        let regs =
+            (p.pgm, p.rsrc1, p.rsrc2, p.rsrc3, p.scratch, p.tmpring_waves, p.kernarg_sgpr, p.workgroup_size, p.wave32);
         let (pgm, rsrc1, rsrc2, rsrc3, scratch, waves, karg_sgpr, wg, wave32) = regs;
         let p: *const Pipeline = p;
         // SAFETY: the pipeline stays alive during recording (see `pipeline`).
@@ -259,7 +268,10 @@ impl CommandBuffer {
             b.set_sh_regs(reg::COMPUTE_PGM_RSRC1, &[rsrc1, rsrc2]);
             b.set_sh_reg(reg::COMPUTE_PGM_RSRC3, rsrc3);
             b.set_sh_reg(reg::COMPUTE_TMPRING_SIZE, tmpring);
-            b.set_sh_regs(reg::COMPUTE_DISPATCH_SCRATCH_BASE_LO, &[(scratch_base >> 8) as u32, (scratch_base >> 40) as u32]);
+            b.set_sh_regs(
+                reg::COMPUTE_DISPATCH_SCRATCH_BASE_LO,
+                &[(scratch_base >> 8) as u32, (scratch_base >> 40) as u32],
+            );
             b.set_sh_regs(reg::COMPUTE_USER_DATA_0 + 4 * karg_sgpr, &[kernarg as u32, (kernarg >> 32) as u32]);
             b.set_sh_regs(reg::COMPUTE_NUM_THREAD_X, &wg);
             b.set_sh_regs(reg::COMPUTE_START_X, &base);
@@ -318,7 +330,11 @@ pub unsafe extern "system" fn create_command_pool(
 
 /// # Safety
 /// Vulkan entry point.
-pub unsafe extern "system" fn destroy_command_pool(_d: vk::Device, p: vk::CommandPool, _alloc: *const vk::AllocationCallbacks<'_>) {
+pub unsafe extern "system" fn destroy_command_pool(
+    _d: vk::Device,
+    p: vk::CommandPool,
+    _alloc: *const vk::AllocationCallbacks<'_>,
+) {
     guard("vkDestroyCommandPool", (), || {
         // SAFETY: the application no longer uses the pool or its command buffers.
         drop(unsafe { CommandPool::destroy(p) });
@@ -327,7 +343,11 @@ pub unsafe extern "system" fn destroy_command_pool(_d: vk::Device, p: vk::Comman
 
 /// # Safety
 /// Vulkan entry point.
-pub unsafe extern "system" fn reset_command_pool(_d: vk::Device, p: vk::CommandPool, _f: vk::CommandPoolResetFlags) -> vk::Result {
+pub unsafe extern "system" fn reset_command_pool(
+    _d: vk::Device,
+    p: vk::CommandPool,
+    _f: vk::CommandPoolResetFlags,
+) -> vk::Result {
     guard("vkResetCommandPool", vk::Result::ERROR_OUT_OF_HOST_MEMORY, || {
         // SAFETY: a live pool; its command buffers are not pending, per the specification.
         if let Some(p) = unsafe { CommandPool::from_handle(p) } {
@@ -357,9 +377,12 @@ pub unsafe extern "system" fn allocate_command_buffers(
         // SAFETY: valid per the specification.
         let info = unsafe { &*info };
         // SAFETY: a live pool, externally synchronised.
-        let Some(pool) = (unsafe { CommandPool::from_handle(info.command_pool) }) else { return vk::Result::ERROR_UNKNOWN };
+        let Some(pool) = (unsafe { CommandPool::from_handle(info.command_pool) }) else {
+            return vk::Result::ERROR_UNKNOWN;
+        };
         for i in 0..info.command_buffer_count as usize {
-            let mut cb = CommandBuffer { stream: CmdStream::new(pool.dev.clone()), bound: Bound::default(), error: None };
+            let mut cb =
+                CommandBuffer { stream: CmdStream::new(pool.dev.clone()), bound: Bound::default(), error: None };
             cb.reset();
             let h = cb.into_handle();
             pool.buffers.push(h);
@@ -372,7 +395,12 @@ pub unsafe extern "system" fn allocate_command_buffers(
 
 /// # Safety
 /// Vulkan entry point.
-pub unsafe extern "system" fn free_command_buffers(_d: vk::Device, p: vk::CommandPool, n: u32, cbs: *const vk::CommandBuffer) {
+pub unsafe extern "system" fn free_command_buffers(
+    _d: vk::Device,
+    p: vk::CommandPool,
+    n: u32,
+    cbs: *const vk::CommandBuffer,
+) {
     guard("vkFreeCommandBuffers", (), || {
         // SAFETY: a live pool, externally synchronised.
         let mut pool = unsafe { CommandPool::from_handle(p) };
@@ -392,12 +420,16 @@ pub unsafe extern "system" fn free_command_buffers(_d: vk::Device, p: vk::Comman
 
 fn cb<'a>(h: vk::CommandBuffer) -> &'a mut CommandBuffer {
     // SAFETY: entry points receive live, externally synchronised command buffers.
-    unsafe { CommandBuffer::from_handle(h) }.unwrap_or_else(|| panic!("null VkCommandBuffer")) // ok: caught by guard()
+    unsafe { CommandBuffer::from_handle(h) }.unwrap_or_else(|| panic!("null VkCommandBuffer"))
+    // ok: caught by guard()
 }
 
 /// # Safety
 /// Vulkan entry point.
-pub unsafe extern "system" fn begin_command_buffer(c: vk::CommandBuffer, _info: *const vk::CommandBufferBeginInfo<'_>) -> vk::Result {
+pub unsafe extern "system" fn begin_command_buffer(
+    c: vk::CommandBuffer,
+    _info: *const vk::CommandBufferBeginInfo<'_>,
+) -> vk::Result {
     guard("vkBeginCommandBuffer", vk::Result::ERROR_OUT_OF_HOST_MEMORY, || {
         cb(c).reset();
         vk::Result::SUCCESS
@@ -422,7 +454,10 @@ pub unsafe extern "system" fn end_command_buffer(c: vk::CommandBuffer) -> vk::Re
 
 /// # Safety
 /// Vulkan entry point.
-pub unsafe extern "system" fn reset_command_buffer(c: vk::CommandBuffer, _f: vk::CommandBufferResetFlags) -> vk::Result {
+pub unsafe extern "system" fn reset_command_buffer(
+    c: vk::CommandBuffer,
+    _f: vk::CommandBufferResetFlags,
+) -> vk::Result {
     guard("vkResetCommandBuffer", vk::Result::ERROR_OUT_OF_HOST_MEMORY, || {
         cb(c).reset();
         vk::Result::SUCCESS
@@ -435,7 +470,10 @@ pub unsafe extern "system" fn cmd_bind_pipeline(c: vk::CommandBuffer, bp: vk::Pi
     guard("vkCmdBindPipeline", (), || {
         let c = cb(c);
         if bp != vk::PipelineBindPoint::COMPUTE {
-            c.record("vkCmdBindPipeline", Err((vk::Result::ERROR_FEATURE_NOT_PRESENT, format!("bind point {bp:?} is not supported"))));
+            c.record(
+                "vkCmdBindPipeline",
+                Err((vk::Result::ERROR_FEATURE_NOT_PRESENT, format!("bind point {bp:?} is not supported"))),
+            );
             return;
         }
         c.bound.pipeline = p;
@@ -473,7 +511,8 @@ pub unsafe extern "system" fn cmd_bind_descriptor_sets(
             if c.bound.dynamic.len() <= idx {
                 c.bound.dynamic.resize(idx + 1, Vec::new());
             }
-            c.bound.dynamic[idx] = set.dynamic.iter().map(|&(va, range)| (va + *offsets.next().unwrap_or(&0) as u64, range)).collect();
+            c.bound.dynamic[idx] =
+                set.dynamic.iter().map(|&(va, range)| (va + *offsets.next().unwrap_or(&0) as u64, range)).collect();
         }
     })
 }
@@ -510,7 +549,15 @@ pub unsafe extern "system" fn cmd_dispatch(c: vk::CommandBuffer, x: u32, y: u32,
 
 /// # Safety
 /// Vulkan entry point.
-pub unsafe extern "system" fn cmd_dispatch_base(c: vk::CommandBuffer, bx: u32, by: u32, bz: u32, x: u32, y: u32, z: u32) {
+pub unsafe extern "system" fn cmd_dispatch_base(
+    c: vk::CommandBuffer,
+    bx: u32,
+    by: u32,
+    bz: u32,
+    x: u32,
+    y: u32,
+    z: u32,
+) {
     guard("vkCmdDispatchBase", (), || {
         let c = cb(c);
         let r = c.dispatch([bx, by, bz], [x, y, z], None);
@@ -558,7 +605,13 @@ pub unsafe extern "system" fn cmd_pipeline_barrier(
 
 /// # Safety
 /// Vulkan entry point.
-pub unsafe extern "system" fn cmd_copy_buffer(c: vk::CommandBuffer, src: vk::Buffer, dst: vk::Buffer, n: u32, regions: *const vk::BufferCopy) {
+pub unsafe extern "system" fn cmd_copy_buffer(
+    c: vk::CommandBuffer,
+    src: vk::Buffer,
+    dst: vk::Buffer,
+    n: u32,
+    regions: *const vk::BufferCopy,
+) {
     guard("vkCmdCopyBuffer", (), || {
         let c = cb(c);
         // SAFETY: live buffer handles.
@@ -580,7 +633,13 @@ pub unsafe extern "system" fn cmd_copy_buffer(c: vk::CommandBuffer, src: vk::Buf
 
 /// # Safety
 /// Vulkan entry point.
-pub unsafe extern "system" fn cmd_fill_buffer(c: vk::CommandBuffer, dst: vk::Buffer, offset: u64, size: u64, data: u32) {
+pub unsafe extern "system" fn cmd_fill_buffer(
+    c: vk::CommandBuffer,
+    dst: vk::Buffer,
+    offset: u64,
+    size: u64,
+    data: u32,
+) {
     guard("vkCmdFillBuffer", (), || {
         let c = cb(c);
         // SAFETY: a live buffer handle.
@@ -599,7 +658,13 @@ pub unsafe extern "system" fn cmd_fill_buffer(c: vk::CommandBuffer, dst: vk::Buf
 
 /// # Safety
 /// Vulkan entry point.
-pub unsafe extern "system" fn cmd_update_buffer(c: vk::CommandBuffer, dst: vk::Buffer, offset: u64, size: u64, data: *const std::ffi::c_void) {
+pub unsafe extern "system" fn cmd_update_buffer(
+    c: vk::CommandBuffer,
+    dst: vk::Buffer,
+    offset: u64,
+    size: u64,
+    data: *const std::ffi::c_void,
+) {
     guard("vkCmdUpdateBuffer", (), || {
         let c = cb(c);
         // SAFETY: a live buffer handle.
@@ -643,7 +708,8 @@ pub unsafe extern "system" fn cmd_set_event(c: vk::CommandBuffer, e: vk::Event, 
         let c = cb(c);
         let Some(va) = event_va(e) else { return };
         // The event is set once earlier work is done: wait for it, then write 1.
-        let r = c.emit(|b| b.event_write(pm4::event::CS_PARTIAL_FLUSH, 4)).and_then(|_| c.emit(|b| b.write_data(va, &[1])));
+        let r =
+            c.emit(|b| b.event_write(pm4::event::CS_PARTIAL_FLUSH, 4)).and_then(|_| c.emit(|b| b.write_data(va, &[1])));
         c.record("vkCmdSetEvent", r);
     })
 }
@@ -654,7 +720,8 @@ pub unsafe extern "system" fn cmd_reset_event(c: vk::CommandBuffer, e: vk::Event
     guard("vkCmdResetEvent", (), || {
         let c = cb(c);
         let Some(va) = event_va(e) else { return };
-        let r = c.emit(|b| b.event_write(pm4::event::CS_PARTIAL_FLUSH, 4)).and_then(|_| c.emit(|b| b.write_data(va, &[0])));
+        let r =
+            c.emit(|b| b.event_write(pm4::event::CS_PARTIAL_FLUSH, 4)).and_then(|_| c.emit(|b| b.write_data(va, &[0])));
         c.record("vkCmdResetEvent", r);
     })
 }

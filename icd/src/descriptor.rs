@@ -32,7 +32,8 @@ fn layout_from(info: &vk::DescriptorSetLayoutCreateInfo<'_>) -> Result<abi::SetL
     let mut bindings = Vec::new();
     // SAFETY: valid per the specification.
     for b in unsafe { slice(info.p_bindings, info.binding_count) } {
-        let k = kind(b.descriptor_type).ok_or_else(|| format!("descriptor type {:?} is not supported yet", b.descriptor_type))?;
+        let k = kind(b.descriptor_type)
+            .ok_or_else(|| format!("descriptor type {:?} is not supported yet", b.descriptor_type))?;
         bindings.push(abi::Binding { binding: b.binding, kind: k, count: b.descriptor_count });
     }
     if !info.flags.is_empty() {
@@ -186,7 +187,9 @@ pub unsafe extern "system" fn create_descriptor_pool(
         for s in unsafe { slice(info.p_pool_sizes, info.pool_size_count) } {
             bytes += s.descriptor_count as u64 * abi::BUFFER_DESCRIPTOR_SIZE as u64;
         }
-        let Ok(bo) = d.shared.gpu.alloc(bytes.max(abi::ALIGN as u64), 0) else { return vk::Result::ERROR_OUT_OF_DEVICE_MEMORY };
+        let Ok(bo) = d.shared.gpu.alloc(bytes.max(abi::ALIGN as u64), 0) else {
+            return vk::Result::ERROR_OUT_OF_DEVICE_MEMORY;
+        };
         let free = vec![(0, bo.size())];
         let pool = DescriptorPool {
             bo,
@@ -203,7 +206,11 @@ pub unsafe extern "system" fn create_descriptor_pool(
 
 /// # Safety
 /// Vulkan entry point.
-pub unsafe extern "system" fn destroy_descriptor_pool(_d: vk::Device, p: vk::DescriptorPool, _alloc: *const vk::AllocationCallbacks<'_>) {
+pub unsafe extern "system" fn destroy_descriptor_pool(
+    _d: vk::Device,
+    p: vk::DescriptorPool,
+    _alloc: *const vk::AllocationCallbacks<'_>,
+) {
     guard("vkDestroyDescriptorPool", (), || {
         // SAFETY: the application no longer uses the pool or its sets.
         drop(unsafe { DescriptorPool::destroy(p) });
@@ -212,7 +219,11 @@ pub unsafe extern "system" fn destroy_descriptor_pool(_d: vk::Device, p: vk::Des
 
 /// # Safety
 /// Vulkan entry point.
-pub unsafe extern "system" fn reset_descriptor_pool(_d: vk::Device, p: vk::DescriptorPool, _f: vk::DescriptorPoolResetFlags) -> vk::Result {
+pub unsafe extern "system" fn reset_descriptor_pool(
+    _d: vk::Device,
+    p: vk::DescriptorPool,
+    _f: vk::DescriptorPoolResetFlags,
+) -> vk::Result {
     guard("vkResetDescriptorPool", vk::Result::ERROR_OUT_OF_HOST_MEMORY, || {
         // SAFETY: a live pool handle.
         if let Some(p) = unsafe { DescriptorPool::from_handle(p) } {
@@ -233,7 +244,9 @@ pub unsafe extern "system" fn allocate_descriptor_sets(
         // SAFETY: valid per the specification.
         let info = unsafe { &*info };
         // SAFETY: a live pool handle.
-        let Some(pool) = (unsafe { DescriptorPool::from_handle(info.descriptor_pool) }) else { return vk::Result::ERROR_UNKNOWN };
+        let Some(pool) = (unsafe { DescriptorPool::from_handle(info.descriptor_pool) }) else {
+            return vk::Result::ERROR_UNKNOWN;
+        };
         // SAFETY: valid per the specification.
         let layouts = unsafe { slice(info.p_set_layouts, info.descriptor_set_count) };
         let mut made = Vec::new();
@@ -308,7 +321,9 @@ impl DescriptorSet {
             let (b, loc) = self.layout.binding(binding)?;
             if element < b.count {
                 return Some(match loc {
-                    BindingLocation::SetMemory(off) => BindingLocation::SetMemory(off + element * abi::BUFFER_DESCRIPTOR_SIZE),
+                    BindingLocation::SetMemory(off) => {
+                        BindingLocation::SetMemory(off + element * abi::BUFFER_DESCRIPTOR_SIZE)
+                    }
                     BindingLocation::Dynamic(i) => BindingLocation::Dynamic(i + element),
                 });
             }
@@ -350,7 +365,13 @@ impl DescriptorSet {
         match (src.locate(sb, se), self.locate(db, de)) {
             (Some(BindingLocation::SetMemory(s)), Some(BindingLocation::SetMemory(d))) => {
                 // SAFETY: both ranges are inside their sets; copy handles overlap (same set).
-                unsafe { std::ptr::copy(src.host.add(s as usize), self.host.add(d as usize), abi::BUFFER_DESCRIPTOR_SIZE as usize) };
+                unsafe {
+                    std::ptr::copy(
+                        src.host.add(s as usize),
+                        self.host.add(d as usize),
+                        abi::BUFFER_DESCRIPTOR_SIZE as usize,
+                    )
+                };
             }
             (Some(BindingLocation::Dynamic(s)), Some(BindingLocation::Dynamic(d))) => {
                 let v = src.dynamic.get(s as usize).copied().unwrap_or((0, 0));
@@ -389,7 +410,9 @@ pub unsafe extern "system" fn update_descriptor_sets(
         // SAFETY: valid per the specification.
         for c in unsafe { slice(copies, nc) } {
             // SAFETY: live set handles.
-            let (Some(src), Some(dst)) = (unsafe { DescriptorSet::from_handle(c.src_set) }, unsafe { DescriptorSet::from_handle(c.dst_set) }) else {
+            let (Some(src), Some(dst)) =
+                (unsafe { DescriptorSet::from_handle(c.src_set) }, unsafe { DescriptorSet::from_handle(c.dst_set) })
+            else {
                 continue;
             };
             let src: &DescriptorSet = src;
@@ -397,7 +420,13 @@ pub unsafe extern "system" fn update_descriptor_sets(
                 // Same-set copies read through a raw pointer: ranges never overlap by the spec.
                 let src_ptr = src as *const DescriptorSet;
                 // SAFETY: src stays valid; dst is the externally synchronised destination.
-                dst.copy_from(unsafe { &*src_ptr }, c.src_binding, c.src_array_element + k, c.dst_binding, c.dst_array_element + k);
+                dst.copy_from(
+                    unsafe { &*src_ptr },
+                    c.src_binding,
+                    c.src_array_element + k,
+                    c.dst_binding,
+                    c.dst_array_element + k,
+                );
             }
         }
     })
@@ -427,7 +456,10 @@ pub unsafe extern "system" fn create_descriptor_update_template(
         // SAFETY: valid per the specification.
         let entries = unsafe { slice(info.p_descriptor_update_entries, info.descriptor_update_entry_count) }.to_vec();
         if let Some(e) = entries.iter().find(|e| kind(e.descriptor_type).is_none()) {
-            tracing::warn!("vkCreateDescriptorUpdateTemplate: descriptor type {:?} is not supported", e.descriptor_type);
+            tracing::warn!(
+                "vkCreateDescriptorUpdateTemplate: descriptor type {:?} is not supported",
+                e.descriptor_type
+            );
             return vk::Result::ERROR_FEATURE_NOT_PRESENT;
         }
         // SAFETY: out is valid per the specification.
@@ -459,13 +491,16 @@ pub unsafe extern "system" fn update_descriptor_set_with_template(
 ) {
     guard("vkUpdateDescriptorSetWithTemplate", (), || {
         // SAFETY: live handles, externally synchronised.
-        let (Some(set), Some(t)) = (unsafe { DescriptorSet::from_handle(set) }, unsafe { DescriptorUpdateTemplate::from_handle(t) }) else {
+        let (Some(set), Some(t)) =
+            (unsafe { DescriptorSet::from_handle(set) }, unsafe { DescriptorUpdateTemplate::from_handle(t) })
+        else {
             return;
         };
         for e in &t.entries {
             for i in 0..e.descriptor_count as usize {
                 // SAFETY: the application's data holds a VkDescriptorBufferInfo here.
-                let bi = unsafe { &*((data as *const u8).add(e.offset + i * e.stride) as *const vk::DescriptorBufferInfo) };
+                let bi =
+                    unsafe { &*((data as *const u8).add(e.offset + i * e.stride) as *const vk::DescriptorBufferInfo) };
                 set.write_buffer(e.dst_binding, e.dst_array_element + i as u32, bi);
             }
         }

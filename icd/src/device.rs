@@ -80,7 +80,8 @@ object!(Queue, vk::Queue, dispatchable);
 /// The device behind a handle.
 pub fn dev<'a>(h: vk::Device) -> &'a Device {
     // SAFETY: entry points receive live device handles.
-    unsafe { Device::from_handle(h) }.map(|d| &*d).unwrap_or_else(|| panic!("null VkDevice")) // ok: caught by guard()
+    unsafe { Device::from_handle(h) }.map(|d| &*d).unwrap_or_else(|| panic!("null VkDevice"))
+    // ok: caught by guard()
 }
 
 /// # Safety
@@ -164,7 +165,11 @@ pub unsafe extern "system" fn get_device_queue(device: vk::Device, family: u32, 
 
 /// # Safety
 /// Vulkan entry point.
-pub unsafe extern "system" fn get_device_queue2(device: vk::Device, info: *const vk::DeviceQueueInfo2<'_>, out: *mut vk::Queue) {
+pub unsafe extern "system" fn get_device_queue2(
+    device: vk::Device,
+    info: *const vk::DeviceQueueInfo2<'_>,
+    out: *mut vk::Queue,
+) {
     guard("vkGetDeviceQueue2", (), || {
         // SAFETY: valid per the specification.
         let info = unsafe { &*info };
@@ -195,7 +200,8 @@ pub unsafe extern "system" fn device_wait_idle(device: vk::Device) -> vk::Result
 
 fn queue_of<'a>(h: vk::Queue) -> &'a Queue {
     // SAFETY: entry points receive live queue handles.
-    unsafe { Queue::from_handle(h) }.map(|q| &*q).unwrap_or_else(|| panic!("null VkQueue")) // ok: caught by guard()
+    unsafe { Queue::from_handle(h) }.map(|q| &*q).unwrap_or_else(|| panic!("null VkQueue"))
+    // ok: caught by guard()
 }
 
 /// # Safety
@@ -206,7 +212,12 @@ pub unsafe extern "system" fn queue_wait_idle(queue: vk::Queue) -> vk::Result {
 
 /// # Safety
 /// Vulkan entry point.
-pub unsafe extern "system" fn queue_submit(queue: vk::Queue, n: u32, submits: *const vk::SubmitInfo<'_>, fence: vk::Fence) -> vk::Result {
+pub unsafe extern "system" fn queue_submit(
+    queue: vk::Queue,
+    n: u32,
+    submits: *const vk::SubmitInfo<'_>,
+    fence: vk::Fence,
+) -> vk::Result {
     guard("vkQueueSubmit", vk::Result::ERROR_DEVICE_LOST, || {
         let q = queue_of(queue);
         let mut ibs = Vec::new();
@@ -339,7 +350,8 @@ pub unsafe extern "system" fn wait_for_fences(
 ) -> vk::Result {
     guard("vkWaitForFences", vk::Result::ERROR_DEVICE_LOST, || {
         // SAFETY: valid per the specification; live fence handles.
-        let fences: Vec<&Fence> = unsafe { slice(fences, n) }.iter().filter_map(|&f| unsafe { Fence::from_handle(f) }.map(|f| &*f)).collect();
+        let fences: Vec<&Fence> =
+            unsafe { slice(fences, n) }.iter().filter_map(|&f| unsafe { Fence::from_handle(f) }.map(|f| &*f)).collect();
         let deadline = Instant::now().checked_add(Duration::from_nanos(timeout_ns));
         let left = || deadline.map_or(Duration::MAX, |d| d.saturating_duration_since(Instant::now()));
         if wait_all != 0 {
@@ -403,10 +415,14 @@ pub unsafe extern "system" fn create_semaphore(
 
 /// # Safety
 /// Vulkan entry point.
-pub unsafe extern "system" fn destroy_semaphore(_d: vk::Device, s: vk::Semaphore, _alloc: *const vk::AllocationCallbacks<'_>) {
+pub unsafe extern "system" fn destroy_semaphore(
+    _d: vk::Device,
+    s: vk::Semaphore,
+    _alloc: *const vk::AllocationCallbacks<'_>,
+) {
     guard("vkDestroySemaphore", (), || {
         // SAFETY: the application no longer uses the semaphore.
-        drop(unsafe { Semaphore::destroy(s) });
+        let _ = unsafe { Semaphore::destroy(s) };
     })
 }
 
@@ -466,7 +482,11 @@ fn event_op(e: vk::Event, value: Option<u32>) -> vk::Result {
                 return vk::Result::ERROR_DEVICE_LOST;
             }
             // SAFETY: as above.
-            return if unsafe { ev.word().read_volatile() } == 1 { vk::Result::EVENT_SET } else { vk::Result::EVENT_RESET };
+            return if unsafe { ev.word().read_volatile() } == 1 {
+                vk::Result::EVENT_SET
+            } else {
+                vk::Result::EVENT_RESET
+            };
         }
     }
     vk::Result::SUCCESS
@@ -501,5 +521,10 @@ pub unsafe extern "system" fn get_device_group_peer_memory_features(
 ) {
     // One device in the group: a device's memory is all "peer" memory of itself.
     // SAFETY: out is valid per the specification.
-    unsafe { *out = vk::PeerMemoryFeatureFlags::COPY_SRC | vk::PeerMemoryFeatureFlags::COPY_DST | vk::PeerMemoryFeatureFlags::GENERIC_SRC | vk::PeerMemoryFeatureFlags::GENERIC_DST };
+    unsafe {
+        *out = vk::PeerMemoryFeatureFlags::COPY_SRC
+            | vk::PeerMemoryFeatureFlags::COPY_DST
+            | vk::PeerMemoryFeatureFlags::GENERIC_SRC
+            | vk::PeerMemoryFeatureFlags::GENERIC_DST
+    };
 }

@@ -48,8 +48,11 @@ pub trait Object: Sized {
     const DISPATCHABLE: bool;
 
     fn into_handle(self) -> Self::Handle {
-        let raw =
-            if Self::DISPATCHABLE { Dispatchable::into_raw(self) as usize as u64 } else { Box::into_raw(Box::new(self)) as usize as u64 };
+        let raw = if Self::DISPATCHABLE {
+            Dispatchable::into_raw(self) as usize as u64
+        } else {
+            Box::into_raw(Box::new(self)) as usize as u64
+        };
         Self::Handle::from_raw(raw)
     }
 

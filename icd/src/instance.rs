@@ -131,7 +131,9 @@ pub unsafe extern "system" fn enumerate_physical_devices(
 ) -> vk::Result {
     guard("vkEnumeratePhysicalDevices", vk::Result::ERROR_INITIALIZATION_FAILED, || {
         // SAFETY: a live instance handle.
-        let Some(i) = (unsafe { Instance::from_handle(instance) }) else { return vk::Result::ERROR_INITIALIZATION_FAILED };
+        let Some(i) = (unsafe { Instance::from_handle(instance) }) else {
+            return vk::Result::ERROR_INITIALIZATION_FAILED;
+        };
         // SAFETY: pointers as the specification requires.
         unsafe { enumerate(count, out, &[i.physical]) }
     })
@@ -146,7 +148,9 @@ pub unsafe extern "system" fn enumerate_physical_device_groups(
 ) -> vk::Result {
     guard("vkEnumeratePhysicalDeviceGroups", vk::Result::ERROR_INITIALIZATION_FAILED, || {
         // SAFETY: a live instance handle.
-        let Some(i) = (unsafe { Instance::from_handle(instance) }) else { return vk::Result::ERROR_INITIALIZATION_FAILED };
+        let Some(i) = (unsafe { Instance::from_handle(instance) }) else {
+            return vk::Result::ERROR_INITIALIZATION_FAILED;
+        };
         // SAFETY: count is valid per the specification.
         unsafe {
             if out.is_null() {
@@ -168,7 +172,8 @@ pub unsafe extern "system" fn enumerate_physical_device_groups(
 
 fn pd<'a>(h: vk::PhysicalDevice) -> &'a PhysicalDevice {
     // SAFETY: entry points receive live physical device handles.
-    unsafe { PhysicalDevice::from_handle(h) }.map(|p| &*p).unwrap_or_else(|| panic!("null VkPhysicalDevice")) // ok: caught by guard()
+    unsafe { PhysicalDevice::from_handle(h) }.map(|p| &*p).unwrap_or_else(|| panic!("null VkPhysicalDevice"))
+    // ok: caught by guard()
 }
 
 fn copy_str(dst: &mut [c_char], s: &str) {
@@ -276,7 +281,10 @@ impl PhysicalDevice {
 
 /// # Safety
 /// Vulkan entry point.
-pub unsafe extern "system" fn get_physical_device_properties(p: vk::PhysicalDevice, out: *mut vk::PhysicalDeviceProperties) {
+pub unsafe extern "system" fn get_physical_device_properties(
+    p: vk::PhysicalDevice,
+    out: *mut vk::PhysicalDeviceProperties,
+) {
     guard("vkGetPhysicalDeviceProperties", (), || {
         // SAFETY: out is valid per the specification.
         unsafe { *out = pd(p).properties() };
@@ -285,7 +293,10 @@ pub unsafe extern "system" fn get_physical_device_properties(p: vk::PhysicalDevi
 
 /// # Safety
 /// Vulkan entry point.
-pub unsafe extern "system" fn get_physical_device_properties2(p: vk::PhysicalDevice, out: *mut vk::PhysicalDeviceProperties2<'_>) {
+pub unsafe extern "system" fn get_physical_device_properties2(
+    p: vk::PhysicalDevice,
+    out: *mut vk::PhysicalDeviceProperties2<'_>,
+) {
     guard("vkGetPhysicalDeviceProperties2", (), || {
         let dev = pd(p);
         // SAFETY: out and its chain are valid per the specification.
@@ -344,7 +355,10 @@ unsafe fn fill_properties_ext(dev: &PhysicalDevice, s: *mut vk::BaseOutStructure
 
 /// # Safety
 /// Vulkan entry point.
-pub unsafe extern "system" fn get_physical_device_features(p: vk::PhysicalDevice, out: *mut vk::PhysicalDeviceFeatures) {
+pub unsafe extern "system" fn get_physical_device_features(
+    p: vk::PhysicalDevice,
+    out: *mut vk::PhysicalDeviceFeatures,
+) {
     guard("vkGetPhysicalDeviceFeatures", (), || {
         // SAFETY: out is valid per the specification.
         unsafe { *out = pd(p).features() };
@@ -353,7 +367,10 @@ pub unsafe extern "system" fn get_physical_device_features(p: vk::PhysicalDevice
 
 /// # Safety
 /// Vulkan entry point.
-pub unsafe extern "system" fn get_physical_device_features2(p: vk::PhysicalDevice, out: *mut vk::PhysicalDeviceFeatures2<'_>) {
+pub unsafe extern "system" fn get_physical_device_features2(
+    p: vk::PhysicalDevice,
+    out: *mut vk::PhysicalDeviceFeatures2<'_>,
+) {
     guard("vkGetPhysicalDeviceFeatures2", (), || {
         let dev = pd(p);
         // SAFETY: out and its chain are valid per the specification.
@@ -434,7 +451,8 @@ pub unsafe fn unsupported_features(dev: &PhysicalDevice, info: &vk::DeviceCreate
                 | vk::StructureType::PHYSICAL_DEVICE_PROTECTED_MEMORY_FEATURES
                 | vk::StructureType::PHYSICAL_DEVICE_SAMPLER_YCBCR_CONVERSION_FEATURES
                 | vk::StructureType::PHYSICAL_DEVICE_SHADER_DRAW_PARAMETERS_FEATURES => {
-                    let first = (s as *const u8).add(std::mem::size_of::<vk::BaseInStructure<'static>>()) as *const vk::Bool32;
+                    let first =
+                        (s as *const u8).add(std::mem::size_of::<vk::BaseInStructure<'static>>()) as *const vk::Bool32;
                     let n = match (*s).s_type {
                         vk::StructureType::PHYSICAL_DEVICE_16BIT_STORAGE_FEATURES => 4,
                         vk::StructureType::PHYSICAL_DEVICE_MULTIVIEW_FEATURES => 3,
@@ -456,7 +474,10 @@ pub unsafe fn unsupported_features(dev: &PhysicalDevice, info: &vk::DeviceCreate
 
 /// # Safety
 /// Vulkan entry point.
-pub unsafe extern "system" fn get_physical_device_memory_properties(p: vk::PhysicalDevice, out: *mut vk::PhysicalDeviceMemoryProperties) {
+pub unsafe extern "system" fn get_physical_device_memory_properties(
+    p: vk::PhysicalDevice,
+    out: *mut vk::PhysicalDeviceMemoryProperties,
+) {
     guard("vkGetPhysicalDeviceMemoryProperties", (), || {
         // SAFETY: out is valid per the specification.
         unsafe { *out = pd(p).memory_properties() };
@@ -512,14 +533,22 @@ pub unsafe extern "system" fn get_physical_device_queue_family_properties2(
 ///
 /// # Safety
 /// Vulkan entry point.
-pub unsafe extern "system" fn get_physical_device_format_properties(_p: vk::PhysicalDevice, _f: vk::Format, out: *mut vk::FormatProperties) {
+pub unsafe extern "system" fn get_physical_device_format_properties(
+    _p: vk::PhysicalDevice,
+    _f: vk::Format,
+    out: *mut vk::FormatProperties,
+) {
     // SAFETY: out is valid per the specification.
     unsafe { *out = vk::FormatProperties::default() };
 }
 
 /// # Safety
 /// Vulkan entry point.
-pub unsafe extern "system" fn get_physical_device_format_properties2(_p: vk::PhysicalDevice, _f: vk::Format, out: *mut vk::FormatProperties2<'_>) {
+pub unsafe extern "system" fn get_physical_device_format_properties2(
+    _p: vk::PhysicalDevice,
+    _f: vk::Format,
+    out: *mut vk::FormatProperties2<'_>,
+) {
     // SAFETY: out is valid per the specification.
     unsafe { (*out).format_properties = vk::FormatProperties::default() };
 }

@@ -174,7 +174,10 @@ fn lookup(name: *const c_char, allowed: &[Level]) -> vk::PFN_vkVoidFunction {
 ///
 /// # Safety
 /// Vulkan entry point.
-pub unsafe extern "system" fn get_instance_proc_addr(instance: vk::Instance, name: *const c_char) -> vk::PFN_vkVoidFunction {
+pub unsafe extern "system" fn get_instance_proc_addr(
+    instance: vk::Instance,
+    name: *const c_char,
+) -> vk::PFN_vkVoidFunction {
     handle::guard("vkGetInstanceProcAddr", None, || {
         if instance == vk::Instance::null() {
             lookup(name, &[Level::Global])
@@ -214,7 +217,10 @@ pub unsafe extern "system" fn vk_icdNegotiateLoaderICDInterfaceVersion(version: 
 /// # Safety
 /// Called by the Khronos loader.
 #[no_mangle]
-pub unsafe extern "system" fn vk_icdGetInstanceProcAddr(instance: vk::Instance, name: *const c_char) -> vk::PFN_vkVoidFunction {
+pub unsafe extern "system" fn vk_icdGetInstanceProcAddr(
+    instance: vk::Instance,
+    name: *const c_char,
+) -> vk::PFN_vkVoidFunction {
     // SAFETY: same contract.
     unsafe { get_instance_proc_addr(instance, name) }
 }
@@ -224,7 +230,10 @@ pub unsafe extern "system" fn vk_icdGetInstanceProcAddr(instance: vk::Instance, 
 /// # Safety
 /// Called by the Khronos loader.
 #[no_mangle]
-pub unsafe extern "system" fn vk_icdGetPhysicalDeviceProcAddr(_instance: vk::Instance, name: *const c_char) -> vk::PFN_vkVoidFunction {
+pub unsafe extern "system" fn vk_icdGetPhysicalDeviceProcAddr(
+    _instance: vk::Instance,
+    name: *const c_char,
+) -> vk::PFN_vkVoidFunction {
     handle::guard("vk_icdGetPhysicalDeviceProcAddr", None, || lookup(name, &[Level::Physical]))
 }
 
@@ -244,7 +253,8 @@ mod tests {
 
     #[test]
     fn graphics_and_presentation_entry_points_are_absent() {
-        for name in [c"vkCmdDraw", c"vkCreateImage", c"vkCreateSwapchainKHR", c"vkCreateRenderPass", c"vkCmdBeginQuery"] {
+        for name in [c"vkCmdDraw", c"vkCreateImage", c"vkCreateSwapchainKHR", c"vkCreateRenderPass", c"vkCmdBeginQuery"]
+        {
             assert!(lookup(name.as_ptr(), &[Level::Global, Level::Instance, Level::Physical, Level::Device]).is_none());
         }
         assert!(lookup(c"vkCmdDispatch".as_ptr(), &[Level::Device]).is_some());

@@ -28,7 +28,11 @@ const TYPES: [vk::MemoryPropertyFlags; 3] = [
 const ALL_TYPES: u32 = (1 << TYPES.len()) - 1;
 
 pub fn memory_properties(info: &gpu::ChipInfo) -> vk::PhysicalDeviceMemoryProperties {
-    let mut p = vk::PhysicalDeviceMemoryProperties { memory_type_count: TYPES.len() as u32, memory_heap_count: 1, ..Default::default() };
+    let mut p = vk::PhysicalDeviceMemoryProperties {
+        memory_type_count: TYPES.len() as u32,
+        memory_heap_count: 1,
+        ..Default::default()
+    };
     for (i, &f) in TYPES.iter().enumerate() {
         p.memory_types[i] = vk::MemoryType { property_flags: f, heap_index: 0 };
     }
@@ -68,7 +72,9 @@ pub unsafe extern "system" fn allocate_memory(
         for s in unsafe { chain(info.p_next) } {
             // SAFETY: reading the header only.
             let t = unsafe { (*s).s_type };
-            if t != vk::StructureType::MEMORY_DEDICATED_ALLOCATE_INFO && t != vk::StructureType::MEMORY_ALLOCATE_FLAGS_INFO {
+            if t != vk::StructureType::MEMORY_DEDICATED_ALLOCATE_INFO
+                && t != vk::StructureType::MEMORY_ALLOCATE_FLAGS_INFO
+            {
                 tracing::warn!("vkAllocateMemory: ignoring {t:?} in pNext");
             }
         }
@@ -88,7 +94,11 @@ pub unsafe extern "system" fn allocate_memory(
 
 /// # Safety
 /// Vulkan entry point.
-pub unsafe extern "system" fn free_memory(_device: vk::Device, mem: vk::DeviceMemory, _alloc: *const vk::AllocationCallbacks<'_>) {
+pub unsafe extern "system" fn free_memory(
+    _device: vk::Device,
+    mem: vk::DeviceMemory,
+    _alloc: *const vk::AllocationCallbacks<'_>,
+) {
     guard("vkFreeMemory", (), || {
         // SAFETY: the application no longer uses the memory.
         drop(unsafe { DeviceMemory::destroy(mem) });
@@ -125,7 +135,11 @@ pub unsafe extern "system" fn unmap_memory(_device: vk::Device, _mem: vk::Device
 ///
 /// # Safety
 /// Vulkan entry point.
-pub unsafe extern "system" fn flush_mapped_memory_ranges(_d: vk::Device, _n: u32, _r: *const vk::MappedMemoryRange<'_>) -> vk::Result {
+pub unsafe extern "system" fn flush_mapped_memory_ranges(
+    _d: vk::Device,
+    _n: u32,
+    _r: *const vk::MappedMemoryRange<'_>,
+) -> vk::Result {
     vk::Result::SUCCESS
 }
 
@@ -187,7 +201,11 @@ pub unsafe extern "system" fn create_buffer(
 
 /// # Safety
 /// Vulkan entry point.
-pub unsafe extern "system" fn destroy_buffer(_d: vk::Device, b: vk::Buffer, _alloc: *const vk::AllocationCallbacks<'_>) {
+pub unsafe extern "system" fn destroy_buffer(
+    _d: vk::Device,
+    b: vk::Buffer,
+    _alloc: *const vk::AllocationCallbacks<'_>,
+) {
     guard("vkDestroyBuffer", (), || {
         // SAFETY: the application no longer uses the buffer.
         drop(unsafe { Buffer::destroy(b) });
@@ -200,7 +218,11 @@ fn requirements(b: &Buffer) -> vk::MemoryRequirements {
 
 /// # Safety
 /// Vulkan entry point.
-pub unsafe extern "system" fn get_buffer_memory_requirements(_d: vk::Device, b: vk::Buffer, out: *mut vk::MemoryRequirements) {
+pub unsafe extern "system" fn get_buffer_memory_requirements(
+    _d: vk::Device,
+    b: vk::Buffer,
+    out: *mut vk::MemoryRequirements,
+) {
     guard("vkGetBufferMemoryRequirements", (), || {
         // SAFETY: live handle, valid out pointer.
         unsafe {
@@ -239,7 +261,11 @@ fn bind(buf: vk::Buffer, mem: vk::DeviceMemory, offset: u64) -> Result<(), vk::R
     let (b, m) = unsafe { (Buffer::from_handle(buf), DeviceMemory::from_handle(mem)) };
     let (Some(b), Some(m)) = (b, m) else { return Err(vk::Result::ERROR_UNKNOWN) };
     if offset + b.size > m.size {
-        tracing::warn!("vkBindBufferMemory: buffer of {} bytes at offset {offset} overruns {} bytes of memory", b.size, m.size);
+        tracing::warn!(
+            "vkBindBufferMemory: buffer of {} bytes at offset {offset} overruns {} bytes of memory",
+            b.size,
+            m.size
+        );
     }
     b.bound = Some((m.bo.clone(), m.bo.va() + offset));
     Ok(())
@@ -247,13 +273,22 @@ fn bind(buf: vk::Buffer, mem: vk::DeviceMemory, offset: u64) -> Result<(), vk::R
 
 /// # Safety
 /// Vulkan entry point.
-pub unsafe extern "system" fn bind_buffer_memory(_d: vk::Device, b: vk::Buffer, m: vk::DeviceMemory, offset: u64) -> vk::Result {
+pub unsafe extern "system" fn bind_buffer_memory(
+    _d: vk::Device,
+    b: vk::Buffer,
+    m: vk::DeviceMemory,
+    offset: u64,
+) -> vk::Result {
     guard("vkBindBufferMemory", vk::Result::ERROR_UNKNOWN, || code(bind(b, m, offset)))
 }
 
 /// # Safety
 /// Vulkan entry point.
-pub unsafe extern "system" fn bind_buffer_memory2(_d: vk::Device, n: u32, infos: *const vk::BindBufferMemoryInfo<'_>) -> vk::Result {
+pub unsafe extern "system" fn bind_buffer_memory2(
+    _d: vk::Device,
+    n: u32,
+    infos: *const vk::BindBufferMemoryInfo<'_>,
+) -> vk::Result {
     guard("vkBindBufferMemory2", vk::Result::ERROR_UNKNOWN, || {
         // SAFETY: valid per the specification.
         for i in unsafe { slice(infos, n) } {

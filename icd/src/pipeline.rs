@@ -50,7 +50,11 @@ pub unsafe extern "system" fn create_shader_module(
 
 /// # Safety
 /// Vulkan entry point.
-pub unsafe extern "system" fn destroy_shader_module(_d: vk::Device, m: vk::ShaderModule, _alloc: *const vk::AllocationCallbacks<'_>) {
+pub unsafe extern "system" fn destroy_shader_module(
+    _d: vk::Device,
+    m: vk::ShaderModule,
+    _alloc: *const vk::AllocationCallbacks<'_>,
+) {
     guard("vkDestroyShaderModule", (), || {
         // SAFETY: the application no longer uses the module.
         drop(unsafe { ShaderModule::destroy(m) });
@@ -77,12 +81,16 @@ pub unsafe extern "system" fn create_pipeline_layout(
         // SAFETY: valid per the specification.
         for &l in unsafe { slice(info.p_set_layouts, info.set_layout_count) } {
             // SAFETY: live layout handles (null is allowed for unused sets).
-            let set = unsafe { DescriptorSetLayout::from_handle(l) }.map_or_else(|| abi::SetLayout::new(Vec::new()), |l| (*l.abi).clone());
+            let set = unsafe { DescriptorSetLayout::from_handle(l) }
+                .map_or_else(|| abi::SetLayout::new(Vec::new()), |l| (*l.abi).clone());
             sets.push(set);
         }
         // SAFETY: valid per the specification.
-        let push_constant_size =
-            unsafe { slice(info.p_push_constant_ranges, info.push_constant_range_count) }.iter().map(|r| r.offset + r.size).max().unwrap_or(0);
+        let push_constant_size = unsafe { slice(info.p_push_constant_ranges, info.push_constant_range_count) }
+            .iter()
+            .map(|r| r.offset + r.size)
+            .max()
+            .unwrap_or(0);
         // SAFETY: out is valid per the specification.
         unsafe { *out = PipelineLayout { abi: abi::PipelineLayout { sets, push_constant_size } }.into_handle() };
         vk::Result::SUCCESS
@@ -91,7 +99,11 @@ pub unsafe extern "system" fn create_pipeline_layout(
 
 /// # Safety
 /// Vulkan entry point.
-pub unsafe extern "system" fn destroy_pipeline_layout(_d: vk::Device, l: vk::PipelineLayout, _alloc: *const vk::AllocationCallbacks<'_>) {
+pub unsafe extern "system" fn destroy_pipeline_layout(
+    _d: vk::Device,
+    l: vk::PipelineLayout,
+    _alloc: *const vk::AllocationCallbacks<'_>,
+) {
     guard("vkDestroyPipelineLayout", (), || {
         // SAFETY: the application no longer uses the layout.
         drop(unsafe { PipelineLayout::destroy(l) });
@@ -118,10 +130,14 @@ pub unsafe extern "system" fn create_pipeline_cache(
 
 /// # Safety
 /// Vulkan entry point.
-pub unsafe extern "system" fn destroy_pipeline_cache(_d: vk::Device, c: vk::PipelineCache, _alloc: *const vk::AllocationCallbacks<'_>) {
+pub unsafe extern "system" fn destroy_pipeline_cache(
+    _d: vk::Device,
+    c: vk::PipelineCache,
+    _alloc: *const vk::AllocationCallbacks<'_>,
+) {
     guard("vkDestroyPipelineCache", (), || {
         // SAFETY: the application no longer uses the cache.
-        drop(unsafe { PipelineCache::destroy(c) });
+        let _ = unsafe { PipelineCache::destroy(c) };
     })
 }
 
@@ -161,7 +177,12 @@ pub unsafe extern "system" fn get_pipeline_cache_data(
 
 /// # Safety
 /// Vulkan entry point.
-pub unsafe extern "system" fn merge_pipeline_caches(_d: vk::Device, _dst: vk::PipelineCache, _n: u32, _src: *const vk::PipelineCache) -> vk::Result {
+pub unsafe extern "system" fn merge_pipeline_caches(
+    _d: vk::Device,
+    _dst: vk::PipelineCache,
+    _n: u32,
+    _src: *const vk::PipelineCache,
+) -> vk::Result {
     vk::Result::SUCCESS
 }
 
@@ -214,27 +235,43 @@ fn specialization(info: *const vk::SpecializationInfo<'_>) -> Vec<compiler_bridg
         .collect()
 }
 
-fn build(shared: &Arc<DeviceShared>, info: &vk::ComputePipelineCreateInfo<'_>) -> Result<Pipeline, (vk::Result, String)> {
+fn build(
+    shared: &Arc<DeviceShared>,
+    info: &vk::ComputePipelineCreateInfo<'_>,
+) -> Result<Pipeline, (vk::Result, String)> {
     let stage = &info.stage;
     // SAFETY: live handles per the specification.
-    let (Some(module), Some(layout)) = (unsafe { ShaderModule::from_handle(stage.module) }, unsafe { PipelineLayout::from_handle(info.layout) }) else {
+    let (Some(module), Some(layout)) =
+        (unsafe { ShaderModule::from_handle(stage.module) }, unsafe { PipelineLayout::from_handle(info.layout) })
+    else {
         return fail(vk::Result::ERROR_UNKNOWN, "missing shader module or pipeline layout".into());
     };
     // SAFETY: p_name is a NUL-terminated string.
     let entry = unsafe { std::ffi::CStr::from_ptr(stage.p_name) }.to_string_lossy().into_owned();
     let spec = specialization(stage.p_specialization_info);
-    let input = compiler_bridge::ShaderInput { spirv: &module.words, entry_point: &entry, layout: &layout.abi, specialization: &spec };
+    let input = compiler_bridge::ShaderInput {
+        spirv: &module.words,
+        entry_point: &entry,
+        layout: &layout.abi,
+        specialization: &spec,
+    };
     let compiled = match compiler_bridge::compile(&input) {
         Ok(c) => c,
-        Err(e @ compiler_bridge::CompileError::Unsupported { .. }) => return fail(vk::Result::ERROR_FEATURE_NOT_PRESENT, e.to_string()),
+        Err(e @ compiler_bridge::CompileError::Unsupported { .. }) => {
+            return fail(vk::Result::ERROR_FEATURE_NOT_PRESENT, e.to_string())
+        }
         Err(e) => return fail(vk::Result::ERROR_UNKNOWN, e.to_string()),
     };
     let co = CodeObject::parse(&compiled.elf).map_err(|e| (vk::Result::ERROR_UNKNOWN, e.to_string()))?;
     let Some(kernel) = co.kernel(&compiled.kernel_name) else {
-        return fail(vk::Result::ERROR_UNKNOWN, format!("kernel {} missing from its code object", compiled.kernel_name));
+        return fail(
+            vk::Result::ERROR_UNKNOWN,
+            format!("kernel {} missing from its code object", compiled.kernel_name),
+        );
     };
     let kd = &kernel.descriptor;
-    let Some(kernarg_sgpr) = kd.user_sgpr_layout().iter().find(|(k, _, _)| *k == UserSgpr::KernargSegmentPtr).map(|&(_, first, _)| first)
+    let Some(kernarg_sgpr) =
+        kd.user_sgpr_layout().iter().find(|(k, _, _)| *k == UserSgpr::KernargSegmentPtr).map(|&(_, first, _)| first)
     else {
         return fail(vk::Result::ERROR_UNKNOWN, "the kernel does not take a kernarg segment pointer".into());
     };
@@ -265,7 +302,10 @@ fn build(shared: &Arc<DeviceShared>, info: &vk::ComputePipelineCreateInfo<'_>) -
     let scratch = if kd.private_segment_fixed_size > 0 || kd.uses_dynamic_stack() {
         if kd.uses_dynamic_stack() {
             shared.gpu.free(&bo);
-            return fail(vk::Result::ERROR_FEATURE_NOT_PRESENT, "kernels with a dynamic stack are not supported".into());
+            return fail(
+                vk::Result::ERROR_FEATURE_NOT_PRESENT,
+                "kernels with a dynamic stack are not supported".into(),
+            );
         }
         let per_wave = kd.private_segment_fixed_size as u64 * lanes;
         Some(shared.scratch_ring(per_wave).map_err(|e| (e, "no memory for the scratch ring".into()))?)
@@ -321,7 +361,11 @@ pub unsafe extern "system" fn create_compute_pipelines(
 
 /// # Safety
 /// Vulkan entry point.
-pub unsafe extern "system" fn destroy_pipeline(_d: vk::Device, p: vk::Pipeline, _alloc: *const vk::AllocationCallbacks<'_>) {
+pub unsafe extern "system" fn destroy_pipeline(
+    _d: vk::Device,
+    p: vk::Pipeline,
+    _alloc: *const vk::AllocationCallbacks<'_>,
+) {
     guard("vkDestroyPipeline", (), || {
         // SAFETY: the application no longer uses the pipeline.
         drop(unsafe { Pipeline::destroy(p) });

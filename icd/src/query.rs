@@ -59,7 +59,9 @@ pub unsafe extern "system" fn create_query_pool(
             return vk::Result::ERROR_FEATURE_NOT_PRESENT;
         }
         let d = dev(device);
-        let Ok(bo) = d.shared.gpu.alloc(8 * info.query_count.max(1) as u64, 0) else { return vk::Result::ERROR_OUT_OF_DEVICE_MEMORY };
+        let Ok(bo) = d.shared.gpu.alloc(8 * info.query_count.max(1) as u64, 0) else {
+            return vk::Result::ERROR_OUT_OF_DEVICE_MEMORY;
+        };
         // SAFETY: fresh BO of 8 * count bytes.
         unsafe { std::ptr::write_bytes(bo.host_ptr(), 0xff, 8 * info.query_count as usize) };
         // SAFETY: out is valid per the specification.
@@ -70,7 +72,11 @@ pub unsafe extern "system" fn create_query_pool(
 
 /// # Safety
 /// Vulkan entry point.
-pub unsafe extern "system" fn destroy_query_pool(_d: vk::Device, p: vk::QueryPool, _alloc: *const vk::AllocationCallbacks<'_>) {
+pub unsafe extern "system" fn destroy_query_pool(
+    _d: vk::Device,
+    p: vk::QueryPool,
+    _alloc: *const vk::AllocationCallbacks<'_>,
+) {
     guard("vkDestroyQueryPool", (), || {
         // SAFETY: the application no longer uses the pool.
         drop(unsafe { QueryPool::destroy(p) });
@@ -104,7 +110,9 @@ pub unsafe extern "system" fn get_query_pool_results(
                     if p.dev.lost() {
                         return vk::Result::ERROR_DEVICE_LOST;
                     }
-                    if start.elapsed() > Duration::from_secs(2) && p.dev.last_seq.load(std::sync::atomic::Ordering::Acquire) <= p.dev.queue.completed() {
+                    if start.elapsed() > Duration::from_secs(2)
+                        && p.dev.last_seq.load(std::sync::atomic::Ordering::Acquire) <= p.dev.queue.completed()
+                    {
                         // Everything submitted is done and the query was never written.
                         break;
                     }
@@ -157,7 +165,12 @@ pub unsafe extern "system" fn cmd_reset_query_pool(c: vk::CommandBuffer, p: vk::
 
 /// # Safety
 /// Vulkan entry point.
-pub unsafe extern "system" fn cmd_write_timestamp(c: vk::CommandBuffer, _stage: vk::PipelineStageFlags, p: vk::QueryPool, q: u32) {
+pub unsafe extern "system" fn cmd_write_timestamp(
+    c: vk::CommandBuffer,
+    _stage: vk::PipelineStageFlags,
+    p: vk::QueryPool,
+    q: u32,
+) {
     guard("vkCmdWriteTimestamp", (), || {
         let Some(p) = pool(p) else { return };
         let va = p.va(q);

@@ -51,23 +51,15 @@ fn run(ctx: &Context, args: &Args) -> Result<Outcome> {
     ctx.check_storage_buffer_size(u64::from(n) * 4)?;
     ctx.check_storage_buffer_size(u64::from(groups) * 4)?;
     let stride = u64::from(groups) * u64::from(LOCAL_SIZE);
-    println!(
-        "reduce: n = {n}, workgroups = {groups} x {LOCAL_SIZE} invocations, stride = {stride}"
-    );
+    println!("reduce: n = {n}, workgroups = {groups} x {LOCAL_SIZE} invocations, stride = {stride}");
 
     let mut rng = Lcg::new(args.seed);
     let data: Vec<u32> = (0..n).map(|_| rng.next_u32() & VALUE_MASK).collect();
 
     let usage = vk::BufferUsageFlags::STORAGE_BUFFER;
-    let in_buf =
-        ctx.create_buffer_with_data("reduce data", usage, MemoryLocation::CpuToGpu, &data)?;
+    let in_buf = ctx.create_buffer_with_data("reduce data", usage, MemoryLocation::CpuToGpu, &data)?;
     let sentinels = vec![SENTINEL; groups as usize];
-    let partial_buf = ctx.create_buffer_with_data(
-        "reduce partial",
-        usage,
-        MemoryLocation::GpuToCpu,
-        &sentinels,
-    )?;
+    let partial_buf = ctx.create_buffer_with_data("reduce partial", usage, MemoryLocation::GpuToCpu, &sentinels)?;
 
     let spirv = spirv_words(REDUCE_SPV)?;
     // Push constants: layout(push_constant) uniform Params { uint n; } -> 4 bytes.
@@ -79,10 +71,7 @@ fn run(ctx: &Context, args: &Args) -> Result<Outcome> {
         ctx.cmd_compute_to_host_barrier(cmd);
         Ok(())
     })?;
-    println!(
-        "reduce: dispatch time (submit -> fence): {:.3} ms",
-        elapsed.as_secs_f64() * 1e3
-    );
+    println!("reduce: dispatch time (submit -> fence): {:.3} ms", elapsed.as_secs_f64() * 1e3);
 
     let partial: Vec<u32> = partial_buf.read(groups as usize)?;
     let expected_partial = simulate_partials(&data, groups);
@@ -90,11 +79,7 @@ fn run(ctx: &Context, args: &Args) -> Result<Outcome> {
     for (g, (&got, &want)) in partial.iter().zip(&expected_partial).enumerate() {
         if got != want {
             if mismatches < MAX_REPORTED {
-                let note = if got == SENTINEL {
-                    " (never written)"
-                } else {
-                    ""
-                };
+                let note = if got == SENTINEL { " (never written)" } else { "" };
                 eprintln!("reduce: mismatch in partial[{g}]: gpu {got}{note}, expected {want}");
             }
             mismatches += 1;
@@ -111,10 +96,7 @@ fn run(ctx: &Context, args: &Args) -> Result<Outcome> {
         eprintln!("reduce: FAILED: {mismatches} of {groups} partial sums wrong");
         return Ok(Outcome::Mismatch);
     }
-    println!(
-        "reduce: verified sum {cpu_sum} of {n} values on {}",
-        ctx.device_name()
-    );
+    println!("reduce: verified sum {cpu_sum} of {n} values on {}", ctx.device_name());
     Ok(Outcome::Verified)
 }
 

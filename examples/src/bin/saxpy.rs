@@ -69,10 +69,7 @@ fn run(ctx: &Context, args: &Args) -> Result<Outcome> {
         ctx.cmd_compute_to_host_barrier(cmd);
         Ok(())
     })?;
-    println!(
-        "saxpy: dispatch time (submit -> fence): {:.3} ms",
-        elapsed.as_secs_f64() * 1e3
-    );
+    println!("saxpy: dispatch time (submit -> fence): {:.3} ms", elapsed.as_secs_f64() * 1e3);
 
     let out: Vec<f32> = y_buf.read(n as usize)?;
     if verify(a, &x, &y, &out) {
@@ -120,10 +117,7 @@ fn verify(a: f32, x: &[f32], y: &[f32], gpu: &[f32]) -> bool {
         gpu.len()
     );
     if mismatches > 0 {
-        eprintln!(
-            "saxpy: FAILED: {mismatches} of {} elements outside tolerance",
-            gpu.len()
-        );
+        eprintln!("saxpy: FAILED: {mismatches} of {} elements outside tolerance", gpu.len());
     }
     mismatches == 0
 }

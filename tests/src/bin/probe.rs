@@ -78,7 +78,8 @@ fn fault_then_recover() -> Result<String, Error> {
         // exactly what a buggy application does).
         let info = vk::BufferCreateInfo::default().size(4096).usage(usage);
         // SAFETY: valid device and create info.
-        let unbound = unsafe { ctx.device().create_buffer(&info, None) }.map_err(|result| Error::Vulkan { call: "vkCreateBuffer", result })?;
+        let unbound = unsafe { ctx.device().create_buffer(&info, None) }
+            .map_err(|result| Error::Vulkan { call: "vkCreateBuffer", result })?;
         let bi = [vk::DescriptorBufferInfo::default().buffer(unbound).range(vk::WHOLE_SIZE)];
         let write = vk::WriteDescriptorSet::default()
             .dst_set(kernel.descriptor_set())
@@ -127,9 +128,17 @@ fn main() -> ExitCode {
         "garbage-module" => garbage_module(),
         "fault-then-recover" => fault_then_recover(),
         "hang-then-recover" => hang_then_recover(),
-        "copy" => context().and_then(|c| copy_dispatch(&c, 100_000)).map(|ok| if ok { "verified".into() } else { "WRONG RESULTS".into() }),
+        "copy" => context().and_then(|c| copy_dispatch(&c, 100_000)).map(|ok| {
+            if ok {
+                "verified".into()
+            } else {
+                "WRONG RESULTS".into()
+            }
+        }),
         _ => {
-            eprintln!("usage: softnavi-probe unsupported-spirv|garbage-module|fault-then-recover|hang-then-recover|copy");
+            eprintln!(
+                "usage: softnavi-probe unsupported-spirv|garbage-module|fault-then-recover|hang-then-recover|copy"
+            );
             return ExitCode::from(2);
         }
     };
