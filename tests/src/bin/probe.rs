@@ -13,6 +13,7 @@ use softnavi_examples::{spirv_words, Context, ContextOptions, Error, MemoryLocat
 const ATOMIC: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/atomic.spv"));
 const SPIN: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/spin.spv"));
 const COPY: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/copy.spv"));
+const IDS: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/ids.spv"));
 
 fn context() -> Result<Context, Error> {
     Context::new(&ContextOptions { app_name: "softnavi-probe", device_filter: None, validate: false })
@@ -121,6 +122,295 @@ fn hang_then_recover() -> Result<String, Error> {
     Ok(format!("{first}; new device: {}", if ok { "verified" } else { "WRONG RESULTS" }))
 }
 
+fn vkerr(call: &'static str) -> impl Fn(vk::Result) -> Error {
+    move |result| Error::Vulkan { call, result }
+}
+
+fn barrier(ctx: &Context, cmd: vk::CommandBuffer) {
+    let mb = [vk::MemoryBarrier::default()
+        .src_access_mask(vk::AccessFlags::SHADER_WRITE | vk::AccessFlags::TRANSFER_WRITE)
+        .dst_access_mask(
+            vk::AccessFlags::SHADER_READ
+                | vk::AccessFlags::SHADER_WRITE
+                | vk::AccessFlags::TRANSFER_READ
+                | vk::AccessFlags::TRANSFER_WRITE
+                | vk::AccessFlags::HOST_READ,
+        )];
+    let stages = vk::PipelineStageFlags::COMPUTE_SHADER | vk::PipelineStageFlags::TRANSFER;
+    // SAFETY: `cmd` is recording.
+    unsafe {
+        ctx.device().cmd_pipeline_barrier(
+            cmd,
+            stages,
+            stages | vk::PipelineStageFlags::HOST,
+            vk::DependencyFlags::empty(),
+            &mb,
+            &[],
+            &[],
+        )
+    };
+}
+
+/// vkCmdFillBuffer, vkCmdUpdateBuffer and vkCmdCopyBuffer (large enough to be split into
+/// several CP DMA packets), checked on the host.
+fn transfer() -> Result<String, Error> {
+    let ctx = context()?;
+    let n = 100_000u64;
+    let usage =
+        vk::BufferUsageFlags::STORAGE_BUFFER | vk::BufferUsageFlags::TRANSFER_SRC | vk::BufferUsageFlags::TRANSFER_DST;
+    let a = ctx.create_buffer("a", n, usage, MemoryLocation::CpuToGpu)?;
+    let b = ctx.create_buffer("b", n, usage, MemoryLocation::GpuToCpu)?;
+    let pattern: Vec<u8> = (0..256u32).map(|i| (i * 7 + 3) as u8).collect();
+    ctx.submit_and_wait(|cmd| {
+        let d = ctx.device();
+        // SAFETY: `cmd` is recording; the buffers outlive the submission.
+        unsafe {
+            d.cmd_fill_buffer(cmd, a.handle(), 0, vk::WHOLE_SIZE, 0x1122_3344);
+            barrier(&ctx, cmd);
+            d.cmd_update_buffer(cmd, a.handle(), 64, &pattern);
+            barrier(&ctx, cmd);
+            d.cmd_copy_buffer(cmd, a.handle(), b.handle(), &[vk::BufferCopy { src_offset: 0, dst_offset: 0, size: n }]);
+            barrier(&ctx, cmd);
+        }
+        Ok(())
+    })?;
+    let out: Vec<u32> = b.read((n / 4) as usize)?;
+    let bytes: Vec<u8> = out.iter().flat_map(|w| w.to_le_bytes()).collect();
+    let fill = 0x1122_3344u32.to_le_bytes();
+    let ok = (0..n as usize).all(|i| {
+        let want = if (64..320).contains(&i) { pattern[i - 64] } else { fill[i % 4] };
+        bytes[i] == want
+    });
+    Ok(if ok { "verified".into() } else { "WRONG RESULTS".into() })
+}
+
+const SENTINEL: u32 = 0xdead_beef;
+
+/// Reads the ids buffer and checks that exactly the invocations of groups
+/// `[base, base + count)` wrote `(group x, group y, count.x * 100 + count.y, tag)`.
+fn check_ids(out: &[u32], base: [u32; 2], count: [u32; 2], tag: u32) -> bool {
+    for y in 0..4u32 {
+        for x in 0..64u32 {
+            let (gx, gy) = (x / 4, y);
+            let inside = (base[0]..base[0] + count[0]).contains(&gx) && (base[1]..base[1] + count[1]).contains(&gy);
+            let i = 4 * (y * 64 + x) as usize;
+            let want = if inside { [gx, gy, count[0] * 100 + count[1], tag] } else { [SENTINEL; 4] };
+            if out[i..i + 4] != want {
+                eprintln!("slot ({x}, {y}): got {:x?}, want {want:x?}", &out[i..i + 4]);
+                return false;
+            }
+        }
+    }
+    true
+}
+
+/// vkCmdDispatchBase and vkCmdDispatchIndirect: workgroup ids include the base, the
+/// workgroup count is the dispatch's, and the indirect counts come from GPU memory.
+fn dispatch_variants() -> Result<String, Error> {
+    let ctx = context()?;
+    let usage = vk::BufferUsageFlags::STORAGE_BUFFER | vk::BufferUsageFlags::TRANSFER_DST;
+    let mut out = ctx.create_buffer("ids", 256 * 16, usage, MemoryLocation::GpuToCpu)?;
+    let mut args = ctx.create_buffer("args", 16, vk::BufferUsageFlags::INDIRECT_BUFFER, MemoryLocation::CpuToGpu)?;
+    args.write(&[5u32, 3, 1, 0])?;
+    let kernel = ctx.create_compute_kernel(&spirv_words(IDS)?, c"main", &[&out], 4)?;
+    let bind = |cmd: vk::CommandBuffer, tag: u32| {
+        let d = ctx.device();
+        // SAFETY: `cmd` is recording; the kernel outlives the submission.
+        unsafe {
+            d.cmd_bind_pipeline(cmd, vk::PipelineBindPoint::COMPUTE, kernel.pipeline());
+            d.cmd_bind_descriptor_sets(
+                cmd,
+                vk::PipelineBindPoint::COMPUTE,
+                kernel.pipeline_layout(),
+                0,
+                &[kernel.descriptor_set()],
+                &[],
+            );
+            d.cmd_push_constants(cmd, kernel.pipeline_layout(), vk::ShaderStageFlags::COMPUTE, 0, &tag.to_le_bytes());
+        }
+    };
+    let mut results = Vec::new();
+    out.write(&vec![SENTINEL; 256 * 4])?;
+    ctx.submit_and_wait(|cmd| {
+        bind(cmd, 7);
+        // SAFETY: `cmd` is recording.
+        unsafe { ctx.device().cmd_dispatch_base(cmd, 2, 1, 0, 3, 2, 1) };
+        barrier(&ctx, cmd);
+        Ok(())
+    })?;
+    results.push(("base", check_ids(&out.read(256 * 4)?, [2, 1], [3, 2], 7)));
+    out.write(&vec![SENTINEL; 256 * 4])?;
+    ctx.submit_and_wait(|cmd| {
+        bind(cmd, 9);
+        // SAFETY: `cmd` is recording.
+        unsafe { ctx.device().cmd_dispatch_indirect(cmd, args.handle(), 0) };
+        barrier(&ctx, cmd);
+        Ok(())
+    })?;
+    results.push(("indirect", check_ids(&out.read(256 * 4)?, [0, 0], [5, 3], 9)));
+    let bad: Vec<&str> = results.iter().filter(|r| !r.1).map(|r| r.0).collect();
+    Ok(if bad.is_empty() { "verified".into() } else { format!("WRONG RESULTS: {}", bad.join(", ")) })
+}
+
+/// Hundreds of dispatches in one command buffer (its PM4 spans several chained IB chunks),
+/// then a secondary command buffer run with vkCmdExecuteCommands (a nested IB).
+fn many_dispatches() -> Result<String, Error> {
+    let ctx = context()?;
+    let d = ctx.device();
+    let mut out = ctx.create_buffer("ids", 256 * 16, vk::BufferUsageFlags::STORAGE_BUFFER, MemoryLocation::GpuToCpu)?;
+    out.write(&vec![SENTINEL; 256 * 4])?;
+    let kernel = ctx.create_compute_kernel(&spirv_words(IDS)?, c"main", &[&out], 4)?;
+    let pool_info = vk::CommandPoolCreateInfo::default().queue_family_index(ctx.queue_family_index());
+    // SAFETY: valid device and create info.
+    let pool = unsafe { d.create_command_pool(&pool_info, None) }.map_err(vkerr("vkCreateCommandPool"))?;
+    let alloc = vk::CommandBufferAllocateInfo::default()
+        .command_pool(pool)
+        .level(vk::CommandBufferLevel::SECONDARY)
+        .command_buffer_count(1);
+    // SAFETY: valid pool.
+    let secondary = unsafe { d.allocate_command_buffers(&alloc) }.map_err(vkerr("vkAllocateCommandBuffers"))?[0];
+    let inherit = vk::CommandBufferInheritanceInfo::default();
+    let begin = vk::CommandBufferBeginInfo::default().inheritance_info(&inherit);
+    let record = |cmd: vk::CommandBuffer, tag: u32| {
+        // SAFETY: `cmd` is recording; the kernel outlives the submission.
+        unsafe {
+            d.cmd_bind_pipeline(cmd, vk::PipelineBindPoint::COMPUTE, kernel.pipeline());
+            d.cmd_bind_descriptor_sets(
+                cmd,
+                vk::PipelineBindPoint::COMPUTE,
+                kernel.pipeline_layout(),
+                0,
+                &[kernel.descriptor_set()],
+                &[],
+            );
+            d.cmd_push_constants(cmd, kernel.pipeline_layout(), vk::ShaderStageFlags::COMPUTE, 0, &tag.to_le_bytes());
+            d.cmd_dispatch(cmd, 16, 4, 1);
+        }
+        barrier(&ctx, cmd);
+    };
+    // SAFETY: the secondary command buffer is fresh.
+    unsafe { d.begin_command_buffer(secondary, &begin) }.map_err(vkerr("vkBeginCommandBuffer"))?;
+    record(secondary, 1000);
+    // SAFETY: recording.
+    unsafe { d.end_command_buffer(secondary) }.map_err(vkerr("vkEndCommandBuffer"))?;
+    ctx.submit_and_wait(|cmd| {
+        for tag in 0..400 {
+            record(cmd, tag);
+        }
+        Ok(())
+    })?;
+    let after_primary = check_ids(&out.read(256 * 4)?, [0, 0], [16, 4], 399);
+    ctx.submit_and_wait(|cmd| {
+        // SAFETY: recording; the secondary is executable.
+        unsafe { d.cmd_execute_commands(cmd, &[secondary]) };
+        Ok(())
+    })?;
+    let after_secondary = check_ids(&out.read(256 * 4)?, [0, 0], [16, 4], 1000);
+    // SAFETY: all work is done.
+    unsafe { d.destroy_command_pool(pool, None) };
+    Ok(match (after_primary, after_secondary) {
+        (true, true) => "verified".into(),
+        (a, b) => format!("WRONG RESULTS: primary {a}, secondary {b}"),
+    })
+}
+
+/// Timestamp queries around a dispatch, read back on the host and copied on the GPU.
+fn timestamps() -> Result<String, Error> {
+    let ctx = context()?;
+    let d = ctx.device();
+    let info = vk::QueryPoolCreateInfo::default().query_type(vk::QueryType::TIMESTAMP).query_count(2);
+    // SAFETY: valid device and create info.
+    let pool = unsafe { d.create_query_pool(&info, None) }.map_err(vkerr("vkCreateQueryPool"))?;
+    let usage = vk::BufferUsageFlags::STORAGE_BUFFER | vk::BufferUsageFlags::TRANSFER_DST;
+    let copy = ctx.create_buffer("copy", 32, usage, MemoryLocation::GpuToCpu)?;
+    let n = 200_000u32;
+    let src = ctx.create_buffer("src", 4 * n as u64, vk::BufferUsageFlags::STORAGE_BUFFER, MemoryLocation::CpuToGpu)?;
+    let dst = ctx.create_buffer("dst", 4 * n as u64, vk::BufferUsageFlags::STORAGE_BUFFER, MemoryLocation::GpuToCpu)?;
+    let kernel = ctx.create_compute_kernel(&spirv_words(COPY)?, c"main", &[&src, &dst], 0)?;
+    ctx.submit_and_wait(|cmd| {
+        // SAFETY: recording; everything outlives the submission.
+        unsafe {
+            d.cmd_reset_query_pool(cmd, pool, 0, 2);
+            d.cmd_write_timestamp(cmd, vk::PipelineStageFlags::TOP_OF_PIPE, pool, 0);
+            kernel.record_dispatch(cmd, &[], [n / 64, 1, 1])?;
+            d.cmd_write_timestamp(cmd, vk::PipelineStageFlags::BOTTOM_OF_PIPE, pool, 1);
+            d.cmd_copy_query_pool_results(
+                cmd,
+                pool,
+                0,
+                2,
+                copy.handle(),
+                0,
+                16,
+                vk::QueryResultFlags::TYPE_64 | vk::QueryResultFlags::WAIT | vk::QueryResultFlags::WITH_AVAILABILITY,
+            );
+        }
+        barrier(&ctx, cmd);
+        Ok(())
+    })?;
+    let mut host = [[0u64; 2]; 2];
+    // SAFETY: valid pool; `host` holds 2 × (value, availability).
+    unsafe {
+        d.get_query_pool_results(
+            pool,
+            0,
+            &mut host,
+            vk::QueryResultFlags::TYPE_64 | vk::QueryResultFlags::WAIT | vk::QueryResultFlags::WITH_AVAILABILITY,
+        )
+    }
+    .map_err(vkerr("vkGetQueryPoolResults"))?;
+    let gpu: Vec<u32> = copy.read(8)?;
+    let gpu = [
+        [gpu[0] as u64 | (gpu[1] as u64) << 32, gpu[2] as u64],
+        [gpu[4] as u64 | (gpu[5] as u64) << 32, gpu[6] as u64],
+    ];
+    // SAFETY: done with the pool.
+    unsafe { d.destroy_query_pool(pool, None) };
+    let period = ctx.limits().timestamp_period as f64;
+    let ok = host[0][1] == 1 && host[1][1] == 1 && host[1][0] > host[0][0] && host == gpu;
+    Ok(if ok {
+        format!("verified (dispatch took {:.3} ms of GPU time)", (host[1][0] - host[0][0]) as f64 * period / 1e6)
+    } else {
+        format!("WRONG RESULTS: host {host:?}, copied {gpu:?}")
+    })
+}
+
+/// Events: set by the GPU and seen by the host; set by the host and waited for by the GPU.
+fn events() -> Result<String, Error> {
+    let ctx = context()?;
+    let d = ctx.device();
+    // SAFETY: valid device.
+    let (e1, e2) = unsafe {
+        (d.create_event(&vk::EventCreateInfo::default(), None), d.create_event(&vk::EventCreateInfo::default(), None))
+    };
+    let (e1, e2) = (e1.map_err(vkerr("vkCreateEvent"))?, e2.map_err(vkerr("vkCreateEvent"))?);
+    // SAFETY: valid events.
+    let before = unsafe { d.get_event_status(e1) }.map_err(vkerr("vkGetEventStatus"))?;
+    // SAFETY: valid event.
+    unsafe { d.set_event(e2) }.map_err(vkerr("vkSetEvent"))?;
+    ctx.submit_and_wait(|cmd| {
+        // SAFETY: recording.
+        unsafe {
+            let stage = vk::PipelineStageFlags::COMPUTE_SHADER;
+            d.cmd_wait_events(cmd, &[e2], vk::PipelineStageFlags::HOST, stage, &[], &[], &[]);
+            d.cmd_set_event(cmd, e1, stage);
+        }
+        Ok(())
+    })?;
+    // SAFETY: valid event.
+    let after = unsafe { d.get_event_status(e1) }.map_err(vkerr("vkGetEventStatus"))?;
+    // SAFETY: valid event.
+    unsafe { d.reset_event(e1) }.map_err(vkerr("vkResetEvent"))?;
+    // SAFETY: valid event.
+    let reset = unsafe { d.get_event_status(e1) }.map_err(vkerr("vkGetEventStatus"))?;
+    // SAFETY: no longer used.
+    unsafe {
+        d.destroy_event(e1, None);
+        d.destroy_event(e2, None);
+    }
+    Ok(if !before && after && !reset { "verified".into() } else { format!("WRONG RESULTS: {before} {after} {reset}") })
+}
+
 fn main() -> ExitCode {
     let scenario = std::env::args().nth(1).unwrap_or_default();
     let r = match scenario.as_str() {
@@ -128,6 +418,11 @@ fn main() -> ExitCode {
         "garbage-module" => garbage_module(),
         "fault-then-recover" => fault_then_recover(),
         "hang-then-recover" => hang_then_recover(),
+        "transfer" => transfer(),
+        "dispatch-variants" => dispatch_variants(),
+        "many-dispatches" => many_dispatches(),
+        "timestamps" => timestamps(),
+        "events" => events(),
         "copy" => context().and_then(|c| copy_dispatch(&c, 100_000)).map(|ok| {
             if ok {
                 "verified".into()
