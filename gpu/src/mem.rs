@@ -10,7 +10,6 @@
 //! Concurrent accesses by different waves to the same bytes race exactly as they do on
 //! the hardware (the application's business); atomics use host atomic instructions.
 
-use std::alloc::{alloc_zeroed, dealloc, Layout};
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
@@ -23,16 +22,18 @@ const VA_START: u64 = 1 << 32;
 /// End of the 48-bit virtual address space.
 const VA_END: u64 = 1 << 47;
 
-/// A buffer object: host memory that is mapped at a GPU virtual address.
+/// A buffer object: host memory that is mapped at a GPU virtual address. The memory is an
+/// anonymous mapping: page aligned, and zeroed lazily by the kernel, so allocating a large
+/// BO costs nothing until it is touched.
 pub struct Bo {
     va: u64,
     size: u64,
     ptr: *mut u8,
-    layout: Layout,
+    _map: memmap2::MmapMut,
 }
 
-// SAFETY: the allocation is owned by the Bo and only freed in Drop; access through the
-// raw pointer is synchronised by the GPU programming model (see the module docs).
+// SAFETY: the mapping is owned by the Bo and only unmapped when it drops; access through
+// the raw pointer is synchronised by the GPU programming model (see the module docs).
 unsafe impl Send for Bo {}
 // SAFETY: as above.
 unsafe impl Sync for Bo {}
@@ -53,13 +54,6 @@ impl Bo {
 
     fn contains(&self, va: u64, len: u64) -> bool {
         va >= self.va && va.checked_add(len).is_some_and(|end| end <= self.va + self.size)
-    }
-}
-
-impl Drop for Bo {
-    fn drop(&mut self) {
-        // SAFETY: ptr was allocated with this layout in AddressSpace::alloc.
-        unsafe { dealloc(self.ptr, self.layout) }
     }
 }
 
@@ -128,13 +122,17 @@ impl AddressSpace {
         if tail < hole.0 + hole.1 {
             g.free.insert(tail, hole.0 + hole.1 - tail);
         }
-        let layout = Layout::from_size_align(size as usize, PAGE as usize).map_err(|_| AllocError::OutOfAddressSpace)?;
-        // SAFETY: layout has non-zero size.
-        let ptr = unsafe { alloc_zeroed(layout) };
-        if ptr.is_null() {
-            return Err(AllocError::OutOfMemory { requested: size, available: 0 });
-        }
-        let bo = Arc::new(Bo { va: start, size, ptr, layout });
+        let mut map = match memmap2::MmapMut::map_anon(size as usize) {
+            Ok(m) => m,
+            Err(_) => {
+                // Give the address range back before failing.
+                drop(g);
+                self.release_range(start, size);
+                return Err(AllocError::OutOfMemory { requested: size, available: 0 });
+            }
+        };
+        let ptr = map.as_mut_ptr();
+        let bo = Arc::new(Bo { va: start, size, ptr, _map: map });
         g.bos.insert(start, bo.clone());
         g.allocated += size;
         Ok(bo)
@@ -145,8 +143,16 @@ impl AddressSpace {
         let mut g = self.inner.write();
         let Some(bo) = g.bos.remove(&va) else { return false };
         g.allocated -= bo.size;
-        // Return the range and its guard page to the free list, merging neighbours.
-        let (mut start, mut len) = (bo.va, bo.size + PAGE);
+        drop(g);
+        self.release_range(bo.va, bo.size);
+        true
+    }
+
+    /// Returns `[start, start + size)` and its guard page to the free list, merging
+    /// neighbours.
+    fn release_range(&self, start: u64, size: u64) {
+        let mut g = self.inner.write();
+        let (mut start, mut len) = (start, size + PAGE);
         if let Some((&ps, &pl)) = g.free.range(..start).next_back() {
             if ps + pl == start {
                 g.free.remove(&ps);
@@ -159,7 +165,6 @@ impl AddressSpace {
             len += nl;
         }
         g.free.insert(start, len);
-        true
     }
 
     /// The BO containing `[va, va + len)`, if one does.
