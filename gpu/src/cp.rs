@@ -16,8 +16,8 @@ use crate::mem::{Tlb, VmFault};
 use crate::pm4::{self, dma, ib, op, Header, SH_REG_BASE, SH_REG_END, UCONFIG_REG_BASE, UCONFIG_REG_END};
 use crate::report::{Report, ReportKind};
 use crate::spi::Dispatch;
-use crate::winsys::QueueShared;
 use crate::wgp::{Job, Outcome};
+use crate::winsys::QueueShared;
 
 /// How deep INDIRECT_BUFFER packets may nest: the ring calls IB1, IB1 may call IB2.
 const MAX_IB_DEPTH: u32 = 2;
@@ -216,7 +216,9 @@ impl CommandProcessor {
                 for (k, &v) in p[1..].iter().enumerate() {
                     let reg = first + 4 * k as u32;
                     if reg >= UCONFIG_REG_END {
-                        return Err(packet_error(format!("SET_UCONFIG_REG writes {reg:#x}, outside the UCONFIG registers")));
+                        return Err(packet_error(format!(
+                            "SET_UCONFIG_REG writes {reg:#x}, outside the UCONFIG registers"
+                        )));
                     }
                     self.uconfig.insert(reg, v);
                 }
@@ -230,9 +232,16 @@ impl CommandProcessor {
                 let va = p[0] as u64 | (p[1] as u64) << 32;
                 let mut dims = [0u32; 3];
                 for (k, d) in dims.iter_mut().enumerate() {
-                    *d = self.tlb.read_u32(&self.q.dev.vm, va + 4 * k as u64).map_err(Self::mem_fault("reading DISPATCH_INDIRECT arguments"))?;
+                    *d = self
+                        .tlb
+                        .read_u32(&self.q.dev.vm, va + 4 * k as u64)
+                        .map_err(Self::mem_fault("reading DISPATCH_INDIRECT arguments"))?;
                 }
-                let start = [self.sh_get(pm4::reg::COMPUTE_START_X), self.sh_get(pm4::reg::COMPUTE_START_Y), self.sh_get(pm4::reg::COMPUTE_START_Z)];
+                let start = [
+                    self.sh_get(pm4::reg::COMPUTE_START_X),
+                    self.sh_get(pm4::reg::COMPUTE_START_Y),
+                    self.sh_get(pm4::reg::COMPUTE_START_Z),
+                ];
                 let force0 = p[2] & pm4::initiator::FORCE_START_AT_000 != 0;
                 let end = [0, 1, 2].map(|d| if force0 { dims[d] } else { start[d].saturating_add(dims[d]) });
                 self.dispatch(end, p[2])?;
@@ -307,8 +316,9 @@ impl CommandProcessor {
                     match dst_sel {
                         0 => {
                             let reg = ((addr + step) * 4) as u32;
-                            let i = Self::sh_index(reg)
-                                .ok_or_else(|| packet_error(format!("WRITE_DATA to register {reg:#x} is not supported")))?;
+                            let i = Self::sh_index(reg).ok_or_else(|| {
+                                packet_error(format!("WRITE_DATA to register {reg:#x} is not supported"))
+                            })?;
                             self.sh[i] = v;
                         }
                         1 | 2 | 5 => {
@@ -334,7 +344,10 @@ impl CommandProcessor {
             op::COND_EXEC => {
                 Self::need(p, 4)?;
                 let va = p[0] as u64 | (p[1] as u64) << 32;
-                let v = self.tlb.read_u32(&self.q.dev.vm, va).map_err(Self::mem_fault("COND_EXEC reading its condition"))?;
+                let v = self
+                    .tlb
+                    .read_u32(&self.q.dev.vm, va)
+                    .map_err(Self::mem_fault("COND_EXEC reading its condition"))?;
                 if v == 0 {
                     return Ok(Next::Skip(p[3]));
                 }
@@ -469,7 +482,8 @@ impl CommandProcessor {
         match dst_sel {
             0 => {
                 let reg = (p[3] & 0x3ffff) * 4;
-                let i = Self::sh_index(reg).ok_or_else(|| packet_error(format!("COPY_DATA to register {reg:#x} is not supported")))?;
+                let i = Self::sh_index(reg)
+                    .ok_or_else(|| packet_error(format!("COPY_DATA to register {reg:#x} is not supported")))?;
                 self.sh[i] = value as u32;
             }
             1 | 2 | 5 => {

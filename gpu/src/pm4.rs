@@ -355,14 +355,29 @@ impl<S: Sink + ?Sized> Builder<'_, S> {
     /// WAIT_REG_MEM on memory: poll the dword at `va` until `(value & mask) <func> reference`
     /// (`func`: 3 `==`, 4 `!=`, ...).
     pub fn wait_mem(&mut self, va: u64, func: u32, reference: u32, mask: u32) {
-        self.0.put(&[header(op::WAIT_REG_MEM, 6, false), func & 7 | 1 << 4, va as u32, (va >> 32) as u32, reference, mask, 4]);
+        self.0.put(&[
+            header(op::WAIT_REG_MEM, 6, false),
+            func & 7 | 1 << 4,
+            va as u32,
+            (va >> 32) as u32,
+            reference,
+            mask,
+            4,
+        ]);
     }
 
     /// COPY_DATA of a dword (or a qword with `wide`) from `src` to memory at `dst`;
     /// `src_sel` selects memory (`sel::TC_L2`), an immediate or the timestamp counter.
     pub fn copy_data(&mut self, src_sel: u32, src: u64, dst: u64, wide: bool) {
         let ctl = src_sel | sel::MEM << 8 | (wide as u32) << 16 | 1 << 20;
-        self.0.put(&[header(op::COPY_DATA, 5, false), ctl, src as u32, (src >> 32) as u32, dst as u32, (dst >> 32) as u32]);
+        self.0.put(&[
+            header(op::COPY_DATA, 5, false),
+            ctl,
+            src as u32,
+            (src >> 32) as u32,
+            dst as u32,
+            (dst >> 32) as u32,
+        ]);
     }
 
     /// A NOP packet occupying exactly `dwords` dwords (at least 1).
@@ -454,7 +469,13 @@ pub fn describe(words: &[u32]) -> String {
             let _ = write!(s, " gcr_cntl={:#x}", p[6]);
         }
         op::WRITE_DATA if p.len() >= 3 => {
-            let _ = write!(s, " dst_sel={} va={:#x} {} dw", (p[0] >> 8) & 0xf, p[1] as u64 | (p[2] as u64) << 32, p.len() - 3);
+            let _ = write!(
+                s,
+                " dst_sel={} va={:#x} {} dw",
+                (p[0] >> 8) & 0xf,
+                p[1] as u64 | (p[2] as u64) << 32,
+                p.len() - 3
+            );
         }
         op::DMA_DATA if p.len() >= 6 => {
             let fill = (p[0] >> 29) & 3 == 2;

@@ -65,7 +65,8 @@ pub fn wave_state(w: &Wave, vgprs: usize) -> String {
         w.executed
     ));
     for row in 0..(106 / 8 + 1) {
-        let regs: Vec<String> = (row * 8..(row * 8 + 8).min(106)).map(|i| format!("{}={:08x}", sreg_name(i as u8, 1), w.sgpr[i])).collect();
+        let regs: Vec<String> =
+            (row * 8..(row * 8 + 8).min(106)).map(|i| format!("{}={:08x}", sreg_name(i as u8, 1), w.sgpr[i])).collect();
         if !regs.is_empty() {
             s.push_str(&format!("    {}\n", regs.join(" ")));
         }

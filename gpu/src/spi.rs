@@ -239,7 +239,7 @@ mod tests {
         assert_eq!(&w.sgpr[..2], &[0x1234, 0x5678]);
         assert_eq!(&w.sgpr[15..18], &[2, 1, 2]); // TGID x, y, then TG_SIZE (2 waves)
         assert_eq!(w.exec(), 0xff); // work-items 32..39
-        assert_eq!(w.v(0)[0], 0 | 4 << 10); // item 32: x = 0, y = 4
+        assert_eq!(w.v(0)[0], 4 << 10); // item 32: x = 0, y = 4
         assert_eq!(waves[0].sgpr[17], 2 | 1 << 31); // first wave flag
     }
 

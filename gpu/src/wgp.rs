@@ -118,7 +118,8 @@ impl Worker {
             let id = job.dispatch.group_id(g);
             let r = catch_unwind(AssertUnwindSafe(|| self.run_group(job, id)));
             if let Err(p) = r {
-                let msg = p.downcast_ref::<&str>().map(|s| s.to_string()).or_else(|| p.downcast_ref::<String>().cloned());
+                let msg =
+                    p.downcast_ref::<&str>().map(|s| s.to_string()).or_else(|| p.downcast_ref::<String>().cloned());
                 job.fail(Report {
                     kind: ReportKind::Internal,
                     summary: format!("internal error in a WGP worker: {}", msg.unwrap_or_default()),
@@ -208,14 +209,16 @@ impl Pool {
                 std::thread::Builder::new()
                     .name(format!("softnavi-wgp{i}"))
                     .spawn(move || {
-                        let mut w = Worker { index: i as u32, lds: vec![0; 64 * 1024], waves: Vec::new(), tlb: Tlb::default() };
+                        let mut w =
+                            Worker { index: i as u32, lds: vec![0; 64 * 1024], waves: Vec::new(), tlb: Tlb::default() };
                         for job in rx {
                             w.run_job(&job);
                             w.tlb = Tlb::default();
                             job.release();
                         }
                     })
-                    .unwrap_or_else(|e| panic!("cannot start a WGP worker thread: {e}")) // ok: no threads, no GPU
+                    .unwrap_or_else(|e| panic!("cannot start a WGP worker thread: {e}"))
+                // ok: no threads, no GPU
             })
             .collect();
         Pool { tx: Some(tx), threads: handles, size: threads.max(1) }

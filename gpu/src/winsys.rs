@@ -256,7 +256,12 @@ impl Queue {
 
     /// Writes one packet of `dwords` into the ring and rings the doorbell. A packet never
     /// wraps: the ring's end is padded with a NOP first, as a kernel driver does.
-    fn emit(&self, w: &mut RingWriter, dwords: u64, f: impl FnOnce(&mut Builder<RingWriter>)) -> Result<(), SubmitError> {
+    fn emit(
+        &self,
+        w: &mut RingWriter,
+        dwords: u64,
+        f: impl FnOnce(&mut Builder<RingWriter>),
+    ) -> Result<(), SubmitError> {
         let q = &*self.shared;
         let room_to_end = RING_DWORDS - w.wptr % RING_DWORDS;
         let pad = if room_to_end < dwords { room_to_end } else { 0 };

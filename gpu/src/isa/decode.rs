@@ -15,7 +15,10 @@ pub enum Operand {
     Sgpr(u8),
     Vgpr(u16),
     /// An inline constant (`code` 128–248) or a literal (`code` 255) with its value.
-    Const { code: u16, value: u64 },
+    Const {
+        code: u16,
+        value: u64,
+    },
     Scc,
     Vccz,
     Execz,
@@ -118,7 +121,7 @@ pub enum DecodeError {
 
 impl DecodeError {
     /// Dwords to skip to reach the next instruction, when known.
-    pub fn len(&self) -> Option<u8> {
+    pub fn skip(&self) -> Option<u8> {
         match *self {
             DecodeError::UnknownOpcode { len, .. } | DecodeError::Unsupported { len, .. } => Some(len),
             _ => None,
@@ -195,7 +198,9 @@ fn source(code: u32, ty: Ty, literal: Option<u32>) -> Result<Operand, DecodeErro
         253 => Operand::Scc,
         c => match inline_constant(c, ty) {
             Some(value) => Operand::Const { code: c as u16, value },
-            None => return Err(DecodeError::Unsupported { what: "source operand (aperture/LDS-direct/reserved)", len: 1 }),
+            None => {
+                return Err(DecodeError::Unsupported { what: "source operand (aperture/LDS-direct/reserved)", len: 1 })
+            }
         },
     })
 }
@@ -235,7 +240,8 @@ fn decode_salu(w0: u32, w1: Option<u32>) -> Result<Inst, DecodeError> {
             // SOP1
             let (code, sdst, s0) = (bits(w0, 8, 8), bits(w0, 16, 7), bits(w0, 0, 8));
             let len = 1 + uses_literal(&[s0]) as u8;
-            let op = lookup(Encoding::Sop1, code).ok_or(DecodeError::UnknownOpcode { enc: Encoding::Sop1, code, len })?;
+            let op =
+                lookup(Encoding::Sop1, code).ok_or(DecodeError::UnknownOpcode { enc: Encoding::Sop1, code, len })?;
             let t = op.info().ty;
             let mut i = Inst::new(op, len);
             if t[0] != Ty::N {
@@ -250,7 +256,8 @@ fn decode_salu(w0: u32, w1: Option<u32>) -> Result<Inst, DecodeError> {
             // SOPC
             let (code, s1, s0) = (bits(w0, 16, 7), bits(w0, 8, 8), bits(w0, 0, 8));
             let len = 1 + uses_literal(&[s0, s1]) as u8;
-            let op = lookup(Encoding::Sopc, code).ok_or(DecodeError::UnknownOpcode { enc: Encoding::Sopc, code, len })?;
+            let op =
+                lookup(Encoding::Sopc, code).ok_or(DecodeError::UnknownOpcode { enc: Encoding::Sopc, code, len })?;
             let t = op.info().ty;
             let mut i = Inst::new(op, len);
             i.src[0] = source(s0, t[1], w1)?;
@@ -260,7 +267,8 @@ fn decode_salu(w0: u32, w1: Option<u32>) -> Result<Inst, DecodeError> {
         0x17f => {
             // SOPP
             let code = bits(w0, 16, 7);
-            let op = lookup(Encoding::Sopp, code).ok_or(DecodeError::UnknownOpcode { enc: Encoding::Sopp, code, len: 1 })?;
+            let op =
+                lookup(Encoding::Sopp, code).ok_or(DecodeError::UnknownOpcode { enc: Encoding::Sopp, code, len: 1 })?;
             let mut i = Inst::new(op, 1);
             let simm = bits(w0, 0, 16);
             i.imm = if op.has_flag(F::BRANCH) { sext(simm, 16) } else { simm as i32 };
@@ -269,7 +277,10 @@ fn decode_salu(w0: u32, w1: Option<u32>) -> Result<Inst, DecodeError> {
         _ if bits(w0, 28, 4) == 0xb => {
             // SOPK
             let (code, sdst) = (bits(w0, 23, 5), bits(w0, 16, 7));
-            let op = lookup(Encoding::Sopk, code).ok_or(DecodeError::UnknownOpcode { enc: Encoding::Sopk, code, len: 1 })?;
+            // s_setreg_imm32_b32 (0x13) is followed by its 32-bit immediate.
+            let len = if code == 0x13 { 2 } else { 1 };
+            let op =
+                lookup(Encoding::Sopk, code).ok_or(DecodeError::UnknownOpcode { enc: Encoding::Sopk, code, len })?;
             let mut i = Inst::new(op, 1);
             if op.info().ty[0] != Ty::N {
                 i.dst = Operand::Sgpr(sdst as u8);
@@ -296,7 +307,8 @@ fn decode_salu(w0: u32, w1: Option<u32>) -> Result<Inst, DecodeError> {
             // SOP2
             let (code, sdst, s1, s0) = (bits(w0, 23, 7), bits(w0, 16, 7), bits(w0, 8, 8), bits(w0, 0, 8));
             let len = 1 + uses_literal(&[s0, s1]) as u8;
-            let op = lookup(Encoding::Sop2, code).ok_or(DecodeError::UnknownOpcode { enc: Encoding::Sop2, code, len })?;
+            let op =
+                lookup(Encoding::Sop2, code).ok_or(DecodeError::UnknownOpcode { enc: Encoding::Sop2, code, len })?;
             let t = op.info().ty;
             let mut i = Inst::new(op, len);
             i.dst = Operand::Sgpr(sdst as u8);
@@ -391,10 +403,17 @@ fn decode_group3(w0: u32, w: &[u32]) -> Result<Inst, DecodeError> {
             let len = 2 + (uses_literal(&[sx, sy]) || k) as u8;
             decode_vopd(w).map(|_| Inst::new(Op::V_DUAL, len))
         }
-        0x33 if bits(w0, 24, 8) == 0xcc => Err(DecodeError::Unsupported { what: "VOP3P", len: 2 }),
-        0x33 => Err(DecodeError::Unsupported { what: "VINTERP/LDSDIR", len: 2 }),
+        0x33 if bits(w0, 24, 8) == 0xcc => {
+            // VOP3P has VOP3's source fields, so it may carry a literal.
+            let w1 = need(w.get(1).copied())?;
+            let len = 2 + uses_literal(&[bits(w1, 0, 9), bits(w1, 9, 9), bits(w1, 18, 9)]) as u8;
+            Err(DecodeError::Unsupported { what: "VOP3P", len })
+        }
+        0x33 if bits(w0, 24, 8) == 0xce => Err(DecodeError::Unsupported { what: "LDSDIR", len: 1 }),
+        0x33 => Err(DecodeError::Unsupported { what: "VINTERP", len: 2 }),
         0x3a => Err(DecodeError::Unsupported { what: "MTBUF", len: 2 }),
-        0x3c => Err(DecodeError::Unsupported { what: "MIMG", len: 2 }),
+        // gfx11 MIMG: one more dword of address VGPRs with NSA (bit 0).
+        0x3c => Err(DecodeError::Unsupported { what: "MIMG", len: 2 + (w0 & 1) as u8 }),
         0x3e => Err(DecodeError::Unsupported { what: "EXP", len: 2 }),
         _ => Err(DecodeError::UnknownEncoding(w0)),
     }
@@ -410,11 +429,11 @@ pub fn decode_vopd(w: &[u32]) -> Result<[Inst; 2], DecodeError> {
     // vdstY is stored without its LSB, which is the opposite of vdstX's.
     let vdst_y = bits(w1, 17, 7) << 1 | ((vdst_x & 1) ^ 1);
     let half = |code: u32, dst: u32, s0: u32, vs1: u32| -> Result<Inst, DecodeError> {
-        let op = VOPD_OPS
-            .get(code as usize)
-            .copied()
-            .flatten()
-            .ok_or(DecodeError::UnknownOpcode { enc: Encoding::Vopd, code, len: 2 + lit.is_some() as u8 })?;
+        let op = VOPD_OPS.get(code as usize).copied().flatten().ok_or(DecodeError::UnknownOpcode {
+            enc: Encoding::Vopd,
+            code,
+            len: 2 + lit.is_some() as u8,
+        })?;
         let t = op.info().ty;
         let mut i = Inst::new(op, 0);
         i.dst = Operand::Vgpr(dst as u16);
@@ -423,7 +442,9 @@ pub fn decode_vopd(w: &[u32]) -> Result<[Inst; 2], DecodeError> {
             i.src[1] = Operand::Vgpr(vs1 as u16);
         }
         match op {
-            Op::V_FMAAK_F32 | Op::V_FMAMK_F32 => i.src[2] = Operand::Const { code: 255, value: lit.ok_or(DecodeError::Truncated)? as u64 },
+            Op::V_FMAAK_F32 | Op::V_FMAMK_F32 => {
+                i.src[2] = Operand::Const { code: 255, value: lit.ok_or(DecodeError::Truncated)? as u64 }
+            }
             Op::V_CNDMASK_B32 => i.src[2] = Operand::Sgpr(SGPR_VCC_LO),
             _ => {}
         }
@@ -565,7 +586,11 @@ fn decode_flat(w0: u32, w: &[u32]) -> Result<Inst, DecodeError> {
     }
     i.flags = f;
     // Scratch uses the VGPR address only with SVE.
-    i.src[0] = if enc == Encoding::Scratch && f & mflag::SVE == 0 { Operand::None } else { Operand::Vgpr(bits(w1, 0, 8) as u16) };
+    i.src[0] = if enc == Encoding::Scratch && f & mflag::SVE == 0 {
+        Operand::None
+    } else {
+        Operand::Vgpr(bits(w1, 0, 8) as u16)
+    };
     i.src[1] = Operand::Vgpr(bits(w1, 8, 8) as u16);
     let saddr = bits(w1, 16, 7);
     // saddr = 0x7c ("off") selects the 64-bit VGPR address form.

@@ -94,34 +94,116 @@ fn waitcnt(simm: u32) -> String {
 }
 
 fn delay_alu(simm: u32) -> String {
-    fn id(v: u32) -> String {
-        match v {
-            0 => "NO_DEP".into(),
-            1..=4 => format!("VALU_DEP_{v}"),
-            5..=7 => format!("TRANS32_DEP_{}", v - 4),
-            8 => "FMA_ACCUM_CYCLE_1".into(),
-            9..=11 => format!("SALU_CYCLE_{}", v - 8),
-            _ => format!("{v:#x}"),
-        }
-    }
+    // LLVM's printDelayFlag: only the non-zero fields, "0" when there are none.
+    const IDS: [&str; 12] = [
+        "NO_DEP",
+        "VALU_DEP_1",
+        "VALU_DEP_2",
+        "VALU_DEP_3",
+        "VALU_DEP_4",
+        "TRANS32_DEP_1",
+        "TRANS32_DEP_2",
+        "TRANS32_DEP_3",
+        "FMA_ACCUM_CYCLE_1",
+        "SALU_CYCLE_1",
+        "SALU_CYCLE_2",
+        "SALU_CYCLE_3",
+    ];
     const SKIP: [&str; 6] = ["SAME", "NEXT", "SKIP_1", "SKIP_2", "SKIP_3", "SKIP_4"];
-    let (id0, skip, id1) = (simm & 0xf, (simm >> 4) & 7, (simm >> 7) & 0xf);
-    let mut s = format!("instid0({})", id(id0));
-    if skip != 0 {
-        let _ = write!(s, " | instskip({})", SKIP.get(skip as usize).copied().unwrap_or("?"));
+    let id = |v: u32| IDS.get(v as usize).copied().unwrap_or("/* invalid instid value */");
+    let skip = |v: u32| SKIP.get(v as usize).copied().unwrap_or("/* invalid instskip value */");
+    let (id0, skip1, id1) = (simm & 0xf, (simm >> 4) & 7, (simm >> 7) & 0xf);
+    let mut parts = Vec::new();
+    if id0 != 0 {
+        parts.push(format!("instid0({})", id(id0)));
+    }
+    if skip1 != 0 {
+        parts.push(format!("instskip({})", skip(skip1)));
     }
     if id1 != 0 {
-        let _ = write!(s, " | instid1({})", id(id1));
+        parts.push(format!("instid1({})", id(id1)));
     }
-    s
+    if parts.is_empty() {
+        "0".into()
+    } else {
+        parts.join(" | ")
+    }
+}
+
+/// `s_waitcnt_depctr` as LLVM prints it: the gfx11 fields by name when the value uses no
+/// other bits (the default-valued ones only when every field is at its default), else hex.
+fn depctr(simm: u32) -> String {
+    // (name, low bit, width); the default of each field is its maximum.
+    const FIELDS: [(&str, u32, u32); 7] = [
+        ("depctr_hold_cnt", 7, 1),
+        ("depctr_sa_sdst", 0, 1),
+        ("depctr_va_vdst", 12, 4),
+        ("depctr_va_sdst", 9, 3),
+        ("depctr_va_ssrc", 8, 1),
+        ("depctr_va_vcc", 1, 1),
+        ("depctr_vm_vsrc", 2, 3),
+    ];
+    let used = FIELDS.iter().fold(0, |m, &(_, lo, w)| m | ((1 << w) - 1) << lo);
+    if simm & !used != 0 {
+        return format!("{simm:#x}");
+    }
+    let val = |lo: u32, w: u32| (simm >> lo) & ((1 << w) - 1);
+    let any_non_default = FIELDS.iter().any(|&(_, lo, w)| val(lo, w) != (1 << w) - 1);
+    let parts: Vec<String> = FIELDS
+        .iter()
+        .filter(|&&(_, lo, w)| !any_non_default || val(lo, w) != (1 << w) - 1)
+        .map(|&(name, lo, w)| format!("{name}({})", val(lo, w)))
+        .collect();
+    parts.join(" ")
+}
+
+/// `s_version`'s operand as LLVM 19 decodes it: `UC_VERSION_*` and flag names when the
+/// value has no bits outside version[7:0], W64[13], W32[14] and MDP[15].
+fn version(simm: u32) -> String {
+    if simm & 0x1f00 != 0 {
+        return format!("{simm:#x}");
+    }
+    let mut e = match simm & 0xff {
+        0 => "UC_VERSION_GFX7".to_string(),
+        4 => "UC_VERSION_GFX10".to_string(),
+        6 => "UC_VERSION_GFX11".to_string(),
+        9 => "UC_VERSION_GFX12".to_string(),
+        v => v.to_string(),
+    };
+    let mut nested = false;
+    for (bit, name) in [(13, "UC_VERSION_W64_BIT"), (14, "UC_VERSION_W32_BIT"), (15, "UC_VERSION_MDP_BIT")] {
+        if simm >> bit & 1 != 0 {
+            // MCBinaryExpr prints a binary left operand in parentheses.
+            e = if nested { format!("({e})|{name}") } else { format!("{e}|{name}") };
+            nested = true;
+        }
+    }
+    e
 }
 
 fn sendmsg(simm: u32) -> String {
-    match simm & 0xff {
-        3 => "sendmsg(MSG_DEALLOC_VGPRS)".into(),
-        1 => "sendmsg(MSG_INTERRUPT)".into(),
-        _ => format!("sendmsg({}, {}, {})", simm & 0xff, (simm >> 4) & 7, (simm >> 8) & 3),
+    // gfx11: the message id is bits 7:0 (no operation or stream fields); a value with
+    // higher bits set is printed as a plain number, as LLVM does.
+    if simm > 0xff {
+        return simm.to_string();
     }
+    let name = match simm {
+        1 => "MSG_INTERRUPT",
+        2 => "MSG_HS_TESSFACTOR",
+        3 => "MSG_DEALLOC_VGPRS",
+        5 => "MSG_STALL_WAVE_GEN",
+        6 => "MSG_HALT_WAVES",
+        9 => "MSG_GS_ALLOC_REQ",
+        128 => "MSG_RTN_GET_DOORBELL",
+        129 => "MSG_RTN_GET_DDID",
+        130 => "MSG_RTN_GET_TMA",
+        131 => "MSG_RTN_GET_REALTIME",
+        132 => "MSG_RTN_SAVE_WAVE",
+        133 => "MSG_RTN_GET_TBA",
+        134 => "MSG_RTN_GET_TBA_TO_PC",
+        _ => return format!("sendmsg({simm}, 0, 0)"),
+    };
+    format!("sendmsg({name})")
 }
 
 /// A VOPD instruction: `v_dual_X ... :: v_dual_Y ...`.
@@ -161,7 +243,10 @@ pub fn disassemble(inst: &Inst, pc: u64, wave64: bool) -> String {
         }
         Encoding::Sopc => vec![operand(&inst.src[0], t[1], wave64), operand(&inst.src[1], t[2], wave64)],
         Encoding::Sopk => {
-            let imm = format!("{:#x}", inst.imm as u32 & 0xffff);
+            let imm = match inst.op {
+                Op::S_VERSION => version(inst.imm as u32 & 0xffff),
+                _ => format!("{:#x}", inst.imm as u32 & 0xffff),
+            };
             if t[0] != Ty::N {
                 vec![operand(&inst.dst, t[0], wave64), imm]
             } else {
@@ -174,8 +259,10 @@ pub fn disassemble(inst: &Inst, pc: u64, wave64: bool) -> String {
                 Op::S_WAITCNT => vec![waitcnt(simm)],
                 Op::S_DELAY_ALU => vec![delay_alu(simm)],
                 Op::S_SENDMSG => vec![sendmsg(simm)],
-                Op::S_CLAUSE => vec![format!("{simm:#x}")],
-                _ if inst.op.has_flag(F::BRANCH) => vec![inst.imm.to_string()],
+                Op::S_WAITCNT_DEPCTR => vec![depctr(simm)],
+                Op::S_CLAUSE | Op::S_SET_INST_PREFETCH_DISTANCE => vec![format!("{simm:#x}")],
+                // LLVM prints the raw 16-bit offset (65535 for -1), not the signed value.
+                _ if inst.op.has_flag(F::BRANCH) => vec![simm.to_string()],
                 _ if t[1] == Ty::Imm16 => vec![simm.to_string()],
                 _ => vec![],
             }
@@ -184,7 +271,18 @@ pub fn disassemble(inst: &Inst, pc: u64, wave64: bool) -> String {
             if t[0] == Ty::N {
                 vec![]
             } else {
-                let base_n = if matches!(inst.op, Op::S_BUFFER_LOAD_B32 | Op::S_BUFFER_LOAD_B64 | Op::S_BUFFER_LOAD_B128 | Op::S_BUFFER_LOAD_B256 | Op::S_BUFFER_LOAD_B512) { 4 } else { 2 };
+                let base_n = if matches!(
+                    inst.op,
+                    Op::S_BUFFER_LOAD_B32
+                        | Op::S_BUFFER_LOAD_B64
+                        | Op::S_BUFFER_LOAD_B128
+                        | Op::S_BUFFER_LOAD_B256
+                        | Op::S_BUFFER_LOAD_B512
+                ) {
+                    4
+                } else {
+                    2
+                };
                 let base = match inst.src[0] {
                     Operand::Sgpr(i) => sreg_name(i, base_n),
                     _ => String::new(),
@@ -194,12 +292,15 @@ pub fn disassemble(inst: &Inst, pc: u64, wave64: bool) -> String {
                     Operand::Sgpr(i) => Some(sreg_name(i, 1)),
                     _ => None,
                 };
-                let last = match (soff, inst.imm) {
+                // The 21-bit offset is signed: LLVM prints -0x4, not 0xfffffffc.
+                let hex = |v: i32| if v < 0 { format!("-{:#x}", v.unsigned_abs()) } else { format!("{v:#x}") };
+                let mut last = match (soff, inst.imm) {
                     (None, 0) => "null".to_string(),
-                    (None, off) => format!("{:#x}", off),
+                    (None, off) => hex(off),
                     (Some(r), 0) => r,
-                    (Some(r), off) => format!("{r} offset:{off:#x}"),
+                    (Some(r), off) => format!("{r} offset:{}", hex(off)),
                 };
+                cache_bits(&mut last, inst.flags);
                 vec![operand(&inst.dst, t[0], wave64), base, last]
             }
         }
@@ -222,7 +323,10 @@ fn valu(inst: &Inst, wave64: bool) -> String {
     let t = info.ty;
     let vop3 = info.enc == Encoding::Vop3 || inst.form == Form::Vop3;
     let mut s = String::from(info.name);
-    if info.enc != Encoding::Vop3 {
+    // Opcodes with a single encoding in LLVM print no _e32/_e64 suffix: v_nop (either
+    // encoding), v_readfirstlane_b32, and v_fmamk/v_fmaak (32-bit form only).
+    let one_form = matches!(inst.op, Op::V_NOP | Op::V_READFIRSTLANE_B32) || inst.op.has_flag(F::LIT_K);
+    if info.enc != Encoding::Vop3 && !one_form {
         s.push_str(if inst.form == Form::Vop3 { "_e64" } else { "_e32" });
     }
     let mut ops = Vec::new();
@@ -261,8 +365,10 @@ fn valu(inst: &Inst, wave64: bool) -> String {
         // e32 carry ops: v_add_co_ci_u32_e32 v1, vcc_lo, v2, v3, vcc_lo
         ops.insert(1, operand(&inst.sdst, Ty::Mask, wave64));
     }
-    s.push(' ');
-    s.push_str(&ops.join(", "));
+    if !ops.is_empty() {
+        s.push(' ');
+        s.push_str(&ops.join(", "));
+    }
     if vop3 {
         if inst.clamp {
             s.push_str(" clamp");
@@ -291,11 +397,23 @@ fn ds(inst: &Inst) -> String {
     };
     let mut ops = Vec::new();
     if load {
-        ops.push(vreg_name(match inst.dst { Operand::Vgpr(v) => v, _ => 0 }, if two { 2 * n } else { n }));
+        ops.push(vreg_name(
+            match inst.dst {
+                Operand::Vgpr(v) => v,
+                _ => 0,
+            },
+            if two { 2 * n } else { n },
+        ));
         ops.push(addr);
     } else {
         if rtn {
-            ops.push(vreg_name(match inst.dst { Operand::Vgpr(v) => v, _ => 0 }, n));
+            ops.push(vreg_name(
+                match inst.dst {
+                    Operand::Vgpr(v) => v,
+                    _ => 0,
+                },
+                n,
+            ));
         }
         ops.push(addr);
         ops.push(data(1));

@@ -67,7 +67,7 @@ impl Program {
                 Err(e) => {
                     bad.insert(insts.len() as u32, e);
                     // Keep the slot as an s_code_end placeholder; execution traps on it.
-                    let len = e.len().unwrap_or(1).max(1);
+                    let len = e.skip().unwrap_or(1).max(1);
                     insts.push(placeholder(len));
                     at += len as usize;
                 }
@@ -150,7 +150,9 @@ impl Program {
         let words: Vec<String> = self.words(idx).iter().map(|w| format!("{w:08X}")).collect();
         let text = match (self.decode_error(idx), self.insts.get(idx)) {
             (Some(e), _) => format!("<{e}>"),
-            (None, Some(i)) if i.op == Op::V_DUAL => self.dual(i).map_or_else(String::new, |d| disassemble_dual(d, wave64)),
+            (None, Some(i)) if i.op == Op::V_DUAL => {
+                self.dual(i).map_or_else(String::new, |d| disassemble_dual(d, wave64))
+            }
             (None, Some(i)) => disassemble(i, self.addr(idx), wave64),
             (None, None) => return String::new(),
         };

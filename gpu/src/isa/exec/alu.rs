@@ -103,22 +103,26 @@ fn fract(x: f32) -> f32 {
     (x - x.floor()).min(f32::from_bits(0x3f7f_ffff))
 }
 
+/// Float compares, in terms of the IEEE ordering (unordered when either input is NaN): the
+/// `n*` forms are true for unordered inputs, the others false.
 fn fcmp(op: Op, a: f32, b: f32) -> bool {
+    use std::cmp::Ordering::{Equal, Greater, Less};
+    let o = a.partial_cmp(&b);
     match op {
-        V_CMP_LT_F32 | V_CMPX_LT_F32 => a < b,
-        V_CMP_EQ_F32 | V_CMPX_EQ_F32 => a == b,
-        V_CMP_LE_F32 | V_CMPX_LE_F32 => a <= b,
-        V_CMP_GT_F32 | V_CMPX_GT_F32 => a > b,
-        V_CMP_LG_F32 | V_CMPX_LG_F32 => a < b || a > b,
-        V_CMP_GE_F32 | V_CMPX_GE_F32 => a >= b,
-        V_CMP_O_F32 | V_CMPX_O_F32 => !a.is_nan() && !b.is_nan(),
-        V_CMP_U_F32 | V_CMPX_U_F32 => a.is_nan() || b.is_nan(),
-        V_CMP_NGE_F32 | V_CMPX_NGE_F32 => !(a >= b),
-        V_CMP_NLG_F32 | V_CMPX_NLG_F32 => !(a < b || a > b),
-        V_CMP_NGT_F32 | V_CMPX_NGT_F32 => !(a > b),
-        V_CMP_NLE_F32 | V_CMPX_NLE_F32 => !(a <= b),
-        V_CMP_NEQ_F32 | V_CMPX_NEQ_F32 => a != b,
-        _ => !(a < b), // V_CMP_NLT_F32 | V_CMPX_NLT_F32
+        V_CMP_LT_F32 | V_CMPX_LT_F32 => o == Some(Less),
+        V_CMP_EQ_F32 | V_CMPX_EQ_F32 => o == Some(Equal),
+        V_CMP_LE_F32 | V_CMPX_LE_F32 => matches!(o, Some(Less | Equal)),
+        V_CMP_GT_F32 | V_CMPX_GT_F32 => o == Some(Greater),
+        V_CMP_LG_F32 | V_CMPX_LG_F32 => matches!(o, Some(Less | Greater)),
+        V_CMP_GE_F32 | V_CMPX_GE_F32 => matches!(o, Some(Greater | Equal)),
+        V_CMP_O_F32 | V_CMPX_O_F32 => o.is_some(),
+        V_CMP_U_F32 | V_CMPX_U_F32 => o.is_none(),
+        V_CMP_NGE_F32 | V_CMPX_NGE_F32 => !matches!(o, Some(Greater | Equal)),
+        V_CMP_NLG_F32 | V_CMPX_NLG_F32 => !matches!(o, Some(Less | Greater)),
+        V_CMP_NGT_F32 | V_CMPX_NGT_F32 => o != Some(Greater),
+        V_CMP_NLE_F32 | V_CMPX_NLE_F32 => !matches!(o, Some(Less | Equal)),
+        V_CMP_NEQ_F32 | V_CMPX_NEQ_F32 => o != Some(Equal),
+        _ => o != Some(Less), // V_CMP_NLT_F32 | V_CMPX_NLT_F32
     }
 }
 
@@ -482,9 +486,19 @@ impl Wave {
                 self.sdst64(&inst.dst, v);
                 self.scc = v != 0;
             }
-            S_AND_SAVEEXEC_B32 | S_AND_SAVEEXEC_B64 | S_OR_SAVEEXEC_B32 | S_OR_SAVEEXEC_B64 | S_XOR_SAVEEXEC_B32
-            | S_XOR_SAVEEXEC_B64 | S_AND_NOT0_SAVEEXEC_B32 | S_AND_NOT0_SAVEEXEC_B64 | S_OR_NOT0_SAVEEXEC_B32
-            | S_OR_NOT0_SAVEEXEC_B64 | S_AND_NOT1_SAVEEXEC_B32 | S_AND_NOT1_SAVEEXEC_B64 | S_OR_NOT1_SAVEEXEC_B32
+            S_AND_SAVEEXEC_B32
+            | S_AND_SAVEEXEC_B64
+            | S_OR_SAVEEXEC_B32
+            | S_OR_SAVEEXEC_B64
+            | S_XOR_SAVEEXEC_B32
+            | S_XOR_SAVEEXEC_B64
+            | S_AND_NOT0_SAVEEXEC_B32
+            | S_AND_NOT0_SAVEEXEC_B64
+            | S_OR_NOT0_SAVEEXEC_B32
+            | S_OR_NOT0_SAVEEXEC_B64
+            | S_AND_NOT1_SAVEEXEC_B32
+            | S_AND_NOT1_SAVEEXEC_B64
+            | S_OR_NOT1_SAVEEXEC_B32
             | S_OR_NOT1_SAVEEXEC_B64 => {
                 let b64 = matches!(
                     op,
@@ -673,7 +687,15 @@ impl Wave {
                         V_SUB_CO_U32 | V_SUB_CO_CI_U32 => (x.wrapping_sub(y).wrapping_sub(c) as u32, y + c > x),
                         _ => (y.wrapping_sub(x).wrapping_sub(c) as u32, x + c > y),
                     };
-                    d[l] = if inst.clamp && carry { if matches!(op, V_ADD_CO_U32 | V_ADD_CO_CI_U32) { u32::MAX } else { 0 } } else { r };
+                    d[l] = if inst.clamp && carry {
+                        if matches!(op, V_ADD_CO_U32 | V_ADD_CO_CI_U32) {
+                            u32::MAX
+                        } else {
+                            0
+                        }
+                    } else {
+                        r
+                    };
                     if carry && exec >> l & 1 != 0 {
                         cout |= 1 << l;
                     }
@@ -724,8 +746,20 @@ impl Wave {
                         V_MOV_B32 => self.vop3_float_mods(inst, 0, x),
                         V_NOT_B32 => !x,
                         V_BFREV_B32 => x.reverse_bits(),
-                        V_CLZ_I32_U32 => if x == 0 { u32::MAX } else { x.leading_zeros() },
-                        _ => if x == 0 { u32::MAX } else { x.trailing_zeros() },
+                        V_CLZ_I32_U32 => {
+                            if x == 0 {
+                                u32::MAX
+                            } else {
+                                x.leading_zeros()
+                            }
+                        }
+                        _ => {
+                            if x == 0 {
+                                u32::MAX
+                            } else {
+                                x.trailing_zeros()
+                            }
+                        }
                     };
                 }
                 self.vdst(&inst.dst, &d, self.exec());
@@ -888,28 +922,119 @@ impl Wave {
             }
 
             // Not ALU instructions: the executor's step() handles them before the ALU.
-            S_NOP | S_SLEEP | S_SET_INST_PREFETCH_DISTANCE | S_CLAUSE | S_DELAY_ALU | S_WAITCNT_DEPCTR | S_WAITCNT
-            | S_WAIT_IDLE | S_CODE_END | S_BRANCH | S_CBRANCH_SCC0 | S_CBRANCH_SCC1 | S_CBRANCH_VCCZ
-            | S_CBRANCH_VCCNZ | S_CBRANCH_EXECZ | S_CBRANCH_EXECNZ | S_ENDPGM | S_SETPRIO | S_SENDMSG | S_ICACHE_INV
-            | S_BARRIER | S_LOAD_B32 | S_LOAD_B64 | S_LOAD_B128 | S_LOAD_B256 | S_LOAD_B512 | S_BUFFER_LOAD_B32
-            | S_BUFFER_LOAD_B64 | S_BUFFER_LOAD_B128 | S_BUFFER_LOAD_B256 | S_BUFFER_LOAD_B512 | S_GL1_INV
-            | S_DCACHE_INV | DS_ADD_U32 | DS_SUB_U32 | DS_MIN_I32 | DS_MAX_I32 | DS_MIN_U32 | DS_MAX_U32 | DS_AND_B32
-            | DS_OR_B32 | DS_XOR_B32 | DS_STORE_B32 | DS_STORE_2ADDR_B32 | DS_STORE_2ADDR_STRIDE64_B32 | DS_STORE_B8
-            | DS_STORE_B16 | DS_ADD_RTN_U32 | DS_LOAD_B32 | DS_LOAD_2ADDR_B32 | DS_LOAD_2ADDR_STRIDE64_B32
-            | DS_LOAD_U8 | DS_LOAD_U16 | DS_STORE_B64 | DS_STORE_2ADDR_B64 | DS_LOAD_B64 | DS_LOAD_2ADDR_B64
-            | DS_STORE_B128 | DS_LOAD_B128 | BUFFER_LOAD_U8 | BUFFER_LOAD_I8 | BUFFER_LOAD_U16 | BUFFER_LOAD_I16
-            | BUFFER_LOAD_B32 | BUFFER_LOAD_B64 | BUFFER_LOAD_B96 | BUFFER_LOAD_B128 | BUFFER_STORE_B8
-            | BUFFER_STORE_B16 | BUFFER_STORE_B32 | BUFFER_STORE_B64 | BUFFER_STORE_B96 | BUFFER_STORE_B128
-            | BUFFER_GL0_INV | BUFFER_GL1_INV | GLOBAL_LOAD_U8 | GLOBAL_LOAD_I8 | GLOBAL_LOAD_U16 | GLOBAL_LOAD_I16
-            | GLOBAL_LOAD_B32 | GLOBAL_LOAD_B64 | GLOBAL_LOAD_B96 | GLOBAL_LOAD_B128 | GLOBAL_STORE_B8
-            | GLOBAL_STORE_B16 | GLOBAL_STORE_B32 | GLOBAL_STORE_B64 | GLOBAL_STORE_B96 | GLOBAL_STORE_B128
-            | SCRATCH_LOAD_U8 | SCRATCH_LOAD_I8 | SCRATCH_LOAD_U16 | SCRATCH_LOAD_I16 | SCRATCH_LOAD_B32
-            | SCRATCH_LOAD_B64 | SCRATCH_LOAD_B96 | SCRATCH_LOAD_B128 | SCRATCH_STORE_B8 | SCRATCH_STORE_B16
-            | SCRATCH_STORE_B32 | SCRATCH_STORE_B64 | SCRATCH_STORE_B96 | SCRATCH_STORE_B128 | V_DUAL
-            | S_WAITCNT_VSCNT | S_WAITCNT_VMCNT | S_WAITCNT_EXPCNT | S_WAITCNT_LGKMCNT | S_VERSION | S_GETPC_B64
-            | S_SETPC_B64 | S_SWAPPC_B64 | V_NOP => {
-                return Err(illegal(format!("{} reached the ALU but is not an ALU instruction", op.name())))
-            }
+            S_NOP
+            | S_SLEEP
+            | S_SET_INST_PREFETCH_DISTANCE
+            | S_CLAUSE
+            | S_DELAY_ALU
+            | S_WAITCNT_DEPCTR
+            | S_WAITCNT
+            | S_WAIT_IDLE
+            | S_CODE_END
+            | S_BRANCH
+            | S_CBRANCH_SCC0
+            | S_CBRANCH_SCC1
+            | S_CBRANCH_VCCZ
+            | S_CBRANCH_VCCNZ
+            | S_CBRANCH_EXECZ
+            | S_CBRANCH_EXECNZ
+            | S_ENDPGM
+            | S_SETPRIO
+            | S_SENDMSG
+            | S_ICACHE_INV
+            | S_BARRIER
+            | S_LOAD_B32
+            | S_LOAD_B64
+            | S_LOAD_B128
+            | S_LOAD_B256
+            | S_LOAD_B512
+            | S_BUFFER_LOAD_B32
+            | S_BUFFER_LOAD_B64
+            | S_BUFFER_LOAD_B128
+            | S_BUFFER_LOAD_B256
+            | S_BUFFER_LOAD_B512
+            | S_GL1_INV
+            | S_DCACHE_INV
+            | DS_ADD_U32
+            | DS_SUB_U32
+            | DS_MIN_I32
+            | DS_MAX_I32
+            | DS_MIN_U32
+            | DS_MAX_U32
+            | DS_AND_B32
+            | DS_OR_B32
+            | DS_XOR_B32
+            | DS_STORE_B32
+            | DS_STORE_2ADDR_B32
+            | DS_STORE_2ADDR_STRIDE64_B32
+            | DS_STORE_B8
+            | DS_STORE_B16
+            | DS_ADD_RTN_U32
+            | DS_LOAD_B32
+            | DS_LOAD_2ADDR_B32
+            | DS_LOAD_2ADDR_STRIDE64_B32
+            | DS_LOAD_U8
+            | DS_LOAD_U16
+            | DS_STORE_B64
+            | DS_STORE_2ADDR_B64
+            | DS_LOAD_B64
+            | DS_LOAD_2ADDR_B64
+            | DS_STORE_B128
+            | DS_LOAD_B128
+            | BUFFER_LOAD_U8
+            | BUFFER_LOAD_I8
+            | BUFFER_LOAD_U16
+            | BUFFER_LOAD_I16
+            | BUFFER_LOAD_B32
+            | BUFFER_LOAD_B64
+            | BUFFER_LOAD_B96
+            | BUFFER_LOAD_B128
+            | BUFFER_STORE_B8
+            | BUFFER_STORE_B16
+            | BUFFER_STORE_B32
+            | BUFFER_STORE_B64
+            | BUFFER_STORE_B96
+            | BUFFER_STORE_B128
+            | BUFFER_GL0_INV
+            | BUFFER_GL1_INV
+            | GLOBAL_LOAD_U8
+            | GLOBAL_LOAD_I8
+            | GLOBAL_LOAD_U16
+            | GLOBAL_LOAD_I16
+            | GLOBAL_LOAD_B32
+            | GLOBAL_LOAD_B64
+            | GLOBAL_LOAD_B96
+            | GLOBAL_LOAD_B128
+            | GLOBAL_STORE_B8
+            | GLOBAL_STORE_B16
+            | GLOBAL_STORE_B32
+            | GLOBAL_STORE_B64
+            | GLOBAL_STORE_B96
+            | GLOBAL_STORE_B128
+            | SCRATCH_LOAD_U8
+            | SCRATCH_LOAD_I8
+            | SCRATCH_LOAD_U16
+            | SCRATCH_LOAD_I16
+            | SCRATCH_LOAD_B32
+            | SCRATCH_LOAD_B64
+            | SCRATCH_LOAD_B96
+            | SCRATCH_LOAD_B128
+            | SCRATCH_STORE_B8
+            | SCRATCH_STORE_B16
+            | SCRATCH_STORE_B32
+            | SCRATCH_STORE_B64
+            | SCRATCH_STORE_B96
+            | SCRATCH_STORE_B128
+            | V_DUAL
+            | S_WAITCNT_VSCNT
+            | S_WAITCNT_VMCNT
+            | S_WAITCNT_EXPCNT
+            | S_WAITCNT_LGKMCNT
+            | S_VERSION
+            | S_GETPC_B64
+            | S_SETPC_B64
+            | S_SWAPPC_B64
+            | V_NOP => return Err(illegal(format!("{} reached the ALU but is not an ALU instruction", op.name()))),
         }
         Ok(())
     }

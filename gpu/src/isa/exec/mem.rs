@@ -15,8 +15,8 @@ fn access(op: Op) -> (u32, bool) {
         BUFFER_LOAD_U8 | GLOBAL_LOAD_U8 | SCRATCH_LOAD_U8 | BUFFER_STORE_B8 | GLOBAL_STORE_B8 | SCRATCH_STORE_B8
         | DS_STORE_B8 | DS_LOAD_U8 => (1, false),
         BUFFER_LOAD_I8 | GLOBAL_LOAD_I8 | SCRATCH_LOAD_I8 => (1, true),
-        BUFFER_LOAD_U16 | GLOBAL_LOAD_U16 | SCRATCH_LOAD_U16 | BUFFER_STORE_B16 | GLOBAL_STORE_B16 | SCRATCH_STORE_B16
-        | DS_STORE_B16 | DS_LOAD_U16 => (2, false),
+        BUFFER_LOAD_U16 | GLOBAL_LOAD_U16 | SCRATCH_LOAD_U16 | BUFFER_STORE_B16 | GLOBAL_STORE_B16
+        | SCRATCH_STORE_B16 | DS_STORE_B16 | DS_LOAD_U16 => (2, false),
         BUFFER_LOAD_I16 | GLOBAL_LOAD_I16 | SCRATCH_LOAD_I16 => (2, true),
         _ => (4 * op.info().ty[0].dwords(false), false),
     }
@@ -93,8 +93,12 @@ impl Wave {
         let addr_v = self.vsrc(&inst.src[0]);
         let two = matches!(
             op,
-            DS_STORE_2ADDR_B32 | DS_STORE_2ADDR_STRIDE64_B32 | DS_LOAD_2ADDR_B32 | DS_LOAD_2ADDR_STRIDE64_B32
-                | DS_STORE_2ADDR_B64 | DS_LOAD_2ADDR_B64
+            DS_STORE_2ADDR_B32
+                | DS_STORE_2ADDR_STRIDE64_B32
+                | DS_LOAD_2ADDR_B32
+                | DS_LOAD_2ADDR_STRIDE64_B32
+                | DS_STORE_2ADDR_B64
+                | DS_LOAD_2ADDR_B64
         );
         let (size, _) = access(op);
         let dwords = (size / 4).max(1) as usize;
@@ -102,7 +106,8 @@ impl Wave {
         let addrs = |l: usize| -> [u64; 2] {
             let a = addr_v[l] as u64;
             if two {
-                let scale = size as u64 * if matches!(op, DS_STORE_2ADDR_STRIDE64_B32 | DS_LOAD_2ADDR_STRIDE64_B32) { 64 } else { 1 };
+                let scale = size as u64
+                    * if matches!(op, DS_STORE_2ADDR_STRIDE64_B32 | DS_LOAD_2ADDR_STRIDE64_B32) { 64 } else { 1 };
                 [a + inst.imm as u64 * scale, a + inst.imm1 as u64 * scale]
             } else {
                 [a + (inst.imm as u64 | (inst.imm1 as u64) << 8), 0]
@@ -120,8 +125,14 @@ impl Wave {
             b
         };
         match op {
-            DS_STORE_B32 | DS_STORE_B8 | DS_STORE_B16 | DS_STORE_B64 | DS_STORE_B128 | DS_STORE_2ADDR_B32
-            | DS_STORE_2ADDR_STRIDE64_B32 | DS_STORE_2ADDR_B64 => {
+            DS_STORE_B32
+            | DS_STORE_B8
+            | DS_STORE_B16
+            | DS_STORE_B64
+            | DS_STORE_B128
+            | DS_STORE_2ADDR_B32
+            | DS_STORE_2ADDR_STRIDE64_B32
+            | DS_STORE_2ADDR_B64 => {
                 let data = self.vsrc_n(&inst.src[1], dwords);
                 let data1 = if two { self.vsrc_n(&inst.src[2], dwords) } else { [[0; 64]; 4] };
                 for l in 0..self.lanes {
@@ -141,8 +152,14 @@ impl Wave {
                     }
                 }
             }
-            DS_LOAD_B32 | DS_LOAD_U8 | DS_LOAD_U16 | DS_LOAD_B64 | DS_LOAD_B128 | DS_LOAD_2ADDR_B32
-            | DS_LOAD_2ADDR_STRIDE64_B32 | DS_LOAD_2ADDR_B64 => {
+            DS_LOAD_B32
+            | DS_LOAD_U8
+            | DS_LOAD_U16
+            | DS_LOAD_B64
+            | DS_LOAD_B128
+            | DS_LOAD_2ADDR_B32
+            | DS_LOAD_2ADDR_STRIDE64_B32
+            | DS_LOAD_2ADDR_B64 => {
                 let elems = if two { 2 } else { 1 };
                 let mut out = [[0u32; 64]; 4];
                 for l in 0..self.lanes {
@@ -257,7 +274,9 @@ impl Wave {
             for k in 0..dwords {
                 let end = buffer_offset + k as u64 * 4 + chunk;
                 let ok = match v.oob_select {
-                    OobSelect::StructuredWithOffset => index < v.num_records as u64 && offset + k as u64 * 4 + chunk <= v.stride as u64,
+                    OobSelect::StructuredWithOffset => {
+                        index < v.num_records as u64 && offset + k as u64 * 4 + chunk <= v.stride as u64
+                    }
                     OobSelect::Structured => index < v.num_records as u64,
                     OobSelect::Disabled => v.num_records != 0,
                     OobSelect::Raw => end <= v.num_records as u64,

@@ -6,7 +6,10 @@
 //! 64-lane pass that reads all of its inputs before writing any output, which is what the
 //! hardware's two passes over the pre-instruction state compute (seed 004, "wave32 wave64").
 
+// Lane loops index several per-lane arrays (sources, results, EXEC bits) by lane number.
+#[allow(clippy::needless_range_loop)]
 mod alu;
+#[allow(clippy::needless_range_loop)]
 mod mem;
 
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -154,7 +157,8 @@ impl Wave {
     }
 
     pub fn exec(&self) -> u64 {
-        (self.sgpr[SGPR_EXEC_LO as usize] as u64 | (self.sgpr[SGPR_EXEC_LO as usize + 1] as u64) << 32) & self.lane_mask()
+        (self.sgpr[SGPR_EXEC_LO as usize] as u64 | (self.sgpr[SGPR_EXEC_LO as usize + 1] as u64) << 32)
+            & self.lane_mask()
     }
 
     pub fn set_exec(&mut self, v: u64) {
@@ -374,9 +378,24 @@ impl Wave {
         let op = inst.op;
         match op {
             // ---- Program control (SOPP) ----
-            S_NOP | S_SLEEP | S_SET_INST_PREFETCH_DISTANCE | S_CLAUSE | S_DELAY_ALU | S_WAITCNT_DEPCTR | S_WAITCNT
-            | S_WAIT_IDLE | S_SETPRIO | S_ICACHE_INV | S_WAITCNT_VSCNT | S_WAITCNT_VMCNT | S_WAITCNT_EXPCNT
-            | S_WAITCNT_LGKMCNT | S_VERSION | S_DCACHE_INV | S_GL1_INV | V_NOP => Ok(Flow::Next),
+            S_NOP
+            | S_SLEEP
+            | S_SET_INST_PREFETCH_DISTANCE
+            | S_CLAUSE
+            | S_DELAY_ALU
+            | S_WAITCNT_DEPCTR
+            | S_WAITCNT
+            | S_WAIT_IDLE
+            | S_SETPRIO
+            | S_ICACHE_INV
+            | S_WAITCNT_VSCNT
+            | S_WAITCNT_VMCNT
+            | S_WAITCNT_EXPCNT
+            | S_WAITCNT_LGKMCNT
+            | S_VERSION
+            | S_DCACHE_INV
+            | S_GL1_INV
+            | V_NOP => Ok(Flow::Next),
             // Caches are coherent in this model: invalidations have nothing to do.
             BUFFER_GL0_INV | BUFFER_GL1_INV => Ok(Flow::Next),
             S_CODE_END => {
@@ -425,18 +444,39 @@ impl Wave {
             }
 
             // ---- Scalar memory ----
-            S_LOAD_B32 | S_LOAD_B64 | S_LOAD_B128 | S_LOAD_B256 | S_LOAD_B512 | S_BUFFER_LOAD_B32 | S_BUFFER_LOAD_B64
-            | S_BUFFER_LOAD_B128 | S_BUFFER_LOAD_B256 | S_BUFFER_LOAD_B512 => {
+            S_LOAD_B32 | S_LOAD_B64 | S_LOAD_B128 | S_LOAD_B256 | S_LOAD_B512 | S_BUFFER_LOAD_B32
+            | S_BUFFER_LOAD_B64 | S_BUFFER_LOAD_B128 | S_BUFFER_LOAD_B256 | S_BUFFER_LOAD_B512 => {
                 self.smem(inst, ctx)?;
                 Ok(Flow::Next)
             }
 
             // ---- LDS ----
-            DS_ADD_U32 | DS_SUB_U32 | DS_MIN_I32 | DS_MAX_I32 | DS_MIN_U32 | DS_MAX_U32 | DS_AND_B32 | DS_OR_B32
-            | DS_XOR_B32 | DS_STORE_B32 | DS_STORE_2ADDR_B32 | DS_STORE_2ADDR_STRIDE64_B32 | DS_STORE_B8
-            | DS_STORE_B16 | DS_ADD_RTN_U32 | DS_LOAD_B32 | DS_LOAD_2ADDR_B32 | DS_LOAD_2ADDR_STRIDE64_B32
-            | DS_LOAD_U8 | DS_LOAD_U16 | DS_STORE_B64 | DS_STORE_2ADDR_B64 | DS_LOAD_B64 | DS_LOAD_2ADDR_B64
-            | DS_STORE_B128 | DS_LOAD_B128 => {
+            DS_ADD_U32
+            | DS_SUB_U32
+            | DS_MIN_I32
+            | DS_MAX_I32
+            | DS_MIN_U32
+            | DS_MAX_U32
+            | DS_AND_B32
+            | DS_OR_B32
+            | DS_XOR_B32
+            | DS_STORE_B32
+            | DS_STORE_2ADDR_B32
+            | DS_STORE_2ADDR_STRIDE64_B32
+            | DS_STORE_B8
+            | DS_STORE_B16
+            | DS_ADD_RTN_U32
+            | DS_LOAD_B32
+            | DS_LOAD_2ADDR_B32
+            | DS_LOAD_2ADDR_STRIDE64_B32
+            | DS_LOAD_U8
+            | DS_LOAD_U16
+            | DS_STORE_B64
+            | DS_STORE_2ADDR_B64
+            | DS_LOAD_B64
+            | DS_LOAD_2ADDR_B64
+            | DS_STORE_B128
+            | DS_LOAD_B128 => {
                 self.ds(inst, ctx)?;
                 Ok(Flow::Next)
             }
@@ -475,4 +515,3 @@ impl Wave {
         }
     }
 }
-

@@ -1,0 +1,248 @@
+//! Helpers shared by the GPU integration tests: assembling gfx11 code with LLVM 19's
+//! tools, uploading it, building PM4 with `gpu::pm4::Builder` and submitting it through
+//! the winsys, exactly as a driver would (no Vulkan).
+
+#![allow(dead_code)] // each test binary uses a different subset
+
+use std::path::PathBuf;
+use std::process::Command;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+use gpu::mem::Bo;
+use gpu::pm4::{initiator, reg, Builder};
+use gpu::{Config, Device, Ib, Queue, Report};
+
+/// `s_code_end`: the 256 bytes after a shader are filled with it, as LLVM does.
+pub const S_CODE_END: u32 = 0xbf9f_0000;
+
+/// Initiator bits of a wave32 dispatch (RADV sets ORDER_MODE and TUNNEL_ENABLE too).
+pub const W32: u32 = initiator::COMPUTE_SHADER_EN | initiator::FORCE_START_AT_000 | initiator::CS_W32_EN;
+/// Initiator bits of a wave64 dispatch.
+pub const W64: u32 = initiator::COMPUTE_SHADER_EN | initiator::FORCE_START_AT_000;
+
+/// A fresh scratch directory for one tool invocation.
+pub fn scratch_dir(tag: &str) -> PathBuf {
+    static N: AtomicU64 = AtomicU64::new(0);
+    let n = N.fetch_add(1, Ordering::Relaxed);
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("gpu-{tag}-{}-{n}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Runs a tool, panicking with its stderr on failure.
+pub fn run_tool(cmd: &mut Command) -> Vec<u8> {
+    let out = cmd.output().unwrap_or_else(|e| panic!("cannot run {cmd:?}: {e}"));
+    assert!(out.status.success(), "{cmd:?} failed:\n{}", String::from_utf8_lossy(&out.stderr));
+    out.stdout
+}
+
+/// Assembles gfx1100 assembly into an object file; returns its path.
+pub fn assemble_object(src: &str) -> PathBuf {
+    let dir = scratch_dir("mc");
+    let (s, o) = (dir.join("k.s"), dir.join("k.o"));
+    std::fs::write(&s, src).unwrap();
+    run_tool(Command::new("llvm-mc-19").args(["-arch=amdgcn", "-mcpu=gfx1100", "-filetype=obj", "-o"]).arg(&o).arg(&s));
+    o
+}
+
+/// Assembles gfx1100 assembly (plain instruction text) into machine words.
+pub fn assemble(src: &str) -> Vec<u32> {
+    let o = assemble_object(src);
+    let bin = o.with_extension("bin");
+    run_tool(Command::new("llvm-objcopy-19").args(["-O", "binary", "--only-section=.text"]).arg(&o).arg(&bin));
+    let bytes = std::fs::read(&bin).unwrap();
+    assert_eq!(bytes.len() % 4, 0);
+    bytes.chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect()
+}
+
+/// Copies dwords into a BO at a byte offset.
+pub fn write_words(bo: &Bo, byte_offset: u64, words: &[u32]) {
+    assert!(byte_offset % 4 == 0 && byte_offset + 4 * words.len() as u64 <= bo.size());
+    // SAFETY: the range was checked against the BO's size; the GPU is not using it.
+    unsafe {
+        std::ptr::copy_nonoverlapping(words.as_ptr(), bo.host_ptr().add(byte_offset as usize) as *mut u32, words.len())
+    }
+}
+
+/// Reads dwords from a BO at a byte offset.
+pub fn read_words(bo: &Bo, byte_offset: u64, count: usize) -> Vec<u32> {
+    assert!(byte_offset % 4 == 0 && byte_offset + 4 * count as u64 <= bo.size());
+    let mut out = vec![0u32; count];
+    // SAFETY: the range was checked against the BO's size; the GPU is idle.
+    unsafe {
+        std::ptr::copy_nonoverlapping(bo.host_ptr().add(byte_offset as usize) as *const u32, out.as_mut_ptr(), count)
+    }
+    out
+}
+
+pub fn read_u64(bo: &Bo, byte_offset: u64) -> u64 {
+    let w = read_words(bo, byte_offset, 2);
+    w[0] as u64 | (w[1] as u64) << 32
+}
+
+/// A device and one queue; `threads: 2` keeps the tests light on small machines.
+pub struct Gpu {
+    pub dev: Device,
+    pub queue: Queue,
+    /// Indirect buffers submitted so far (kept alive until the GPU is dropped).
+    ibs: Vec<Arc<Bo>>,
+}
+
+impl Gpu {
+    pub fn new() -> Gpu {
+        Gpu::with_timeout(Duration::from_secs(5))
+    }
+
+    pub fn with_timeout(hang_timeout: Duration) -> Gpu {
+        let dev = Device::new(Config { threads: 2, hang_timeout, memory_size: 256 << 20 });
+        let queue = dev.create_queue().unwrap();
+        Gpu { dev, queue, ibs: Vec::new() }
+    }
+
+    pub fn alloc(&self, size: u64) -> Arc<Bo> {
+        self.dev.alloc(size, 256).unwrap()
+    }
+
+    /// A BO holding `words`.
+    pub fn buffer(&self, words: &[u32]) -> Arc<Bo> {
+        let bo = self.alloc(4 * words.len().max(1) as u64);
+        write_words(&bo, 0, words);
+        bo
+    }
+
+    /// Uploads shader code to a 256-byte aligned BO, followed by 256 bytes of s_code_end.
+    pub fn upload_code(&self, code: &[u32]) -> Arc<Bo> {
+        let mut words = code.to_vec();
+        words.extend(std::iter::repeat_n(S_CODE_END, 64));
+        let bo = self.dev.alloc(4 * words.len() as u64, 256).unwrap();
+        assert_eq!(bo.va() % 256, 0);
+        write_words(&bo, 0, &words);
+        bo
+    }
+
+    /// Assembles and uploads a kernel.
+    pub fn kernel(&self, src: &str) -> Arc<Bo> {
+        self.upload_code(&assemble(src))
+    }
+
+    /// Puts an indirect buffer into GPU memory (kept alive by `self`).
+    pub fn ib(&mut self, words: &[u32]) -> Ib {
+        let bo = self.buffer(words);
+        let ib = Ib { va: bo.va(), dwords: words.len() as u32 };
+        self.ibs.push(bo);
+        ib
+    }
+
+    /// Submits one IB and waits for it: `Err` is the device-lost report.
+    pub fn run(&mut self, words: &[u32]) -> Result<(), Arc<Report>> {
+        let ib = self.ib(words);
+        self.run_ibs(&[ib])
+    }
+
+    pub fn run_ibs(&mut self, ibs: &[Ib]) -> Result<(), Arc<Report>> {
+        let seq = match self.queue.submit(ibs) {
+            Ok(seq) => seq,
+            Err(e) => panic!("submit failed: {e}"),
+        };
+        match self.queue.wait(seq, Duration::from_secs(30))? {
+            true => Ok(()),
+            false => panic!("fence {seq} did not signal within 30 s"),
+        }
+    }
+}
+
+/// The SH register state of one dispatch.
+#[derive(Clone, Debug)]
+pub struct Dispatch {
+    pub entry: u64,
+    pub rsrc1: u32,
+    pub rsrc2: u32,
+    pub user_data: Vec<u32>,
+    pub threads: [u32; 3],
+}
+
+/// RSRC2 with `user` user SGPRs, TGID_X/Y/Z as asked and `lds` bytes of LDS.
+pub fn rsrc2(user: u32, tgid: [bool; 3], lds: u32) -> u32 {
+    user << 1 | (tgid[0] as u32) << 7 | (tgid[1] as u32) << 8 | (tgid[2] as u32) << 9 | lds.div_ceil(512) << 15
+}
+
+/// RSRC1 as LLVM writes it for a small kernel (VGPR blocks, FLOAT_MODE 0xf0, DX10_CLAMP,
+/// IEEE_MODE, WGP_MODE, MEM_ORDERED).
+pub const RSRC1: u32 = 0x60af_0004;
+
+impl Dispatch {
+    pub fn new(code: &Bo, user_data: &[u32], tgid: [bool; 3], threads: [u32; 3]) -> Dispatch {
+        Dispatch {
+            entry: code.va(),
+            rsrc1: RSRC1,
+            rsrc2: rsrc2(user_data.len() as u32, tgid, 0),
+            user_data: user_data.to_vec(),
+            threads,
+        }
+    }
+
+    pub fn lds(mut self, bytes: u32) -> Dispatch {
+        self.rsrc2 = self.rsrc2 & !(0x1ff << 15) | bytes.div_ceil(512) << 15;
+        self
+    }
+
+    /// SET_SH_REG packets for the program, resources, user data and workgroup size.
+    pub fn emit_regs(&self, b: &mut Builder<Vec<u32>>) {
+        assert_eq!(self.entry % 256, 0);
+        b.set_sh_regs(reg::COMPUTE_PGM_LO, &[(self.entry >> 8) as u32, (self.entry >> 40) as u32]);
+        b.set_sh_regs(reg::COMPUTE_PGM_RSRC1, &[self.rsrc1, self.rsrc2]);
+        b.set_sh_reg(reg::COMPUTE_PGM_RSRC3, 0);
+        if !self.user_data.is_empty() {
+            b.set_sh_regs(reg::COMPUTE_USER_DATA_0, &self.user_data);
+        }
+        b.set_sh_regs(reg::COMPUTE_NUM_THREAD_X, &self.threads);
+    }
+
+    /// Registers + DISPATCH_DIRECT.
+    pub fn emit(&self, b: &mut Builder<Vec<u32>>, groups: [u32; 3], initiator: u32) {
+        self.emit_regs(b);
+        b.dispatch_direct(groups, initiator);
+    }
+
+    /// A whole IB for one dispatch.
+    pub fn ib(&self, groups: [u32; 3], initiator: u32) -> Vec<u32> {
+        let mut v = Vec::new();
+        self.emit(&mut Builder(&mut v), groups, initiator);
+        v
+    }
+}
+
+/// Splits a 64-bit address into user-data dwords.
+pub fn addr(va: u64) -> [u32; 2] {
+    [va as u32, (va >> 32) as u32]
+}
+
+/// `out[tgid * 64 + tid] = tid * 3 + tgid`, with the output address in s[0:1] and the
+/// workgroup id in s2 (64 work-items per group).
+pub const TID3_KERNEL: &str = "
+    v_and_b32 v1, 0x3ff, v0            // v1 = tid
+    v_mad_u32_u24 v2, v1, 3, s2        // v2 = tid * 3 + tgid
+    s_lshl_b32 s3, s2, 6               // s3 = tgid * 64
+    v_add_nc_u32 v3, s3, v1            // v3 = index
+    v_lshlrev_b32 v3, 2, v3            // byte offset
+    global_store_b32 v3, v2, s[0:1]
+    s_endpgm
+";
+
+/// Runs [`TID3_KERNEL`] over 64 groups of 64 work-items on `gpu` and checks every dword:
+/// the "is this device usable" probe of the fault tests.
+pub fn check_tid3_dispatch(gpu: &mut Gpu, initiator: u32) {
+    let code = gpu.kernel(TID3_KERNEL);
+    let out = gpu.alloc(64 * 64 * 4);
+    write_words(&out, 0, &[0xdead_beef; 64 * 64]);
+    let d = Dispatch::new(&code, &addr(out.va()), [true, false, false], [64, 1, 1]);
+    gpu.run(&d.ib([64, 1, 1], initiator)).unwrap_or_else(|r| panic!("dispatch failed: {r}"));
+    let got = read_words(&out, 0, 64 * 64);
+    for g in 0..64u32 {
+        for t in 0..64u32 {
+            assert_eq!(got[(g * 64 + t) as usize], t * 3 + g, "group {g} item {t}");
+        }
+    }
+}

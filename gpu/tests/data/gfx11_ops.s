@@ -1,0 +1,1148 @@
+// Every opcode of gpu::isa::table::OPS in typical forms, for the differential test in
+// disasm.rs: llvm-mc-19 assembles this file (wave32), llvm-objdump-19 disassembles it, and
+// softnavi's decoder and disassembler must agree with LLVM on every line. Sections: one or
+// more forms per table row (SOP2, SOPK, SOP1, SOPC, SMEM, VOP2, VOP1, VOPC, VOP3, MUBUF,
+// GLOBAL, SCRATCH), then SOPP, DS, VOPD and operand variety (special registers, inline
+// constants, literals, modifiers, offsets, cache bits).
+// Branch targets are numbers, not labels: objdump prints a label name for a target that
+// starts a symbol.
+s_add_u32 s4, s8, s12
+s_add_u32 s20, -5, 0x1234
+s_sub_u32 s4, s8, s12
+s_sub_u32 s20, -5, 0x1234
+s_add_i32 s4, s8, s12
+s_add_i32 s20, -5, 0x1234
+s_sub_i32 s4, s8, s12
+s_sub_i32 s20, -5, 0x1234
+s_addc_u32 s4, s8, s12
+s_addc_u32 s20, -5, 0x1234
+s_subb_u32 s4, s8, s12
+s_subb_u32 s20, -5, 0x1234
+s_absdiff_i32 s4, s8, s12
+s_absdiff_i32 s20, -5, 0x1234
+s_lshl_b32 s4, s8, s12
+s_lshl_b32 s20, -5, 0x1234
+s_lshl_b64 s[4:5], s[8:9], s12
+s_lshl_b64 s[20:21], 7, 0x1234
+s_lshr_b32 s4, s8, s12
+s_lshr_b32 s20, -5, 0x1234
+s_lshr_b64 s[4:5], s[8:9], s12
+s_lshr_b64 s[20:21], 7, 0x1234
+s_ashr_i32 s4, s8, s12
+s_ashr_i32 s20, -5, 0x1234
+s_ashr_i64 s[4:5], s[8:9], s12
+s_ashr_i64 s[20:21], 7, 0x1234
+s_lshl1_add_u32 s4, s8, s12
+s_lshl1_add_u32 s20, -5, 0x1234
+s_lshl2_add_u32 s4, s8, s12
+s_lshl2_add_u32 s20, -5, 0x1234
+s_lshl3_add_u32 s4, s8, s12
+s_lshl3_add_u32 s20, -5, 0x1234
+s_lshl4_add_u32 s4, s8, s12
+s_lshl4_add_u32 s20, -5, 0x1234
+s_min_i32 s4, s8, s12
+s_min_i32 s20, -5, 0x1234
+s_min_u32 s4, s8, s12
+s_min_u32 s20, -5, 0x1234
+s_max_i32 s4, s8, s12
+s_max_i32 s20, -5, 0x1234
+s_max_u32 s4, s8, s12
+s_max_u32 s20, -5, 0x1234
+s_and_b32 s4, s8, s12
+s_and_b32 s20, -5, 0x1234
+s_and_b64 s[4:5], s[8:9], s[12:13]
+s_and_b64 s[20:21], 7, s[12:13]
+s_or_b32 s4, s8, s12
+s_or_b32 s20, -5, 0x1234
+s_or_b64 s[4:5], s[8:9], s[12:13]
+s_or_b64 s[20:21], 7, s[12:13]
+s_xor_b32 s4, s8, s12
+s_xor_b32 s20, -5, 0x1234
+s_xor_b64 s[4:5], s[8:9], s[12:13]
+s_xor_b64 s[20:21], 7, s[12:13]
+s_nand_b32 s4, s8, s12
+s_nand_b32 s20, -5, 0x1234
+s_nand_b64 s[4:5], s[8:9], s[12:13]
+s_nand_b64 s[20:21], 7, s[12:13]
+s_nor_b32 s4, s8, s12
+s_nor_b32 s20, -5, 0x1234
+s_nor_b64 s[4:5], s[8:9], s[12:13]
+s_nor_b64 s[20:21], 7, s[12:13]
+s_xnor_b32 s4, s8, s12
+s_xnor_b32 s20, -5, 0x1234
+s_xnor_b64 s[4:5], s[8:9], s[12:13]
+s_xnor_b64 s[20:21], 7, s[12:13]
+s_and_not1_b32 s4, s8, s12
+s_and_not1_b32 s20, -5, 0x1234
+s_and_not1_b64 s[4:5], s[8:9], s[12:13]
+s_and_not1_b64 s[20:21], 7, s[12:13]
+s_or_not1_b32 s4, s8, s12
+s_or_not1_b32 s20, -5, 0x1234
+s_or_not1_b64 s[4:5], s[8:9], s[12:13]
+s_or_not1_b64 s[20:21], 7, s[12:13]
+s_bfe_u32 s4, s8, s12
+s_bfe_u32 s20, -5, 0x1234
+s_bfe_i32 s4, s8, s12
+s_bfe_i32 s20, -5, 0x1234
+s_bfe_u64 s[4:5], s[8:9], s12
+s_bfe_u64 s[20:21], 7, 0x1234
+s_bfe_i64 s[4:5], s[8:9], s12
+s_bfe_i64 s[20:21], 7, 0x1234
+s_bfm_b32 s4, s8, s12
+s_bfm_b32 s20, -5, 0x1234
+s_bfm_b64 s[4:5], s8, s12
+s_bfm_b64 s[20:21], -5, 0x1234
+s_mul_i32 s4, s8, s12
+s_mul_i32 s20, -5, 0x1234
+s_mul_hi_u32 s4, s8, s12
+s_mul_hi_u32 s20, -5, 0x1234
+s_mul_hi_i32 s4, s8, s12
+s_mul_hi_i32 s20, -5, 0x1234
+s_cselect_b32 s4, s8, s12
+s_cselect_b32 s20, -5, 0x1234
+s_cselect_b64 s[4:5], s[8:9], s[12:13]
+s_cselect_b64 s[20:21], 7, s[12:13]
+s_pack_ll_b32_b16 s4, s8, s12
+s_pack_ll_b32_b16 s20, -5, 0x1234
+s_pack_lh_b32_b16 s4, s8, s12
+s_pack_lh_b32_b16 s20, -5, 0x1234
+s_pack_hh_b32_b16 s4, s8, s12
+s_pack_hh_b32_b16 s20, -5, 0x1234
+s_pack_hl_b32_b16 s4, s8, s12
+s_pack_hl_b32_b16 s20, -5, 0x1234
+s_movk_i32 s4, 0x1234
+s_version 0x1234
+s_cmovk_i32 s4, 0x1234
+s_cmpk_eq_i32 s4, 0x1234
+s_cmpk_lg_i32 s4, 0x1234
+s_cmpk_gt_i32 s4, 0x1234
+s_cmpk_ge_i32 s4, 0x1234
+s_cmpk_lt_i32 s4, 0x1234
+s_cmpk_le_i32 s4, 0x1234
+s_cmpk_eq_u32 s4, 0x1234
+s_cmpk_lg_u32 s4, 0x1234
+s_cmpk_gt_u32 s4, 0x1234
+s_cmpk_ge_u32 s4, 0x1234
+s_cmpk_lt_u32 s4, 0x1234
+s_cmpk_le_u32 s4, 0x1234
+s_addk_i32 s4, 0x1234
+s_mulk_i32 s4, 0x1234
+s_waitcnt_vscnt null, 0x12
+s_waitcnt_vmcnt null, 0x12
+s_waitcnt_expcnt null, 0x12
+s_waitcnt_lgkmcnt null, 0x12
+s_mov_b32 s4, s8
+s_mov_b32 s6, 0x11223344
+s_mov_b64 s[4:5], s[8:9]
+s_mov_b64 s[6:7], 0x11223344
+s_cmov_b32 s4, s8
+s_cmov_b32 s6, 0x11223344
+s_cmov_b64 s[4:5], s[8:9]
+s_cmov_b64 s[6:7], 0x11223344
+s_brev_b32 s4, s8
+s_brev_b32 s6, 0x11223344
+s_brev_b64 s[4:5], s[8:9]
+s_brev_b64 s[6:7], 0x11223344
+s_ctz_i32_b32 s4, s8
+s_ctz_i32_b32 s6, 0x11223344
+s_ctz_i32_b64 s4, s[8:9]
+s_ctz_i32_b64 s6, 0x11223344
+s_clz_i32_u32 s4, s8
+s_clz_i32_u32 s6, 0x11223344
+s_clz_i32_u64 s4, s[8:9]
+s_clz_i32_u64 s6, 0x11223344
+s_sext_i32_i8 s4, s8
+s_sext_i32_i8 s6, 0x11223344
+s_sext_i32_i16 s4, s8
+s_sext_i32_i16 s6, 0x11223344
+s_bitset0_b32 s4, s8
+s_bitset0_b32 s6, 0x11223344
+s_bitset0_b64 s[4:5], s8
+s_bitset0_b64 s[6:7], 0x11223344
+s_bitset1_b32 s4, s8
+s_bitset1_b32 s6, 0x11223344
+s_bitset1_b64 s[4:5], s8
+s_bitset1_b64 s[6:7], 0x11223344
+s_abs_i32 s4, s8
+s_abs_i32 s6, 0x11223344
+s_bcnt0_i32_b32 s4, s8
+s_bcnt0_i32_b32 s6, 0x11223344
+s_bcnt0_i32_b64 s4, s[8:9]
+s_bcnt0_i32_b64 s6, 0x11223344
+s_bcnt1_i32_b32 s4, s8
+s_bcnt1_i32_b32 s6, 0x11223344
+s_bcnt1_i32_b64 s4, s[8:9]
+s_bcnt1_i32_b64 s6, 0x11223344
+s_not_b32 s4, s8
+s_not_b32 s6, 0x11223344
+s_not_b64 s[4:5], s[8:9]
+s_not_b64 s[6:7], 0x11223344
+s_and_saveexec_b32 s4, s8
+s_and_saveexec_b32 s6, 0x11223344
+s_and_saveexec_b64 s[4:5], s[8:9]
+s_and_saveexec_b64 s[6:7], 0x11223344
+s_or_saveexec_b32 s4, s8
+s_or_saveexec_b32 s6, 0x11223344
+s_or_saveexec_b64 s[4:5], s[8:9]
+s_or_saveexec_b64 s[6:7], 0x11223344
+s_xor_saveexec_b32 s4, s8
+s_xor_saveexec_b32 s6, 0x11223344
+s_xor_saveexec_b64 s[4:5], s[8:9]
+s_xor_saveexec_b64 s[6:7], 0x11223344
+s_and_not0_saveexec_b32 s4, s8
+s_and_not0_saveexec_b32 s6, 0x11223344
+s_and_not0_saveexec_b64 s[4:5], s[8:9]
+s_and_not0_saveexec_b64 s[6:7], 0x11223344
+s_or_not0_saveexec_b32 s4, s8
+s_or_not0_saveexec_b32 s6, 0x11223344
+s_or_not0_saveexec_b64 s[4:5], s[8:9]
+s_or_not0_saveexec_b64 s[6:7], 0x11223344
+s_and_not1_saveexec_b32 s4, s8
+s_and_not1_saveexec_b32 s6, 0x11223344
+s_and_not1_saveexec_b64 s[4:5], s[8:9]
+s_and_not1_saveexec_b64 s[6:7], 0x11223344
+s_or_not1_saveexec_b32 s4, s8
+s_or_not1_saveexec_b32 s6, 0x11223344
+s_or_not1_saveexec_b64 s[4:5], s[8:9]
+s_or_not1_saveexec_b64 s[6:7], 0x11223344
+s_getpc_b64 s[4:5]
+s_setpc_b64 s[8:9]
+s_swappc_b64 s[4:5], s[8:9]
+s_swappc_b64 s[6:7], 0x11223344
+s_cmp_eq_i32 s4, s8
+s_cmp_eq_i32 s4, 0xabcd
+s_cmp_lg_i32 s4, s8
+s_cmp_lg_i32 s4, 0xabcd
+s_cmp_gt_i32 s4, s8
+s_cmp_gt_i32 s4, 0xabcd
+s_cmp_ge_i32 s4, s8
+s_cmp_ge_i32 s4, 0xabcd
+s_cmp_lt_i32 s4, s8
+s_cmp_lt_i32 s4, 0xabcd
+s_cmp_le_i32 s4, s8
+s_cmp_le_i32 s4, 0xabcd
+s_cmp_eq_u32 s4, s8
+s_cmp_eq_u32 s4, 0xabcd
+s_cmp_lg_u32 s4, s8
+s_cmp_lg_u32 s4, 0xabcd
+s_cmp_gt_u32 s4, s8
+s_cmp_gt_u32 s4, 0xabcd
+s_cmp_ge_u32 s4, s8
+s_cmp_ge_u32 s4, 0xabcd
+s_cmp_lt_u32 s4, s8
+s_cmp_lt_u32 s4, 0xabcd
+s_cmp_le_u32 s4, s8
+s_cmp_le_u32 s4, 0xabcd
+s_bitcmp0_b32 s4, s8
+s_bitcmp0_b32 s4, 0xabcd
+s_bitcmp1_b32 s4, s8
+s_bitcmp1_b32 s4, 0xabcd
+s_bitcmp0_b64 s[4:5], s8
+s_bitcmp0_b64 s[4:5], 0xabcd
+s_bitcmp1_b64 s[4:5], s8
+s_bitcmp1_b64 s[4:5], 0xabcd
+s_cmp_eq_u64 s[4:5], s[8:9]
+s_cmp_eq_u64 s[4:5], 0xabcd
+s_cmp_lg_u64 s[4:5], s[8:9]
+s_cmp_lg_u64 s[4:5], 0xabcd
+s_load_b32 s4, s[0:1], 0x10
+s_load_b32 s4, s[2:3], s5 offset:0x20
+s_load_b64 s[4:5], s[0:1], 0x10
+s_load_b64 s[4:5], s[2:3], s5 offset:0x20
+s_load_b128 s[4:7], s[0:1], 0x10
+s_load_b128 s[4:7], s[2:3], s5 offset:0x20
+s_load_b256 s[4:11], s[0:1], 0x10
+s_load_b256 s[4:11], s[2:3], s5 offset:0x20
+s_load_b512 s[4:19], s[0:1], 0x10
+s_load_b512 s[4:19], s[2:3], s5 offset:0x20
+s_buffer_load_b32 s4, s[8:11], 0x40
+s_buffer_load_b32 s4, s[8:11], s2
+s_buffer_load_b64 s[4:5], s[8:11], 0x40
+s_buffer_load_b64 s[4:5], s[8:11], s2
+s_buffer_load_b128 s[4:7], s[8:11], 0x40
+s_buffer_load_b128 s[4:7], s[8:11], s2
+s_buffer_load_b256 s[4:11], s[8:11], 0x40
+s_buffer_load_b256 s[4:11], s[8:11], s2
+s_buffer_load_b512 s[4:19], s[8:11], 0x40
+s_buffer_load_b512 s[4:19], s[8:11], s2
+s_gl1_inv
+s_dcache_inv
+v_cndmask_b32 v1, v2, v3, vcc_lo
+v_cndmask_b32_e64 v1, v2, v3, s6
+v_add_f32 v1, v2, v3
+v_add_f32 v1, s4, v3
+v_add_f32 v1, 0.5, v3
+v_add_f32 v1, 0x12345, v3
+v_add_f32_e64 v1, -v2, |v3| mul:2
+v_sub_f32 v1, v2, v3
+v_sub_f32 v1, s4, v3
+v_sub_f32 v1, 0.5, v3
+v_sub_f32 v1, 0x12345, v3
+v_sub_f32_e64 v1, -v2, |v3| mul:2
+v_subrev_f32 v1, v2, v3
+v_subrev_f32 v1, s4, v3
+v_subrev_f32 v1, 0.5, v3
+v_subrev_f32 v1, 0x12345, v3
+v_subrev_f32_e64 v1, -v2, |v3| mul:2
+v_mul_dx9_zero_f32 v1, v2, v3
+v_mul_dx9_zero_f32 v1, s4, v3
+v_mul_dx9_zero_f32 v1, 0.5, v3
+v_mul_dx9_zero_f32 v1, 0x12345, v3
+v_mul_dx9_zero_f32_e64 v1, -v2, |v3| mul:2
+v_mul_f32 v1, v2, v3
+v_mul_f32 v1, s4, v3
+v_mul_f32 v1, 0.5, v3
+v_mul_f32 v1, 0x12345, v3
+v_mul_f32_e64 v1, -v2, |v3| mul:2
+v_mul_i32_i24 v1, v2, v3
+v_mul_i32_i24 v1, s4, v3
+v_mul_i32_i24 v1, -3, v3
+v_mul_i32_i24 v1, 0x12345, v3
+v_mul_i32_i24_e64 v1, v2, s5
+v_mul_hi_i32_i24 v1, v2, v3
+v_mul_hi_i32_i24 v1, s4, v3
+v_mul_hi_i32_i24 v1, -3, v3
+v_mul_hi_i32_i24 v1, 0x12345, v3
+v_mul_hi_i32_i24_e64 v1, v2, s5
+v_mul_u32_u24 v1, v2, v3
+v_mul_u32_u24 v1, s4, v3
+v_mul_u32_u24 v1, -3, v3
+v_mul_u32_u24 v1, 0x12345, v3
+v_mul_u32_u24_e64 v1, v2, s5
+v_mul_hi_u32_u24 v1, v2, v3
+v_mul_hi_u32_u24 v1, s4, v3
+v_mul_hi_u32_u24 v1, -3, v3
+v_mul_hi_u32_u24 v1, 0x12345, v3
+v_mul_hi_u32_u24_e64 v1, v2, s5
+v_min_f32 v1, v2, v3
+v_min_f32 v1, s4, v3
+v_min_f32 v1, 0.5, v3
+v_min_f32 v1, 0x12345, v3
+v_min_f32_e64 v1, -v2, |v3| mul:2
+v_max_f32 v1, v2, v3
+v_max_f32 v1, s4, v3
+v_max_f32 v1, 0.5, v3
+v_max_f32 v1, 0x12345, v3
+v_max_f32_e64 v1, -v2, |v3| mul:2
+v_min_i32 v1, v2, v3
+v_min_i32 v1, s4, v3
+v_min_i32 v1, -3, v3
+v_min_i32 v1, 0x12345, v3
+v_min_i32_e64 v1, v2, s5
+v_max_i32 v1, v2, v3
+v_max_i32 v1, s4, v3
+v_max_i32 v1, -3, v3
+v_max_i32 v1, 0x12345, v3
+v_max_i32_e64 v1, v2, s5
+v_min_u32 v1, v2, v3
+v_min_u32 v1, s4, v3
+v_min_u32 v1, -3, v3
+v_min_u32 v1, 0x12345, v3
+v_min_u32_e64 v1, v2, s5
+v_max_u32 v1, v2, v3
+v_max_u32 v1, s4, v3
+v_max_u32 v1, -3, v3
+v_max_u32 v1, 0x12345, v3
+v_max_u32_e64 v1, v2, s5
+v_lshlrev_b32 v1, v2, v3
+v_lshlrev_b32 v1, s4, v3
+v_lshlrev_b32 v1, -3, v3
+v_lshlrev_b32 v1, 0x12345, v3
+v_lshlrev_b32_e64 v1, v2, s5
+v_lshrrev_b32 v1, v2, v3
+v_lshrrev_b32 v1, s4, v3
+v_lshrrev_b32 v1, -3, v3
+v_lshrrev_b32 v1, 0x12345, v3
+v_lshrrev_b32_e64 v1, v2, s5
+v_ashrrev_i32 v1, v2, v3
+v_ashrrev_i32 v1, s4, v3
+v_ashrrev_i32 v1, -3, v3
+v_ashrrev_i32 v1, 0x12345, v3
+v_ashrrev_i32_e64 v1, v2, s5
+v_and_b32 v1, v2, v3
+v_and_b32 v1, s4, v3
+v_and_b32 v1, -3, v3
+v_and_b32 v1, 0x12345, v3
+v_and_b32_e64 v1, v2, s5
+v_or_b32 v1, v2, v3
+v_or_b32 v1, s4, v3
+v_or_b32 v1, -3, v3
+v_or_b32 v1, 0x12345, v3
+v_or_b32_e64 v1, v2, s5
+v_xor_b32 v1, v2, v3
+v_xor_b32 v1, s4, v3
+v_xor_b32 v1, -3, v3
+v_xor_b32 v1, 0x12345, v3
+v_xor_b32_e64 v1, v2, s5
+v_xnor_b32 v1, v2, v3
+v_xnor_b32 v1, s4, v3
+v_xnor_b32 v1, -3, v3
+v_xnor_b32 v1, 0x12345, v3
+v_xnor_b32_e64 v1, v2, s5
+v_add_co_ci_u32 v1, vcc_lo, v2, v3, vcc_lo
+v_add_co_ci_u32_e64 v1, s4, v2, v3, s6
+v_sub_co_ci_u32 v1, vcc_lo, v2, v3, vcc_lo
+v_sub_co_ci_u32_e64 v1, s4, v2, v3, s6
+v_subrev_co_ci_u32 v1, vcc_lo, v2, v3, vcc_lo
+v_subrev_co_ci_u32_e64 v1, s4, v2, v3, s6
+v_add_nc_u32 v1, v2, v3
+v_add_nc_u32 v1, s4, v3
+v_add_nc_u32 v1, -3, v3
+v_add_nc_u32 v1, 0x12345, v3
+v_add_nc_u32_e64 v1, v2, s5
+v_sub_nc_u32 v1, v2, v3
+v_sub_nc_u32 v1, s4, v3
+v_sub_nc_u32 v1, -3, v3
+v_sub_nc_u32 v1, 0x12345, v3
+v_sub_nc_u32_e64 v1, v2, s5
+v_subrev_nc_u32 v1, v2, v3
+v_subrev_nc_u32 v1, s4, v3
+v_subrev_nc_u32 v1, -3, v3
+v_subrev_nc_u32 v1, 0x12345, v3
+v_subrev_nc_u32_e64 v1, v2, s5
+v_fmac_f32 v1, v2, v3
+v_fmac_f32 v1, s4, v3
+v_fmac_f32 v1, 0.5, v3
+v_fmac_f32 v1, 0x12345, v3
+v_fmac_f32_e64 v1, -v2, |v3| mul:2
+v_fmamk_f32 v1, v2, 0x42c80000, v3
+v_fmaak_f32 v1, v2, v3, 0x42c80000
+v_nop
+v_nop_e64
+v_mov_b32 v1, v2
+v_mov_b32 v1, s5
+v_mov_b32 v1, 0x4048f5c3
+v_mov_b32_e64 v1, v2
+v_readfirstlane_b32 s4, v2
+v_cvt_f32_i32 v1, v2
+v_cvt_f32_i32 v1, s5
+v_cvt_f32_i32 v1, 0x4048f5c3
+v_cvt_f32_i32_e64 v1, v2 clamp
+v_cvt_f32_u32 v1, v2
+v_cvt_f32_u32 v1, s5
+v_cvt_f32_u32 v1, 0x4048f5c3
+v_cvt_f32_u32_e64 v1, v2 clamp
+v_cvt_u32_f32 v1, v2
+v_cvt_u32_f32 v1, s5
+v_cvt_u32_f32 v1, 0x4048f5c3
+v_cvt_u32_f32_e64 v1, -|v2|
+v_cvt_i32_f32 v1, v2
+v_cvt_i32_f32 v1, s5
+v_cvt_i32_f32 v1, 0x4048f5c3
+v_cvt_i32_f32_e64 v1, -|v2|
+v_fract_f32 v1, v2
+v_fract_f32 v1, s5
+v_fract_f32 v1, 0x4048f5c3
+v_fract_f32_e64 v1, -|v2| clamp
+v_trunc_f32 v1, v2
+v_trunc_f32 v1, s5
+v_trunc_f32 v1, 0x4048f5c3
+v_trunc_f32_e64 v1, -|v2| clamp
+v_ceil_f32 v1, v2
+v_ceil_f32 v1, s5
+v_ceil_f32 v1, 0x4048f5c3
+v_ceil_f32_e64 v1, -|v2| clamp
+v_rndne_f32 v1, v2
+v_rndne_f32 v1, s5
+v_rndne_f32 v1, 0x4048f5c3
+v_rndne_f32_e64 v1, -|v2| clamp
+v_floor_f32 v1, v2
+v_floor_f32 v1, s5
+v_floor_f32 v1, 0x4048f5c3
+v_floor_f32_e64 v1, -|v2| clamp
+v_exp_f32 v1, v2
+v_exp_f32 v1, s5
+v_exp_f32 v1, 0x4048f5c3
+v_exp_f32_e64 v1, -|v2| clamp
+v_log_f32 v1, v2
+v_log_f32 v1, s5
+v_log_f32 v1, 0x4048f5c3
+v_log_f32_e64 v1, -|v2| clamp
+v_rcp_f32 v1, v2
+v_rcp_f32 v1, s5
+v_rcp_f32 v1, 0x4048f5c3
+v_rcp_f32_e64 v1, -|v2| clamp
+v_rcp_iflag_f32 v1, v2
+v_rcp_iflag_f32 v1, s5
+v_rcp_iflag_f32 v1, 0x4048f5c3
+v_rcp_iflag_f32_e64 v1, -|v2| clamp
+v_rsq_f32 v1, v2
+v_rsq_f32 v1, s5
+v_rsq_f32 v1, 0x4048f5c3
+v_rsq_f32_e64 v1, -|v2| clamp
+v_sqrt_f32 v1, v2
+v_sqrt_f32 v1, s5
+v_sqrt_f32 v1, 0x4048f5c3
+v_sqrt_f32_e64 v1, -|v2| clamp
+v_not_b32 v1, v2
+v_not_b32 v1, s5
+v_not_b32 v1, 0x4048f5c3
+v_not_b32_e64 v1, v2
+v_bfrev_b32 v1, v2
+v_bfrev_b32 v1, s5
+v_bfrev_b32 v1, 0x4048f5c3
+v_bfrev_b32_e64 v1, v2
+v_clz_i32_u32 v1, v2
+v_clz_i32_u32 v1, s5
+v_clz_i32_u32 v1, 0x4048f5c3
+v_clz_i32_u32_e64 v1, v2
+v_ctz_i32_b32 v1, v2
+v_ctz_i32_b32 v1, s5
+v_ctz_i32_b32 v1, 0x4048f5c3
+v_ctz_i32_b32_e64 v1, v2
+v_cmp_lt_f32 vcc_lo, v1, v2
+v_cmp_lt_f32 vcc_lo, 1.0, v2
+v_cmp_lt_f32_e64 s4, v1, s6
+v_cmp_lt_f32_e64 s4, -v1, 0x5678
+v_cmp_eq_f32 vcc_lo, v1, v2
+v_cmp_eq_f32 vcc_lo, 1.0, v2
+v_cmp_eq_f32_e64 s4, v1, s6
+v_cmp_eq_f32_e64 s4, -v1, 0x5678
+v_cmp_le_f32 vcc_lo, v1, v2
+v_cmp_le_f32 vcc_lo, 1.0, v2
+v_cmp_le_f32_e64 s4, v1, s6
+v_cmp_le_f32_e64 s4, -v1, 0x5678
+v_cmp_gt_f32 vcc_lo, v1, v2
+v_cmp_gt_f32 vcc_lo, 1.0, v2
+v_cmp_gt_f32_e64 s4, v1, s6
+v_cmp_gt_f32_e64 s4, -v1, 0x5678
+v_cmp_lg_f32 vcc_lo, v1, v2
+v_cmp_lg_f32 vcc_lo, 1.0, v2
+v_cmp_lg_f32_e64 s4, v1, s6
+v_cmp_lg_f32_e64 s4, -v1, 0x5678
+v_cmp_ge_f32 vcc_lo, v1, v2
+v_cmp_ge_f32 vcc_lo, 1.0, v2
+v_cmp_ge_f32_e64 s4, v1, s6
+v_cmp_ge_f32_e64 s4, -v1, 0x5678
+v_cmp_o_f32 vcc_lo, v1, v2
+v_cmp_o_f32 vcc_lo, 1.0, v2
+v_cmp_o_f32_e64 s4, v1, s6
+v_cmp_o_f32_e64 s4, -v1, 0x5678
+v_cmp_u_f32 vcc_lo, v1, v2
+v_cmp_u_f32 vcc_lo, 1.0, v2
+v_cmp_u_f32_e64 s4, v1, s6
+v_cmp_u_f32_e64 s4, -v1, 0x5678
+v_cmp_nge_f32 vcc_lo, v1, v2
+v_cmp_nge_f32 vcc_lo, 1.0, v2
+v_cmp_nge_f32_e64 s4, v1, s6
+v_cmp_nge_f32_e64 s4, -v1, 0x5678
+v_cmp_nlg_f32 vcc_lo, v1, v2
+v_cmp_nlg_f32 vcc_lo, 1.0, v2
+v_cmp_nlg_f32_e64 s4, v1, s6
+v_cmp_nlg_f32_e64 s4, -v1, 0x5678
+v_cmp_ngt_f32 vcc_lo, v1, v2
+v_cmp_ngt_f32 vcc_lo, 1.0, v2
+v_cmp_ngt_f32_e64 s4, v1, s6
+v_cmp_ngt_f32_e64 s4, -v1, 0x5678
+v_cmp_nle_f32 vcc_lo, v1, v2
+v_cmp_nle_f32 vcc_lo, 1.0, v2
+v_cmp_nle_f32_e64 s4, v1, s6
+v_cmp_nle_f32_e64 s4, -v1, 0x5678
+v_cmp_neq_f32 vcc_lo, v1, v2
+v_cmp_neq_f32 vcc_lo, 1.0, v2
+v_cmp_neq_f32_e64 s4, v1, s6
+v_cmp_neq_f32_e64 s4, -v1, 0x5678
+v_cmp_nlt_f32 vcc_lo, v1, v2
+v_cmp_nlt_f32 vcc_lo, 1.0, v2
+v_cmp_nlt_f32_e64 s4, v1, s6
+v_cmp_nlt_f32_e64 s4, -v1, 0x5678
+v_cmp_lt_i32 vcc_lo, v1, v2
+v_cmp_lt_i32 vcc_lo, 1.0, v2
+v_cmp_lt_i32_e64 s4, v1, s6
+v_cmp_lt_i32_e64 s4, v1, 0x5678
+v_cmp_eq_i32 vcc_lo, v1, v2
+v_cmp_eq_i32 vcc_lo, 1.0, v2
+v_cmp_eq_i32_e64 s4, v1, s6
+v_cmp_eq_i32_e64 s4, v1, 0x5678
+v_cmp_le_i32 vcc_lo, v1, v2
+v_cmp_le_i32 vcc_lo, 1.0, v2
+v_cmp_le_i32_e64 s4, v1, s6
+v_cmp_le_i32_e64 s4, v1, 0x5678
+v_cmp_gt_i32 vcc_lo, v1, v2
+v_cmp_gt_i32 vcc_lo, 1.0, v2
+v_cmp_gt_i32_e64 s4, v1, s6
+v_cmp_gt_i32_e64 s4, v1, 0x5678
+v_cmp_ne_i32 vcc_lo, v1, v2
+v_cmp_ne_i32 vcc_lo, 1.0, v2
+v_cmp_ne_i32_e64 s4, v1, s6
+v_cmp_ne_i32_e64 s4, v1, 0x5678
+v_cmp_ge_i32 vcc_lo, v1, v2
+v_cmp_ge_i32 vcc_lo, 1.0, v2
+v_cmp_ge_i32_e64 s4, v1, s6
+v_cmp_ge_i32_e64 s4, v1, 0x5678
+v_cmp_lt_u32 vcc_lo, v1, v2
+v_cmp_lt_u32 vcc_lo, 1.0, v2
+v_cmp_lt_u32_e64 s4, v1, s6
+v_cmp_lt_u32_e64 s4, v1, 0x5678
+v_cmp_eq_u32 vcc_lo, v1, v2
+v_cmp_eq_u32 vcc_lo, 1.0, v2
+v_cmp_eq_u32_e64 s4, v1, s6
+v_cmp_eq_u32_e64 s4, v1, 0x5678
+v_cmp_le_u32 vcc_lo, v1, v2
+v_cmp_le_u32 vcc_lo, 1.0, v2
+v_cmp_le_u32_e64 s4, v1, s6
+v_cmp_le_u32_e64 s4, v1, 0x5678
+v_cmp_gt_u32 vcc_lo, v1, v2
+v_cmp_gt_u32 vcc_lo, 1.0, v2
+v_cmp_gt_u32_e64 s4, v1, s6
+v_cmp_gt_u32_e64 s4, v1, 0x5678
+v_cmp_ne_u32 vcc_lo, v1, v2
+v_cmp_ne_u32 vcc_lo, 1.0, v2
+v_cmp_ne_u32_e64 s4, v1, s6
+v_cmp_ne_u32_e64 s4, v1, 0x5678
+v_cmp_ge_u32 vcc_lo, v1, v2
+v_cmp_ge_u32 vcc_lo, 1.0, v2
+v_cmp_ge_u32_e64 s4, v1, s6
+v_cmp_ge_u32_e64 s4, v1, 0x5678
+v_cmpx_lt_f32 v1, v2
+v_cmpx_lt_f32 s4, v2
+v_cmpx_lt_f32_e64 v1, s4
+v_cmpx_eq_f32 v1, v2
+v_cmpx_eq_f32 s4, v2
+v_cmpx_eq_f32_e64 v1, s4
+v_cmpx_le_f32 v1, v2
+v_cmpx_le_f32 s4, v2
+v_cmpx_le_f32_e64 v1, s4
+v_cmpx_gt_f32 v1, v2
+v_cmpx_gt_f32 s4, v2
+v_cmpx_gt_f32_e64 v1, s4
+v_cmpx_lg_f32 v1, v2
+v_cmpx_lg_f32 s4, v2
+v_cmpx_lg_f32_e64 v1, s4
+v_cmpx_ge_f32 v1, v2
+v_cmpx_ge_f32 s4, v2
+v_cmpx_ge_f32_e64 v1, s4
+v_cmpx_o_f32 v1, v2
+v_cmpx_o_f32 s4, v2
+v_cmpx_o_f32_e64 v1, s4
+v_cmpx_u_f32 v1, v2
+v_cmpx_u_f32 s4, v2
+v_cmpx_u_f32_e64 v1, s4
+v_cmpx_nge_f32 v1, v2
+v_cmpx_nge_f32 s4, v2
+v_cmpx_nge_f32_e64 v1, s4
+v_cmpx_nlg_f32 v1, v2
+v_cmpx_nlg_f32 s4, v2
+v_cmpx_nlg_f32_e64 v1, s4
+v_cmpx_ngt_f32 v1, v2
+v_cmpx_ngt_f32 s4, v2
+v_cmpx_ngt_f32_e64 v1, s4
+v_cmpx_nle_f32 v1, v2
+v_cmpx_nle_f32 s4, v2
+v_cmpx_nle_f32_e64 v1, s4
+v_cmpx_neq_f32 v1, v2
+v_cmpx_neq_f32 s4, v2
+v_cmpx_neq_f32_e64 v1, s4
+v_cmpx_nlt_f32 v1, v2
+v_cmpx_nlt_f32 s4, v2
+v_cmpx_nlt_f32_e64 v1, s4
+v_cmpx_lt_i32 v1, v2
+v_cmpx_lt_i32 s4, v2
+v_cmpx_lt_i32_e64 v1, s4
+v_cmpx_eq_i32 v1, v2
+v_cmpx_eq_i32 s4, v2
+v_cmpx_eq_i32_e64 v1, s4
+v_cmpx_le_i32 v1, v2
+v_cmpx_le_i32 s4, v2
+v_cmpx_le_i32_e64 v1, s4
+v_cmpx_gt_i32 v1, v2
+v_cmpx_gt_i32 s4, v2
+v_cmpx_gt_i32_e64 v1, s4
+v_cmpx_ne_i32 v1, v2
+v_cmpx_ne_i32 s4, v2
+v_cmpx_ne_i32_e64 v1, s4
+v_cmpx_ge_i32 v1, v2
+v_cmpx_ge_i32 s4, v2
+v_cmpx_ge_i32_e64 v1, s4
+v_cmpx_lt_u32 v1, v2
+v_cmpx_lt_u32 s4, v2
+v_cmpx_lt_u32_e64 v1, s4
+v_cmpx_eq_u32 v1, v2
+v_cmpx_eq_u32 s4, v2
+v_cmpx_eq_u32_e64 v1, s4
+v_cmpx_le_u32 v1, v2
+v_cmpx_le_u32 s4, v2
+v_cmpx_le_u32_e64 v1, s4
+v_cmpx_gt_u32 v1, v2
+v_cmpx_gt_u32 s4, v2
+v_cmpx_gt_u32_e64 v1, s4
+v_cmpx_ne_u32 v1, v2
+v_cmpx_ne_u32 s4, v2
+v_cmpx_ne_u32_e64 v1, s4
+v_cmpx_ge_u32 v1, v2
+v_cmpx_ge_u32 s4, v2
+v_cmpx_ge_u32_e64 v1, s4
+v_mad_i32_i24 v1, v2, v4, v6
+v_mad_i32_i24 v1, s4, 7, 0x1234
+v_mad_u32_u24 v1, v2, v4, v6
+v_mad_u32_u24 v1, s4, 7, 0x1234
+v_bfe_u32 v1, v2, v4, v6
+v_bfe_u32 v1, s4, 7, 0x1234
+v_bfe_i32 v1, v2, v4, v6
+v_bfe_i32 v1, s4, 7, 0x1234
+v_bfi_b32 v1, v2, v4, v6
+v_bfi_b32 v1, s4, 7, 0x1234
+v_fma_f32 v1, v2, v4, v6
+v_fma_f32 v1, s4, -2.0, 0x1234
+v_fma_f32 v1, -v2, |v3|, -|v4| clamp div:2
+v_alignbit_b32 v1, v2, v4, v6
+v_alignbit_b32 v1, s4, 7, 0x1234
+v_alignbyte_b32 v1, v2, v4, v6
+v_alignbyte_b32 v1, s4, 7, 0x1234
+v_min3_f32 v1, v2, v4, v6
+v_min3_f32 v1, s4, -2.0, 0x1234
+v_min3_f32 v1, -v2, |v3|, -|v4| clamp div:2
+v_min3_i32 v1, v2, v4, v6
+v_min3_i32 v1, s4, 7, 0x1234
+v_min3_u32 v1, v2, v4, v6
+v_min3_u32 v1, s4, 7, 0x1234
+v_max3_f32 v1, v2, v4, v6
+v_max3_f32 v1, s4, -2.0, 0x1234
+v_max3_f32 v1, -v2, |v3|, -|v4| clamp div:2
+v_max3_i32 v1, v2, v4, v6
+v_max3_i32 v1, s4, 7, 0x1234
+v_max3_u32 v1, v2, v4, v6
+v_max3_u32 v1, s4, 7, 0x1234
+v_med3_i32 v1, v2, v4, v6
+v_med3_i32 v1, s4, 7, 0x1234
+v_med3_u32 v1, v2, v4, v6
+v_med3_u32 v1, s4, 7, 0x1234
+v_xor3_b32 v1, v2, v4, v6
+v_xor3_b32 v1, s4, 7, 0x1234
+v_perm_b32 v1, v2, v4, v6
+v_perm_b32 v1, s4, 7, 0x1234
+v_xad_u32 v1, v2, v4, v6
+v_xad_u32 v1, s4, 7, 0x1234
+v_lshl_add_u32 v1, v2, v4, v6
+v_lshl_add_u32 v1, s4, 7, 0x1234
+v_add_lshl_u32 v1, v2, v4, v6
+v_add_lshl_u32 v1, s4, 7, 0x1234
+v_add3_u32 v1, v2, v4, v6
+v_add3_u32 v1, s4, 7, 0x1234
+v_lshl_or_b32 v1, v2, v4, v6
+v_lshl_or_b32 v1, s4, 7, 0x1234
+v_and_or_b32 v1, v2, v4, v6
+v_and_or_b32 v1, s4, 7, 0x1234
+v_or3_b32 v1, v2, v4, v6
+v_or3_b32 v1, s4, 7, 0x1234
+v_mad_u64_u32 v[1:2], s4, v3, v4, v[5:6]
+v_mad_u64_u32 v[1:2], null, s3, 7, v[5:6]
+v_mad_i64_i32 v[1:2], s4, v3, v4, v[5:6]
+v_mad_i64_i32 v[1:2], null, s3, 7, v[5:6]
+v_add_co_u32 v1, vcc_lo, v2, v3
+v_add_co_u32 v1, s4, s5, v3
+v_sub_co_u32 v1, vcc_lo, v2, v3
+v_sub_co_u32 v1, s4, s5, v3
+v_subrev_co_u32 v1, vcc_lo, v2, v3
+v_subrev_co_u32 v1, s4, s5, v3
+v_ldexp_f32 v1, v2, v4
+v_ldexp_f32 v1, s4, 7
+v_bfm_b32 v1, v2, v4
+v_bfm_b32 v1, s4, 7
+v_bcnt_u32_b32 v1, v2, v4
+v_bcnt_u32_b32 v1, s4, 7
+v_mbcnt_lo_u32_b32 v1, v2, v4
+v_mbcnt_lo_u32_b32 v1, s4, 7
+v_mbcnt_hi_u32_b32 v1, v2, v4
+v_mbcnt_hi_u32_b32 v1, s4, 7
+v_mul_lo_u32 v1, v2, v4
+v_mul_lo_u32 v1, s4, 7
+v_mul_hi_u32 v1, v2, v4
+v_mul_hi_u32 v1, s4, 7
+v_mul_hi_i32 v1, v2, v4
+v_mul_hi_i32 v1, s4, 7
+v_lshlrev_b64 v[1:2], v2, v[4:5]
+v_lshlrev_b64 v[1:2], s4, 7
+v_lshrrev_b64 v[1:2], v2, v[4:5]
+v_lshrrev_b64 v[1:2], s4, 7
+v_ashrrev_i64 v[1:2], v2, v[4:5]
+v_ashrrev_i64 v[1:2], s4, 7
+v_readlane_b32 s4, v1, 3
+v_readlane_b32 s4, v1, s5
+v_writelane_b32 v1, s4, 3
+v_writelane_b32 v1, 7, s5
+buffer_load_u8 v1, v5, s[8:11], 0 offen
+buffer_load_u8 v1, off, s[8:11], s3 offset:64 glc
+buffer_load_u8 v1, v5, s[12:15], 0 idxen offset:4095 slc
+buffer_load_u8 v1, v[5:6], s[12:15], 7 idxen offen dlc
+buffer_load_i8 v1, v5, s[8:11], 0 offen
+buffer_load_i8 v1, off, s[8:11], s3 offset:64 glc
+buffer_load_i8 v1, v5, s[12:15], 0 idxen offset:4095 slc
+buffer_load_i8 v1, v[5:6], s[12:15], 7 idxen offen dlc
+buffer_load_u16 v1, v5, s[8:11], 0 offen
+buffer_load_u16 v1, off, s[8:11], s3 offset:64 glc
+buffer_load_u16 v1, v5, s[12:15], 0 idxen offset:4095 slc
+buffer_load_u16 v1, v[5:6], s[12:15], 7 idxen offen dlc
+buffer_load_i16 v1, v5, s[8:11], 0 offen
+buffer_load_i16 v1, off, s[8:11], s3 offset:64 glc
+buffer_load_i16 v1, v5, s[12:15], 0 idxen offset:4095 slc
+buffer_load_i16 v1, v[5:6], s[12:15], 7 idxen offen dlc
+buffer_load_b32 v1, v5, s[8:11], 0 offen
+buffer_load_b32 v1, off, s[8:11], s3 offset:64 glc
+buffer_load_b32 v1, v5, s[12:15], 0 idxen offset:4095 slc
+buffer_load_b32 v1, v[5:6], s[12:15], 7 idxen offen dlc
+buffer_load_b64 v[1:2], v5, s[8:11], 0 offen
+buffer_load_b64 v[1:2], off, s[8:11], s3 offset:64 glc
+buffer_load_b64 v[1:2], v5, s[12:15], 0 idxen offset:4095 slc
+buffer_load_b64 v[1:2], v[5:6], s[12:15], 7 idxen offen dlc
+buffer_load_b96 v[1:3], v5, s[8:11], 0 offen
+buffer_load_b96 v[1:3], off, s[8:11], s3 offset:64 glc
+buffer_load_b96 v[1:3], v5, s[12:15], 0 idxen offset:4095 slc
+buffer_load_b96 v[1:3], v[5:6], s[12:15], 7 idxen offen dlc
+buffer_load_b128 v[1:4], v5, s[8:11], 0 offen
+buffer_load_b128 v[1:4], off, s[8:11], s3 offset:64 glc
+buffer_load_b128 v[1:4], v5, s[12:15], 0 idxen offset:4095 slc
+buffer_load_b128 v[1:4], v[5:6], s[12:15], 7 idxen offen dlc
+buffer_store_b8 v1, v5, s[8:11], 0 offen
+buffer_store_b8 v1, off, s[8:11], s3 offset:64 glc
+buffer_store_b8 v1, v5, s[12:15], 0 idxen offset:4095 slc
+buffer_store_b8 v1, v[5:6], s[12:15], 7 idxen offen dlc
+buffer_store_b16 v1, v5, s[8:11], 0 offen
+buffer_store_b16 v1, off, s[8:11], s3 offset:64 glc
+buffer_store_b16 v1, v5, s[12:15], 0 idxen offset:4095 slc
+buffer_store_b16 v1, v[5:6], s[12:15], 7 idxen offen dlc
+buffer_store_b32 v1, v5, s[8:11], 0 offen
+buffer_store_b32 v1, off, s[8:11], s3 offset:64 glc
+buffer_store_b32 v1, v5, s[12:15], 0 idxen offset:4095 slc
+buffer_store_b32 v1, v[5:6], s[12:15], 7 idxen offen dlc
+buffer_store_b64 v[1:2], v5, s[8:11], 0 offen
+buffer_store_b64 v[1:2], off, s[8:11], s3 offset:64 glc
+buffer_store_b64 v[1:2], v5, s[12:15], 0 idxen offset:4095 slc
+buffer_store_b64 v[1:2], v[5:6], s[12:15], 7 idxen offen dlc
+buffer_store_b96 v[1:3], v5, s[8:11], 0 offen
+buffer_store_b96 v[1:3], off, s[8:11], s3 offset:64 glc
+buffer_store_b96 v[1:3], v5, s[12:15], 0 idxen offset:4095 slc
+buffer_store_b96 v[1:3], v[5:6], s[12:15], 7 idxen offen dlc
+buffer_store_b128 v[1:4], v5, s[8:11], 0 offen
+buffer_store_b128 v[1:4], off, s[8:11], s3 offset:64 glc
+buffer_store_b128 v[1:4], v5, s[12:15], 0 idxen offset:4095 slc
+buffer_store_b128 v[1:4], v[5:6], s[12:15], 7 idxen offen dlc
+buffer_gl0_inv
+buffer_gl1_inv
+global_load_u8 v1, v5, s[2:3]
+global_load_u8 v1, v[6:7], off offset:-16
+global_load_u8 v1, v5, s[2:3] offset:2047 glc slc dlc
+global_load_i8 v1, v5, s[2:3]
+global_load_i8 v1, v[6:7], off offset:-16
+global_load_i8 v1, v5, s[2:3] offset:2047 glc slc dlc
+global_load_u16 v1, v5, s[2:3]
+global_load_u16 v1, v[6:7], off offset:-16
+global_load_u16 v1, v5, s[2:3] offset:2047 glc slc dlc
+global_load_i16 v1, v5, s[2:3]
+global_load_i16 v1, v[6:7], off offset:-16
+global_load_i16 v1, v5, s[2:3] offset:2047 glc slc dlc
+global_load_b32 v1, v5, s[2:3]
+global_load_b32 v1, v[6:7], off offset:-16
+global_load_b32 v1, v5, s[2:3] offset:2047 glc slc dlc
+global_load_b64 v[1:2], v5, s[2:3]
+global_load_b64 v[1:2], v[6:7], off offset:-16
+global_load_b64 v[1:2], v5, s[2:3] offset:2047 glc slc dlc
+global_load_b96 v[1:3], v5, s[2:3]
+global_load_b96 v[1:3], v[6:7], off offset:-16
+global_load_b96 v[1:3], v5, s[2:3] offset:2047 glc slc dlc
+global_load_b128 v[1:4], v5, s[2:3]
+global_load_b128 v[1:4], v[6:7], off offset:-16
+global_load_b128 v[1:4], v5, s[2:3] offset:2047 glc slc dlc
+global_store_b8 v5, v1, s[2:3]
+global_store_b8 v[6:7], v1, off offset:-4096
+global_store_b8 v5, v1, s[2:3] offset:12 glc
+global_store_b16 v5, v1, s[2:3]
+global_store_b16 v[6:7], v1, off offset:-4096
+global_store_b16 v5, v1, s[2:3] offset:12 glc
+global_store_b32 v5, v1, s[2:3]
+global_store_b32 v[6:7], v1, off offset:-4096
+global_store_b32 v5, v1, s[2:3] offset:12 glc
+global_store_b64 v5, v[1:2], s[2:3]
+global_store_b64 v[6:7], v[1:2], off offset:-4096
+global_store_b64 v5, v[1:2], s[2:3] offset:12 glc
+global_store_b96 v5, v[1:3], s[2:3]
+global_store_b96 v[6:7], v[1:3], off offset:-4096
+global_store_b96 v5, v[1:3], s[2:3] offset:12 glc
+global_store_b128 v5, v[1:4], s[2:3]
+global_store_b128 v[6:7], v[1:4], off offset:-4096
+global_store_b128 v5, v[1:4], s[2:3] offset:12 glc
+scratch_load_u8 v1, v5, off
+scratch_load_u8 v1, off, s3 offset:16
+scratch_load_u8 v1, v5, s3 offset:-8 glc
+scratch_load_i8 v1, v5, off
+scratch_load_i8 v1, off, s3 offset:16
+scratch_load_i8 v1, v5, s3 offset:-8 glc
+scratch_load_u16 v1, v5, off
+scratch_load_u16 v1, off, s3 offset:16
+scratch_load_u16 v1, v5, s3 offset:-8 glc
+scratch_load_i16 v1, v5, off
+scratch_load_i16 v1, off, s3 offset:16
+scratch_load_i16 v1, v5, s3 offset:-8 glc
+scratch_load_b32 v1, v5, off
+scratch_load_b32 v1, off, s3 offset:16
+scratch_load_b32 v1, v5, s3 offset:-8 glc
+scratch_load_b64 v[1:2], v5, off
+scratch_load_b64 v[1:2], off, s3 offset:16
+scratch_load_b64 v[1:2], v5, s3 offset:-8 glc
+scratch_load_b96 v[1:3], v5, off
+scratch_load_b96 v[1:3], off, s3 offset:16
+scratch_load_b96 v[1:3], v5, s3 offset:-8 glc
+scratch_load_b128 v[1:4], v5, off
+scratch_load_b128 v[1:4], off, s3 offset:16
+scratch_load_b128 v[1:4], v5, s3 offset:-8 glc
+scratch_store_b8 v5, v1, off
+scratch_store_b8 off, v1, s3 offset:16
+scratch_store_b8 v5, v1, s3 slc
+scratch_store_b16 v5, v1, off
+scratch_store_b16 off, v1, s3 offset:16
+scratch_store_b16 v5, v1, s3 slc
+scratch_store_b32 v5, v1, off
+scratch_store_b32 off, v1, s3 offset:16
+scratch_store_b32 v5, v1, s3 slc
+scratch_store_b64 v5, v[1:2], off
+scratch_store_b64 off, v[1:2], s3 offset:16
+scratch_store_b64 v5, v[1:2], s3 slc
+scratch_store_b96 v5, v[1:3], off
+scratch_store_b96 off, v[1:3], s3 offset:16
+scratch_store_b96 v5, v[1:3], s3 slc
+scratch_store_b128 v5, v[1:4], off
+scratch_store_b128 off, v[1:4], s3 offset:16
+scratch_store_b128 v5, v[1:4], s3 slc
+// ---- SOPP ----
+s_nop 0
+s_nop 7
+s_sleep 2
+s_set_inst_prefetch_distance 0x2
+s_clause 0x3f
+s_delay_alu instid0(VALU_DEP_1)
+s_delay_alu instid0(TRANS32_DEP_1) | instskip(NEXT) | instid1(SALU_CYCLE_3)
+s_delay_alu instid0(VALU_DEP_4) | instskip(SKIP_4) | instid1(FMA_ACCUM_CYCLE_1)
+s_delay_alu 0
+s_delay_alu instskip(NEXT)
+s_delay_alu 0xfff
+s_waitcnt_depctr 0xfff
+s_waitcnt_depctr 0xffe3
+s_waitcnt_depctr depctr_va_vdst(0)
+s_waitcnt_depctr depctr_sa_sdst(0)
+s_waitcnt_depctr depctr_vm_vsrc(0) depctr_va_vcc(0)
+s_waitcnt_depctr 0xff9f
+s_waitcnt_depctr 0
+s_waitcnt vmcnt(0) lgkmcnt(0)
+s_waitcnt vmcnt(0) expcnt(0) lgkmcnt(0)
+s_waitcnt vmcnt(63) expcnt(7) lgkmcnt(63)
+s_waitcnt expcnt(0)
+s_waitcnt vmcnt(5)
+s_waitcnt lgkmcnt(1)
+s_wait_idle
+s_branch 3
+s_branch 65535
+s_branch 0x8000
+s_cbranch_scc0 4
+s_cbranch_scc1 65530
+s_cbranch_vccz 1
+s_cbranch_vccnz 2
+s_cbranch_execz 18
+s_cbranch_execnz 65533
+s_endpgm
+s_setprio 3
+s_sendmsg sendmsg(MSG_DEALLOC_VGPRS)
+s_sendmsg sendmsg(MSG_INTERRUPT)
+s_icache_inv
+s_barrier
+s_code_end
+// ---- DS ----
+ds_add_u32 v1, v2
+ds_add_u32 v1, v2 offset:65535
+ds_sub_u32 v1, v2 offset:4
+ds_min_i32 v1, v2
+ds_max_i32 v1, v2 offset:16
+ds_min_u32 v1, v2
+ds_max_u32 v1, v2
+ds_and_b32 v1, v2
+ds_or_b32 v1, v2 offset:256
+ds_xor_b32 v1, v2
+ds_store_b32 v1, v2
+ds_store_b32 v1, v2 offset:1024
+ds_store_2addr_b32 v1, v2, v3 offset1:1
+ds_store_2addr_b32 v1, v2, v3 offset0:4 offset1:255
+ds_store_2addr_stride64_b32 v1, v2, v3 offset0:1 offset1:2
+ds_store_b8 v1, v2 offset:3
+ds_store_b16 v1, v2 offset:2
+ds_add_rtn_u32 v5, v1, v2
+ds_add_rtn_u32 v5, v1, v2 offset:8
+ds_load_b32 v5, v1
+ds_load_b32 v5, v1 offset:128
+ds_load_2addr_b32 v[5:6], v1 offset1:32
+ds_load_2addr_b32 v[5:6], v1 offset0:7 offset1:9
+ds_load_2addr_stride64_b32 v[5:6], v1 offset1:2
+ds_load_u8 v5, v1 offset:1
+ds_load_u16 v5, v1
+ds_store_b64 v1, v[2:3]
+ds_store_b64 v1, v[2:3] offset:512
+ds_store_2addr_b64 v1, v[2:3], v[4:5] offset1:1
+ds_load_b64 v[5:6], v1 offset:8
+ds_load_2addr_b64 v[5:8], v1 offset0:2 offset1:3
+ds_store_b128 v1, v[2:5]
+ds_store_b128 v1, v[2:5] offset:16
+ds_load_b128 v[5:8], v1
+ds_load_b128 v[5:8], v1 offset:32
+// ---- VOPD (wave32) ----
+v_dual_fmac_f32 v0, v1, v2 :: v_dual_fmac_f32 v3, v4, v5
+v_dual_fmaak_f32 v0, v1, v2, 0x40490fdb :: v_dual_mov_b32 v3, v4
+v_dual_fmamk_f32 v0, v1, 0x3f000001, v2 :: v_dual_add_f32 v3, v4, v5
+v_dual_mul_f32 v0, v1, v2 :: v_dual_fmaak_f32 v3, v4, v5, 0x41200000
+v_dual_add_f32 v0, s1, v2 :: v_dual_fmamk_f32 v3, v4, 0x41200000, v5
+v_dual_sub_f32 v0, v1, v2 :: v_dual_sub_f32 v3, 1.0, v5
+v_dual_subrev_f32 v0, v1, v2 :: v_dual_subrev_f32 v3, v4, v5
+v_dual_mul_dx9_zero_f32 v0, v1, v2 :: v_dual_mul_dx9_zero_f32 v3, v4, v5
+v_dual_mov_b32 v0, 0x1234 :: v_dual_mov_b32 v3, 0x1234
+v_dual_cndmask_b32 v0, v1, v2 :: v_dual_cndmask_b32 v3, v4, v5
+v_dual_max_f32 v0, v1, v2 :: v_dual_max_f32 v3, v4, v5
+v_dual_min_f32 v0, -4.0, v2 :: v_dual_min_f32 v3, v4, v5
+v_dual_mov_b32 v0, v1 :: v_dual_add_nc_u32 v3, v4, v5
+v_dual_mov_b32 v0, s5 :: v_dual_lshlrev_b32 v3, 2, v5
+v_dual_mov_b32 v0, v1 :: v_dual_and_b32 v3, 0xff, v5
+v_dual_mul_f32 v10, v11, v12 :: v_dual_mul_f32 v11, v13, v14
+v_dual_add_f32 v255, v1, v2 :: v_dual_add_f32 v254, v3, v4
+// ---- Operand variety ----
+s_mov_b32 s4, vcc_lo
+s_mov_b32 vcc_hi, s4
+s_mov_b32 exec_lo, s4
+s_mov_b32 s4, exec_hi
+s_mov_b32 m0, s4
+s_mov_b32 s4, m0
+s_mov_b32 null, s4
+s_mov_b32 s4, null
+s_mov_b32 s105, -16
+s_mov_b32 s4, 64
+s_mov_b32 s4, 0.5
+s_mov_b32 s4, -4.0
+s_mov_b32 s4, 0.15915494
+s_mov_b32 s4, src_scc
+s_mov_b64 vcc, s[4:5]
+s_mov_b64 exec, s[4:5]
+s_mov_b64 s[4:5], exec
+s_mov_b64 s[4:5], -1
+s_mov_b64 s[4:5], 1.0
+s_mov_b64 s[4:5], 0x12345678
+s_mov_b64 s[4:5], ttmp[4:5]
+s_mov_b32 s4, ttmp6
+s_add_u32 s4, 0x80000000, s5
+s_and_b32 exec_lo, exec_lo, vcc_lo
+s_or_b32 exec_lo, exec_lo, s0
+s_and_saveexec_b32 s3, vcc_lo
+s_load_b32 s4, s[0:1], 0x10 glc
+s_load_b64 s[4:5], s[0:1], null dlc
+s_load_b128 s[4:7], s[0:1], 0xfffff
+s_load_b32 s4, s[0:1], -4
+s_load_b32 s4, s[2:3], s5 offset:-0x4
+s_load_b32 s4, s[2:3], -0x100000
+s_buffer_load_b64 s[4:5], s[8:11], 0x8 glc dlc
+s_load_b32 s4, s[0:1], m0
+v_mov_b32 v1, vcc_lo
+v_mov_b32 v1, exec_lo
+v_mov_b32 v1, m0
+v_mov_b32 v1, -1
+v_mov_b32 v1, 1.0
+v_mov_b32 v1, 0.15915494
+v_mov_b32 v255, v0
+v_mov_b32_e64 v1, src_scc
+v_add_f32 v1, -1.0, v2
+v_add_f32 v1, 4.0, v2
+v_add_f32 v1, 0x7fc00000, v2
+v_add_f32_e64 v1, v2, -4.0
+v_add_f32_e64 v1, v2, s5 clamp
+v_add_f32_e64 v1, -|s2|, v3 mul:4
+v_mul_f32_e64 v1, v2, v3 div:2
+v_max_f32_e64 v1, |v2|, |v3|
+v_add_nc_u32 v1, 64, v2
+v_add_nc_u32 v1, -16, v2
+v_add_nc_u32_e64 v1, v2, v3 clamp
+v_sub_nc_u32_e64 v1, s2, 7
+v_lshlrev_b32_e64 v1, s2, s3
+v_and_b32_e64 v1, v2, 0xffff
+v_cndmask_b32_e64 v1, 0, 1, s4
+v_cndmask_b32_e64 v1, v2, v3, vcc_lo
+v_cndmask_b32 v1, 0x1234, v3, vcc_lo
+v_cndmask_b32_e64 v1, -v2, |v3|, s4
+v_add_co_u32 v1, s4, v2, v3 clamp
+v_add_co_ci_u32_e64 v1, null, 0, v3, vcc_lo
+v_cmp_gt_u32_e64 vcc_lo, s4, v1
+v_cmp_eq_f32_e64 s4, |v1|, -v2
+v_cmp_lt_i32_e64 s4, 0x100, v1
+v_cmpx_lt_f32_e64 -v1, |v2|
+v_cmpx_eq_u32_e64 s4, 0x1234
+v_cmp_lt_f32 vcc_lo, 0x3fc00000, v1
+v_mad_u32_u24 v1, v2, 3, s2
+v_lshl_or_b32 v1, s15, 6, v0
+v_fma_f32 v1, v2, 0x40490fdb, v3
+v_fma_f32 v1, 0x40490fdb, v2, 0x40490fdb
+v_fma_f32 v1, s2, s2, v3
+v_fma_f32 v1, v2, v3, v4 mul:2
+v_bfi_b32 v1, 0xffff, v2, v3
+v_mad_u64_u32 v[1:2], null, v3, 0x1234, v[5:6]
+v_mad_u64_u32 v[1:2], vcc_lo, s3, v4, 0
+v_lshlrev_b64 v[1:2], 2, v[1:2]
+v_lshrrev_b64 v[1:2], s3, 3
+v_ashrrev_i64 v[1:2], 31, s[2:3]
+v_readlane_b32 s4, v1, 0x10
+v_readlane_b32 vcc_lo, v1, m0
+v_writelane_b32 v1, m0, 5
+v_readfirstlane_b32 s4, v255
+v_readfirstlane_b32 m0, v1
+v_readfirstlane_b32 vcc_lo, v1
+v_mbcnt_lo_u32_b32 v1, -1, 0
+v_mbcnt_hi_u32_b32 v1, -1, v1
+v_sqrt_f32_e64 v1, |v2| mul:2
+v_cvt_f32_u32_e64 v1, v2 clamp
+v_cvt_i32_f32_e64 v1, -v2
+v_rcp_f32_e64 v1, s2 div:2
+v_nop
+v_nop_e64
+buffer_load_b32 v1, off, s[8:11], 0
+buffer_load_b32 v1, off, s[8:11], 0 offset:4 glc slc dlc
+buffer_load_b32 v1, v2, s[8:11], 64 offen
+buffer_load_b32 v1, v2, s[8:11], -1 offen
+buffer_load_b32 v1, v2, s[8:11], m0 offen
+buffer_load_b32 v1, v2, s[8:11], null offen
+buffer_store_b32 v1, v2, s[92:95], s0 idxen
+buffer_load_b128 v[252:255], v2, s[8:11], 0 offen
+buffer_gl0_inv
+buffer_gl1_inv
+global_load_b32 v1, v2, s[100:101]
+global_load_b32 v1, v[2:3], off
+global_load_b32 v1, v2, vcc
+global_load_b128 v[1:4], v[254:255], off offset:-4096
+global_store_b128 v[1:2], v[252:255], off offset:4095
+global_store_b32 v2, v1, s[2:3] offset:-1 dlc
+scratch_load_b32 v1, off, off
+scratch_load_b32 v1, off, off offset:4
+scratch_load_b32 v1, off, m0
+scratch_load_b32 v1, off, vcc_lo
+scratch_store_b32 off, v1, off offset:-16
+scratch_store_b128 off, v[1:4], s2
+s_version UC_VERSION_GFX11
+s_version UC_VERSION_GFX10|UC_VERSION_W64_BIT
+s_version UC_VERSION_GFX11|UC_VERSION_W32_BIT|UC_VERSION_MDP_BIT
+s_version 0x8000
+s_version 7
+s_version 0x1006
+s_sendmsg 0x15
+s_sendmsg 0
+s_sendmsg 5
+s_sendmsg 131
+s_sendmsg 0x123
+v_mov_b32_e64 v1, 0x1234
+v_add_nc_u32_e64 v1, v2, 0x1234
+v_mad_u32_u24 v1, v2, v3, v4 clamp
+v_add3_u32 v1, s2, 0x1234, v3
+v_cmp_eq_u32_e64 null, v1, v2
+v_cmp_ne_u32_e64 exec_lo, 0, v1
+v_cndmask_b32_e64 v1, v2, 0x1234, vcc_lo
+v_readlane_b32 s104, v255, s105
+v_fmac_f32_e64 v1, -v2, |v3| clamp div:2
+v_min3_f32 v1, -|v2|, s3, 1.0
+v_max_f32_e64 v1, v2, v2 clamp
+s_cselect_b32 s4, 16, 22
+s_cselect_b64 s[4:5], -1, 0
+s_cmp_eq_u64 s[4:5], 0x1234
+s_bitcmp1_b32 s4, 31
+s_lshl_b64 s[4:5], s[4:5], 63
+s_getpc_b64 s[104:105]
+s_addk_i32 s4, 0xfff0
+s_movk_i32 vcc_lo, 0x8000

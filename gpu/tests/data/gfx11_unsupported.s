@@ -1,0 +1,49 @@
+// Instructions softnavi does not execute: decoding must reject them (an illegal
+// instruction when executed) and know their length, so that decoding goes on after them.
+v_mov_b32_dpp v1, v2 quad_perm:[1,0,3,2] row_mask:0xf bank_mask:0xf
+v_mov_b32_dpp v1, v2 dpp8:[7,6,5,4,3,2,1,0]
+v_add_f32_e64_dpp v1, v2, v3 quad_perm:[0,1,2,3] row_mask:0xf bank_mask:0xf
+v_add_f32_e64_dpp v1, v2, v3 dpp8:[7,6,5,4,3,2,1,0]
+v_cmp_lt_f32_e64_dpp vcc_lo, v2, v3 quad_perm:[0,1,2,3] row_mask:0xf bank_mask:0xf
+v_add_f32_dpp v1, v2, v3 row_shl:1 row_mask:0xf bank_mask:0xf
+v_pk_add_f16 v1, v2, v3
+v_pk_mul_f16 v1, v2, 0x1234
+v_dot2_f32_f16 v1, v2, v3, v4
+v_fma_mix_f32 v1, v2, v3, v4
+image_load v[0:3], v0, s[0:7] dmask:0xf dim:SQ_RSRC_IMG_1D
+image_sample v[0:3], [v4, v5], s[0:7], s[8:11] dmask:0xf dim:SQ_RSRC_IMG_2D
+tbuffer_load_format_x v1, v2, s[4:7], 0 format:[BUF_FMT_32_FLOAT] offen
+exp mrt0 v0, v0, v0, v0 done
+global_atomic_add_u32 v1, v2, s[2:3]
+global_atomic_cmpswap_b32 v1, v2, v[4:5], s[2:3] glc
+flat_load_b32 v1, v[2:3]
+ds_bpermute_b32 v1, v2, v3
+ds_swizzle_b32 v1, v2 offset:swizzle(SWAP,1)
+ds_max_rtn_u32 v1, v2, v3
+ds_add_u32 v1, v2 gds
+s_getreg_b32 s4, hwreg(HW_REG_MODE)
+s_setreg_b32 hwreg(HW_REG_MODE), s4
+s_setreg_imm32_b32 hwreg(HW_REG_MODE), 0x1234
+s_call_b64 s[4:5], 16
+s_sendmsg_rtn_b32 s4, sendmsg(MSG_RTN_GET_REALTIME)
+s_movreld_b32 s4, s5
+v_sin_f32 v1, v2
+v_sin_f32 v1, 0x3f000001
+v_cvt_f16_f32 v1, v2
+v_add_nc_u16 v1, v2, 0x1234
+v_mad_u16 v1, v2, v3, v4
+v_med3_f32 v1, v2, v3, 0x1234
+v_add_f64 v[1:2], v[3:4], v[5:6]
+v_cmp_eq_u64 vcc_lo, v[1:2], v[3:4]
+v_cmp_eq_u16 vcc_lo, 0x1234, v1
+v_cmpx_eq_u64 v[1:2], v[3:4]
+v_fmac_f16 v1, v2, v3
+v_interp_p10_f32 v0, v1, v2, v3
+lds_param_load v1, attr0.x
+lds_direct_load v1
+v_permlane16_b32 v1, v2, s3, s4
+s_add_u32 s4, src_shared_base, s5
+image_load v[0:3], [v0, v1], s[0:7] dmask:0xf dim:SQ_RSRC_IMG_2D
+image_bvh_intersect_ray v[4:7], [v9, v10, v[11:13], v[14:16], v[17:19]], s[4:7]
+v_pk_fma_f16 v1, v2, v3, 0x1234
+v_pk_add_u16 v1, 0x1234, v3
