@@ -332,7 +332,7 @@ impl Wave {
                 };
                 self.sdst32(&inst.dst, d);
                 if let Some(s) = scc {
-                    self.scc = s;
+                    self.set_scc_for(&inst.dst, s);
                 }
             }
             S_LSHL_B64 | S_LSHR_B64 | S_ASHR_I64 | S_AND_B64 | S_OR_B64 | S_XOR_B64 | S_NAND_B64 | S_NOR_B64
@@ -358,7 +358,7 @@ impl Wave {
                 };
                 self.sdst64(&inst.dst, d);
                 if scc {
-                    self.scc = d != 0;
+                    self.set_scc_for(&inst.dst, d != 0);
                 }
             }
             S_BFM_B64 => {
@@ -396,7 +396,7 @@ impl Wave {
                 let a = self.s32(&inst.dst) as i32;
                 let (r, o) = a.overflowing_add(inst.imm);
                 self.sdst32(&inst.dst, r as u32);
-                self.scc = o;
+                self.set_scc_for(&inst.dst, o);
             }
             S_MULK_I32 => {
                 let a = self.s32(&inst.dst);
@@ -464,7 +464,7 @@ impl Wave {
             S_ABS_I32 => {
                 let v = (self.s32(&inst.src[0]) as i32).wrapping_abs() as u32;
                 self.sdst32(&inst.dst, v);
-                self.scc = v != 0;
+                self.set_scc_for(&inst.dst, v != 0);
             }
             S_BCNT0_I32_B32 | S_BCNT1_I32_B32 | S_BCNT0_I32_B64 | S_BCNT1_I32_B64 => {
                 let v = match op {
@@ -474,17 +474,17 @@ impl Wave {
                     _ => self.s64(&inst.src[0]).count_ones(),
                 };
                 self.sdst32(&inst.dst, v);
-                self.scc = v != 0;
+                self.set_scc_for(&inst.dst, v != 0);
             }
             S_NOT_B32 => {
                 let v = !self.s32(&inst.src[0]);
                 self.sdst32(&inst.dst, v);
-                self.scc = v != 0;
+                self.set_scc_for(&inst.dst, v != 0);
             }
             S_NOT_B64 => {
                 let v = !self.s64(&inst.src[0]);
                 self.sdst64(&inst.dst, v);
-                self.scc = v != 0;
+                self.set_scc_for(&inst.dst, v != 0);
             }
             S_AND_SAVEEXEC_B32
             | S_AND_SAVEEXEC_B64
@@ -530,7 +530,7 @@ impl Wave {
                 }
                 // EXEC is written even when SDST is out of range (seed 000).
                 self.set_exec_raw(b64, new);
-                self.scc = new != 0;
+                self.set_scc_for(&inst.dst, new != 0);
             }
 
             // ---------------- SOPC ----------------

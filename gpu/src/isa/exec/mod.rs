@@ -207,6 +207,18 @@ impl Wave {
         self.sgpr[i] = v;
     }
 
+    /// Sets SCC from an SALU instruction with destination `dst`, unless that destination is
+    /// a TTMP the wave may not write: such an instruction also leaves SCC alone (seed 000,
+    /// "SGPR out-of-range behaviour").
+    fn set_scc_for(&mut self, dst: &Operand, scc: bool) {
+        if let Operand::Sgpr(i) = *dst {
+            if (SGPR_TTMP0..SGPR_TTMP0 + 16).contains(&i) && self.status & STATUS_PRIV == 0 {
+                return;
+            }
+        }
+        self.scc = scc;
+    }
+
     /// A 32-bit scalar source.
     fn s32(&self, op: &Operand) -> u32 {
         match *op {
