@@ -243,7 +243,6 @@ impl Wave {
         let soffset = self.s32(&inst.src[3]) as u64;
         let (size, signed) = access(op);
         let dwords = (size / 4).max(1) as usize;
-        let store = is_store(op);
         if v.swizzle_enable != 0 && v.stride != 0 {
             return Err(illegal("swizzled buffer addressing is not supported yet"));
         }
@@ -254,13 +253,14 @@ impl Wave {
         };
         let index_v = if idxen { self.vsrc(&Operand::Vgpr(vaddr)) } else { [0; 64] };
         let offset_v = if offen { self.vsrc(&Operand::Vgpr(vaddr.wrapping_add(idxen as u16))) } else { [0; 64] };
-        let data = if store { self.vsrc_n(&inst.src[1], dwords) } else { [[0; 64]; 4] };
-        let mut out = [[0u32; 64]; 4];
         // A V# whose type is not "buffer" does not match the instruction: loads return
         // nothing, stores do not write (seed 002, "resource-instruction mismatch").
-        let mismatch = v.kind != 0;
+        let active = if v.kind != 0 { 0 } else { exec };
+        let mut addr = [0u64; 64];
+        let mut ok = [0u8; 64];
+        let chunk = size.min(4) as u64;
         for l in 0..self.lanes {
-            if exec >> l & 1 == 0 || mismatch {
+            if active >> l & 1 == 0 {
                 continue;
             }
             let index = index_v[l] as u64 + if v.add_tid_enable { l as u64 } else { 0 };
@@ -268,34 +268,98 @@ impl Wave {
             // Linear addressing (seed 002, "buffer addressing"): the SGPR offset is part
             // of the base, not of the range-checked offset.
             let buffer_offset = v.stride as u64 * index + offset;
-            let addr = v.base.wrapping_add(soffset).wrapping_add(buffer_offset);
+            addr[l] = v.base.wrapping_add(soffset).wrapping_add(buffer_offset);
             // Range check per dword for non-format accesses (seed 002, "range checking").
-            let chunk = size.min(4) as u64;
-            for k in 0..dwords {
-                let end = buffer_offset + k as u64 * 4 + chunk;
-                let ok = match v.oob_select {
+            for k in 0..dwords as u64 {
+                let in_range = match v.oob_select {
                     OobSelect::StructuredWithOffset => {
-                        index < v.num_records as u64 && offset + k as u64 * 4 + chunk <= v.stride as u64
+                        index < v.num_records as u64 && offset + k * 4 + chunk <= v.stride as u64
                     }
                     OobSelect::Structured => index < v.num_records as u64,
                     OobSelect::Disabled => v.num_records != 0,
-                    OobSelect::Raw => end <= v.num_records as u64,
+                    OobSelect::Raw => buffer_offset + k * 4 + chunk <= v.num_records as u64,
                 };
-                if !ok {
-                    continue;
+                ok[l] |= (in_range as u8) << k;
+            }
+        }
+        self.transfer(inst, ctx, &addr, &ok, size, signed)
+    }
+
+    /// Moves the data of a vector memory instruction once its addresses are known: lane
+    /// `l` accesses dword `k` at `addr[l] + 4k` when bit `k` of `ok[l]` is set (loads of
+    /// the others return zero). When all accesses fall in one buffer object it is
+    /// translated once; otherwise each access is translated on its own, so that a fault
+    /// reports the exact address.
+    fn transfer(
+        &mut self,
+        inst: &Inst,
+        ctx: &mut Ctx,
+        addr: &[u64; 64],
+        ok: &[u8; 64],
+        size: u32,
+        signed: bool,
+    ) -> Result<(), FaultKind> {
+        let store = is_store(inst.op);
+        let dwords = (size / 4).max(1) as usize;
+        let chunk = size.min(4) as u64;
+        let data = if store { self.vsrc_n(&inst.src[1], dwords) } else { [[0; 64]; 4] };
+        let mut out = [[0u32; 64]; 4];
+        let (mut lo, mut hi) = (u64::MAX, 0u64);
+        for l in 0..self.lanes {
+            if ok[l] != 0 {
+                lo = lo.min(addr[l]);
+                hi = hi.max(addr[l].saturating_add(4 * (dwords as u64 - 1) + chunk));
+            }
+        }
+        if lo < hi {
+            if let Ok(base) = ctx.tlb.translate(ctx.vm, lo, hi - lo, store) {
+                for l in 0..self.lanes {
+                    for k in 0..dwords {
+                        if ok[l] >> k & 1 == 0 {
+                            continue;
+                        }
+                        // SAFETY: translate() checked that [lo, hi) lies in one BO, and this
+                        // access is inside [lo, hi).
+                        unsafe {
+                            let p = base.add((addr[l] + 4 * k as u64 - lo) as usize);
+                            if store {
+                                let v = data[k][l];
+                                match chunk {
+                                    4 => (p as *mut u32).write_unaligned(v),
+                                    2 => (p as *mut u16).write_unaligned(v as u16),
+                                    _ => *p = v as u8,
+                                }
+                            } else {
+                                let v = match chunk {
+                                    4 => (p as *const u32).read_unaligned(),
+                                    2 => (p as *const u16).read_unaligned() as u32,
+                                    _ => *p as u32,
+                                };
+                                out[k][l] = narrow(v.to_le_bytes(), size, signed);
+                            }
+                        }
+                    }
                 }
-                let a = addr + 4 * k as u64;
-                if store {
-                    let bytes = data[k][l].to_le_bytes();
-                    ctx.tlb.write(ctx.vm, a, &bytes[..chunk as usize])?;
-                } else {
-                    let mut b = [0u8; 4];
-                    ctx.tlb.read(ctx.vm, a, &mut b[..chunk as usize])?;
-                    out[k][l] = narrow(b, size, signed);
+            } else {
+                for l in 0..self.lanes {
+                    for k in 0..dwords {
+                        if ok[l] >> k & 1 == 0 {
+                            continue;
+                        }
+                        let a = addr[l] + 4 * k as u64;
+                        if store {
+                            ctx.tlb.write(ctx.vm, a, &data[k][l].to_le_bytes()[..chunk as usize])?;
+                        } else {
+                            let mut b = [0u8; 4];
+                            ctx.tlb.read(ctx.vm, a, &mut b[..chunk as usize])?;
+                            out[k][l] = narrow(b, size, signed);
+                        }
+                    }
                 }
             }
         }
         if !store {
+            let exec = self.exec();
             for (k, vals) in out.iter().enumerate().take(dwords) {
                 let d = self.reg_plus(&inst.dst, k);
                 self.vdst(&d, vals, exec);
@@ -305,11 +369,9 @@ impl Wave {
     }
 
     pub(super) fn global(&mut self, inst: &Inst, ctx: &mut Ctx) -> Result<(), FaultKind> {
-        let op = inst.op;
         let exec = self.exec();
-        let (size, signed) = access(op);
-        let dwords = (size / 4).max(1) as usize;
-        let store = is_store(op);
+        let (size, signed) = access(inst.op);
+        let dwords = (size / 4).max(1) as u32;
         // saddr form: 64-bit SGPR base + 32-bit VGPR offset; otherwise a 64-bit VGPR address.
         let saddr = match inst.src[2] {
             Operand::Sgpr(_) => Some(self.s64(&inst.src[2])),
@@ -319,8 +381,8 @@ impl Wave {
             Operand::Vgpr(r) => (self.vsrc(&Operand::Vgpr(r)), self.vsrc(&Operand::Vgpr(r.wrapping_add(1)))),
             _ => ([0; 64], [0; 64]),
         };
-        let data = if store { self.vsrc_n(&inst.src[1], dwords) } else { [[0; 64]; 4] };
-        let mut out = [[0u32; 64]; 4];
+        let mut addr = [0u64; 64];
+        let mut ok = [0u8; 64];
         for l in 0..self.lanes {
             if exec >> l & 1 == 0 {
                 continue;
@@ -329,28 +391,10 @@ impl Wave {
                 Some(s) => s.wrapping_add(lo[l] as u64),
                 None => lo[l] as u64 | (hi[l] as u64) << 32,
             };
-            let addr = base.wrapping_add(inst.imm as i64 as u64);
-            let mut bytes = [0u8; 16];
-            if store {
-                for k in 0..dwords {
-                    bytes[4 * k..4 * k + 4].copy_from_slice(&data[k][l].to_le_bytes());
-                }
-                ctx.tlb.write(ctx.vm, addr, &bytes[..size as usize])?;
-            } else {
-                ctx.tlb.read(ctx.vm, addr, &mut bytes[..size as usize])?;
-                for k in 0..dwords {
-                    let w = [bytes[4 * k], bytes[4 * k + 1], bytes[4 * k + 2], bytes[4 * k + 3]];
-                    out[k][l] = narrow(w, size, signed);
-                }
-            }
+            addr[l] = base.wrapping_add(inst.imm as i64 as u64);
+            ok[l] = ((1u32 << dwords) - 1) as u8;
         }
-        if !store {
-            for (k, vals) in out.iter().enumerate().take(dwords) {
-                let d = self.reg_plus(&inst.dst, k);
-                self.vdst(&d, vals, exec);
-            }
-        }
-        Ok(())
+        self.transfer(inst, ctx, &addr, &ok, size, signed)
     }
 
     /// Scratch (private) memory through FLAT_SCRATCH. Each lane has its own private
