@@ -371,7 +371,7 @@ impl Wave {
     pub(super) fn global(&mut self, inst: &Inst, ctx: &mut Ctx) -> Result<(), FaultKind> {
         let exec = self.exec();
         let (size, signed) = access(inst.op);
-        let dwords = (size / 4).max(1) as u32;
+        let dwords = (size / 4).max(1);
         // saddr form: 64-bit SGPR base + 32-bit VGPR offset; otherwise a 64-bit VGPR address.
         let saddr = match inst.src[2] {
             Operand::Sgpr(_) => Some(self.s64(&inst.src[2])),
