@@ -3,7 +3,8 @@
 //! (an exhaustive `match` on [`Op`]) are derived. Opcode numbers and mnemonics are
 //! LLVM 19's (`llvm-mc-19 -mcpu=gfx1100`); a test checks the numbers against it.
 //!
-//! Each row: `code NAME "mnemonic" [dst src0 src1 src2] flags`. The four [`Ty`] slots
+//! Each block is `Encoding pattern_macro { rows }` (the macro matches all of the block's opcodes);
+//! each row: `code NAME "mnemonic" [dst src0 src1 src2] flags`. The four [`Ty`] slots
 //! mean, per encoding: SOP/VOP — destination and sources; SMEM — destination width;
 //! DS/MUBUF/FLAT — data width (loads: returned, stores/atomics: supplied); SOPK/SOPP — the
 //! destination (if any) and the immediate. `flags` are [`F`] bits.
@@ -98,7 +99,7 @@ pub struct OpInfo {
 }
 
 macro_rules! opcode_table {
-    ($( $enc:ident { $( $code:literal $name:ident $text:literal [$d:ident $s0:ident $s1:ident $s2:ident] $flags:ident ; )* } )*) => {
+    ($( $enc:ident $ops:ident { $( $code:literal $name:ident $text:literal [$d:ident $s0:ident $s1:ident $s2:ident] $flags:ident ; )* } )*) => {
         /// Every opcode softnavi decodes (and executes), across all encodings.
         #[allow(non_camel_case_types)]
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -114,11 +115,22 @@ macro_rules! opcode_table {
             ty: [Ty::$d, Ty::$s0, Ty::$s1, Ty::$s2],
             flags: F::$flags,
         }, )* )* ];
+
+        // One pattern macro per encoding, matching all of its opcodes (`ds_ops!()`), so
+        // that the executor's dispatch can name a whole encoding without a second list.
+        $(
+            #[allow(unused_macros)]
+            macro_rules! $ops {
+                () => { $( $crate::isa::table::Op::$name )|* };
+            }
+            #[allow(unused_imports)]
+            pub(crate) use $ops;
+        )*
     };
 }
 
 opcode_table! {
-    Sop2 {
+    Sop2 sop2_ops {
         0x00 S_ADD_U32 "s_add_u32" [B32 B32 B32 N] NONE;
         0x01 S_SUB_U32 "s_sub_u32" [B32 B32 B32 N] NONE;
         0x02 S_ADD_I32 "s_add_i32" [B32 B32 B32 N] NONE;
@@ -172,7 +184,7 @@ opcode_table! {
         0x34 S_PACK_HH_B32_B16 "s_pack_hh_b32_b16" [B32 B32 B32 N] NONE;
         0x35 S_PACK_HL_B32_B16 "s_pack_hl_b32_b16" [B32 B32 B32 N] NONE;
     }
-    Sopk {
+    Sopk sopk_ops {
         0x00 S_MOVK_I32 "s_movk_i32" [B32 Imm16 N N] NONE;
         0x01 S_VERSION "s_version" [N Imm16 N N] NONE;
         0x02 S_CMOVK_I32 "s_cmovk_i32" [B32 Imm16 N N] NONE;
@@ -195,7 +207,7 @@ opcode_table! {
         0x1a S_WAITCNT_EXPCNT "s_waitcnt_expcnt" [B32 Imm16 N N] NONE;
         0x1b S_WAITCNT_LGKMCNT "s_waitcnt_lgkmcnt" [B32 Imm16 N N] NONE;
     }
-    Sop1 {
+    Sop1 sop1_ops {
         0x00 S_MOV_B32 "s_mov_b32" [B32 B32 N N] NONE;
         0x01 S_MOV_B64 "s_mov_b64" [B64 B64 N N] NONE;
         0x02 S_CMOV_B32 "s_cmov_b32" [B32 B32 N N] NONE;
@@ -237,7 +249,7 @@ opcode_table! {
         0x48 S_SETPC_B64 "s_setpc_b64" [N B64 N N] NONE;
         0x49 S_SWAPPC_B64 "s_swappc_b64" [B64 B64 N N] NONE;
     }
-    Sopc {
+    Sopc sopc_ops {
         0x00 S_CMP_EQ_I32 "s_cmp_eq_i32" [N B32 B32 N] NONE;
         0x01 S_CMP_LG_I32 "s_cmp_lg_i32" [N B32 B32 N] NONE;
         0x02 S_CMP_GT_I32 "s_cmp_gt_i32" [N B32 B32 N] NONE;
@@ -257,7 +269,7 @@ opcode_table! {
         0x10 S_CMP_EQ_U64 "s_cmp_eq_u64" [N B64 B64 N] NONE;
         0x11 S_CMP_LG_U64 "s_cmp_lg_u64" [N B64 B64 N] NONE;
     }
-    Sopp {
+    Sopp sopp_ops {
         0x00 S_NOP "s_nop" [N Imm16 N N] NONE;
         0x03 S_SLEEP "s_sleep" [N Imm16 N N] NONE;
         0x04 S_SET_INST_PREFETCH_DISTANCE "s_set_inst_prefetch_distance" [N Imm16 N N] NONE;
@@ -280,7 +292,7 @@ opcode_table! {
         0x3c S_ICACHE_INV "s_icache_inv" [N N N N] NONE;
         0x3d S_BARRIER "s_barrier" [N N N N] NONE;
     }
-    Smem {
+    Smem smem_ops {
         0x00 S_LOAD_B32 "s_load_b32" [B32 N N N] NONE;
         0x01 S_LOAD_B64 "s_load_b64" [B64 N N N] NONE;
         0x02 S_LOAD_B128 "s_load_b128" [B128 N N N] NONE;
@@ -294,7 +306,7 @@ opcode_table! {
         0x20 S_GL1_INV "s_gl1_inv" [N N N N] NONE;
         0x21 S_DCACHE_INV "s_dcache_inv" [N N N N] NONE;
     }
-    Vop2 {
+    Vop2 vop2_ops {
         0x01 V_CNDMASK_B32 "v_cndmask_b32" [B32 B32 B32 Mask] NONE;
         0x03 V_ADD_F32 "v_add_f32" [F32 F32 F32 N] NONE;
         0x04 V_SUB_F32 "v_sub_f32" [F32 F32 F32 N] NONE;
@@ -328,7 +340,7 @@ opcode_table! {
         0x2c V_FMAMK_F32 "v_fmamk_f32" [F32 F32 F32 F32] LIT_K;
         0x2d V_FMAAK_F32 "v_fmaak_f32" [F32 F32 F32 F32] LIT_K;
     }
-    Vop1 {
+    Vop1 vop1_ops {
         0x00 V_NOP "v_nop" [N N N N] NONE;
         0x01 V_MOV_B32 "v_mov_b32" [B32 B32 N N] NONE;
         0x02 V_READFIRSTLANE_B32 "v_readfirstlane_b32" [B32 B32 N N] NONE;
@@ -352,7 +364,7 @@ opcode_table! {
         0x39 V_CLZ_I32_U32 "v_clz_i32_u32" [B32 B32 N N] NONE;
         0x3a V_CTZ_I32_B32 "v_ctz_i32_b32" [B32 B32 N N] NONE;
     }
-    Vopc {
+    Vopc vopc_ops {
         0x11 V_CMP_LT_F32 "v_cmp_lt_f32" [Mask F32 F32 N] NONE;
         0x12 V_CMP_EQ_F32 "v_cmp_eq_f32" [Mask F32 F32 N] NONE;
         0x13 V_CMP_LE_F32 "v_cmp_le_f32" [Mask F32 F32 N] NONE;
@@ -406,7 +418,7 @@ opcode_table! {
         0xcd V_CMPX_NE_U32 "v_cmpx_ne_u32" [N B32 B32 N] CMPX;
         0xce V_CMPX_GE_U32 "v_cmpx_ge_u32" [N B32 B32 N] CMPX;
     }
-    Vop3 {
+    Vop3 vop3_ops {
         0x20a V_MAD_I32_I24 "v_mad_i32_i24" [B32 B32 B32 B32] NONE;
         0x20b V_MAD_U32_U24 "v_mad_u32_u24" [B32 B32 B32 B32] NONE;
         0x210 V_BFE_U32 "v_bfe_u32" [B32 B32 B32 B32] NONE;
@@ -451,7 +463,7 @@ opcode_table! {
         0x360 V_READLANE_B32 "v_readlane_b32" [B32 B32 B32 N] NONE;
         0x361 V_WRITELANE_B32 "v_writelane_b32" [B32 B32 B32 N] NONE;
     }
-    Ds {
+    Ds ds_ops {
         0x00 DS_ADD_U32 "ds_add_u32" [B32 N N N] NONE;
         0x01 DS_SUB_U32 "ds_sub_u32" [B32 N N N] NONE;
         0x05 DS_MIN_I32 "ds_min_i32" [B32 N N N] NONE;
@@ -479,7 +491,7 @@ opcode_table! {
         0xdf DS_STORE_B128 "ds_store_b128" [B128 N N N] NONE;
         0xff DS_LOAD_B128 "ds_load_b128" [B128 N N N] NONE;
     }
-    Mubuf {
+    Mubuf mubuf_ops {
         0x10 BUFFER_LOAD_U8 "buffer_load_u8" [B32 N N N] NONE;
         0x11 BUFFER_LOAD_I8 "buffer_load_i8" [B32 N N N] NONE;
         0x12 BUFFER_LOAD_U16 "buffer_load_u16" [B32 N N N] NONE;
@@ -497,7 +509,7 @@ opcode_table! {
         0x2b BUFFER_GL0_INV "buffer_gl0_inv" [N N N N] NONE;
         0x2c BUFFER_GL1_INV "buffer_gl1_inv" [N N N N] NONE;
     }
-    Global {
+    Global global_ops {
         0x10 GLOBAL_LOAD_U8 "global_load_u8" [B32 N N N] NONE;
         0x11 GLOBAL_LOAD_I8 "global_load_i8" [B32 N N N] NONE;
         0x12 GLOBAL_LOAD_U16 "global_load_u16" [B32 N N N] NONE;
@@ -513,7 +525,7 @@ opcode_table! {
         0x1c GLOBAL_STORE_B96 "global_store_b96" [B96 N N N] NONE;
         0x1d GLOBAL_STORE_B128 "global_store_b128" [B128 N N N] NONE;
     }
-    Scratch {
+    Scratch scratch_ops {
         0x10 SCRATCH_LOAD_U8 "scratch_load_u8" [B32 N N N] NONE;
         0x11 SCRATCH_LOAD_I8 "scratch_load_i8" [B32 N N N] NONE;
         0x12 SCRATCH_LOAD_U16 "scratch_load_u16" [B32 N N N] NONE;
@@ -529,7 +541,7 @@ opcode_table! {
         0x1c SCRATCH_STORE_B96 "scratch_store_b96" [B96 N N N] NONE;
         0x1d SCRATCH_STORE_B128 "scratch_store_b128" [B128 N N N] NONE;
     }
-    Vopd {
+    Vopd vopd_ops {
         0x00 V_DUAL "v_dual" [N N N N] NONE;
     }
 }

@@ -5,7 +5,10 @@
 
 use super::{illegal, FaultKind, Wave};
 use crate::isa::decode::{Inst, Operand};
-use crate::isa::table::Op::{self, *};
+use crate::isa::table::{
+    ds_ops, global_ops, mubuf_ops, scratch_ops, smem_ops, sopp_ops, vopd_ops,
+    Op::{self, *},
+};
 
 fn bfe32(v: u32, off: u32, width: u32) -> u32 {
     let (off, width) = (off & 31, width & 31);
@@ -922,110 +925,13 @@ impl Wave {
             }
 
             // Not ALU instructions: the executor's step() handles them before the ALU.
-            S_NOP
-            | S_SLEEP
-            | S_SET_INST_PREFETCH_DISTANCE
-            | S_CLAUSE
-            | S_DELAY_ALU
-            | S_WAITCNT_DEPCTR
-            | S_WAITCNT
-            | S_WAIT_IDLE
-            | S_CODE_END
-            | S_BRANCH
-            | S_CBRANCH_SCC0
-            | S_CBRANCH_SCC1
-            | S_CBRANCH_VCCZ
-            | S_CBRANCH_VCCNZ
-            | S_CBRANCH_EXECZ
-            | S_CBRANCH_EXECNZ
-            | S_ENDPGM
-            | S_SETPRIO
-            | S_SENDMSG
-            | S_ICACHE_INV
-            | S_BARRIER
-            | S_LOAD_B32
-            | S_LOAD_B64
-            | S_LOAD_B128
-            | S_LOAD_B256
-            | S_LOAD_B512
-            | S_BUFFER_LOAD_B32
-            | S_BUFFER_LOAD_B64
-            | S_BUFFER_LOAD_B128
-            | S_BUFFER_LOAD_B256
-            | S_BUFFER_LOAD_B512
-            | S_GL1_INV
-            | S_DCACHE_INV
-            | DS_ADD_U32
-            | DS_SUB_U32
-            | DS_MIN_I32
-            | DS_MAX_I32
-            | DS_MIN_U32
-            | DS_MAX_U32
-            | DS_AND_B32
-            | DS_OR_B32
-            | DS_XOR_B32
-            | DS_STORE_B32
-            | DS_STORE_2ADDR_B32
-            | DS_STORE_2ADDR_STRIDE64_B32
-            | DS_STORE_B8
-            | DS_STORE_B16
-            | DS_ADD_RTN_U32
-            | DS_LOAD_B32
-            | DS_LOAD_2ADDR_B32
-            | DS_LOAD_2ADDR_STRIDE64_B32
-            | DS_LOAD_U8
-            | DS_LOAD_U16
-            | DS_STORE_B64
-            | DS_STORE_2ADDR_B64
-            | DS_LOAD_B64
-            | DS_LOAD_2ADDR_B64
-            | DS_STORE_B128
-            | DS_LOAD_B128
-            | BUFFER_LOAD_U8
-            | BUFFER_LOAD_I8
-            | BUFFER_LOAD_U16
-            | BUFFER_LOAD_I16
-            | BUFFER_LOAD_B32
-            | BUFFER_LOAD_B64
-            | BUFFER_LOAD_B96
-            | BUFFER_LOAD_B128
-            | BUFFER_STORE_B8
-            | BUFFER_STORE_B16
-            | BUFFER_STORE_B32
-            | BUFFER_STORE_B64
-            | BUFFER_STORE_B96
-            | BUFFER_STORE_B128
-            | BUFFER_GL0_INV
-            | BUFFER_GL1_INV
-            | GLOBAL_LOAD_U8
-            | GLOBAL_LOAD_I8
-            | GLOBAL_LOAD_U16
-            | GLOBAL_LOAD_I16
-            | GLOBAL_LOAD_B32
-            | GLOBAL_LOAD_B64
-            | GLOBAL_LOAD_B96
-            | GLOBAL_LOAD_B128
-            | GLOBAL_STORE_B8
-            | GLOBAL_STORE_B16
-            | GLOBAL_STORE_B32
-            | GLOBAL_STORE_B64
-            | GLOBAL_STORE_B96
-            | GLOBAL_STORE_B128
-            | SCRATCH_LOAD_U8
-            | SCRATCH_LOAD_I8
-            | SCRATCH_LOAD_U16
-            | SCRATCH_LOAD_I16
-            | SCRATCH_LOAD_B32
-            | SCRATCH_LOAD_B64
-            | SCRATCH_LOAD_B96
-            | SCRATCH_LOAD_B128
-            | SCRATCH_STORE_B8
-            | SCRATCH_STORE_B16
-            | SCRATCH_STORE_B32
-            | SCRATCH_STORE_B64
-            | SCRATCH_STORE_B96
-            | SCRATCH_STORE_B128
-            | V_DUAL
+            sopp_ops!()
+            | smem_ops!()
+            | ds_ops!()
+            | mubuf_ops!()
+            | global_ops!()
+            | scratch_ops!()
+            | vopd_ops!()
             | S_WAITCNT_VSCNT
             | S_WAITCNT_VMCNT
             | S_WAITCNT_EXPCNT

@@ -7,6 +7,7 @@
 use super::{illegal, Ctx, FaultKind, Wave};
 use crate::isa::decode::{mflag, Inst, Operand};
 use crate::isa::table::Op::{self, *};
+use crate::isa::table::Ty;
 use crate::rsrc::{BufferResource, OobSelect};
 
 /// Bytes an access moves per lane, and whether a narrow load sign-extends.
@@ -45,6 +46,10 @@ impl Wave {
     }
 
     pub(super) fn smem(&mut self, inst: &Inst, ctx: &mut Ctx) -> Result<(), FaultKind> {
+        if inst.op.info().ty[0] == Ty::N {
+            // s_dcache_inv, s_gl1_inv: caches are coherent in this model.
+            return Ok(());
+        }
         let n = inst.op.info().ty[0].dwords(false) as usize;
         let soffset = match inst.src[1] {
             Operand::Sgpr(_) => self.s32(&inst.src[1]),
@@ -238,6 +243,10 @@ impl Wave {
 
     pub(super) fn mubuf(&mut self, inst: &Inst, ctx: &mut Ctx) -> Result<(), FaultKind> {
         let op = inst.op;
+        if op.info().ty[0] == Ty::N {
+            // buffer_gl0_inv, buffer_gl1_inv: caches are coherent in this model.
+            return Ok(());
+        }
         let exec = self.exec();
         let v = self.vsharp(&inst.src[2]);
         let soffset = self.s32(&inst.src[3]) as u64;

@@ -386,7 +386,7 @@ impl Wave {
     }
 
     fn step(&mut self, inst: &Inst, idx: usize, prog: &Program, ctx: &mut Ctx) -> Result<Flow, FaultKind> {
-        use super::table::Op::*;
+        use super::table::{ds_ops, global_ops, mubuf_ops, scratch_ops, smem_ops, vopd_ops, Op::*};
         let op = inst.op;
         match op {
             // ---- Program control (SOPP) ----
@@ -405,11 +405,7 @@ impl Wave {
             | S_WAITCNT_EXPCNT
             | S_WAITCNT_LGKMCNT
             | S_VERSION
-            | S_DCACHE_INV
-            | S_GL1_INV
             | V_NOP => Ok(Flow::Next),
-            // Caches are coherent in this model: invalidations have nothing to do.
-            BUFFER_GL0_INV | BUFFER_GL1_INV => Ok(Flow::Next),
             S_CODE_END => {
                 if let Some(e) = prog.decode_error(idx) {
                     let words: Vec<String> = prog.words(idx).iter().map(|w| format!("{w:08x}")).collect();
@@ -456,64 +452,32 @@ impl Wave {
             }
 
             // ---- Scalar memory ----
-            S_LOAD_B32 | S_LOAD_B64 | S_LOAD_B128 | S_LOAD_B256 | S_LOAD_B512 | S_BUFFER_LOAD_B32
-            | S_BUFFER_LOAD_B64 | S_BUFFER_LOAD_B128 | S_BUFFER_LOAD_B256 | S_BUFFER_LOAD_B512 => {
+            smem_ops!() => {
                 self.smem(inst, ctx)?;
                 Ok(Flow::Next)
             }
 
             // ---- LDS ----
-            DS_ADD_U32
-            | DS_SUB_U32
-            | DS_MIN_I32
-            | DS_MAX_I32
-            | DS_MIN_U32
-            | DS_MAX_U32
-            | DS_AND_B32
-            | DS_OR_B32
-            | DS_XOR_B32
-            | DS_STORE_B32
-            | DS_STORE_2ADDR_B32
-            | DS_STORE_2ADDR_STRIDE64_B32
-            | DS_STORE_B8
-            | DS_STORE_B16
-            | DS_ADD_RTN_U32
-            | DS_LOAD_B32
-            | DS_LOAD_2ADDR_B32
-            | DS_LOAD_2ADDR_STRIDE64_B32
-            | DS_LOAD_U8
-            | DS_LOAD_U16
-            | DS_STORE_B64
-            | DS_STORE_2ADDR_B64
-            | DS_LOAD_B64
-            | DS_LOAD_2ADDR_B64
-            | DS_STORE_B128
-            | DS_LOAD_B128 => {
+            ds_ops!() => {
                 self.ds(inst, ctx)?;
                 Ok(Flow::Next)
             }
 
             // ---- Vector memory ----
-            BUFFER_LOAD_U8 | BUFFER_LOAD_I8 | BUFFER_LOAD_U16 | BUFFER_LOAD_I16 | BUFFER_LOAD_B32 | BUFFER_LOAD_B64
-            | BUFFER_LOAD_B96 | BUFFER_LOAD_B128 | BUFFER_STORE_B8 | BUFFER_STORE_B16 | BUFFER_STORE_B32
-            | BUFFER_STORE_B64 | BUFFER_STORE_B96 | BUFFER_STORE_B128 => {
+            mubuf_ops!() => {
                 self.mubuf(inst, ctx)?;
                 Ok(Flow::Next)
             }
-            GLOBAL_LOAD_U8 | GLOBAL_LOAD_I8 | GLOBAL_LOAD_U16 | GLOBAL_LOAD_I16 | GLOBAL_LOAD_B32 | GLOBAL_LOAD_B64
-            | GLOBAL_LOAD_B96 | GLOBAL_LOAD_B128 | GLOBAL_STORE_B8 | GLOBAL_STORE_B16 | GLOBAL_STORE_B32
-            | GLOBAL_STORE_B64 | GLOBAL_STORE_B96 | GLOBAL_STORE_B128 => {
+            global_ops!() => {
                 self.global(inst, ctx)?;
                 Ok(Flow::Next)
             }
 
-            SCRATCH_LOAD_U8 | SCRATCH_LOAD_I8 | SCRATCH_LOAD_U16 | SCRATCH_LOAD_I16 | SCRATCH_LOAD_B32
-            | SCRATCH_LOAD_B64 | SCRATCH_LOAD_B96 | SCRATCH_LOAD_B128 | SCRATCH_STORE_B8 | SCRATCH_STORE_B16
-            | SCRATCH_STORE_B32 | SCRATCH_STORE_B64 | SCRATCH_STORE_B96 | SCRATCH_STORE_B128 => {
+            scratch_ops!() => {
                 self.scratch(inst, ctx)?;
                 Ok(Flow::Next)
             }
-            V_DUAL => {
+            vopd_ops!() => {
                 let pair = prog.dual(inst).ok_or_else(|| illegal("VOPD halves missing"))?;
                 self.vopd(pair)?;
                 Ok(Flow::Next)
