@@ -12,7 +12,7 @@ pub mod spirv;
 
 pub use error::CompileError;
 pub use llvm::CodegenOptions;
-pub use spirv::{lower, validate_module, Lowered, ShaderInput, SpecConstant};
+pub use spirv::{lower, lower_with, validate_module, Lowered, ShaderInput, SpecConstant};
 
 /// A compiled compute pipeline shader.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -34,7 +34,7 @@ pub fn compile(input: &ShaderInput) -> Result<CompiledShader, CompileError> {
 /// [`compile`] with explicit code generation options (e.g. wave64).
 pub fn compile_with(input: &ShaderInput, opts: &CodegenOptions) -> Result<CompiledShader, CompileError> {
     let start = std::time::Instant::now();
-    let lowered = spirv::lower(input)?;
+    let lowered = spirv::lower_with(input, opts)?;
     let lowered_at = start.elapsed();
     let elf = llvm::compile_ir(&lowered.ir, opts)?;
     tracing::debug!(

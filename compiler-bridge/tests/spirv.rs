@@ -480,3 +480,123 @@ fn instruction_inventory() {
         std::fs::write(out, text).unwrap();
     }
 }
+
+/// The Vulkan 1.1 subgroup "basic" category (what the ICD's
+/// VkPhysicalDeviceSubgroupProperties::supportedOperations claims): a subgroup is a wave.
+#[test]
+fn subgroup_basic() {
+    let layout = PipelineLayout { sets: vec![storage_set(&[0])], push_constant_size: 0 };
+    // GL_KHR_shader_subgroup_basic needs SPIR-V 1.3 (Vulkan 1.1).
+    for env in ["vulkan1.1", "vulkan1.2", "vulkan1.3"] {
+        let words = glsl_to_spirv(&shaders_dir().join("subgroup_basic.comp"), Some(env));
+        let b = build(&words, &layout, &[]);
+        check_kernel(&b, &layout, [10, 9, 1]);
+        let ir = &b.shader.llvm_ir;
+        // SubgroupSize and NumSubgroups (ceil(90 / 32)) are constants.
+        assert!(ir.contains("store i32 32, ptr addrspace(5)"), "{ir}");
+        assert!(ir.contains("store i32 3, ptr addrspace(5)"), "{ir}");
+        // SubgroupLocalInvocationId: the lane, counted by mbcnt; SubgroupId: the wave's index,
+        // LocalInvocationIndex / 32, uniform.
+        assert!(ir.contains("call i32 @llvm.amdgcn.mbcnt.lo(i32 -1, i32 0)"), "{ir}");
+        assert!(!ir.contains("mbcnt.hi"), "{ir}");
+        assert!(ir.contains(", 5\n") && ir.contains("lshr i32"), "{ir}");
+        // subgroupElect: readfirstlane of the lane id is the lowest active lane.
+        assert!(ir.contains("call i32 @llvm.amdgcn.readfirstlane.i32("), "{ir}");
+        // Subgroup barriers: wavefront-scope fences, no workgroup barrier.
+        assert!(ir.contains("fence syncscope(\"wavefront\") acq_rel"), "{ir}");
+        assert!(ir.contains("fence syncscope(\"wavefront\") release"), "{ir}");
+        assert!(ir.contains("call void @llvm.amdgcn.wave.barrier()"), "{ir}");
+        assert!(!ir.contains("s.barrier") && !ir.contains("syncscope(\"workgroup\")"), "{ir}");
+        // Functions that may hold subgroup operations are convergent until inlined.
+        assert!(ir.contains("attributes #1 = { alwaysinline convergent nounwind }"), "{ir}");
+        assert_has(&b.disasm, &["v_mbcnt_lo_u32_b32", "v_readfirstlane_b32", "ds_store_b32", "ds_load_b32"]);
+        assert!(!b.disasm.contains("s_barrier"), "{}", b.disasm);
+    }
+
+    // wave64: 64-lane subgroups, the lane counted over both halves of the mask.
+    let words = glsl_to_spirv(&shaders_dir().join("subgroup_basic.comp"), Some("vulkan1.1"));
+    let input = ShaderInput { spirv: &words, entry_point: "main", layout: &layout, specialization: &[] };
+    let lowered = compiler_bridge::lower_with(&input, &CodegenOptions { wave64: true }).unwrap();
+    let ir = &lowered.ir;
+    assert!(ir.contains("store i32 64, ptr addrspace(5)"), "{ir}");
+    assert!(ir.contains("store i32 2, ptr addrspace(5)"), "{ir}");
+    assert!(ir.contains("call i32 @llvm.amdgcn.mbcnt.hi(i32 -1, i32 %t"), "{ir}");
+    assert!(ir.contains(", 6\n") && ir.contains("lshr i32"), "{ir}");
+    assert_eq!(lower(&input).unwrap().ir, compiler_bridge::lower_with(&input, &CodegenOptions::default()).unwrap().ir);
+    let shader = compile_with(&input, &CodegenOptions { wave64: true }).unwrap();
+    assert_eq!(shader.llvm_ir, *ir);
+    let co = CodeObject::parse(&shader.elf).unwrap();
+    assert_eq!(co.kernel("main").unwrap().metadata.wavefront_size, 64);
+    assert_has(&llvm::disassemble(&shader.elf).unwrap(), &["v_mbcnt_lo_u32_b32", "v_mbcnt_hi_u32_b32"]);
+}
+
+/// Subgroup operations beyond the basic category are not lowered: the error names the
+/// opcode (their capabilities alone are accepted).
+#[test]
+fn subgroup_operations_beyond_basic_are_unsupported() {
+    let layout = PipelineLayout { sets: vec![storage_set(&[0])], push_constant_size: 0 };
+    let dir = common::TempDir::new("subgroup");
+    let cases = [
+        ("vote", "data[0] = subgroupAll(data[1] == 0u) ? 1u : 0u;", "OpGroupNonUniformAll"),
+        ("vote", "data[0] = subgroupAny(data[1] == 0u) ? 1u : 0u;", "OpGroupNonUniformAny"),
+        ("vote", "data[0] = subgroupAllEqual(data[1]) ? 1u : 0u;", "OpGroupNonUniformAllEqual"),
+        ("ballot", "data[0] = subgroupBallot(data[1] == 0u).x;", "OpGroupNonUniformBallot"),
+        ("ballot", "data[0] = subgroupBroadcastFirst(data[1]);", "OpGroupNonUniformBroadcastFirst"),
+        ("ballot", "data[0] = gl_SubgroupEqMask.x;", "built-in SubgroupEqMask"),
+        ("arithmetic", "data[0] = subgroupAdd(data[1]);", "OpGroupNonUniformIAdd"),
+        ("arithmetic", "data[0] = subgroupExclusiveMax(data[1]);", "OpGroupNonUniformUMax"),
+        ("shuffle", "data[0] = subgroupShuffle(data[1], 3u);", "OpGroupNonUniformShuffle"),
+        ("shuffle_relative", "data[0] = subgroupShuffleDown(data[1], 1u);", "OpGroupNonUniformShuffleDown"),
+        ("clustered", "data[0] = subgroupClusteredAdd(data[1], 4u);", "OpGroupNonUniformIAdd"),
+        ("quad", "data[0] = subgroupQuadSwapHorizontal(data[1]);", "OpGroupNonUniformQuadSwap"),
+    ];
+    for (n, (ext, body, what)) in cases.iter().enumerate() {
+        let path = dir.path(&format!("case{n}.comp"));
+        std::fs::write(
+            &path,
+            format!(
+                "#version 450\n#extension GL_KHR_shader_subgroup_{ext} : require\nlayout(local_size_x = 32) in;\n\
+                 layout(set = 0, binding = 0, std430) buffer Out {{ uint data[]; }};\nvoid main() {{ {body} }}\n"
+            ),
+        )
+        .unwrap();
+        let words = glsl_to_spirv(&path, Some("vulkan1.1"));
+        let input = ShaderInput { spirv: &words, entry_point: "main", layout: &layout, specialization: &[] };
+        assert_eq!(lower(&input).unwrap_err(), CompileError::Unsupported { what: what.to_string() }, "{body}");
+        assert!(matches!(compile(&input), Err(CompileError::Unsupported { .. })), "{body}");
+    }
+}
+
+/// OpGroupNonUniformElect with a scope other than Subgroup (which Vulkan forbids) is refused.
+const ELECT_WORKGROUP_ASM: &str = r#"
+               OpCapability Shader
+               OpCapability GroupNonUniform
+               OpMemoryModel Logical GLSL450
+               OpEntryPoint GLCompute %main "main"
+               OpExecutionMode %main LocalSize 32 1 1
+       %void = OpTypeVoid
+         %fn = OpTypeFunction %void
+       %bool = OpTypeBool
+       %uint = OpTypeInt 32 0
+     %uint_2 = OpConstant %uint 2
+       %main = OpFunction %void None %fn
+      %entry = OpLabel
+          %e = OpGroupNonUniformElect %bool %uint_2
+               OpReturn
+               OpFunctionEnd
+"#;
+
+#[test]
+fn elect_needs_subgroup_scope() {
+    let layout = PipelineLayout { sets: vec![], push_constant_size: 0 };
+    let words = spirv_as(ELECT_WORKGROUP_ASM, "spv1.3");
+    let input = ShaderInput { spirv: &words, entry_point: "main", layout: &layout, specialization: &[] };
+    assert_eq!(
+        lower(&input).unwrap_err(),
+        CompileError::Unsupported { what: "OpGroupNonUniformElect with execution scope 2".into() }
+    );
+    let subgroup = ELECT_WORKGROUP_ASM.replace("%uint_2 = OpConstant %uint 2", "%uint_2 = OpConstant %uint 3");
+    let words = spirv_as(&subgroup, "spv1.3");
+    let input = ShaderInput { spirv: &words, entry_point: "main", layout: &layout, specialization: &[] };
+    compile(&input).unwrap();
+}

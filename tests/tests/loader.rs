@@ -187,3 +187,16 @@ fn timestamp_queries() {
 fn events_between_host_and_gpu() {
     scenario_on_both("events");
 }
+
+/// The subgroup basic category: built-ins, subgroupElect and subgroup barriers, checked
+/// against the Vulkan rules on both drivers. On softnavi a subgroup is a wave32 wave, filled
+/// in LocalInvocationIndex order: 80 invocations make 3 subgroups, the last of 16.
+#[test]
+fn subgroup_basic_operations() {
+    scenario_on_both("subgroup");
+    let (out, err) = probe("subgroup", &[]);
+    assert!(
+        out.contains("RESULT: verified (subgroupSize 32, 3 subgroups per workgroup of 80, linear)"),
+        "{out}\n{err}"
+    );
+}

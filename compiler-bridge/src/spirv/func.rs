@@ -66,11 +66,17 @@ pub(super) struct FnCx<'c, 'a> {
     edges: HashMap<(Id, Id), usize>,
     /// Per-invocation globals every function receives as leading pointer parameters.
     hidden: Vec<Id>,
+    /// Lanes per wave (32 or 64): the subgroup size.
+    wave_size: u32,
     tmp: u32,
 }
 
 /// Lowers the module's entry point; see the module docs of `spirv`.
-pub(super) fn lower_module(m: &Module, layout: &PipelineLayout) -> Result<Lowered, CompileError> {
+/// `wave_size` (32 or 64) must match the wave size the IR is compiled for.
+pub(super) fn lower_module(m: &Module, layout: &PipelineLayout, wave_size: u32) -> Result<Lowered, CompileError> {
+    if !matches!(wave_size, 32 | 64) {
+        return Err(CompileError::unsupported(format!("wave size {wave_size}")));
+    }
     let reachable = reachable_functions(m)?;
     // Globals referenced anywhere reachable.
     let mut used: BTreeSet<Id> = BTreeSet::new();
@@ -95,10 +101,10 @@ pub(super) fn lower_module(m: &Module, layout: &PipelineLayout) -> Result<Lowere
     let mut shared = Shared::default();
     let mut functions = String::new();
     for f in &reachable {
-        let text = FnCx::new(m, layout, &mut shared, &hidden).lower_function(m.functions[f])?;
+        let text = FnCx::new(m, layout, &mut shared, &hidden, wave_size).lower_function(m.functions[f])?;
         functions.push_str(&text);
     }
-    let kernel = FnCx::new(m, layout, &mut shared, &hidden).lower_kernel()?;
+    let kernel = FnCx::new(m, layout, &mut shared, &hidden, wave_size).lower_kernel()?;
 
     let mut ir = String::new();
     let [x, y, z] = m.workgroup_size;
@@ -137,7 +143,9 @@ pub(super) fn lower_module(m: &Module, layout: &PipelineLayout) -> Result<Lowere
          \"amdgpu-no-completion-action\" \"amdgpu-no-lds-kernel-id\" }}"
     );
     // SPIR-V functions are inlined into the kernel: calls would need a stack ABI for nothing.
-    let _ = writeln!(ir, "attributes #1 = {{ alwaysinline nounwind }}");
+    // They are `convergent` because they may contain barriers and subgroup operations: until
+    // they are inlined, no pass may make a call depend on more or less control flow.
+    let _ = writeln!(ir, "attributes #1 = {{ alwaysinline convergent nounwind }}");
     let _ = writeln!(ir, "\n!llvm.module.flags = !{{!0}}");
     let _ = writeln!(ir, "!0 = !{{i32 1, !\"amdhsa_code_object_version\", i32 500}}");
     let _ = writeln!(ir, "!1 = !{{i32 {x}, i32 {y}, i32 {z}}}");
@@ -209,7 +217,13 @@ const SEMANTICS_STORAGE: u64 = 0x1fc0;
 const SEMANTICS_SEQ_CST: u64 = 0x10;
 
 impl<'c, 'a> FnCx<'c, 'a> {
-    fn new(m: &'c Module<'a>, layout: &'c PipelineLayout, shared: &'c mut Shared, hidden: &[Id]) -> Self {
+    fn new(
+        m: &'c Module<'a>,
+        layout: &'c PipelineLayout,
+        shared: &'c mut Shared,
+        hidden: &[Id],
+        wave_size: u32,
+    ) -> Self {
         FnCx {
             m,
             layout,
@@ -221,6 +235,7 @@ impl<'c, 'a> FnCx<'c, 'a> {
             blocks: Vec::new(),
             edges: HashMap::new(),
             hidden: hidden.to_vec(),
+            wave_size,
             tmp: 0,
         }
     }
@@ -554,6 +569,13 @@ impl<'c, 'a> FnCx<'c, 'a> {
                 })
                 .collect()
         };
+        let local_index = |this: &mut Self| -> String {
+            let l = local_id(this);
+            let y = this.def(format!("mul i32 {}, {}", l[1], size[0]));
+            let z = this.def(format!("mul i32 {}, {}", l[2], size[0] * size[1]));
+            let xy = this.def(format!("add i32 {}, {y}", l[0]));
+            this.def(format!("add i32 {xy}, {z}"))
+        };
         let vec3 = |this: &mut Self, parts: &[String]| -> String {
             let mut v = "poison".to_string();
             for (i, p) in parts.iter().enumerate() {
@@ -590,17 +612,58 @@ impl<'c, 'a> FnCx<'c, 'a> {
             }
             BuiltIn::LocalInvocationIndex => {
                 expect(self, "i32")?;
-                let l = local_id(self);
-                let y = self.def(format!("mul i32 {}, {}", l[1], size[0]));
-                let z = self.def(format!("mul i32 {}, {}", l[2], size[0] * size[1]));
-                let xy = self.def(format!("add i32 {}, {y}", l[0]));
-                Ok(self.def(format!("add i32 {xy}, {z}")))
+                Ok(local_index(self))
             }
             BuiltIn::WorkgroupSize => {
                 expect(self, "<3 x i32>")?;
                 Ok(format!("<i32 {}, i32 {}, i32 {}>", size[0], size[1], size[2]))
             }
+            // A subgroup is a wave. The SPI packs a workgroup's invocations into waves in
+            // LocalInvocationIndex order (x fastest), so wave w holds the invocations
+            // [w * wave_size, (w + 1) * wave_size): the last one is partial when the
+            // workgroup size is not a multiple of the wave size, its missing lanes off in EXEC.
+            BuiltIn::SubgroupSize => {
+                expect(self, "i32")?;
+                Ok(self.wave_size.to_string())
+            }
+            BuiltIn::SubgroupLocalInvocationId => {
+                expect(self, "i32")?;
+                Ok(self.lane_id())
+            }
+            BuiltIn::SubgroupId => {
+                expect(self, "i32")?;
+                let index = local_index(self);
+                let id = self.def(format!("lshr i32 {index}, {}", self.wave_size.trailing_zeros()));
+                // The same in every lane of a wave: readfirstlane tells LLVM it is uniform,
+                // so it lives in an SGPR and branches on it are scalar. (The kernel wrapper
+                // runs with every lane of the wave active.)
+                Ok(self.call_intrinsic("i32", "llvm.amdgcn.readfirstlane.i32", &[format!("i32 {id}")]))
+            }
+            BuiltIn::NumSubgroups => {
+                expect(self, "i32")?;
+                Ok((size[0] * size[1] * size[2]).div_ceil(self.wave_size).to_string())
+            }
             other => Err(CompileError::unsupported(format!("built-in {other:?}"))),
+        }
+    }
+
+    /// The invocation's lane in its wave, 0..wave_size (`SubgroupLocalInvocationId`): the
+    /// number of lanes below it, counted by `v_mbcnt` in a mask of all ones.
+    fn lane_id(&mut self) -> String {
+        let lo = self.call_intrinsic("i32", "llvm.amdgcn.mbcnt.lo", &["i32 -1".into(), "i32 0".into()]);
+        if self.wave_size == 64 {
+            self.call_intrinsic("i32", "llvm.amdgcn.mbcnt.hi", &["i32 -1".into(), format!("i32 {lo}")])
+        } else {
+            lo
+        }
+    }
+
+    /// The scope operand `i` of a subgroup instruction, which must be Subgroup (the only
+    /// scope Vulkan allows for them).
+    fn check_subgroup_scope(&self, inst: &dr::Instruction, i: usize) -> Result<(), CompileError> {
+        match self.m.const_u64(inst.id(i)?)? {
+            3 => Ok(()),
+            other => Err(CompileError::unsupported(format!("{} with execution scope {other}", inst.name()))),
         }
     }
 
@@ -1013,6 +1076,18 @@ impl<'c, 'a> FnCx<'c, 'a> {
                     }
                 }
             }
+            GroupNonUniformElect => {
+                // True in the lowest active lane only: the lane readfirstlane reads from.
+                self.check_subgroup_scope(inst, 0)?;
+                if !matches!(self.m.ty(inst.rtype()?)?, Type::Bool) {
+                    return Err(inst.bad("result type is not a boolean"));
+                }
+                let lane = self.lane_id();
+                let first = self.call_intrinsic("i32", "llvm.amdgcn.readfirstlane.i32", &[format!("i32 {lane}")]);
+                self.define(inst, format!("icmp eq i32 {first}, {lane}"))?;
+            }
+            // The rest of the GroupNonUniform family (vote, ballot, arithmetic, shuffle,
+            // clustered, quad) ends in `lower_value_inst`: Unsupported, naming the opcode.
             ExtInst => {
                 let set = inst.id(0)?;
                 match self.m.ext_sets.get(&set) {

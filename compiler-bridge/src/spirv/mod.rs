@@ -24,7 +24,7 @@ mod types;
 use rspirv::dr;
 
 use crate::abi::PipelineLayout;
-use crate::CompileError;
+use crate::{CodegenOptions, CompileError};
 
 pub(crate) type Id = spirv::Word;
 
@@ -66,11 +66,19 @@ pub fn validate_module(words: &[u32]) -> Result<(), CompileError> {
     parse(words).map(|_| ())
 }
 
-/// Lowers the entry point of `input` to LLVM IR.
+/// Lowers the entry point of `input` to LLVM IR for the default code generation options
+/// (wave32).
 pub fn lower(input: &ShaderInput) -> Result<Lowered, CompileError> {
+    lower_with(input, &CodegenOptions::default())
+}
+
+/// [`lower`] for the given code generation options: the IR must be compiled with the same
+/// ones, because the subgroup built-ins depend on the wave size (`SubgroupSize` is 32, or
+/// 64 with [`CodegenOptions::wave64`]).
+pub fn lower_with(input: &ShaderInput, opts: &CodegenOptions) -> Result<Lowered, CompileError> {
     let module = parse(input.spirv)?;
     let m = module::Module::new(&module, input.entry_point, input.specialization)?;
-    func::lower_module(&m, input.layout)
+    func::lower_module(&m, input.layout, if opts.wave64 { 64 } else { 32 })
 }
 
 /// Parses SPIR-V words into rspirv's data representation.

@@ -15,8 +15,24 @@ use crate::CompileError;
 const MAX_TYPE_DEPTH: u32 = 64;
 
 /// Capabilities whose features the lowering handles (more come with later work).
-const SUPPORTED_CAPABILITIES: &[Capability] =
-    &[Capability::Shader, Capability::Matrix, Capability::Int64, Capability::Float64];
+const SUPPORTED_CAPABILITIES: &[Capability] = &[
+    Capability::Shader,
+    Capability::Matrix,
+    Capability::Int64,
+    Capability::Float64,
+    // The subgroup "basic" category: the built-ins and OpGroupNonUniformElect.
+    Capability::GroupNonUniform,
+    // The other subgroup categories are accepted as declarations only, so that a module
+    // using them fails on the instruction it uses (`Unsupported` naming the opcode, e.g.
+    // OpGroupNonUniformAll) rather than on a capability it may declare without using.
+    Capability::GroupNonUniformVote,
+    Capability::GroupNonUniformArithmetic,
+    Capability::GroupNonUniformBallot,
+    Capability::GroupNonUniformShuffle,
+    Capability::GroupNonUniformShuffleRelative,
+    Capability::GroupNonUniformClustered,
+    Capability::GroupNonUniformQuad,
+];
 
 /// Extended instruction sets we know.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -14,6 +14,7 @@ const ATOMIC: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/atomic.spv"));
 const SPIN: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/spin.spv"));
 const COPY: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/copy.spv"));
 const IDS: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/ids.spv"));
+const SUBGROUP: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/subgroup.spv"));
 
 fn context() -> Result<Context, Error> {
     Context::new(&ContextOptions { app_name: "softnavi-probe", device_filter: None, validate: false })
@@ -411,6 +412,123 @@ fn events() -> Result<String, Error> {
     Ok(if !before && after && !reset { "verified".into() } else { format!("WRONG RESULTS: {before} {after} {reset}") })
 }
 
+/// Invocations per workgroup of `subgroup.comp`, and words each writes.
+const SUBGROUP_GROUP: usize = 80;
+const SUBGROUP_WORDS: usize = 8;
+
+/// Checks one workgroup's words from `subgroup.comp` against what Vulkan requires of the
+/// subgroup basic category; `Ok(linear)` tells whether invocation `i` is lane `i % size` of
+/// subgroup `i / size` (how waves are filled; the spec does not require it).
+fn check_subgroup_workgroup(words: &[u32], size: u32) -> Result<bool, String> {
+    let inv: Vec<&[u32]> = words.chunks(SUBGROUP_WORDS).collect();
+    let n = inv.len();
+    let num = inv[0][3];
+    let mut members: Vec<Vec<usize>> = vec![Vec::new(); num.min(n as u32) as usize];
+    let mut seen = std::collections::HashSet::new();
+    for (i, w) in inv.iter().enumerate() {
+        let [sg_size, lane, id, nsub, _, _, _, index] = [w[0], w[1], w[2], w[3], w[4], w[5], w[6], w[7]];
+        if index != i as u32 {
+            return Err(format!("invocation {i}: gl_LocalInvocationIndex {index}"));
+        }
+        // SubgroupSize is VkPhysicalDeviceSubgroupProperties::subgroupSize (no varying
+        // subgroup size for a SPIR-V 1.3 module without the pipeline flags).
+        if sg_size != size {
+            return Err(format!("invocation {i}: gl_SubgroupSize {sg_size}, subgroupSize is {size}"));
+        }
+        if nsub != num {
+            return Err(format!("invocation {i}: gl_NumSubgroups {nsub}, invocation 0 saw {num}"));
+        }
+        if lane >= size || id >= num {
+            return Err(format!("invocation {i}: lane {lane} of subgroup {id}, out of range"));
+        }
+        if !seen.insert((id, lane)) {
+            return Err(format!("invocation {i}: lane {lane} of subgroup {id} is taken twice"));
+        }
+        members[id as usize].push(i);
+    }
+    // Every subgroup has at least one invocation and at most `size`.
+    if (num as usize) < n.div_ceil(size as usize) || members.iter().any(Vec::is_empty) {
+        return Err(format!("{num} subgroups for {n} invocations of subgroup size {size}"));
+    }
+    for (id, m) in members.iter().enumerate() {
+        // subgroupElect: true in exactly one invocation, the active one with the lowest lane
+        // (all are active at the top of main; in the branch, those with lane % 3 == 2).
+        let lowest = |ms: &[usize]| ms.iter().copied().min_by_key(|&i| inv[i][1]);
+        let elected: Vec<usize> = m.iter().copied().filter(|&i| inv[i][4] == 1).collect();
+        if elected.len() != 1 || lowest(m) != Some(elected[0]) || m.iter().any(|&i| inv[i][4] > 1) {
+            return Err(format!("subgroup {id}: subgroupElect() true in {elected:?}"));
+        }
+        if let Some(&i) = m.iter().find(|&&i| inv[i][5] != elected[0] as u32) {
+            return Err(format!("subgroup {id}: invocation {i} read leader {}, want {}", inv[i][5], elected[0]));
+        }
+        let (branch, rest): (Vec<usize>, Vec<usize>) = m.iter().partition(|&&i| inv[i][1] % 3 == 2);
+        if let Some(&i) = rest.iter().find(|&&i| inv[i][6] != SENTINEL) {
+            return Err(format!("subgroup {id}: invocation {i} outside the branch wrote {:#x}", inv[i][6]));
+        }
+        let elected: Vec<usize> = branch.iter().copied().filter(|&i| inv[i][6] == 1).collect();
+        let ok = if branch.is_empty() {
+            elected.is_empty()
+        } else {
+            elected.len() == 1 && lowest(&branch) == Some(elected[0]) && branch.iter().all(|&i| inv[i][6] <= 1)
+        };
+        if !ok {
+            return Err(format!("subgroup {id}: in the branch, subgroupElect() true in {elected:?} of {branch:?}"));
+        }
+    }
+    Ok(inv.iter().enumerate().all(|(i, w)| w[1] as usize == i % size as usize && w[2] as usize == i / size as usize))
+}
+
+/// The subgroup basic category (Vulkan 1.1 requires it in compute shaders): built-ins,
+/// subgroupElect in uniform and divergent control flow, subgroup barriers through shared
+/// memory, over three workgroups whose last subgroup is partial.
+fn subgroup() -> Result<String, Error> {
+    let ctx = context()?;
+    let mut sub = vk::PhysicalDeviceSubgroupProperties::default();
+    let mut props = vk::PhysicalDeviceProperties2::default().push_next(&mut sub);
+    // SAFETY: valid physical device of a Vulkan 1.1 instance; `props` chains `sub`.
+    unsafe { ctx.instance().get_physical_device_properties2(ctx.physical_device(), &mut props) };
+    let (size, stages, ops) = (sub.subgroup_size, sub.supported_stages, sub.supported_operations);
+    if !size.is_power_of_two()
+        || !stages.contains(vk::ShaderStageFlags::COMPUTE)
+        || !ops.contains(vk::SubgroupFeatureFlags::BASIC)
+    {
+        return Ok(format!("WRONG PROPERTIES: subgroupSize {size}, stages {stages:?}, operations {ops:?}"));
+    }
+    let groups = 3;
+    let words = groups * SUBGROUP_GROUP * SUBGROUP_WORDS;
+    let mut out = ctx.create_buffer(
+        "subgroup",
+        4 * words as u64,
+        vk::BufferUsageFlags::STORAGE_BUFFER,
+        MemoryLocation::GpuToCpu,
+    )?;
+    out.write(&vec![SENTINEL; words])?;
+    let kernel = ctx.create_compute_kernel(&spirv_words(SUBGROUP)?, c"main", &[&out], 0)?;
+    ctx.submit_and_wait(|cmd| {
+        kernel.record_dispatch(cmd, &[], [groups as u32, 1, 1])?;
+        ctx.cmd_compute_to_host_barrier(cmd);
+        Ok(())
+    })?;
+    let data: Vec<u32> = out.read(words)?;
+    let mut linear = true;
+    for (g, w) in data.chunks(SUBGROUP_GROUP * SUBGROUP_WORDS).enumerate() {
+        match check_subgroup_workgroup(w, size) {
+            Ok(l) => linear &= l,
+            Err(e) => {
+                for (i, inv) in w.chunks(SUBGROUP_WORDS).enumerate() {
+                    eprintln!("workgroup {g} invocation {i}: {inv:x?}");
+                }
+                return Ok(format!("WRONG RESULTS: workgroup {g}: {e}"));
+            }
+        }
+    }
+    Ok(format!(
+        "verified (subgroupSize {size}, {} subgroups per workgroup of {SUBGROUP_GROUP}{})",
+        data[3],
+        if linear { ", linear" } else { "" }
+    ))
+}
+
 fn main() -> ExitCode {
     let scenario = std::env::args().nth(1).unwrap_or_default();
     let r = match scenario.as_str() {
@@ -423,6 +541,7 @@ fn main() -> ExitCode {
         "many-dispatches" => many_dispatches(),
         "timestamps" => timestamps(),
         "events" => events(),
+        "subgroup" => subgroup(),
         "copy" => context().and_then(|c| copy_dispatch(&c, 100_000)).map(|ok| {
             if ok {
                 "verified".into()
