@@ -20,7 +20,8 @@ fn main() {
 "#;
     let path = profile_dir.join("softnavi_icd.json");
     if std::fs::read_to_string(&path).ok().as_deref() != Some(manifest) {
-        std::fs::write(&path, manifest).unwrap_or_else(|e| panic!("cannot write {}: {e}", path.display()));
-        // ok: build script
+        if let Err(e) = std::fs::write(&path, manifest) {
+            panic!("cannot write {}: {e}", path.display()); // ok: a build script reports by panicking
+        }
     }
 }

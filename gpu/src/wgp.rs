@@ -201,27 +201,23 @@ pub struct Pool {
 }
 
 impl Pool {
-    pub fn new(threads: usize) -> Pool {
+    /// Starts `threads` workers (at least one).
+    pub fn new(threads: usize) -> std::io::Result<Pool> {
         let (tx, rx): (Sender<Arc<Job>>, Receiver<Arc<Job>>) = unbounded();
-        let handles = (0..threads.max(1))
-            .map(|i| {
-                let rx = rx.clone();
-                std::thread::Builder::new()
-                    .name(format!("softnavi-wgp{i}"))
-                    .spawn(move || {
-                        let mut w =
-                            Worker { index: i as u32, lds: vec![0; 64 * 1024], waves: Vec::new(), tlb: Tlb::default() };
-                        for job in rx {
-                            w.run_job(&job);
-                            w.tlb = Tlb::default();
-                            job.release();
-                        }
-                    })
-                    .unwrap_or_else(|e| panic!("cannot start a WGP worker thread: {e}"))
-                // ok: no threads, no GPU
-            })
-            .collect();
-        Pool { tx: Some(tx), threads: handles, size: threads.max(1) }
+        let mut pool = Pool { tx: Some(tx), threads: Vec::new(), size: threads.max(1) };
+        for i in 0..pool.size {
+            let rx = rx.clone();
+            let handle = std::thread::Builder::new().name(format!("softnavi-wgp{i}")).spawn(move || {
+                let mut w = Worker { index: i as u32, lds: vec![0; 64 * 1024], waves: Vec::new(), tlb: Tlb::default() };
+                for job in rx {
+                    w.run_job(&job);
+                    w.tlb = Tlb::default();
+                    job.release();
+                }
+            })?; // dropping `pool` on error stops the workers already started
+            pool.threads.push(handle);
+        }
+        Ok(pool)
     }
 
     pub fn size(&self) -> usize {

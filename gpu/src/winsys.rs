@@ -95,11 +95,12 @@ pub struct Ib {
 }
 
 impl Device {
-    pub fn new(config: Config) -> Device {
+    /// A new device with its worker threads; fails only if the threads cannot start.
+    pub fn new(config: Config) -> std::io::Result<Device> {
         let info = config.chip_info();
         let vm = Arc::new(AddressSpace::new(config.memory_size));
-        let pool = Pool::new(config.threads);
-        Device {
+        let pool = Pool::new(config.threads)?;
+        Ok(Device {
             shared: Arc::new(DeviceShared {
                 info,
                 config,
@@ -111,7 +112,7 @@ impl Device {
                 created: Instant::now(),
                 next_queue: AtomicU64::new(0),
             }),
-        }
+        })
     }
 
     pub fn info(&self) -> &ChipInfo {

@@ -420,8 +420,8 @@ pub unsafe extern "system" fn free_command_buffers(
 
 fn cb<'a>(h: vk::CommandBuffer) -> &'a mut CommandBuffer {
     // SAFETY: entry points receive live, externally synchronised command buffers.
-    unsafe { CommandBuffer::from_handle(h) }.unwrap_or_else(|| panic!("null VkCommandBuffer"))
-    // ok: caught by guard()
+    let c = unsafe { CommandBuffer::from_handle(h) };
+    c.unwrap_or_else(|| panic!("null VkCommandBuffer")) // ok: caught by guard()
 }
 
 /// # Safety

@@ -80,8 +80,8 @@ object!(Queue, vk::Queue, dispatchable);
 /// The device behind a handle.
 pub fn dev<'a>(h: vk::Device) -> &'a Device {
     // SAFETY: entry points receive live device handles.
-    unsafe { Device::from_handle(h) }.map(|d| &*d).unwrap_or_else(|| panic!("null VkDevice"))
-    // ok: caught by guard()
+    let d = unsafe { Device::from_handle(h) };
+    d.map(|d| &*d).unwrap_or_else(|| panic!("null VkDevice")) // ok: caught by guard()
 }
 
 /// # Safety
@@ -123,7 +123,13 @@ pub unsafe extern "system" fn create_device(
             tracing::warn!("vkCreateDevice: unsupported features requested: {}", missing.join(", "));
             return vk::Result::ERROR_FEATURE_NOT_PRESENT;
         }
-        let gpu = gpu::Device::new(p.config.clone());
+        let gpu = match gpu::Device::new(p.config.clone()) {
+            Ok(g) => g,
+            Err(e) => {
+                tracing::error!("vkCreateDevice: cannot start the GPU's worker threads: {e}");
+                return vk::Result::ERROR_INITIALIZATION_FAILED;
+            }
+        };
         let Ok(queue) = gpu.create_queue() else { return vk::Result::ERROR_OUT_OF_DEVICE_MEMORY };
         let shared = Arc::new(DeviceShared {
             queue,
@@ -200,8 +206,8 @@ pub unsafe extern "system" fn device_wait_idle(device: vk::Device) -> vk::Result
 
 fn queue_of<'a>(h: vk::Queue) -> &'a Queue {
     // SAFETY: entry points receive live queue handles.
-    unsafe { Queue::from_handle(h) }.map(|q| &*q).unwrap_or_else(|| panic!("null VkQueue"))
-    // ok: caught by guard()
+    let q = unsafe { Queue::from_handle(h) };
+    q.map(|q| &*q).unwrap_or_else(|| panic!("null VkQueue")) // ok: caught by guard()
 }
 
 /// # Safety

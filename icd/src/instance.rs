@@ -172,8 +172,8 @@ pub unsafe extern "system" fn enumerate_physical_device_groups(
 
 fn pd<'a>(h: vk::PhysicalDevice) -> &'a PhysicalDevice {
     // SAFETY: entry points receive live physical device handles.
-    unsafe { PhysicalDevice::from_handle(h) }.map(|p| &*p).unwrap_or_else(|| panic!("null VkPhysicalDevice"))
-    // ok: caught by guard()
+    let p = unsafe { PhysicalDevice::from_handle(h) };
+    p.map(|p| &*p).unwrap_or_else(|| panic!("null VkPhysicalDevice")) // ok: caught by guard()
 }
 
 fn copy_str(dst: &mut [c_char], s: &str) {

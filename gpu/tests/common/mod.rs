@@ -96,7 +96,7 @@ impl Gpu {
     }
 
     pub fn with_timeout(hang_timeout: Duration) -> Gpu {
-        let dev = Device::new(Config { threads: 2, hang_timeout, memory_size: 256 << 20 });
+        let dev = Device::new(Config { threads: 2, hang_timeout, memory_size: 256 << 20 }).unwrap();
         let queue = dev.create_queue().unwrap();
         Gpu { dev, queue, ibs: Vec::new() }
     }
