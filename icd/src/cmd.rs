@@ -231,6 +231,12 @@ impl CommandBuffer {
             }
         }
         let pc = p.layout.push_constant_size as usize;
+        if pc > self.bound.push.len() {
+            return Err((
+                vk::Result::ERROR_UNKNOWN,
+                format!("{pc} bytes of push constants exceed maxPushConstantsSize"),
+            ));
+        }
         buf[k.push_constants as usize..k.push_constants as usize + pc].copy_from_slice(&self.bound.push[..pc]);
         self.stream.upload(&buf, 256).map_err(|e| (e, "out of memory for kernargs".into()))
     }
@@ -669,8 +675,10 @@ pub unsafe extern "system" fn cmd_update_buffer(
         let c = cb(c);
         // SAFETY: a live buffer handle.
         let Some(d) = (unsafe { buffer(dst) }) else { return };
-        // SAFETY: data points to size bytes (a multiple of 4, at most 65536).
-        let words = unsafe { slice(data as *const u32, (size / 4) as u32) };
+        // SAFETY: data points to size bytes (a multiple of 4, at most 65536); it need not
+        // be 4-byte aligned, so it is read as bytes.
+        let bytes = unsafe { slice(data as *const u8, size.min(65536) as u32) };
+        let words: Vec<u32> = bytes.chunks_exact(4).map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]])).collect();
         for (k, chunk) in words.chunks(4096).enumerate() {
             let va = d.va(offset + k as u64 * 4096 * 4);
             let res = c.emit(|b| b.write_data(va, chunk));
