@@ -21,8 +21,6 @@ use crate::pm4::{self, Builder};
 use crate::report::Report;
 use crate::wgp::Pool;
 
-pub use crate::mem::Bo as BufferObject;
-
 /// Ring size in dwords (64 KiB).
 const RING_DWORDS: u64 = 16 * 1024;
 

@@ -12,7 +12,7 @@ use gpu::rsrc::BufferResource;
 
 use crate::descriptor::DescriptorSet;
 use crate::device::{DeviceShared, Event};
-use crate::handle::{guard, object, slice, Object};
+use crate::handle::{destroy, guard, object, slice, Object};
 use crate::memory::buffer;
 use crate::pipeline::Pipeline;
 
@@ -341,10 +341,8 @@ pub unsafe extern "system" fn destroy_command_pool(
     p: vk::CommandPool,
     _alloc: *const vk::AllocationCallbacks<'_>,
 ) {
-    guard("vkDestroyCommandPool", (), || {
-        // SAFETY: the application no longer uses the pool or its command buffers.
-        drop(unsafe { CommandPool::destroy(p) });
-    })
+    // SAFETY: the application no longer uses the object, per the specification.
+    unsafe { destroy::<CommandPool>("vkDestroyCommandPool", p) }
 }
 
 /// # Safety
@@ -609,6 +607,14 @@ pub unsafe extern "system" fn cmd_pipeline_barrier(
     })
 }
 
+/// Splits `size` bytes into the (offset, length) pieces of one CP DMA packet each. The
+/// piece size is a multiple of 4, so a fill's pieces stay whole dwords.
+fn dma_pieces(size: u64) -> impl Iterator<Item = (u64, u32)> {
+    const MAX: u64 = pm4::dma::MAX_BYTES as u64;
+    const _: () = assert!(MAX % 4 == 0);
+    (0..size).step_by(MAX as usize).map(move |at| (at, (size - at).min(MAX) as u32))
+}
+
 /// # Safety
 /// Vulkan entry point.
 pub unsafe extern "system" fn cmd_copy_buffer(
@@ -625,13 +631,10 @@ pub unsafe extern "system" fn cmd_copy_buffer(
         let (Some(s), Some(d)) = (s, d) else { return };
         // SAFETY: valid per the specification.
         for r in unsafe { slice(regions, n) } {
-            let mut done = 0;
-            while done < r.size {
-                let chunk = (r.size - done).min(pm4::dma::MAX_BYTES as u64);
-                let (sva, dva) = (s.va(r.src_offset + done), d.va(r.dst_offset + done));
-                let res = c.emit(|b| b.dma_copy(dva, sva, chunk as u32));
+            for (at, len) in dma_pieces(r.size) {
+                let (sva, dva) = (s.va(r.src_offset + at), d.va(r.dst_offset + at));
+                let res = c.emit(|b| b.dma_copy(dva, sva, len));
                 c.record("vkCmdCopyBuffer", res);
-                done += chunk;
             }
         }
     })
@@ -651,13 +654,10 @@ pub unsafe extern "system" fn cmd_fill_buffer(
         // SAFETY: a live buffer handle.
         let Some(d) = (unsafe { buffer(dst) }) else { return };
         let size = if size == vk::WHOLE_SIZE { (d.size.saturating_sub(offset)) & !3 } else { size };
-        let mut done = 0;
-        while done < size {
-            let chunk = (size - done).min(pm4::dma::MAX_BYTES as u64 & !3);
-            let va = d.va(offset + done);
-            let res = c.emit(|b| b.dma_fill(va, data, chunk as u32));
+        for (at, len) in dma_pieces(size) {
+            let va = d.va(offset + at);
+            let res = c.emit(|b| b.dma_fill(va, data, len));
             c.record("vkCmdFillBuffer", res);
-            done += chunk;
         }
     })
 }

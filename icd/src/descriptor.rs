@@ -10,7 +10,7 @@ use compiler_bridge::abi::{self, BindingLocation, DescriptorKind};
 use parking_lot::Mutex;
 
 use crate::device::{dev, DeviceShared};
-use crate::handle::{guard, object, slice, Object};
+use crate::handle::{destroy, guard, object, slice, Object};
 use crate::memory::buffer;
 
 pub fn kind(t: vk::DescriptorType) -> Option<DescriptorKind> {
@@ -73,10 +73,8 @@ pub unsafe extern "system" fn destroy_descriptor_set_layout(
     l: vk::DescriptorSetLayout,
     _alloc: *const vk::AllocationCallbacks<'_>,
 ) {
-    guard("vkDestroyDescriptorSetLayout", (), || {
-        // SAFETY: the application no longer uses the layout.
-        drop(unsafe { DescriptorSetLayout::destroy(l) });
-    })
+    // SAFETY: the application no longer uses the object, per the specification.
+    unsafe { destroy::<DescriptorSetLayout>("vkDestroyDescriptorSetLayout", l) }
 }
 
 /// # Safety
@@ -211,10 +209,8 @@ pub unsafe extern "system" fn destroy_descriptor_pool(
     p: vk::DescriptorPool,
     _alloc: *const vk::AllocationCallbacks<'_>,
 ) {
-    guard("vkDestroyDescriptorPool", (), || {
-        // SAFETY: the application no longer uses the pool or its sets.
-        drop(unsafe { DescriptorPool::destroy(p) });
-    })
+    // SAFETY: the application no longer uses the object, per the specification.
+    unsafe { destroy::<DescriptorPool>("vkDestroyDescriptorPool", p) }
 }
 
 /// # Safety
@@ -475,10 +471,8 @@ pub unsafe extern "system" fn destroy_descriptor_update_template(
     t: vk::DescriptorUpdateTemplate,
     _alloc: *const vk::AllocationCallbacks<'_>,
 ) {
-    guard("vkDestroyDescriptorUpdateTemplate", (), || {
-        // SAFETY: the application no longer uses the template.
-        drop(unsafe { DescriptorUpdateTemplate::destroy(t) });
-    })
+    // SAFETY: the application no longer uses the object, per the specification.
+    unsafe { destroy::<DescriptorUpdateTemplate>("vkDestroyDescriptorUpdateTemplate", t) }
 }
 
 /// # Safety

@@ -10,7 +10,7 @@ use ash::vk;
 use parking_lot::Mutex;
 
 use crate::cmd::CommandBuffer;
-use crate::handle::{guard, object, slice, Object};
+use crate::handle::{destroy, guard, object, slice, Object};
 use crate::instance::PhysicalDevice;
 
 /// State shared by a device and the objects created from it.
@@ -312,10 +312,8 @@ pub unsafe extern "system" fn create_fence(
 /// # Safety
 /// Vulkan entry point.
 pub unsafe extern "system" fn destroy_fence(_d: vk::Device, f: vk::Fence, _alloc: *const vk::AllocationCallbacks<'_>) {
-    guard("vkDestroyFence", (), || {
-        // SAFETY: the application no longer uses the fence.
-        drop(unsafe { Fence::destroy(f) });
-    })
+    // SAFETY: the application no longer uses the object, per the specification.
+    unsafe { destroy::<Fence>("vkDestroyFence", f) }
 }
 
 /// # Safety
@@ -426,10 +424,8 @@ pub unsafe extern "system" fn destroy_semaphore(
     s: vk::Semaphore,
     _alloc: *const vk::AllocationCallbacks<'_>,
 ) {
-    guard("vkDestroySemaphore", (), || {
-        // SAFETY: the application no longer uses the semaphore.
-        let _ = unsafe { Semaphore::destroy(s) };
-    })
+    // SAFETY: the application no longer uses the object, per the specification.
+    unsafe { destroy::<Semaphore>("vkDestroySemaphore", s) }
 }
 
 /// An event: a dword of GPU memory (1 = set), written by the host or by the CP.
@@ -471,10 +467,8 @@ pub unsafe extern "system" fn create_event(
 /// # Safety
 /// Vulkan entry point.
 pub unsafe extern "system" fn destroy_event(_d: vk::Device, e: vk::Event, _alloc: *const vk::AllocationCallbacks<'_>) {
-    guard("vkDestroyEvent", (), || {
-        // SAFETY: the application no longer uses the event.
-        drop(unsafe { Event::destroy(e) });
-    })
+    // SAFETY: the application no longer uses the object, per the specification.
+    unsafe { destroy::<Event>("vkDestroyEvent", e) }
 }
 
 fn event_op(e: vk::Event, value: Option<u32>) -> vk::Result {

@@ -189,14 +189,17 @@ pub unsafe fn chain_mut(p: *mut std::ffi::c_void) -> impl Iterator<Item = *mut v
 /// # Safety
 /// `p` must be null or a valid chain of Vulkan structures.
 pub unsafe fn chain(p: *const std::ffi::c_void) -> impl Iterator<Item = *const vk::BaseInStructure<'static>> {
-    let mut cur = p as *const vk::BaseInStructure<'static>;
-    std::iter::from_fn(move || {
-        if cur.is_null() {
-            return None;
-        }
-        let this = cur;
-        // SAFETY: by the caller's contract.
-        cur = unsafe { (*cur).p_next };
-        Some(this)
-    })
+    // The in and out base structures are both {sType, pNext}; the walk only reads.
+    // SAFETY: by the caller's contract.
+    unsafe { chain_mut(p as *mut std::ffi::c_void) }.map(|s| s as *const vk::BaseInStructure<'static>)
+}
+
+/// The body of every `vkDestroy*` / `vkFree*` of a single object: drops the object
+/// behind `h` (a null handle is a no-op), inside the FFI guard.
+///
+/// # Safety
+/// `h` must be null or a live handle of `T` that the application no longer uses.
+pub unsafe fn destroy<T: Object>(name: &str, h: T::Handle) {
+    // SAFETY: by the caller's contract.
+    guard(name, (), || drop(unsafe { T::destroy(h) }))
 }

@@ -4,7 +4,7 @@ use std::ffi::{c_char, CStr};
 
 use ash::vk;
 
-use crate::handle::{chain, chain_mut, enumerate, guard, object, Object};
+use crate::handle::{chain, chain_mut, destroy, enumerate, guard, object, Object};
 
 /// The Vulkan version softnavi implements (core 1.1 compute; images are not supported yet).
 pub const API_VERSION: u32 = vk::make_api_version(0, 1, 1, vk::HEADER_VERSION);
@@ -74,10 +74,8 @@ pub unsafe extern "system" fn create_instance(
 /// # Safety
 /// Vulkan entry point.
 pub unsafe extern "system" fn destroy_instance(instance: vk::Instance, _alloc: *const vk::AllocationCallbacks<'_>) {
-    guard("vkDestroyInstance", (), || {
-        // SAFETY: the application no longer uses the instance.
-        drop(unsafe { Instance::destroy(instance) });
-    })
+    // SAFETY: the application no longer uses the object, per the specification.
+    unsafe { destroy::<Instance>("vkDestroyInstance", instance) }
 }
 
 /// Instance extensions softnavi implements itself (the loader adds its own).
@@ -378,36 +376,30 @@ pub unsafe extern "system" fn get_physical_device_features2(
             (*out).features = dev.features();
             for s in chain_mut((*out).p_next) {
                 // Every 1.1 feature struct softnavi knows: all its features are off.
-                match (*s).s_type {
-                    vk::StructureType::PHYSICAL_DEVICE_16BIT_STORAGE_FEATURES
-                    | vk::StructureType::PHYSICAL_DEVICE_MULTIVIEW_FEATURES
-                    | vk::StructureType::PHYSICAL_DEVICE_VARIABLE_POINTERS_FEATURES
-                    | vk::StructureType::PHYSICAL_DEVICE_PROTECTED_MEMORY_FEATURES
-                    | vk::StructureType::PHYSICAL_DEVICE_SAMPLER_YCBCR_CONVERSION_FEATURES
-                    | vk::StructureType::PHYSICAL_DEVICE_SHADER_DRAW_PARAMETERS_FEATURES => zero_features(s),
-                    _ => {}
+                if let Some(n) = feature_bools((*s).s_type) {
+                    let first =
+                        s.cast::<u8>().add(std::mem::size_of::<vk::BaseOutStructure<'static>>()).cast::<vk::Bool32>();
+                    for k in 0..n {
+                        first.add(k).write(vk::FALSE);
+                    }
                 }
             }
         }
     })
 }
 
-/// Clears the VkBool32 members after sType/pNext of a feature structure.
-///
-/// # Safety
-/// `s` must point to a feature structure made only of VkBool32 members after its header.
-unsafe fn zero_features(s: *mut vk::BaseOutStructure<'static>) {
-    let size = match unsafe { (*s).s_type } {
+/// Feature structures softnavi knows that are plain lists of VkBool32 after sType/pNext,
+/// and how many members each has. None of their features is supported yet.
+fn feature_bools(t: vk::StructureType) -> Option<usize> {
+    Some(match t {
         vk::StructureType::PHYSICAL_DEVICE_16BIT_STORAGE_FEATURES => 4,
         vk::StructureType::PHYSICAL_DEVICE_MULTIVIEW_FEATURES => 3,
         vk::StructureType::PHYSICAL_DEVICE_VARIABLE_POINTERS_FEATURES => 2,
-        _ => 1,
-    };
-    let first = unsafe { (s as *mut u8).add(std::mem::size_of::<vk::BaseOutStructure<'static>>()) } as *mut vk::Bool32;
-    for k in 0..size {
-        // SAFETY: by the caller's contract the structure has `size` Bool32 members here.
-        unsafe { first.add(k).write(vk::FALSE) };
-    }
+        vk::StructureType::PHYSICAL_DEVICE_PROTECTED_MEMORY_FEATURES
+        | vk::StructureType::PHYSICAL_DEVICE_SAMPLER_YCBCR_CONVERSION_FEATURES
+        | vk::StructureType::PHYSICAL_DEVICE_SHADER_DRAW_PARAMETERS_FEATURES => 1,
+        _ => return None,
+    })
 }
 
 /// Which features a VkDeviceCreateInfo asks for that softnavi does not have, by name.
@@ -445,27 +437,16 @@ pub unsafe fn unsupported_features(dev: &PhysicalDevice, info: &vk::DeviceCreate
                 vk::StructureType::PHYSICAL_DEVICE_FEATURES_2 => {
                     check(&(*(s as *const vk::PhysicalDeviceFeatures2<'static>)).features, &mut missing);
                 }
-                vk::StructureType::PHYSICAL_DEVICE_16BIT_STORAGE_FEATURES
-                | vk::StructureType::PHYSICAL_DEVICE_MULTIVIEW_FEATURES
-                | vk::StructureType::PHYSICAL_DEVICE_VARIABLE_POINTERS_FEATURES
-                | vk::StructureType::PHYSICAL_DEVICE_PROTECTED_MEMORY_FEATURES
-                | vk::StructureType::PHYSICAL_DEVICE_SAMPLER_YCBCR_CONVERSION_FEATURES
-                | vk::StructureType::PHYSICAL_DEVICE_SHADER_DRAW_PARAMETERS_FEATURES => {
+                t => {
+                    let Some(n) = feature_bools(t) else { continue };
                     let first =
                         (s as *const u8).add(std::mem::size_of::<vk::BaseInStructure<'static>>()) as *const vk::Bool32;
-                    let n = match (*s).s_type {
-                        vk::StructureType::PHYSICAL_DEVICE_16BIT_STORAGE_FEATURES => 4,
-                        vk::StructureType::PHYSICAL_DEVICE_MULTIVIEW_FEATURES => 3,
-                        vk::StructureType::PHYSICAL_DEVICE_VARIABLE_POINTERS_FEATURES => 2,
-                        _ => 1,
-                    };
                     for k in 0..n {
                         if *first.add(k) != 0 {
-                            missing.push(format!("{:?} member #{k}", (*s).s_type));
+                            missing.push(format!("{t:?} member #{k}"));
                         }
                     }
                 }
-                _ => {}
             }
         }
     }

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use ash::vk;
 
 use crate::device::{dev, DeviceShared};
-use crate::handle::{chain, chain_mut, code, guard, object, slice, Object};
+use crate::handle::{chain, chain_mut, code, destroy, guard, object, slice, Object};
 
 /// Memory types, ordered as the specification requires (a type whose flags are a subset
 /// of another's comes first).
@@ -99,10 +99,8 @@ pub unsafe extern "system" fn free_memory(
     mem: vk::DeviceMemory,
     _alloc: *const vk::AllocationCallbacks<'_>,
 ) {
-    guard("vkFreeMemory", (), || {
-        // SAFETY: the application no longer uses the memory.
-        drop(unsafe { DeviceMemory::destroy(mem) });
-    })
+    // SAFETY: the application no longer uses the object, per the specification.
+    unsafe { destroy::<DeviceMemory>("vkFreeMemory", mem) }
 }
 
 /// # Safety
@@ -206,10 +204,8 @@ pub unsafe extern "system" fn destroy_buffer(
     b: vk::Buffer,
     _alloc: *const vk::AllocationCallbacks<'_>,
 ) {
-    guard("vkDestroyBuffer", (), || {
-        // SAFETY: the application no longer uses the buffer.
-        drop(unsafe { Buffer::destroy(b) });
-    })
+    // SAFETY: the application no longer uses the object, per the specification.
+    unsafe { destroy::<Buffer>("vkDestroyBuffer", b) }
 }
 
 fn requirements(b: &Buffer) -> vk::MemoryRequirements {

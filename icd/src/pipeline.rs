@@ -10,7 +10,7 @@ use compiler_bridge::elf::{CodeObject, UserSgpr};
 
 use crate::descriptor::DescriptorSetLayout;
 use crate::device::{dev, DeviceShared};
-use crate::handle::{guard, object, slice, Object};
+use crate::handle::{destroy, guard, object, slice, Object};
 
 /// Bytes of `s_code_end` padding after a shader: the instruction prefetcher may read up
 /// to 256 bytes past the end (seed 004, "shader padding requirements").
@@ -55,10 +55,8 @@ pub unsafe extern "system" fn destroy_shader_module(
     m: vk::ShaderModule,
     _alloc: *const vk::AllocationCallbacks<'_>,
 ) {
-    guard("vkDestroyShaderModule", (), || {
-        // SAFETY: the application no longer uses the module.
-        drop(unsafe { ShaderModule::destroy(m) });
-    })
+    // SAFETY: the application no longer uses the object, per the specification.
+    unsafe { destroy::<ShaderModule>("vkDestroyShaderModule", m) }
 }
 
 pub struct PipelineLayout {
@@ -104,10 +102,8 @@ pub unsafe extern "system" fn destroy_pipeline_layout(
     l: vk::PipelineLayout,
     _alloc: *const vk::AllocationCallbacks<'_>,
 ) {
-    guard("vkDestroyPipelineLayout", (), || {
-        // SAFETY: the application no longer uses the layout.
-        drop(unsafe { PipelineLayout::destroy(l) });
-    })
+    // SAFETY: the application no longer uses the object, per the specification.
+    unsafe { destroy::<PipelineLayout>("vkDestroyPipelineLayout", l) }
 }
 
 /// A pipeline cache that stores nothing: its data is a valid header only, which the
@@ -135,10 +131,8 @@ pub unsafe extern "system" fn destroy_pipeline_cache(
     c: vk::PipelineCache,
     _alloc: *const vk::AllocationCallbacks<'_>,
 ) {
-    guard("vkDestroyPipelineCache", (), || {
-        // SAFETY: the application no longer uses the cache.
-        let _ = unsafe { PipelineCache::destroy(c) };
-    })
+    // SAFETY: the application no longer uses the object, per the specification.
+    unsafe { destroy::<PipelineCache>("vkDestroyPipelineCache", c) }
 }
 
 /// # Safety
@@ -366,8 +360,6 @@ pub unsafe extern "system" fn destroy_pipeline(
     p: vk::Pipeline,
     _alloc: *const vk::AllocationCallbacks<'_>,
 ) {
-    guard("vkDestroyPipeline", (), || {
-        // SAFETY: the application no longer uses the pipeline.
-        drop(unsafe { Pipeline::destroy(p) });
-    })
+    // SAFETY: the application no longer uses the object, per the specification.
+    unsafe { destroy::<Pipeline>("vkDestroyPipeline", p) }
 }

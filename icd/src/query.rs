@@ -9,7 +9,7 @@ use gpu::pm4;
 
 use crate::cmd::{emit_for, fail};
 use crate::device::{dev, DeviceShared};
-use crate::handle::{guard, object, Object};
+use crate::handle::{destroy, guard, object, Object};
 use crate::memory::buffer;
 
 const NOT_READY: u64 = u64::MAX;
@@ -77,10 +77,8 @@ pub unsafe extern "system" fn destroy_query_pool(
     p: vk::QueryPool,
     _alloc: *const vk::AllocationCallbacks<'_>,
 ) {
-    guard("vkDestroyQueryPool", (), || {
-        // SAFETY: the application no longer uses the pool.
-        drop(unsafe { QueryPool::destroy(p) });
-    })
+    // SAFETY: the application no longer uses the object, per the specification.
+    unsafe { destroy::<QueryPool>("vkDestroyQueryPool", p) }
 }
 
 /// # Safety

@@ -8,7 +8,7 @@
 use std::process::ExitCode;
 
 use ash::vk;
-use softnavi_examples::{spirv_words, Context, ContextOptions, Error, MemoryLocation};
+use softnavi_examples::{spirv_words, ComputeKernel, Context, ContextOptions, Error, MemoryLocation};
 
 const ATOMIC: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/atomic.spv"));
 const SPIN: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/spin.spv"));
@@ -205,6 +205,24 @@ fn check_ids(out: &[u32], base: [u32; 2], count: [u32; 2], tag: u32) -> bool {
     true
 }
 
+/// Binds the ids kernel, its descriptor set and the push constant `tag`.
+fn bind_ids(ctx: &Context, kernel: &ComputeKernel<'_>, cmd: vk::CommandBuffer, tag: u32) {
+    let d = ctx.device();
+    // SAFETY: `cmd` is recording; the kernel outlives the submission.
+    unsafe {
+        d.cmd_bind_pipeline(cmd, vk::PipelineBindPoint::COMPUTE, kernel.pipeline());
+        d.cmd_bind_descriptor_sets(
+            cmd,
+            vk::PipelineBindPoint::COMPUTE,
+            kernel.pipeline_layout(),
+            0,
+            &[kernel.descriptor_set()],
+            &[],
+        );
+        d.cmd_push_constants(cmd, kernel.pipeline_layout(), vk::ShaderStageFlags::COMPUTE, 0, &tag.to_le_bytes());
+    }
+}
+
 /// vkCmdDispatchBase and vkCmdDispatchIndirect: workgroup ids include the base, the
 /// workgroup count is the dispatch's, and the indirect counts come from GPU memory.
 fn dispatch_variants() -> Result<String, Error> {
@@ -214,26 +232,10 @@ fn dispatch_variants() -> Result<String, Error> {
     let mut args = ctx.create_buffer("args", 16, vk::BufferUsageFlags::INDIRECT_BUFFER, MemoryLocation::CpuToGpu)?;
     args.write(&[5u32, 3, 1, 0])?;
     let kernel = ctx.create_compute_kernel(&spirv_words(IDS)?, c"main", &[&out], 4)?;
-    let bind = |cmd: vk::CommandBuffer, tag: u32| {
-        let d = ctx.device();
-        // SAFETY: `cmd` is recording; the kernel outlives the submission.
-        unsafe {
-            d.cmd_bind_pipeline(cmd, vk::PipelineBindPoint::COMPUTE, kernel.pipeline());
-            d.cmd_bind_descriptor_sets(
-                cmd,
-                vk::PipelineBindPoint::COMPUTE,
-                kernel.pipeline_layout(),
-                0,
-                &[kernel.descriptor_set()],
-                &[],
-            );
-            d.cmd_push_constants(cmd, kernel.pipeline_layout(), vk::ShaderStageFlags::COMPUTE, 0, &tag.to_le_bytes());
-        }
-    };
     let mut results = Vec::new();
     out.write(&vec![SENTINEL; 256 * 4])?;
     ctx.submit_and_wait(|cmd| {
-        bind(cmd, 7);
+        bind_ids(&ctx, &kernel, cmd, 7);
         // SAFETY: `cmd` is recording.
         unsafe { ctx.device().cmd_dispatch_base(cmd, 2, 1, 0, 3, 2, 1) };
         barrier(&ctx, cmd);
@@ -242,7 +244,7 @@ fn dispatch_variants() -> Result<String, Error> {
     results.push(("base", check_ids(&out.read(256 * 4)?, [2, 1], [3, 2], 7)));
     out.write(&vec![SENTINEL; 256 * 4])?;
     ctx.submit_and_wait(|cmd| {
-        bind(cmd, 9);
+        bind_ids(&ctx, &kernel, cmd, 9);
         // SAFETY: `cmd` is recording.
         unsafe { ctx.device().cmd_dispatch_indirect(cmd, args.handle(), 0) };
         barrier(&ctx, cmd);
@@ -273,20 +275,9 @@ fn many_dispatches() -> Result<String, Error> {
     let inherit = vk::CommandBufferInheritanceInfo::default();
     let begin = vk::CommandBufferBeginInfo::default().inheritance_info(&inherit);
     let record = |cmd: vk::CommandBuffer, tag: u32| {
-        // SAFETY: `cmd` is recording; the kernel outlives the submission.
-        unsafe {
-            d.cmd_bind_pipeline(cmd, vk::PipelineBindPoint::COMPUTE, kernel.pipeline());
-            d.cmd_bind_descriptor_sets(
-                cmd,
-                vk::PipelineBindPoint::COMPUTE,
-                kernel.pipeline_layout(),
-                0,
-                &[kernel.descriptor_set()],
-                &[],
-            );
-            d.cmd_push_constants(cmd, kernel.pipeline_layout(), vk::ShaderStageFlags::COMPUTE, 0, &tag.to_le_bytes());
-            d.cmd_dispatch(cmd, 16, 4, 1);
-        }
+        bind_ids(&ctx, &kernel, cmd, tag);
+        // SAFETY: `cmd` is recording.
+        unsafe { d.cmd_dispatch(cmd, 16, 4, 1) };
         barrier(&ctx, cmd);
     };
     // SAFETY: the secondary command buffer is fresh.

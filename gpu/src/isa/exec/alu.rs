@@ -52,9 +52,9 @@ fn quiet(x: f32) -> f32 {
     f32::from_bits(x.to_bits() | QNAN_BIT)
 }
 
-/// IEEE-mode minNum: a signalling NaN input gives a quiet NaN, a quiet NaN loses to a
-/// number, and -0 < +0.
-fn fmin(a: f32, b: f32) -> f32 {
+/// IEEE-mode minNum / maxNum: a signalling NaN input gives a quiet NaN, a quiet NaN loses
+/// to a number, and -0 < +0.
+fn ieee_min_max(a: f32, b: f32, min: bool) -> f32 {
     if is_snan(a) {
         return quiet(a);
     }
@@ -64,24 +64,20 @@ fn fmin(a: f32, b: f32) -> f32 {
     match (a.is_nan(), b.is_nan()) {
         (true, _) => b,
         (_, true) => a,
-        _ if a == b => f32::from_bits(a.to_bits() | b.to_bits()),
-        _ => a.min(b),
+        // Equal values differ only in the sign of zero: min prefers -0, max +0.
+        _ if a == b && min => f32::from_bits(a.to_bits() | b.to_bits()),
+        _ if a == b => f32::from_bits(a.to_bits() & b.to_bits()),
+        _ if min => a.min(b),
+        _ => a.max(b),
     }
 }
 
+fn fmin(a: f32, b: f32) -> f32 {
+    ieee_min_max(a, b, true)
+}
+
 fn fmax(a: f32, b: f32) -> f32 {
-    if is_snan(a) {
-        return quiet(a);
-    }
-    if is_snan(b) {
-        return quiet(b);
-    }
-    match (a.is_nan(), b.is_nan()) {
-        (true, _) => b,
-        (_, true) => a,
-        _ if a == b => f32::from_bits(a.to_bits() & b.to_bits()),
-        _ => a.max(b),
-    }
+    ieee_min_max(a, b, false)
 }
 
 /// `x * 2^n` with one rounding (exact in f64 before the final conversion).
@@ -804,11 +800,9 @@ impl Wave {
             }
 
             // ---------------- VALU: f32 ----------------
-            V_ADD_F32 | V_SUB_F32 | V_SUBREV_F32 | V_MUL_F32 | V_MUL_DX9_ZERO_F32 | V_MIN_F32 | V_MAX_F32
-            | V_LDEXP_F32 => {
+            V_ADD_F32 | V_SUB_F32 | V_SUBREV_F32 | V_MUL_F32 | V_MUL_DX9_ZERO_F32 | V_MIN_F32 | V_MAX_F32 => {
                 let a = self.fsrc(inst, 0);
                 let b = self.fsrc(inst, 1);
-                let braw = self.vsrc(&inst.src[1]);
                 let mut d = [0f32; 64];
                 for l in 0..self.lanes {
                     let (x, y) = (a[l], b[l]);
@@ -821,9 +815,17 @@ impl Wave {
                         V_MUL_DX9_ZERO_F32 if x == 0.0 || y == 0.0 => 0.0,
                         V_MUL_DX9_ZERO_F32 => x * y,
                         V_MIN_F32 => fmin(x, y),
-                        V_MAX_F32 => fmax(x, y),
-                        _ => ldexp(x, braw[l] as i32), // V_LDEXP_F32 (src1 is an integer)
+                        _ => fmax(x, y), // V_MAX_F32
                     };
+                }
+                self.fdst(inst, &d);
+            }
+            V_LDEXP_F32 => {
+                // src1 is an integer exponent, so it takes no float modifiers.
+                let (a, n) = (self.fsrc(inst, 0), self.vsrc(&inst.src[1]));
+                let mut d = [0f32; 64];
+                for l in 0..self.lanes {
+                    d[l] = ldexp(a[l], n[l] as i32);
                 }
                 self.fdst(inst, &d);
             }
