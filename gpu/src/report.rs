@@ -11,6 +11,8 @@ use crate::isa::exec::{Fault, Wave};
 pub enum ReportKind {
     VmFault,
     IllegalInstruction,
+    /// MEMVIOL (an alignment rule broken).
+    MemoryViolation,
     Hang,
     CpError,
     /// A bug in softnavi itself (a worker panicked); reported instead of crashing.
@@ -56,11 +58,12 @@ pub fn wave_state(w: &Wave, vgprs: usize) -> String {
     let mut s = String::new();
     let exec = w.exec();
     s.push_str(&format!(
-        "    exec={:#018x} vcc={:#018x} scc={} mode={:#x} flat_scratch={:#x} executed={}\n",
+        "    exec={:#018x} vcc={:#018x} scc={} mode={:#x} status={:#x} flat_scratch={:#x} executed={}\n",
         exec,
         w.vcc(),
         w.scc as u8,
         w.mode,
+        w.status,
         w.flat_scratch,
         w.executed
     ));
@@ -85,6 +88,7 @@ impl Report {
         let kind = match fault.kind {
             crate::isa::exec::FaultKind::Vm(_) => ReportKind::VmFault,
             crate::isa::exec::FaultKind::IllegalInstruction(_) => ReportKind::IllegalInstruction,
+            crate::isa::exec::FaultKind::MemoryViolation(_) => ReportKind::MemoryViolation,
         };
         Report {
             kind,

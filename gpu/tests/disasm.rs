@@ -372,7 +372,7 @@ fn assemble_object_w64(src: &str) -> PathBuf {
 }
 
 /// `data/gfx11_unsupported.s` lists instructions softnavi does not execute (DPP, VOP3P,
-/// MIMG with and without NSA, MTBUF, EXP, FLAT and global atomics, GDS, LDS permutes,
+/// MIMG with and without NSA, MTBUF, EXP, FLAT, GDS, LDS permutes,
 /// s_getreg/s_setreg, s_setreg_imm32 with its literal, 16- and 64-bit VALU, VINTERP,
 /// LDSDIR, apertures): every one must be rejected by the decoder, and where the error
 /// gives a length (to skip to the next instruction), it must be LLVM's.

@@ -501,8 +501,17 @@ fn flat(inst: &Inst) -> String {
         Operand::Vgpr(v) => vreg_name(v, n),
         _ => String::new(),
     };
+    let atomic = info.flags & F::ATOMIC != 0;
     let mut s = if load {
         format!("{} {}, {addr}, {saddr}", info.name, data(inst.dst))
+    } else if atomic {
+        // The returned value is written (and printed) only with GLC.
+        let supplied = match inst.src[1] {
+            Operand::Vgpr(v) => vreg_name(v, info.ty[1].dwords(false)),
+            _ => String::new(),
+        };
+        let ret = if inst.flags & mflag::GLC != 0 { format!("{}, ", data(inst.dst)) } else { String::new() };
+        format!("{} {ret}{addr}, {supplied}, {saddr}", info.name)
     } else {
         format!("{} {addr}, {}, {saddr}", info.name, data(inst.src[1]))
     };

@@ -6,7 +6,8 @@
 //! Each block is `Encoding pattern_macro { rows }` (the macro matches all of the block's opcodes);
 //! each row: `code NAME "mnemonic" [dst src0 src1 src2] flags`. The four [`Ty`] slots
 //! mean, per encoding: SOP/VOP — destination and sources; SMEM — destination width;
-//! DS/MUBUF/FLAT — data width (loads: returned, stores/atomics: supplied); SOPK/SOPP — the
+//! DS/MUBUF/FLAT — data width (loads: returned, stores: supplied; atomics: returned, then
+//! supplied); SOPK/SOPP — the
 //! destination (if any) and the immediate. `flags` are [`F`] bits.
 
 /// Instruction encodings of gfx11 (RDNA3).
@@ -84,6 +85,9 @@ impl F {
     pub const BRANCH: u8 = 4;
     /// VOP1/VOP2: has only a VOP3 form in practice (a literal/32-bit form does not exist).
     pub const LIT_K: u8 = 8;
+    /// FLAT/GLOBAL/DS/MUBUF: an atomic read-modify-write; `[returned, supplied]` widths
+    /// (cmpswap supplies the new value and the compare value).
+    pub const ATOMIC: u8 = 16;
 }
 
 /// Static facts of one opcode.
@@ -524,6 +528,37 @@ opcode_table! {
         0x1b GLOBAL_STORE_B64 "global_store_b64" [B64 N N N] NONE;
         0x1c GLOBAL_STORE_B96 "global_store_b96" [B96 N N N] NONE;
         0x1d GLOBAL_STORE_B128 "global_store_b128" [B128 N N N] NONE;
+        0x33 GLOBAL_ATOMIC_SWAP_B32 "global_atomic_swap_b32" [B32 B32 N N] ATOMIC;
+        0x34 GLOBAL_ATOMIC_CMPSWAP_B32 "global_atomic_cmpswap_b32" [B32 B64 N N] ATOMIC;
+        0x35 GLOBAL_ATOMIC_ADD_U32 "global_atomic_add_u32" [B32 B32 N N] ATOMIC;
+        0x36 GLOBAL_ATOMIC_SUB_U32 "global_atomic_sub_u32" [B32 B32 N N] ATOMIC;
+        0x37 GLOBAL_ATOMIC_CSUB_U32 "global_atomic_csub_u32" [B32 B32 N N] ATOMIC;
+        0x38 GLOBAL_ATOMIC_MIN_I32 "global_atomic_min_i32" [B32 B32 N N] ATOMIC;
+        0x39 GLOBAL_ATOMIC_MIN_U32 "global_atomic_min_u32" [B32 B32 N N] ATOMIC;
+        0x3a GLOBAL_ATOMIC_MAX_I32 "global_atomic_max_i32" [B32 B32 N N] ATOMIC;
+        0x3b GLOBAL_ATOMIC_MAX_U32 "global_atomic_max_u32" [B32 B32 N N] ATOMIC;
+        0x3c GLOBAL_ATOMIC_AND_B32 "global_atomic_and_b32" [B32 B32 N N] ATOMIC;
+        0x3d GLOBAL_ATOMIC_OR_B32 "global_atomic_or_b32" [B32 B32 N N] ATOMIC;
+        0x3e GLOBAL_ATOMIC_XOR_B32 "global_atomic_xor_b32" [B32 B32 N N] ATOMIC;
+        0x3f GLOBAL_ATOMIC_INC_U32 "global_atomic_inc_u32" [B32 B32 N N] ATOMIC;
+        0x40 GLOBAL_ATOMIC_DEC_U32 "global_atomic_dec_u32" [B32 B32 N N] ATOMIC;
+        0x41 GLOBAL_ATOMIC_SWAP_B64 "global_atomic_swap_b64" [B64 B64 N N] ATOMIC;
+        0x42 GLOBAL_ATOMIC_CMPSWAP_B64 "global_atomic_cmpswap_b64" [B64 B128 N N] ATOMIC;
+        0x43 GLOBAL_ATOMIC_ADD_U64 "global_atomic_add_u64" [B64 B64 N N] ATOMIC;
+        0x44 GLOBAL_ATOMIC_SUB_U64 "global_atomic_sub_u64" [B64 B64 N N] ATOMIC;
+        0x45 GLOBAL_ATOMIC_MIN_I64 "global_atomic_min_i64" [B64 B64 N N] ATOMIC;
+        0x46 GLOBAL_ATOMIC_MIN_U64 "global_atomic_min_u64" [B64 B64 N N] ATOMIC;
+        0x47 GLOBAL_ATOMIC_MAX_I64 "global_atomic_max_i64" [B64 B64 N N] ATOMIC;
+        0x48 GLOBAL_ATOMIC_MAX_U64 "global_atomic_max_u64" [B64 B64 N N] ATOMIC;
+        0x49 GLOBAL_ATOMIC_AND_B64 "global_atomic_and_b64" [B64 B64 N N] ATOMIC;
+        0x4a GLOBAL_ATOMIC_OR_B64 "global_atomic_or_b64" [B64 B64 N N] ATOMIC;
+        0x4b GLOBAL_ATOMIC_XOR_B64 "global_atomic_xor_b64" [B64 B64 N N] ATOMIC;
+        0x4c GLOBAL_ATOMIC_INC_U64 "global_atomic_inc_u64" [B64 B64 N N] ATOMIC;
+        0x4d GLOBAL_ATOMIC_DEC_U64 "global_atomic_dec_u64" [B64 B64 N N] ATOMIC;
+        0x50 GLOBAL_ATOMIC_CMPSWAP_F32 "global_atomic_cmpswap_f32" [F32 B64 N N] ATOMIC;
+        0x51 GLOBAL_ATOMIC_MIN_F32 "global_atomic_min_f32" [F32 F32 N N] ATOMIC;
+        0x52 GLOBAL_ATOMIC_MAX_F32 "global_atomic_max_f32" [F32 F32 N N] ATOMIC;
+        0x56 GLOBAL_ATOMIC_ADD_F32 "global_atomic_add_f32" [F32 F32 N N] ATOMIC;
     }
     Scratch scratch_ops {
         0x10 SCRATCH_LOAD_U8 "scratch_load_u8" [B32 N N N] NONE;

@@ -96,7 +96,12 @@ impl Gpu {
     }
 
     pub fn with_timeout(hang_timeout: Duration) -> Gpu {
-        let dev = Device::new(Config { threads: 2, hang_timeout, memory_size: 256 << 20 }).unwrap();
+        Gpu::with_threads(2, hang_timeout)
+    }
+
+    /// A device with `threads` WGP worker threads.
+    pub fn with_threads(threads: usize, hang_timeout: Duration) -> Gpu {
+        let dev = Device::new(Config { threads, hang_timeout, memory_size: 256 << 20 }).unwrap();
         let queue = dev.create_queue().unwrap();
         Gpu { dev, queue, ibs: Vec::new() }
     }

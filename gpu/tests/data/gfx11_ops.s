@@ -861,6 +861,130 @@ global_store_b96 v5, v[1:3], s[2:3] offset:12 glc
 global_store_b128 v5, v[1:4], s[2:3]
 global_store_b128 v[6:7], v[1:4], off offset:-4096
 global_store_b128 v5, v[1:4], s[2:3] offset:12 glc
+global_atomic_swap_b32 v5, v8, s[2:3]
+global_atomic_swap_b32 v20, v5, v8, s[2:3] offset:-64 glc
+global_atomic_swap_b32 v20, v[6:7], v8, off offset:2047 glc slc dlc
+global_atomic_swap_b32 v[6:7], v12, off offset:-4096 slc
+global_atomic_cmpswap_b32 v5, v[8:9], s[2:3]
+global_atomic_cmpswap_b32 v20, v5, v[8:9], s[2:3] offset:-64 glc
+global_atomic_cmpswap_b32 v20, v[6:7], v[8:9], off offset:2047 glc slc dlc
+global_atomic_cmpswap_b32 v[6:7], v[12:13], off offset:-4096 slc
+global_atomic_add_u32 v5, v8, s[2:3]
+global_atomic_add_u32 v20, v5, v8, s[2:3] offset:-64 glc
+global_atomic_add_u32 v20, v[6:7], v8, off offset:2047 glc slc dlc
+global_atomic_add_u32 v[6:7], v12, off offset:-4096 slc
+global_atomic_sub_u32 v5, v8, s[2:3]
+global_atomic_sub_u32 v20, v5, v8, s[2:3] offset:-64 glc
+global_atomic_sub_u32 v20, v[6:7], v8, off offset:2047 glc slc dlc
+global_atomic_sub_u32 v[6:7], v12, off offset:-4096 slc
+global_atomic_csub_u32 v5, v8, s[2:3]
+global_atomic_csub_u32 v20, v5, v8, s[2:3] offset:-64 glc
+global_atomic_csub_u32 v20, v[6:7], v8, off offset:2047 glc slc dlc
+global_atomic_csub_u32 v[6:7], v12, off offset:-4096 slc
+global_atomic_min_i32 v5, v8, s[2:3]
+global_atomic_min_i32 v20, v5, v8, s[2:3] offset:-64 glc
+global_atomic_min_i32 v20, v[6:7], v8, off offset:2047 glc slc dlc
+global_atomic_min_i32 v[6:7], v12, off offset:-4096 slc
+global_atomic_min_u32 v5, v8, s[2:3]
+global_atomic_min_u32 v20, v5, v8, s[2:3] offset:-64 glc
+global_atomic_min_u32 v20, v[6:7], v8, off offset:2047 glc slc dlc
+global_atomic_min_u32 v[6:7], v12, off offset:-4096 slc
+global_atomic_max_i32 v5, v8, s[2:3]
+global_atomic_max_i32 v20, v5, v8, s[2:3] offset:-64 glc
+global_atomic_max_i32 v20, v[6:7], v8, off offset:2047 glc slc dlc
+global_atomic_max_i32 v[6:7], v12, off offset:-4096 slc
+global_atomic_max_u32 v5, v8, s[2:3]
+global_atomic_max_u32 v20, v5, v8, s[2:3] offset:-64 glc
+global_atomic_max_u32 v20, v[6:7], v8, off offset:2047 glc slc dlc
+global_atomic_max_u32 v[6:7], v12, off offset:-4096 slc
+global_atomic_and_b32 v5, v8, s[2:3]
+global_atomic_and_b32 v20, v5, v8, s[2:3] offset:-64 glc
+global_atomic_and_b32 v20, v[6:7], v8, off offset:2047 glc slc dlc
+global_atomic_and_b32 v[6:7], v12, off offset:-4096 slc
+global_atomic_or_b32 v5, v8, s[2:3]
+global_atomic_or_b32 v20, v5, v8, s[2:3] offset:-64 glc
+global_atomic_or_b32 v20, v[6:7], v8, off offset:2047 glc slc dlc
+global_atomic_or_b32 v[6:7], v12, off offset:-4096 slc
+global_atomic_xor_b32 v5, v8, s[2:3]
+global_atomic_xor_b32 v20, v5, v8, s[2:3] offset:-64 glc
+global_atomic_xor_b32 v20, v[6:7], v8, off offset:2047 glc slc dlc
+global_atomic_xor_b32 v[6:7], v12, off offset:-4096 slc
+global_atomic_inc_u32 v5, v8, s[2:3]
+global_atomic_inc_u32 v20, v5, v8, s[2:3] offset:-64 glc
+global_atomic_inc_u32 v20, v[6:7], v8, off offset:2047 glc slc dlc
+global_atomic_inc_u32 v[6:7], v12, off offset:-4096 slc
+global_atomic_dec_u32 v5, v8, s[2:3]
+global_atomic_dec_u32 v20, v5, v8, s[2:3] offset:-64 glc
+global_atomic_dec_u32 v20, v[6:7], v8, off offset:2047 glc slc dlc
+global_atomic_dec_u32 v[6:7], v12, off offset:-4096 slc
+global_atomic_swap_b64 v5, v[8:9], s[2:3]
+global_atomic_swap_b64 v[20:21], v5, v[8:9], s[2:3] offset:-64 glc
+global_atomic_swap_b64 v[20:21], v[6:7], v[8:9], off offset:2047 glc slc dlc
+global_atomic_swap_b64 v[6:7], v[12:13], off offset:-4096 slc
+global_atomic_cmpswap_b64 v5, v[8:11], s[2:3]
+global_atomic_cmpswap_b64 v[20:21], v5, v[8:11], s[2:3] offset:-64 glc
+global_atomic_cmpswap_b64 v[20:21], v[6:7], v[8:11], off offset:2047 glc slc dlc
+global_atomic_cmpswap_b64 v[6:7], v[12:15], off offset:-4096 slc
+global_atomic_add_u64 v5, v[8:9], s[2:3]
+global_atomic_add_u64 v[20:21], v5, v[8:9], s[2:3] offset:-64 glc
+global_atomic_add_u64 v[20:21], v[6:7], v[8:9], off offset:2047 glc slc dlc
+global_atomic_add_u64 v[6:7], v[12:13], off offset:-4096 slc
+global_atomic_sub_u64 v5, v[8:9], s[2:3]
+global_atomic_sub_u64 v[20:21], v5, v[8:9], s[2:3] offset:-64 glc
+global_atomic_sub_u64 v[20:21], v[6:7], v[8:9], off offset:2047 glc slc dlc
+global_atomic_sub_u64 v[6:7], v[12:13], off offset:-4096 slc
+global_atomic_min_i64 v5, v[8:9], s[2:3]
+global_atomic_min_i64 v[20:21], v5, v[8:9], s[2:3] offset:-64 glc
+global_atomic_min_i64 v[20:21], v[6:7], v[8:9], off offset:2047 glc slc dlc
+global_atomic_min_i64 v[6:7], v[12:13], off offset:-4096 slc
+global_atomic_min_u64 v5, v[8:9], s[2:3]
+global_atomic_min_u64 v[20:21], v5, v[8:9], s[2:3] offset:-64 glc
+global_atomic_min_u64 v[20:21], v[6:7], v[8:9], off offset:2047 glc slc dlc
+global_atomic_min_u64 v[6:7], v[12:13], off offset:-4096 slc
+global_atomic_max_i64 v5, v[8:9], s[2:3]
+global_atomic_max_i64 v[20:21], v5, v[8:9], s[2:3] offset:-64 glc
+global_atomic_max_i64 v[20:21], v[6:7], v[8:9], off offset:2047 glc slc dlc
+global_atomic_max_i64 v[6:7], v[12:13], off offset:-4096 slc
+global_atomic_max_u64 v5, v[8:9], s[2:3]
+global_atomic_max_u64 v[20:21], v5, v[8:9], s[2:3] offset:-64 glc
+global_atomic_max_u64 v[20:21], v[6:7], v[8:9], off offset:2047 glc slc dlc
+global_atomic_max_u64 v[6:7], v[12:13], off offset:-4096 slc
+global_atomic_and_b64 v5, v[8:9], s[2:3]
+global_atomic_and_b64 v[20:21], v5, v[8:9], s[2:3] offset:-64 glc
+global_atomic_and_b64 v[20:21], v[6:7], v[8:9], off offset:2047 glc slc dlc
+global_atomic_and_b64 v[6:7], v[12:13], off offset:-4096 slc
+global_atomic_or_b64 v5, v[8:9], s[2:3]
+global_atomic_or_b64 v[20:21], v5, v[8:9], s[2:3] offset:-64 glc
+global_atomic_or_b64 v[20:21], v[6:7], v[8:9], off offset:2047 glc slc dlc
+global_atomic_or_b64 v[6:7], v[12:13], off offset:-4096 slc
+global_atomic_xor_b64 v5, v[8:9], s[2:3]
+global_atomic_xor_b64 v[20:21], v5, v[8:9], s[2:3] offset:-64 glc
+global_atomic_xor_b64 v[20:21], v[6:7], v[8:9], off offset:2047 glc slc dlc
+global_atomic_xor_b64 v[6:7], v[12:13], off offset:-4096 slc
+global_atomic_inc_u64 v5, v[8:9], s[2:3]
+global_atomic_inc_u64 v[20:21], v5, v[8:9], s[2:3] offset:-64 glc
+global_atomic_inc_u64 v[20:21], v[6:7], v[8:9], off offset:2047 glc slc dlc
+global_atomic_inc_u64 v[6:7], v[12:13], off offset:-4096 slc
+global_atomic_dec_u64 v5, v[8:9], s[2:3]
+global_atomic_dec_u64 v[20:21], v5, v[8:9], s[2:3] offset:-64 glc
+global_atomic_dec_u64 v[20:21], v[6:7], v[8:9], off offset:2047 glc slc dlc
+global_atomic_dec_u64 v[6:7], v[12:13], off offset:-4096 slc
+global_atomic_cmpswap_f32 v5, v[8:9], s[2:3]
+global_atomic_cmpswap_f32 v20, v5, v[8:9], s[2:3] offset:-64 glc
+global_atomic_cmpswap_f32 v20, v[6:7], v[8:9], off offset:2047 glc slc dlc
+global_atomic_cmpswap_f32 v[6:7], v[12:13], off offset:-4096 slc
+global_atomic_min_f32 v5, v8, s[2:3]
+global_atomic_min_f32 v20, v5, v8, s[2:3] offset:-64 glc
+global_atomic_min_f32 v20, v[6:7], v8, off offset:2047 glc slc dlc
+global_atomic_min_f32 v[6:7], v12, off offset:-4096 slc
+global_atomic_max_f32 v5, v8, s[2:3]
+global_atomic_max_f32 v20, v5, v8, s[2:3] offset:-64 glc
+global_atomic_max_f32 v20, v[6:7], v8, off offset:2047 glc slc dlc
+global_atomic_max_f32 v[6:7], v12, off offset:-4096 slc
+global_atomic_add_f32 v5, v8, s[2:3]
+global_atomic_add_f32 v20, v5, v8, s[2:3] offset:-64 glc
+global_atomic_add_f32 v20, v[6:7], v8, off offset:2047 glc slc dlc
+global_atomic_add_f32 v[6:7], v12, off offset:-4096 slc
 scratch_load_u8 v1, v5, off
 scratch_load_u8 v1, off, s3 offset:16
 scratch_load_u8 v1, v5, s3 offset:-8 glc

@@ -14,8 +14,6 @@ image_load v[0:3], v0, s[0:7] dmask:0xf dim:SQ_RSRC_IMG_1D
 image_sample v[0:3], [v4, v5], s[0:7], s[8:11] dmask:0xf dim:SQ_RSRC_IMG_2D
 tbuffer_load_format_x v1, v2, s[4:7], 0 format:[BUF_FMT_32_FLOAT] offen
 exp mrt0 v0, v0, v0, v0 done
-global_atomic_add_u32 v1, v2, s[2:3]
-global_atomic_cmpswap_b32 v1, v2, v[4:5], s[2:3] glc
 flat_load_b32 v1, v[2:3]
 ds_bpermute_b32 v1, v2, v3
 ds_swizzle_b32 v1, v2 offset:swizzle(SWAP,1)
@@ -47,3 +45,4 @@ image_load v[0:3], [v0, v1], s[0:7] dmask:0xf dim:SQ_RSRC_IMG_2D
 image_bvh_intersect_ray v[4:7], [v9, v10, v[11:13], v[14:16], v[17:19]], s[4:7]
 v_pk_fma_f16 v1, v2, v3, 0x1234
 v_pk_add_u16 v1, 0x1234, v3
+flat_atomic_add_u32 v[2:3], v4

@@ -4,10 +4,12 @@
 //! fault report, never a host crash. Memory operations complete at once in this model;
 //! `s_waitcnt` therefore has nothing to wait for.
 
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering::SeqCst};
+
 use super::{illegal, Ctx, FaultKind, Wave};
 use crate::isa::decode::{mflag, Inst, Operand};
 use crate::isa::table::Op::{self, *};
-use crate::isa::table::Ty;
+use crate::isa::table::{Ty, F};
 use crate::rsrc::{BufferResource, OobSelect};
 
 /// Bytes an access moves per lane, and whether a narrow load sign-extends.
@@ -403,7 +405,56 @@ impl Wave {
             addr[l] = base.wrapping_add(inst.imm as i64 as u64);
             ok[l] = ((1u32 << dwords) - 1) as u8;
         }
+        if inst.op.info().flags & F::ATOMIC != 0 {
+            return self.atomic(inst, ctx, &addr, exec);
+        }
         self.transfer(inst, ctx, &addr, &ok, size, signed)
+    }
+
+    /// A global atomic: each active lane, in lane order, does one indivisible
+    /// read-modify-write of memory with the host's atomics, so atomics from waves on other
+    /// worker threads (and the CP) never interleave inside one. With GLC the value memory
+    /// held before is returned to VDST. Seed 000, "内存对齐和超出范围行为" (memory alignment and
+    /// out-of-range behaviour): an atomic not aligned to its data size is a MEMVIOL.
+    fn atomic(&mut self, inst: &Inst, ctx: &mut Ctx, addr: &[u64; 64], exec: u64) -> Result<(), FaultKind> {
+        let info = inst.op.info();
+        let wide = info.ty[0].dwords(false) == 2;
+        let data = self.vsrc_n(&inst.src[1], info.ty[1].dwords(false) as usize);
+        let mut old = [0u64; 64];
+        for l in 0..self.lanes {
+            if exec >> l & 1 == 0 {
+                continue;
+            }
+            let a = addr[l];
+            let size = if wide { 8 } else { 4 };
+            if a % size != 0 {
+                return Err(FaultKind::MemoryViolation(format!(
+                    "{}-byte atomic at {a:#x} is not aligned to its size",
+                    size
+                )));
+            }
+            let p = ctx.tlb.translate(ctx.vm, a, size, true)?;
+            old[l] = if wide {
+                let v = data[0][l] as u64 | (data[1][l] as u64) << 32;
+                let cmp = data[2][l] as u64 | (data[3][l] as u64) << 32;
+                // SAFETY: translate() checked that the 8 bytes lie in one mapping, and the
+                // address is 8-aligned; mappings are page aligned, so the host pointer is too.
+                let m = unsafe { &*(p as *const AtomicU64) };
+                atomic64(inst.op, m, v, cmp)
+            } else {
+                // SAFETY: as above, 4 bytes at a 4-aligned address.
+                let m = unsafe { &*(p as *const AtomicU32) };
+                atomic32(inst.op, m, data[0][l], data[1][l]) as u64
+            };
+        }
+        if inst.flags & mflag::GLC != 0 {
+            if wide {
+                self.vdst64(&inst.dst, &old, exec);
+            } else {
+                self.vdst(&inst.dst, &old.map(|v| v as u32), exec);
+            }
+        }
+        Ok(())
     }
 
     /// Scratch (private) memory through FLAT_SCRATCH. Each lane has its own private
@@ -462,5 +513,57 @@ impl Wave {
             }
         }
         Ok(())
+    }
+}
+
+/// One 32-bit atomic on memory `m` with operand `v` (and compare value `cmp` for the
+/// compare-swaps); returns the value before. Formulas from the RDNA3 ISA guide.
+fn atomic32(op: Op, m: &AtomicU32, v: u32, cmp: u32) -> u32 {
+    let update = |f: &dyn Fn(u32) -> u32| m.fetch_update(SeqCst, SeqCst, |t| Some(f(t))).unwrap_or_else(|t| t);
+    match op {
+        GLOBAL_ATOMIC_SWAP_B32 => m.swap(v, SeqCst),
+        GLOBAL_ATOMIC_CMPSWAP_B32 => m.compare_exchange(cmp, v, SeqCst, SeqCst).unwrap_or_else(|t| t),
+        GLOBAL_ATOMIC_ADD_U32 => m.fetch_add(v, SeqCst),
+        GLOBAL_ATOMIC_SUB_U32 => m.fetch_sub(v, SeqCst),
+        // Subtract, clamped at zero.
+        GLOBAL_ATOMIC_CSUB_U32 => update(&|t| t.saturating_sub(v)),
+        GLOBAL_ATOMIC_MIN_I32 => update(&|t| (t as i32).min(v as i32) as u32),
+        GLOBAL_ATOMIC_MAX_I32 => update(&|t| (t as i32).max(v as i32) as u32),
+        GLOBAL_ATOMIC_MIN_U32 => m.fetch_min(v, SeqCst),
+        GLOBAL_ATOMIC_MAX_U32 => m.fetch_max(v, SeqCst),
+        GLOBAL_ATOMIC_AND_B32 => m.fetch_and(v, SeqCst),
+        GLOBAL_ATOMIC_OR_B32 => m.fetch_or(v, SeqCst),
+        GLOBAL_ATOMIC_XOR_B32 => m.fetch_xor(v, SeqCst),
+        // tmp >= v ? 0 : tmp + 1
+        GLOBAL_ATOMIC_INC_U32 => update(&|t| if t >= v { 0 } else { t + 1 }),
+        // tmp == 0 || tmp > v ? v : tmp - 1
+        GLOBAL_ATOMIC_DEC_U32 => update(&|t| if t == 0 || t > v { v } else { t - 1 }),
+        // Compared as floats: +0 equals -0, a NaN equals nothing.
+        GLOBAL_ATOMIC_CMPSWAP_F32 => update(&|t| if f32::from_bits(t) == f32::from_bits(cmp) { v } else { t }),
+        GLOBAL_ATOMIC_MIN_F32 => update(&|t| f32::from_bits(t).min(f32::from_bits(v)).to_bits()),
+        GLOBAL_ATOMIC_MAX_F32 => update(&|t| f32::from_bits(t).max(f32::from_bits(v)).to_bits()),
+        GLOBAL_ATOMIC_ADD_F32 => update(&|t| (f32::from_bits(t) + f32::from_bits(v)).to_bits()),
+        _ => unreachable!("{} is not a 32-bit atomic", op.name()),
+    }
+}
+
+/// The 64-bit atomics, as [`atomic32`].
+fn atomic64(op: Op, m: &AtomicU64, v: u64, cmp: u64) -> u64 {
+    let update = |f: &dyn Fn(u64) -> u64| m.fetch_update(SeqCst, SeqCst, |t| Some(f(t))).unwrap_or_else(|t| t);
+    match op {
+        GLOBAL_ATOMIC_SWAP_B64 => m.swap(v, SeqCst),
+        GLOBAL_ATOMIC_CMPSWAP_B64 => m.compare_exchange(cmp, v, SeqCst, SeqCst).unwrap_or_else(|t| t),
+        GLOBAL_ATOMIC_ADD_U64 => m.fetch_add(v, SeqCst),
+        GLOBAL_ATOMIC_SUB_U64 => m.fetch_sub(v, SeqCst),
+        GLOBAL_ATOMIC_MIN_I64 => update(&|t| (t as i64).min(v as i64) as u64),
+        GLOBAL_ATOMIC_MAX_I64 => update(&|t| (t as i64).max(v as i64) as u64),
+        GLOBAL_ATOMIC_MIN_U64 => m.fetch_min(v, SeqCst),
+        GLOBAL_ATOMIC_MAX_U64 => m.fetch_max(v, SeqCst),
+        GLOBAL_ATOMIC_AND_B64 => m.fetch_and(v, SeqCst),
+        GLOBAL_ATOMIC_OR_B64 => m.fetch_or(v, SeqCst),
+        GLOBAL_ATOMIC_XOR_B64 => m.fetch_xor(v, SeqCst),
+        GLOBAL_ATOMIC_INC_U64 => update(&|t| if t >= v { 0 } else { t + 1 }),
+        GLOBAL_ATOMIC_DEC_U64 => update(&|t| if t == 0 || t > v { v } else { t - 1 }),
+        _ => unreachable!("{} is not a 64-bit atomic", op.name()),
     }
 }

@@ -42,6 +42,8 @@ pub enum FaultKind {
     Vm(VmFault),
     /// An instruction the wave cannot execute (seed 000: not maskable).
     IllegalInstruction(String),
+    /// MEMVIOL: a memory access breaking an alignment rule (seed 000: not maskable).
+    MemoryViolation(String),
 }
 
 impl std::fmt::Display for FaultKind {
@@ -55,6 +57,7 @@ impl std::fmt::Display for FaultKind {
                 v.addr
             ),
             FaultKind::IllegalInstruction(why) => write!(f, "illegal instruction: {why}"),
+            FaultKind::MemoryViolation(why) => write!(f, "memory violation (MEMVIOL): {why}"),
         }
     }
 }
