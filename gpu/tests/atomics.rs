@@ -48,13 +48,7 @@ fn reference32(op: &str, t: u32, v: u32, cmp: u32) -> u32 {
         }
         "add_u32" => t.wrapping_add(v),
         "sub_u32" => t.wrapping_sub(v),
-        "csub_u32" => {
-            if t >= v {
-                t - v
-            } else {
-                0
-            }
-        }
+        "csub_u32" => t.saturating_sub(v),
         "min_i32" => {
             if (t as i32) < (v as i32) {
                 t
