@@ -17,7 +17,7 @@ use crate::pm4::{self, dma, ib, op, Header, SH_REG_BASE, SH_REG_END, UCONFIG_REG
 use crate::report::{Report, ReportKind};
 use crate::spi::Dispatch;
 use crate::wgp::{Job, Outcome};
-use crate::winsys::QueueShared;
+use crate::winsys::{DispatchRecord, QueueShared};
 
 /// How deep INDIRECT_BUFFER packets may nest: the ring calls IB1, IB1 may call IB2.
 const MAX_IB_DEPTH: u32 = 2;
@@ -510,8 +510,31 @@ impl CommandProcessor {
         let dev = self.q.dev.clone();
         let program = dev.programs.get(&dev.vm, d.pgm).map_err(Self::mem_fault("fetching the shader program"))?;
         let job = Job::new(d, program, dev.vm.clone(), self.q.id, index);
+        let started = Instant::now();
         match dev.pool.run(&job, dev.config.hang_timeout, &self.q.stop) {
-            Outcome::Done => Ok(()),
+            Outcome::Done => {
+                let record = DispatchRecord {
+                    queue: self.q.id,
+                    index,
+                    workgroups: job.dispatch.group_count(),
+                    waves: job.waves.load(Ordering::Relaxed),
+                    wave_instructions: job.instructions.load(Ordering::Relaxed),
+                    elapsed: started.elapsed(),
+                    wave64: job.dispatch.wave64(),
+                    occupancy: job.dispatch.occupancy(),
+                };
+                tracing::debug!(
+                    "queue {} dispatch #{index}: {} workgroups, {} waves, {} wave-instructions in {:?}; occupancy {}",
+                    record.queue,
+                    record.workgroups,
+                    record.waves,
+                    record.wave_instructions,
+                    record.elapsed,
+                    record.occupancy
+                );
+                dev.stats.lock().record(record);
+                Ok(())
+            }
             Outcome::Failed(r) => Err(CpError::Dispatch(r)),
             Outcome::Hung(_) if self.q.stop.load(Ordering::Relaxed) => Err(CpError::Stopped),
             Outcome::Hung(waves) => Err(CpError::Hang {

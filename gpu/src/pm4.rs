@@ -135,6 +135,8 @@ pub mod initiator {
     pub const COMPUTE_SHADER_EN: u32 = 1 << 0;
     pub const PARTIAL_TG_EN: u32 = 1 << 1;
     pub const FORCE_START_AT_000: u32 = 1 << 2;
+    /// The dispatch dimensions count work-items, not workgroups.
+    pub const USE_THREAD_DIMENSIONS: u32 = 1 << 5;
     pub const ORDER_MODE: u32 = 1 << 6;
     pub const CS_W32_EN: u32 = 1 << 15;
 }

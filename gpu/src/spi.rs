@@ -37,6 +37,119 @@ pub enum LaunchError {
     Lds(u32),
     #[error("scratch is enabled but COMPUTE_TMPRING_SIZE gives no space ({0:#x})")]
     Scratch(u32),
+    #[error("a workgroup of {0} waves needs more scratch slots than COMPUTE_TMPRING_SIZE.WAVES = {1}")]
+    ScratchSlots(u32, u32),
+    #[error("a workgroup does not fit on a WGP: {0}")]
+    Resources(Occupancy),
+    #[error("{0} is not supported by softnavi")]
+    Unsupported(&'static str),
+}
+
+/// The gfx1100 resources the SPI allocates when it places workgroups on a WGP.
+pub mod limits {
+    /// SIMD32s per WGP (two CUs of two; seed 004, "工作组" (workgroups)).
+    pub const SIMDS_PER_WGP: u32 = 4;
+    /// Wave slots per SIMD.
+    pub const MAX_WAVES_PER_SIMD: u32 = 16;
+    /// VGPRs per SIMD lane on a 1536-VGPR part such as gfx1100 (seed 000, "VGPR 分配对齐"
+    /// (VGPR allocation alignment)); a wave64 register takes two rows, so wave64 has half.
+    pub const VGPRS_PER_SIMD: u32 = 1536;
+    /// VGPR allocation granules on such a part: 24 registers in wave32, 12 in wave64
+    /// (seed 000, same section).
+    pub const VGPR_GRANULE_W32: u32 = 24;
+    pub const VGPR_GRANULE_W64: u32 = 12;
+    /// RSRC1.VGPRS counts blocks of 8 (wave32) or 4 (wave64) registers, minus one.
+    pub const VGPR_ENCODING_W32: u32 = 8;
+    pub const VGPR_ENCODING_W64: u32 = 4;
+    /// LDS of a WGP: two 64 KiB halves, one per CU, allocated in 1 KiB granules (seed
+    /// 000, "LDS（Local Data Share）").
+    pub const LDS_PER_CU: u32 = 64 * 1024;
+    pub const LDS_GRANULE: u32 = 1024;
+    /// Workgroups of more than one wave a WGP can hold (barrier resources; single-wave
+    /// groups do not count; seed 004, "工作组").
+    pub const MAX_GROUPS_PER_WGP: u32 = 32;
+    /// Work-items of a workgroup.
+    pub const MAX_GROUP_ITEMS: u32 = 1024;
+}
+
+/// Bit positions in the wave's MODE hardware register (gfx11 SQ_WAVE_MODE).
+pub mod mode {
+    pub const FP_ROUND: u32 = 0;
+    pub const FP_DENORM: u32 = 4;
+    pub const DX10_CLAMP: u32 = 8;
+    pub const IEEE: u32 = 9;
+    /// EXCP_EN[8:0]: invalid, denormal, divide by zero, overflow, underflow, inexact,
+    /// integer divide by zero, address watch, memory violation.
+    pub const EXCP_EN: u32 = 12;
+    pub const FP16_OVFL: u32 = 23;
+}
+
+/// Bit positions in the wave's STATUS hardware register (gfx11 SQ_WAVE_STATUS).
+pub mod status {
+    pub const SCC: u32 = 0;
+    pub const SPI_PRIO: u32 = 1;
+    pub const PRIV: u32 = 5;
+    pub const TRAP_EN: u32 = 6;
+    pub const EXECZ: u32 = 9;
+    pub const VCCZ: u32 = 10;
+    pub const IN_TG: u32 = 11;
+    pub const IN_BARRIER: u32 = 12;
+    pub const VALID: u32 = 16;
+    pub const SCRATCH_EN: u32 = 29;
+}
+
+/// What bounds the number of workgroups a WGP holds at once.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Limiter {
+    /// The 16 wave slots of each SIMD.
+    WaveSlots,
+    Vgprs,
+    Lds,
+    /// The 32 multi-wave workgroups (barrier resources) of a WGP.
+    Workgroups,
+}
+
+impl std::fmt::Display for Limiter {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Limiter::WaveSlots => "wave slots",
+            Limiter::Vgprs => "VGPRs",
+            Limiter::Lds => "LDS",
+            Limiter::Workgroups => "workgroup slots",
+        })
+    }
+}
+
+/// How many of a dispatch's waves a modelled WGP holds at once, from the resources each
+/// wave and workgroup allocates (what a profiler calls occupancy).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Occupancy {
+    pub waves_per_group: u32,
+    /// VGPRs allocated per wave (RSRC1.VGPRS rounded up to the allocation granule).
+    pub vgprs_per_wave: u32,
+    /// LDS bytes allocated per workgroup (1 KiB granules).
+    pub lds_per_group: u32,
+    /// Workgroups resident on one WGP.
+    pub groups_per_wgp: u32,
+    /// Average waves resident per SIMD, of [`limits::MAX_WAVES_PER_SIMD`].
+    pub waves_per_simd: u32,
+    pub limiter: Limiter,
+}
+
+impl std::fmt::Display for Occupancy {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{}/{} waves per SIMD, {} workgroups per WGP, limited by {} ({} VGPRs and {} bytes of LDS allocated, {} waves per group)",
+            self.waves_per_simd,
+            limits::MAX_WAVES_PER_SIMD,
+            self.groups_per_wgp,
+            self.limiter,
+            self.vgprs_per_wave,
+            self.lds_per_group,
+            self.waves_per_group
+        )
+    }
 }
 
 fn field(v: u32, lo: u32, width: u32) -> u32 {
@@ -53,6 +166,18 @@ impl Dispatch {
             [sh(reg::COMPUTE_START_X), sh(reg::COMPUTE_START_Y), sh(reg::COMPUTE_START_Z)]
         };
         let nt = [sh(reg::COMPUTE_NUM_THREAD_X), sh(reg::COMPUTE_NUM_THREAD_Y), sh(reg::COMPUTE_NUM_THREAD_Z)];
+        let threads = nt.map(|v| v & 0xffff);
+        // USE_THREAD_DIMENSIONS: the packet's dimensions count work-items, not groups; the
+        // last group of a dimension gets the remainder (what RADV relies on for unaligned
+        // indirect launches).
+        let (end, partial) = if initiator_bits & initiator::USE_THREAD_DIMENSIONS != 0 {
+            (
+                [0, 1, 2].map(|d| dims[d].div_ceil(threads[d].max(1))),
+                [0, 1, 2].map(|d| dims[d] % threads[d].max(1)),
+            )
+        } else {
+            (dims, nt.map(|v| v >> 16))
+        };
         let mut user_data = [0; 16];
         for (i, u) in user_data.iter_mut().enumerate() {
             *u = sh(reg::COMPUTE_USER_DATA_0 + 4 * i as u32);
@@ -63,10 +188,10 @@ impl Dispatch {
             rsrc2: sh(reg::COMPUTE_PGM_RSRC2),
             rsrc3: sh(reg::COMPUTE_PGM_RSRC3),
             user_data,
-            threads: nt.map(|v| v & 0xffff),
-            partial: nt.map(|v| v >> 16),
+            threads,
+            partial,
             start,
-            end: dims,
+            end,
             initiator: initiator_bits,
             tmpring_size: sh(reg::COMPUTE_TMPRING_SIZE),
             scratch_base: (sh(reg::COMPUTE_DISPATCH_SCRATCH_BASE_LO) as u64) << 8
@@ -118,7 +243,7 @@ impl Dispatch {
 
     /// Work-items per dimension of workgroup `id` (partial at the grid's end).
     pub fn group_size(&self, id: [u32; 3]) -> [u32; 3] {
-        let partial_en = self.initiator & initiator::PARTIAL_TG_EN != 0;
+        let partial_en = self.initiator & (initiator::PARTIAL_TG_EN | initiator::USE_THREAD_DIMENSIONS) != 0;
         [0, 1, 2].map(|d| {
             if partial_en && self.partial[d] != 0 && id[d] + 1 == self.end[d] {
                 self.partial[d]
@@ -126,6 +251,62 @@ impl Dispatch {
                 self.threads[d]
             }
         })
+    }
+
+    /// Waves of a full workgroup.
+    pub fn waves_per_group(&self) -> u32 {
+        let items = self.threads.iter().map(|&t| t as u64).product::<u64>();
+        items.div_ceil(self.lanes() as u64).min(u32::MAX as u64) as u32
+    }
+
+    /// RSRC1.WGP_MODE: a workgroup's waves may use both CUs of the WGP and all its LDS.
+    pub fn wgp_mode(&self) -> bool {
+        self.rsrc1 >> 29 & 1 != 0
+    }
+
+    /// Scratch wave slots the queue's ring has (COMPUTE_TMPRING_SIZE.WAVES).
+    pub fn scratch_slots(&self) -> u32 {
+        field(self.tmpring_size, 0, 12)
+    }
+
+    pub fn scratch_enabled(&self) -> bool {
+        self.rsrc2 & 1 != 0
+    }
+
+    /// The occupancy this dispatch gets on a modelled WGP.
+    pub fn occupancy(&self) -> Occupancy {
+        use limits::*;
+        let wpg = self.waves_per_group().max(1);
+        let (encoding, granule, total) = if self.wave64() {
+            (VGPR_ENCODING_W64, VGPR_GRANULE_W64, VGPRS_PER_SIMD / 2)
+        } else {
+            (VGPR_ENCODING_W32, VGPR_GRANULE_W32, VGPRS_PER_SIMD)
+        };
+        let vgprs = ((field(self.rsrc1, 0, 6) + 1) * encoding).div_ceil(granule) * granule;
+        let lds = self.lds_bytes().div_ceil(LDS_GRANULE) * LDS_GRANULE;
+        // In CU mode a workgroup lives on one CU: two SIMDs and one LDS half.
+        let (units, simds, lds_unit) =
+            if self.wgp_mode() { (1, SIMDS_PER_WGP, 2 * LDS_PER_CU) } else { (2, SIMDS_PER_WGP / 2, LDS_PER_CU) };
+        let waves_by_vgpr = (total / vgprs).min(MAX_WAVES_PER_SIMD);
+        let mut limiter = if waves_by_vgpr < MAX_WAVES_PER_SIMD { Limiter::Vgprs } else { Limiter::WaveSlots };
+        let mut per_unit = simds * waves_by_vgpr / wpg;
+        if lds > 0 && lds_unit / lds < per_unit {
+            per_unit = lds_unit / lds;
+            limiter = Limiter::Lds;
+        }
+        if wpg > 1 && MAX_GROUPS_PER_WGP / units < per_unit {
+            per_unit = MAX_GROUPS_PER_WGP / units;
+            limiter = Limiter::Workgroups;
+        }
+        let groups = per_unit * units;
+        Occupancy {
+            waves_per_group: wpg,
+            vgprs_per_wave: vgprs,
+            lds_per_group: lds,
+            groups_per_wgp: groups,
+            waves_per_simd: (groups * wpg / SIMDS_PER_WGP).min(MAX_WAVES_PER_SIMD),
+            limiter,
+        }
     }
 
     /// Checks what the hardware would refuse to launch.
@@ -141,13 +322,54 @@ impl Dispatch {
                 return Err(LaunchError::GroupSize(x, y, z));
             }
         }
-        if self.lds_bytes() > 64 * 1024 {
+        if self.lds_bytes() > limits::LDS_PER_CU {
             return Err(LaunchError::Lds(self.lds_bytes()));
         }
-        if self.rsrc2 & 1 != 0 && (self.scratch_per_wave() == 0 || field(self.tmpring_size, 0, 12) == 0) {
-            return Err(LaunchError::Scratch(self.tmpring_size));
+        if self.scratch_enabled() {
+            if self.scratch_per_wave() == 0 || self.scratch_slots() == 0 {
+                return Err(LaunchError::Scratch(self.tmpring_size));
+            }
+            // Every wave of a group needs its scratch slot while the group runs.
+            if self.waves_per_group() > self.scratch_slots() {
+                return Err(LaunchError::ScratchSlots(self.waves_per_group(), self.scratch_slots()));
+            }
+        }
+        // Traps on wave start/end and IEEE exception traps need a trap handler, which
+        // this model does not run yet: refuse rather than silently not trap.
+        if self.rsrc3 & (3 << 10) != 0 {
+            return Err(LaunchError::Unsupported("COMPUTE_PGM_RSRC3.TRAP_ON_START/TRAP_ON_END (trap handlers)"));
+        }
+        if field(self.rsrc2, 24, 7) != 0 {
+            return Err(LaunchError::Unsupported("COMPUTE_PGM_RSRC2.EXCP_EN (IEEE exception traps)"));
+        }
+        if self.occupancy().groups_per_wgp == 0 {
+            return Err(LaunchError::Resources(self.occupancy()));
         }
         Ok(())
+    }
+
+    /// The wave's MODE register at launch (seed 000, "波形启动初始化" (wave launch
+    /// initialisation)): FLOAT_MODE, DX10_CLAMP, IEEE and FP16_OVFL from RSRC1, EXCP_EN
+    /// from RSRC2 (EXCP_EN 30:24 → MODE.EXCP_EN[6:0], EXCP_EN_MSB 14:13 → [8:7]).
+    pub fn initial_mode(&self) -> u32 {
+        field(self.rsrc1, 12, 8) << mode::FP_ROUND
+            | field(self.rsrc1, 21, 1) << mode::DX10_CLAMP
+            | field(self.rsrc1, 23, 1) << mode::IEEE
+            | field(self.rsrc2, 24, 7) << mode::EXCP_EN
+            | field(self.rsrc2, 13, 2) << (mode::EXCP_EN + 7)
+            | field(self.rsrc1, 26, 1) << mode::FP16_OVFL
+    }
+
+    /// The wave's STATUS register at launch: SPI_PRIO from RSRC1.PRIORITY, PRIV from
+    /// RSRC1.PRIV, TRAP_EN from RSRC2.TRAP_PRESENT, IN_TG for a multi-wave group, VALID,
+    /// SCRATCH_EN from RSRC2.SCRATCH_EN.
+    pub fn initial_status(&self, in_group: bool) -> u32 {
+        field(self.rsrc1, 10, 2) << status::SPI_PRIO
+            | field(self.rsrc1, 20, 1) << status::PRIV
+            | field(self.rsrc2, 6, 1) << status::TRAP_EN
+            | (in_group as u32) << status::IN_TG
+            | 1 << status::VALID
+            | field(self.rsrc2, 0, 1) << status::SCRATCH_EN
     }
 
     /// Initialises the waves of workgroup `id` into `waves` (reusing their storage) and
@@ -196,8 +418,8 @@ impl Dispatch {
             if scratch {
                 wave.flat_scratch = self.scratch_base + (slot_base as u64 + w as u64) * self.scratch_per_wave();
             }
-            // MODE from RSRC1: FLOAT_MODE[7:0], DX10_CLAMP, IEEE.
-            wave.mode = field(self.rsrc1, 12, 8) | field(self.rsrc1, 21, 1) << 8 | field(self.rsrc1, 23, 1) << 9;
+            wave.mode = self.initial_mode();
+            wave.status = self.initial_status(count > 1);
         }
         count
     }

@@ -8,7 +8,7 @@
 //! between workgroups, so the hot path allocates nothing.
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
@@ -34,6 +34,13 @@ pub struct Job {
     pub index: u64,
     groups: u64,
     next: AtomicU64,
+    /// Workers that have joined; the n-th owns scratch slots `[n * waves, (n + 1) * waves)`.
+    participants: AtomicU32,
+    /// Participants the scratch ring has slots for (unbounded without scratch).
+    max_participants: u32,
+    /// Waves launched and wave-instructions executed, for statistics.
+    pub waves: AtomicU64,
+    pub instructions: AtomicU64,
     /// Workers still holding this job.
     holders: AtomicUsize,
     done: Mutex<bool>,
@@ -57,7 +64,18 @@ pub enum Outcome {
 impl Job {
     pub fn new(dispatch: Dispatch, program: Arc<Program>, vm: Arc<AddressSpace>, queue: u32, index: u64) -> Arc<Job> {
         let groups = dispatch.group_count();
+        // The SPI gives every live wave its own slot of the scratch ring
+        // (COMPUTE_TMPRING_SIZE.WAVES of them); a worker holds one group's worth.
+        let max_participants = if dispatch.scratch_enabled() {
+            dispatch.scratch_slots() / dispatch.waves_per_group().max(1)
+        } else {
+            u32::MAX
+        };
         Arc::new(Job {
+            participants: AtomicU32::new(0),
+            max_participants,
+            waves: AtomicU64::new(0),
+            instructions: AtomicU64::new(0),
             dispatch,
             program,
             vm,
@@ -92,7 +110,6 @@ impl Job {
 
 /// Per-worker storage reused across workgroups.
 struct Worker {
-    index: u32,
     lds: Vec<u8>,
     waves: Vec<Wave>,
     tlb: Tlb,
@@ -107,6 +124,13 @@ enum WaveState {
 
 impl Worker {
     fn run_job(&mut self, job: &Job) {
+        let participant = job.participants.fetch_add(1, Ordering::Relaxed);
+        if participant >= job.max_participants {
+            // No scratch slots left for another worker: the others run the groups.
+            return;
+        }
+        let slot_base = participant * job.dispatch.waves_per_group();
+        let (mut waves, mut instructions) = (0, 0);
         loop {
             if job.abort.load(Ordering::Relaxed) {
                 break;
@@ -116,22 +140,31 @@ impl Worker {
                 break;
             }
             let id = job.dispatch.group_id(g);
-            let r = catch_unwind(AssertUnwindSafe(|| self.run_group(job, id)));
-            if let Err(p) = r {
+            let r = catch_unwind(AssertUnwindSafe(|| self.run_group(job, id, slot_base)));
+            match r {
+                Ok(count) => {
+                    waves += count as u64;
+                    instructions += self.waves[..count].iter().map(|w| w.executed).sum::<u64>();
+                }
+                Err(p) => {
                 let msg =
                     p.downcast_ref::<&str>().map(|s| s.to_string()).or_else(|| p.downcast_ref::<String>().cloned());
                 job.fail(Report {
                     kind: ReportKind::Internal,
                     summary: format!("internal error in a WGP worker: {}", msg.unwrap_or_default()),
                     details: format!("  workgroup {id:?} of queue {} dispatch #{}\n", job.queue, job.index),
-                });
+                    });
+                }
             }
         }
+        job.waves.fetch_add(waves, Ordering::Relaxed);
+        job.instructions.fetch_add(instructions, Ordering::Relaxed);
     }
 
-    fn run_group(&mut self, job: &Job, id: [u32; 3]) {
+    /// Runs one workgroup to its end (or to a fault or abort); returns its wave count.
+    fn run_group(&mut self, job: &Job, id: [u32; 3], slot_base: u32) -> usize {
         let d = &job.dispatch;
-        let count = d.init_waves(id, &mut self.waves, self.index * MAX_WAVES_PER_GROUP);
+        let count = d.init_waves(id, &mut self.waves, slot_base);
         let lds_len = d.lds_bytes() as usize;
         if self.lds.len() < lds_len {
             self.lds.resize(lds_len, 0);
@@ -155,12 +188,12 @@ impl Worker {
                     Ok(Stop::Barrier) => state[w] = if count == 1 { WaveState::Running } else { WaveState::AtBarrier },
                     Ok(Stop::Aborted) => {
                         self.record_live(job, id, count, &state);
-                        return;
+                        return count;
                     }
                     Err(fault) => {
                         let at = WaveLocation { queue: job.queue, dispatch: job.index, workgroup: id, wave: w as u32 };
                         job.fail(Report::wave_fault(at, &fault, wave));
-                        return;
+                        return count;
                     }
                 }
             }
@@ -171,6 +204,7 @@ impl Worker {
                 }
             }
         }
+        count
     }
 
     fn record_live(&self, job: &Job, id: [u32; 3], count: usize, state: &[WaveState]) {
@@ -208,7 +242,7 @@ impl Pool {
         for i in 0..pool.size {
             let rx = rx.clone();
             let handle = std::thread::Builder::new().name(format!("softnavi-wgp{i}")).spawn(move || {
-                let mut w = Worker { index: i as u32, lds: vec![0; 64 * 1024], waves: Vec::new(), tlb: Tlb::default() };
+                let mut w = Worker { lds: vec![0; 64 * 1024], waves: Vec::new(), tlb: Tlb::default() };
                 for job in rx {
                     w.run_job(&job);
                     w.tlb = Tlb::default();

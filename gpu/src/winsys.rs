@@ -6,6 +6,7 @@
 //! into the queue's ring in GPU memory, then a `RELEASE_MEM` that writes the fence value
 //! and raises the end-of-pipe interrupt, and rings the doorbell (the write pointer).
 
+use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::thread::JoinHandle;
@@ -19,10 +20,53 @@ use crate::isa::program::ProgramCache;
 use crate::mem::{AddressSpace, AllocError, Bo};
 use crate::pm4::{self, Builder};
 use crate::report::Report;
+use crate::spi::Occupancy;
 use crate::wgp::Pool;
 
 /// Ring size in dwords (64 KiB).
 const RING_DWORDS: u64 = 16 * 1024;
+
+/// Dispatches remembered by [`Device::stats`].
+const RECENT_DISPATCHES: usize = 64;
+
+/// What one finished dispatch did.
+#[derive(Clone, Debug)]
+pub struct DispatchRecord {
+    pub queue: u32,
+    /// The queue's dispatch counter.
+    pub index: u64,
+    pub workgroups: u64,
+    pub waves: u64,
+    pub wave_instructions: u64,
+    pub elapsed: Duration,
+    pub wave64: bool,
+    /// What the modelled hardware's resources allow at once.
+    pub occupancy: Occupancy,
+}
+
+/// Counters since the device was created.
+#[derive(Clone, Debug, Default)]
+pub struct DeviceStats {
+    pub dispatches: u64,
+    pub workgroups: u64,
+    pub waves: u64,
+    pub wave_instructions: u64,
+    /// The most recent dispatches, oldest first.
+    pub recent: VecDeque<DispatchRecord>,
+}
+
+impl DeviceStats {
+    pub(crate) fn record(&mut self, r: DispatchRecord) {
+        self.dispatches += 1;
+        self.workgroups += r.workgroups;
+        self.waves += r.waves;
+        self.wave_instructions += r.wave_instructions;
+        if self.recent.len() == RECENT_DISPATCHES {
+            self.recent.pop_front();
+        }
+        self.recent.push_back(r);
+    }
+}
 
 /// The device's health.
 #[derive(Clone, Debug)]
@@ -42,6 +86,7 @@ pub(crate) struct DeviceShared {
     events: (Mutex<()>, Condvar),
     pub created: Instant,
     next_queue: AtomicU64,
+    pub stats: Mutex<DeviceStats>,
 }
 
 impl DeviceShared {
@@ -109,6 +154,7 @@ impl Device {
                 events: (Mutex::new(()), Condvar::new()),
                 created: Instant::now(),
                 next_queue: AtomicU64::new(0),
+                stats: Mutex::new(DeviceStats::default()),
             }),
         })
     }
@@ -129,6 +175,11 @@ impl Device {
 
     pub fn address_space(&self) -> &AddressSpace {
         &self.shared.vm
+    }
+
+    /// Dispatch statistics: totals and the recent dispatches with their occupancy.
+    pub fn stats(&self) -> DeviceStats {
+        self.shared.stats.lock().clone()
     }
 
     pub fn status(&self) -> Status {
