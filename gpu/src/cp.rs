@@ -13,7 +13,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crate::mem::{Tlb, VmFault};
-use crate::pm4::{self, dma, ib, op, Header, SH_REG_BASE, SH_REG_END, UCONFIG_REG_BASE, UCONFIG_REG_END};
+use crate::pm4::{self, ib, op, Header, SH_REG_BASE, SH_REG_END, UCONFIG_REG_BASE, UCONFIG_REG_END};
 use crate::report::{Report, ReportKind};
 use crate::spi::Dispatch;
 use crate::wgp::{Job, Outcome};
@@ -55,6 +55,8 @@ pub(crate) struct CommandProcessor {
     uconfig: HashMap<u32, u32>,
     tlb: Tlb,
     dispatches: u64,
+    /// The value memory held before the last ATOMIC_MEM (COPY_DATA's atomic-return source).
+    atomic_return: u64,
     /// The packet being executed and where it came from, for reports.
     current: Vec<u32>,
     location: String,
@@ -68,6 +70,7 @@ impl CommandProcessor {
             uconfig: HashMap::new(),
             tlb: Tlb::default(),
             dispatches: 0,
+            atomic_return: 0,
             current: Vec::new(),
             location: String::new(),
         }
@@ -186,6 +189,29 @@ impl CommandProcessor {
         Self::sh_index(reg).map_or(0, |i| self.sh[i])
     }
 
+    /// Reads a register the CP keeps (SH or UCONFIG) by byte offset, for WAIT_REG_MEM and
+    /// COPY_DATA.
+    fn reg_read(&self, reg: u32) -> Result<u32, CpError> {
+        match Self::sh_index(reg) {
+            Some(i) => Ok(self.sh[i]),
+            None if (UCONFIG_REG_BASE..UCONFIG_REG_END).contains(&reg) => {
+                Ok(self.uconfig.get(&reg).copied().unwrap_or(0))
+            }
+            None => Err(packet_error(format!("register {reg:#x} is not an SH or UCONFIG register"))),
+        }
+    }
+
+    fn reg_write(&mut self, reg: u32, v: u32) -> Result<(), CpError> {
+        match Self::sh_index(reg) {
+            Some(i) => self.sh[i] = v,
+            None if (UCONFIG_REG_BASE..UCONFIG_REG_END).contains(&reg) => {
+                self.uconfig.insert(reg, v);
+            }
+            None => return Err(packet_error(format!("register {reg:#x} is not an SH or UCONFIG register"))),
+        }
+        Ok(())
+    }
+
     fn need(p: &[u32], n: usize) -> Result<(), CpError> {
         if p.len() < n {
             return Err(packet_error(format!("payload has {} dwords, this packet needs {n}", p.len())));
@@ -286,48 +312,11 @@ impl CommandProcessor {
             op::ACQUIRE_MEM => Self::need(p, 7)?,
             op::RELEASE_MEM => {
                 Self::need(p, 7)?;
-                let data_sel = p[1] >> 29;
-                let int_sel = (p[1] >> 24) & 7;
-                let va = p[2] as u64 | (p[3] as u64) << 32;
-                let data = p[4] as u64 | (p[5] as u64) << 32;
-                let vm = self.q.dev.vm.clone();
-                let fault = Self::mem_fault("RELEASE_MEM writing its data");
-                match data_sel {
-                    pm4::release::DATA_NONE => {}
-                    pm4::release::DATA_32 => self.tlb.write_u32(&vm, va, data as u32).map_err(fault)?,
-                    pm4::release::DATA_64 => self.tlb.write_u64(&vm, va, data).map_err(fault)?,
-                    pm4::release::DATA_TIMESTAMP | 4 => {
-                        let t = self.q.dev.timestamp();
-                        self.tlb.write_u64(&vm, va, t).map_err(fault)?
-                    }
-                    s => return Err(packet_error(format!("RELEASE_MEM DATA_SEL {s} is not supported"))),
-                }
-                if int_sel != pm4::release::INT_NONE {
-                    self.interrupt();
-                }
+                self.release_mem(p)?;
             }
             op::WRITE_DATA => {
                 Self::need(p, 3)?;
-                let dst_sel = (p[0] >> 8) & 0xf;
-                let addr = p[1] as u64 | (p[2] as u64) << 32;
-                let one_addr = p[0] >> 16 & 1 != 0;
-                for (k, &v) in p[3..].iter().enumerate() {
-                    let step = if one_addr { 0 } else { k as u64 };
-                    match dst_sel {
-                        0 => {
-                            let reg = ((addr + step) * 4) as u32;
-                            let i = Self::sh_index(reg).ok_or_else(|| {
-                                packet_error(format!("WRITE_DATA to register {reg:#x} is not supported"))
-                            })?;
-                            self.sh[i] = v;
-                        }
-                        1 | 2 | 5 => {
-                            let vm = self.q.dev.vm.clone();
-                            self.tlb.write_u32(&vm, addr + 4 * step, v).map_err(Self::mem_fault("WRITE_DATA"))?
-                        }
-                        s => return Err(packet_error(format!("WRITE_DATA DST_SEL {s} is not supported"))),
-                    }
-                }
+                self.write_data(p)?;
             }
             op::DMA_DATA => {
                 Self::need(p, 6)?;
@@ -341,9 +330,17 @@ impl CommandProcessor {
                 Self::need(p, 5)?;
                 self.copy_data(p)?;
             }
+            op::LOAD_SH_REG_INDEX => {
+                Self::need(p, 4)?;
+                self.load_sh_reg_index(p)?;
+            }
+            op::ATOMIC_MEM => {
+                Self::need(p, 8)?;
+                self.atomic_mem(p)?;
+            }
             op::COND_EXEC => {
                 Self::need(p, 4)?;
-                let va = p[0] as u64 | (p[1] as u64) << 32;
+                let va = (p[0] & !3) as u64 | (p[1] as u64) << 32;
                 let v = self
                     .tlb
                     .read_u32(&self.q.dev.vm, va)
@@ -370,131 +367,262 @@ impl CommandProcessor {
         self.q.dev.interrupt();
     }
 
+    fn release_mem(&mut self, p: &[u32]) -> Result<(), CpError> {
+        use pm4::release::*;
+        let dst_sel = (p[1] >> DST_SEL_SHIFT) & 3;
+        let int_sel = (p[1] >> INT_SEL_SHIFT) & 7;
+        let data_sel = p[1] >> DATA_SEL_SHIFT;
+        let va = p[2] as u64 | (p[3] as u64) << 32;
+        let data = p[4] as u64 | (p[5] as u64) << 32;
+        if dst_sel != DST_MEM && dst_sel != DST_TC_L2 {
+            return Err(packet_error(format!("RELEASE_MEM DST_SEL {dst_sel} (a queue register) is not supported")));
+        }
+        let vm = self.q.dev.vm.clone();
+        let fault = Self::mem_fault("RELEASE_MEM writing its data");
+        // The address field starts at bit 2 (32-bit data) or bit 3 (64-bit data).
+        match data_sel {
+            DATA_NONE => {}
+            DATA_32 => self.tlb.write_u32(&vm, va & !3, data as u32).map_err(fault)?,
+            DATA_64 => self.tlb.write_u64(&vm, va & !7, data).map_err(fault)?,
+            DATA_TIMESTAMP | DATA_SYSTEM_CLOCK => {
+                let t = self.q.dev.timestamp();
+                self.tlb.write_u64(&vm, va & !7, t).map_err(fault)?
+            }
+            s => return Err(packet_error(format!("RELEASE_MEM DATA_SEL {s} (GDS or atomic data) is not supported"))),
+        }
+        match int_sel {
+            INT_NONE | INT_SEND_DATA => {}
+            INT_ONLY | INT_AFTER_WRITE | 4..=6 => self.interrupt(),
+            s => return Err(packet_error(format!("RELEASE_MEM INT_SEL {s} is reserved"))),
+        }
+        Ok(())
+    }
+
+    fn write_data(&mut self, p: &[u32]) -> Result<(), CpError> {
+        let dst_sel = (p[0] >> pm4::sel::DST_SEL_SHIFT) & 0xf;
+        let one_addr = p[0] & pm4::sel::WR_ONE_ADDR != 0;
+        let vm = self.q.dev.vm.clone();
+        for (k, &v) in p[3..].iter().enumerate() {
+            let step = if one_addr { 0 } else { k as u32 };
+            match dst_sel {
+                // A register's dword offset in dword 2.
+                pm4::sel::REG => self.reg_write((p[1] & 0x3ffff).wrapping_add(step) * 4, v)?,
+                pm4::sel::SRC_MEM | pm4::sel::TC_L2 | pm4::sel::MEM => {
+                    let addr = (p[1] & !3) as u64 | (p[2] as u64) << 32;
+                    self.tlb.write_u32(&vm, addr + 4 * step as u64, v).map_err(Self::mem_fault("WRITE_DATA"))?
+                }
+                s => return Err(packet_error(format!("WRITE_DATA DST_SEL {s} (GDS or counters) is not supported"))),
+            }
+        }
+        Ok(())
+    }
+
+    /// LOAD_SH_REG_INDEX: SH registers loaded from memory.
+    fn load_sh_reg_index(&mut self, p: &[u32]) -> Result<(), CpError> {
+        use pm4::load_sh_reg::*;
+        let index = p[0] & 3;
+        if index != INDEX_DIRECT_ADDR {
+            return Err(packet_error(format!("LOAD_SH_REG_INDEX INDEX {index} is not supported on a compute queue")));
+        }
+        if p[2] & FORMAT_OFFSET_AND_DATA != 0 {
+            return Err(packet_error("LOAD_SH_REG_INDEX with DATA_FORMAT offset-and-data is not supported"));
+        }
+        let va = (p[0] & !3) as u64 | (p[1] as u64) << 32;
+        let first = SH_REG_BASE + (p[2] & 0xffff) * 4;
+        let count = p[3] & 0x3fff;
+        let vm = self.q.dev.vm.clone();
+        for k in 0..count {
+            let reg = first + 4 * k;
+            let i = Self::sh_index(reg)
+                .ok_or_else(|| packet_error(format!("LOAD_SH_REG_INDEX writes {reg:#x}, outside the SH registers")))?;
+            self.sh[i] = self
+                .tlb
+                .read_u32(&vm, va + 4 * k as u64)
+                .map_err(Self::mem_fault("LOAD_SH_REG_INDEX reading registers"))?;
+        }
+        Ok(())
+    }
+
+    /// ATOMIC_MEM: one atomic on memory by the CP; the old value is kept for COPY_DATA's
+    /// atomic-return source. LOOP_UNTIL_COMPARE_SATISFIED repeats a compare-swap until
+    /// it swaps (a lock acquisition), within the hang timeout.
+    fn atomic_mem(&mut self, p: &[u32]) -> Result<(), CpError> {
+        use pm4::atomic_mem::*;
+        let tc_op = p[0] & 0x7f;
+        let command = (p[0] >> COMMAND_SHIFT) & 0xf;
+        let op =
+            operation(tc_op).ok_or_else(|| packet_error(format!("ATOMIC_MEM TC_OP {tc_op:#x} is not supported")))?;
+        let wide = tc_op & OP_64 != 0;
+        let va = p[1] as u64 | (p[2] as u64) << 32;
+        let src = p[3] as u64 | (p[4] as u64) << 32;
+        let cmp = p[5] as u64 | (p[6] as u64) << 32;
+        let mask = if wide { u64::MAX } else { u32::MAX as u64 };
+        let (src, cmp) = (src & mask, cmp & mask);
+        let vm = self.q.dev.vm.clone();
+        let start = Instant::now();
+        loop {
+            let old = crate::mem::atomic::at(&mut self.tlb, &vm, va, wide, op, src, cmp).map_err(|e| match e {
+                crate::mem::atomic::AtomicError::Fault(fault) => CpError::Fault { fault, what: "ATOMIC_MEM" },
+                e => packet_error(format!("ATOMIC_MEM at {va:#x}: {e:?}")),
+            })?;
+            self.atomic_return = old;
+            let satisfied = old == cmp || op != crate::mem::atomic::AtomicOp::CmpSwap;
+            if command != LOOP_UNTIL_COMPARE_SATISFIED || satisfied {
+                return Ok(());
+            }
+            self.poll_pause(start, || {
+                format!("ATOMIC_MEM compare-swap at {va:#x} (memory {old:#x}, compare {cmp:#x})")
+            })?;
+        }
+    }
+
+    /// Between two polls: yields the core to the shaders and queues that may produce the
+    /// awaited value, and gives up (a hang) after the hang timeout.
+    fn poll_pause(&self, start: Instant, what: impl Fn() -> String) -> Result<(), CpError> {
+        if self.q.stop.load(Ordering::Relaxed) {
+            return Err(CpError::Stopped);
+        }
+        let elapsed = start.elapsed();
+        let timeout = self.q.dev.config.hang_timeout;
+        if elapsed > timeout {
+            return Err(CpError::Hang {
+                what: format!("{} was not satisfied within {} ms", what(), timeout.as_millis()),
+                waves: Vec::new(),
+            });
+        }
+        // Spin politely at first (the value often comes from another thread within
+        // microseconds), then sleep so that a long wait costs no CPU.
+        if elapsed < Duration::from_micros(200) {
+            std::thread::yield_now();
+        } else {
+            std::thread::sleep(Duration::from_micros(50));
+        }
+        Ok(())
+    }
+
     fn dma_data(&mut self, p: &[u32]) -> Result<(), CpError> {
-        let src_sel = (p[0] >> 29) & 3;
-        let dst_sel = (p[0] >> 20) & 3;
+        use pm4::dma::*;
+        let src_sel = (p[0] >> SRC_SEL_SHIFT) & 3;
+        let dst_sel = (p[0] >> DST_SEL_SHIFT) & 3;
         let src = p[1] as u64 | (p[2] as u64) << 32;
         let dst = p[3] as u64 | (p[4] as u64) << 32;
         let cmd = p[5];
-        let bytes = (cmd & dma::BYTE_COUNT_MASK) as u64;
-        if cmd & (3 << 26) != 0 {
-            return Err(packet_error("DMA_DATA with register source or destination (SAS/DAS) is not supported"));
+        let bytes = (cmd & BYTE_COUNT_MASK) as u64;
+        if cmd & (SAS | DAS) != 0 {
+            return Err(packet_error("DMA_DATA with a register source or destination (SAS/DAS) is not supported"));
         }
-        if cmd & (3 << 28) != 0 {
-            return Err(packet_error("DMA_DATA without address increment (SAIC/DAIC) is not supported"));
-        }
-        if bytes == 0 || dst_sel == 2 {
-            // A pure synchronisation packet, or a prefetch to nowhere.
+        if bytes == 0 || dst_sel == DST_NOWHERE {
+            // A pure synchronisation packet (CP_SYNC with no bytes), or a prefetch.
             return Ok(());
         }
-        if dst_sel == 1 || src_sel == 1 {
+        if dst_sel == SEL_GDS || src_sel == SEL_GDS {
             return Err(packet_error("DMA_DATA to or from GDS is not supported"));
         }
+        // With SAIC/DAIC the address does not move: the transfer is of dwords.
+        if cmd & (SAIC | DAIC) != 0 && (bytes % 4 != 0 || src % 4 != 0 || dst % 4 != 0) {
+            return Err(packet_error(format!(
+                "DMA_DATA of {bytes} bytes without address increment: addresses and size must be multiples of 4"
+            )));
+        }
         let vm = self.q.dev.vm.clone();
-        if src_sel == 2 {
+        let dst_len = if cmd & DAIC != 0 { 4 } else { bytes };
+        if src_sel == SRC_DATA_SEL {
             if dst % 4 != 0 || bytes % 4 != 0 {
                 return Err(packet_error(format!(
                     "DMA_DATA fill of {bytes} bytes at {dst:#x}: address and size must be multiples of 4"
                 )));
             }
-            let ptr = self.tlb.translate(&vm, dst, bytes, true).map_err(Self::mem_fault("DMA_DATA fill"))?;
-            for k in 0..bytes / 4 {
-                // SAFETY: translate() checked [dst, dst + bytes) lies in one BO.
+            let ptr = self.tlb.translate(&vm, dst, dst_len, true).map_err(Self::mem_fault("DMA_DATA fill"))?;
+            for k in 0..dst_len / 4 {
+                // SAFETY: translate() checked [dst, dst + dst_len) lies in one BO.
                 unsafe { (ptr.add(4 * k as usize) as *mut u32).write_unaligned(p[1]) };
             }
             return Ok(());
         }
-        let s = self.tlb.translate(&vm, src, bytes, false).map_err(Self::mem_fault("DMA_DATA reading its source"))?;
+        let src_len = if cmd & SAIC != 0 { 4 } else { bytes };
+        let s = self.tlb.translate(&vm, src, src_len, false).map_err(Self::mem_fault("DMA_DATA reading its source"))?;
         let mut tlb2 = Tlb::default();
-        let d = tlb2.translate(&vm, dst, bytes, true).map_err(Self::mem_fault("DMA_DATA writing its destination"))?;
-        // SAFETY: both ranges were checked; `copy` handles overlap.
-        unsafe { std::ptr::copy(s, d, bytes as usize) };
+        let d = tlb2.translate(&vm, dst, dst_len, true).map_err(Self::mem_fault("DMA_DATA writing its destination"))?;
+        if cmd & (SAIC | DAIC) == 0 {
+            // SAFETY: both ranges were checked; `copy` handles overlap.
+            unsafe { std::ptr::copy(s, d, bytes as usize) };
+        } else {
+            for k in 0..(bytes / 4) as usize {
+                let (so, doff) = (if cmd & SAIC != 0 { 0 } else { 4 * k }, if cmd & DAIC != 0 { 0 } else { 4 * k });
+                // SAFETY: so + 4 <= src_len and doff + 4 <= dst_len, both checked above.
+                unsafe { (d.add(doff) as *mut u32).write_unaligned((s.add(so) as *const u32).read_unaligned()) };
+            }
+        }
         Ok(())
     }
 
     fn wait_reg_mem(&mut self, p: &[u32]) -> Result<(), CpError> {
+        use pm4::wait::*;
         let function = p[0] & 7;
-        let mem = (p[0] >> 4) & 3 == 1;
-        let addr = p[1] as u64 | (p[2] as u64) << 32;
+        let mem = (p[0] >> MEM_SPACE_SHIFT) & 3 == SPACE_MEM;
+        let operation = (p[0] >> OPERATION_SHIFT) & 3;
+        if operation != OP_WAIT && operation != OP_WAIT_PREEMPTABLE {
+            return Err(packet_error(format!("WAIT_REG_MEM OPERATION {operation} is not a compute operation")));
+        }
+        let addr = (p[1] & !3) as u64 | (p[2] as u64) << 32;
         let (reference, mask) = (p[3], p[4]);
         let start = Instant::now();
-        let timeout = self.q.dev.config.hang_timeout;
+        let vm = self.q.dev.vm.clone();
         loop {
             let v = if mem {
-                let vm = self.q.dev.vm.clone();
-                self.tlb.read_u32(&vm, addr & !3).map_err(Self::mem_fault("WAIT_REG_MEM polling memory"))?
+                self.tlb.read_u32(&vm, addr).map_err(Self::mem_fault("WAIT_REG_MEM polling memory"))?
             } else {
-                self.sh_get((p[1] & 0x3ffff) * 4)
+                self.reg_read((p[1] & 0x3ffff) * 4)?
             } & mask;
-            let ok = match function {
-                0 => true,
-                1 => v < reference,
-                2 => v <= reference,
-                3 => v == reference,
-                4 => v != reference,
-                5 => v >= reference,
-                6 => v > reference,
-                f => return Err(packet_error(format!("WAIT_REG_MEM function {f} is reserved"))),
-            };
-            if ok {
-                return Ok(());
+            match test(function, v, reference) {
+                None => return Err(packet_error(format!("WAIT_REG_MEM function {function} is reserved"))),
+                Some(true) => return Ok(()),
+                Some(false) => {}
             }
-            if self.q.stop.load(Ordering::Relaxed) {
-                return Err(CpError::Stopped);
-            }
-            if start.elapsed() > timeout {
-                return Err(CpError::Hang {
-                    what: format!(
-                        "WAIT_REG_MEM on {} {addr:#x} (value {v:#x}, reference {reference:#x}, function {function}) \
-                         was not satisfied within {} ms",
-                        if mem { "memory" } else { "register" },
-                        timeout.as_millis()
-                    ),
-                    waves: Vec::new(),
-                });
-            }
-            // Poll, yielding the core to the shaders that may produce the value.
-            std::thread::sleep(Duration::from_micros(20));
+            self.poll_pause(start, || {
+                format!(
+                    "WAIT_REG_MEM on {} {addr:#x} (value {v:#x}, reference {reference:#x}, function {function})",
+                    if mem { "memory" } else { "register" }
+                )
+            })?;
         }
     }
 
     fn copy_data(&mut self, p: &[u32]) -> Result<(), CpError> {
+        use pm4::sel::*;
         let src_sel = p[0] & 0xf;
-        let dst_sel = (p[0] >> 8) & 0xf;
-        let wide = (p[0] >> 16) & 1 != 0;
+        let dst_sel = (p[0] >> DST_SEL_SHIFT) & 0xf;
+        let wide = p[0] & COUNT_SEL != 0;
         let src = p[1] as u64 | (p[2] as u64) << 32;
         let dst = p[3] as u64 | (p[4] as u64) << 32;
+        let align = if wide { !7 } else { !3 };
         let vm = self.q.dev.vm.clone();
         let value = match src_sel {
-            0 => self.sh_get((p[1] & 0x3ffff) * 4) as u64,
-            1 | 2 => {
+            REG => self.reg_read((p[1] & 0x3ffff) * 4)? as u64,
+            SRC_MEM | TC_L2 => {
                 let f = Self::mem_fault("COPY_DATA reading memory");
                 if wide {
-                    self.tlb.read_u64(&vm, src).map_err(f)?
+                    self.tlb.read_u64(&vm, src & align).map_err(f)?
                 } else {
-                    self.tlb.read_u32(&vm, src).map_err(f)? as u64
+                    self.tlb.read_u32(&vm, src & align).map_err(f)? as u64
                 }
             }
-            pm4::sel::IMM => src,
-            pm4::sel::TIMESTAMP | 10 => self.q.dev.timestamp(),
-            s => return Err(packet_error(format!("COPY_DATA SRC_SEL {s} is not supported"))),
+            IMM => src,
+            ATOMIC_RETURN => self.atomic_return,
+            TIMESTAMP | SYSTEM_CLOCK => self.q.dev.timestamp(),
+            s => return Err(packet_error(format!("COPY_DATA SRC_SEL {s} (GDS or counters) is not supported"))),
         };
         match dst_sel {
-            0 => {
-                let reg = (p[3] & 0x3ffff) * 4;
-                let i = Self::sh_index(reg)
-                    .ok_or_else(|| packet_error(format!("COPY_DATA to register {reg:#x} is not supported")))?;
-                self.sh[i] = value as u32;
-            }
-            1 | 2 | 5 => {
+            REG => self.reg_write((p[3] & 0x3ffff) * 4, value as u32)?,
+            SRC_MEM | TC_L2 | MEM => {
                 let f = Self::mem_fault("COPY_DATA writing memory");
                 if wide {
-                    self.tlb.write_u64(&vm, dst, value).map_err(f)?
+                    self.tlb.write_u64(&vm, dst & align, value).map_err(f)?
                 } else {
-                    self.tlb.write_u32(&vm, dst, value as u32).map_err(f)?
+                    self.tlb.write_u32(&vm, dst & align, value as u32).map_err(f)?
                 }
             }
-            s => return Err(packet_error(format!("COPY_DATA DST_SEL {s} is not supported"))),
+            s => return Err(packet_error(format!("COPY_DATA DST_SEL {s} (GDS or counters) is not supported"))),
         }
         Ok(())
     }

@@ -172,41 +172,184 @@ pub mod event {
     }
 }
 
-/// RELEASE_MEM dword 2 selects.
+/// RELEASE_MEM (gfx10+ layout). Dword 1: EVENT_TYPE 5:0, EVENT_INDEX 11:8, cache
+/// actions above; dword 2: DST_SEL 17:16, INT_SEL 26:24, DATA_SEL 31:29.
 pub mod release {
-    /// DATA_SEL (bits 31:29).
+    pub const DST_SEL_SHIFT: u32 = 16;
+    pub const INT_SEL_SHIFT: u32 = 24;
+    pub const DATA_SEL_SHIFT: u32 = 29;
+    /// DST_SEL: memory, or memory through L2 (the same here).
+    pub const DST_MEM: u32 = 0;
+    pub const DST_TC_L2: u32 = 1;
+    /// DATA_SEL values.
     pub const DATA_NONE: u32 = 0;
     pub const DATA_32: u32 = 1;
     pub const DATA_64: u32 = 2;
+    /// The 64-bit GPU clock counter.
     pub const DATA_TIMESTAMP: u32 = 3;
-    /// INT_SEL (bits 26:24): raise the end-of-pipe interrupt once the data is written.
+    /// The 64-bit system clock counter.
+    pub const DATA_SYSTEM_CLOCK: u32 = 4;
+    /// INT_SEL values: no interrupt; interrupt; interrupt once the data write is
+    /// confirmed; only wait for the write confirmation (RADV's choice for data writes).
     pub const INT_NONE: u32 = 0;
+    pub const INT_ONLY: u32 = 1;
     pub const INT_AFTER_WRITE: u32 = 2;
     pub const INT_SEND_DATA: u32 = 3;
 }
 
-/// WRITE_DATA / COPY_DATA destination and source selects.
+/// WRITE_DATA / COPY_DATA destination and source selects (COPY_DATA dword 1: SRC_SEL 3:0,
+/// DST_SEL 11:8, COUNT_SEL 16, WR_CONFIRM 20; WRITE_DATA dword 1: DST_SEL 11:8,
+/// WR_ONE_ADDR 16, WR_CONFIRM 20).
 pub mod sel {
     pub const REG: u32 = 0;
+    /// Memory, synchronised (COPY_DATA source; the graphics engine's destination).
+    pub const SRC_MEM: u32 = 1;
+    pub const TC_L2: u32 = 2;
+    pub const GDS: u32 = 3;
+    pub const PERF: u32 = 4;
+    /// Destination: memory. Source: the immediate in dwords 2–3.
     pub const MEM: u32 = 5;
     pub const IMM: u32 = 5;
-    pub const TC_L2: u32 = 2;
+    /// Source: the value returned by the last ATOMIC_MEM.
+    pub const ATOMIC_RETURN: u32 = 6;
+    /// Source: the GPU clock counter.
     pub const TIMESTAMP: u32 = 9;
+    /// Source: the system clock counter.
+    pub const SYSTEM_CLOCK: u32 = 10;
+    pub const DST_SEL_SHIFT: u32 = 8;
+    /// COPY_DATA: 64-bit copy.
+    pub const COUNT_SEL: u32 = 1 << 16;
+    /// WRITE_DATA: every dword goes to the same address.
+    pub const WR_ONE_ADDR: u32 = 1 << 16;
+    pub const WR_CONFIRM: u32 = 1 << 20;
 }
 
-/// DMA_DATA (CP DMA) fields.
+/// WAIT_REG_MEM dword 1: FUNCTION 2:0, MEM_SPACE 5:4, OPERATION 7:6; the test is
+/// `(value & mask) FUNCTION reference`.
+pub mod wait {
+    pub const ALWAYS: u32 = 0;
+    pub const LT: u32 = 1;
+    pub const LE: u32 = 2;
+    pub const EQ: u32 = 3;
+    pub const NE: u32 = 4;
+    pub const GE: u32 = 5;
+    pub const GT: u32 = 6;
+    pub const MEM_SPACE_SHIFT: u32 = 4;
+    pub const SPACE_REG: u32 = 0;
+    pub const SPACE_MEM: u32 = 1;
+    pub const OPERATION_SHIFT: u32 = 6;
+    /// OPERATION: wait; write, wait, write a register (graphics only); a preemptable wait.
+    pub const OP_WAIT: u32 = 0;
+    pub const OP_WRITE_WAIT_WRITE: u32 = 1;
+    pub const OP_WAIT_PREEMPTABLE: u32 = 3;
+
+    /// The comparison of a FUNCTION code, or `None` for the reserved code 7.
+    pub fn test(function: u32, value: u32, reference: u32) -> Option<bool> {
+        Some(match function {
+            ALWAYS => true,
+            LT => value < reference,
+            LE => value <= reference,
+            EQ => value == reference,
+            NE => value != reference,
+            GE => value >= reference,
+            GT => value > reference,
+            _ => return None,
+        })
+    }
+}
+
+/// DMA_DATA (CP DMA). Dword 1: DST_SEL 21:20, SRC_SEL 30:29, CP_SYNC 31; dword 6
+/// (COMMAND): BYTE_COUNT 25:0, SAS 26, DAS 27, SAIC 28, DAIC 29, RAW_WAIT 30, DIS_WC 31.
 pub mod dma {
+    pub const DST_SEL_SHIFT: u32 = 20;
+    pub const SRC_SEL_SHIFT: u32 = 29;
+    /// DST_SEL / SRC_SEL: an address (or a register with DAS / SAS), GDS, nowhere
+    /// (destination) or the fill value in dword 2 (source), an address through L2.
+    pub const SEL_ADDR: u32 = 0;
+    pub const SEL_GDS: u32 = 1;
+    pub const DST_NOWHERE: u32 = 2;
+    pub const SRC_DATA_SEL: u32 = 2;
+    pub const SEL_TC_L2: u32 = 3;
     /// SRC_SEL: DATA (fill with dword 2).
-    pub const SRC_DATA: u32 = 2 << 29;
+    pub const SRC_DATA: u32 = SRC_DATA_SEL << SRC_SEL_SHIFT;
     /// SRC_SEL / DST_SEL: address through L2.
-    pub const SRC_ADDR_TC_L2: u32 = 3 << 29;
-    pub const DST_ADDR_TC_L2: u32 = 3 << 20;
+    pub const SRC_ADDR_TC_L2: u32 = SEL_TC_L2 << SRC_SEL_SHIFT;
+    pub const DST_ADDR_TC_L2: u32 = SEL_TC_L2 << DST_SEL_SHIFT;
     pub const CP_SYNC: u32 = 1 << 31;
+    /// BYTE_COUNT: 26 bits on gfx9 and later.
     pub const BYTE_COUNT_MASK: u32 = (1 << 26) - 1;
+    /// The source / destination is a register.
+    pub const SAS: u32 = 1 << 26;
+    pub const DAS: u32 = 1 << 27;
+    /// The source / destination address does not increment.
+    pub const SAIC: u32 = 1 << 28;
+    pub const DAIC: u32 = 1 << 29;
     pub const RAW_WAIT: u32 = 1 << 30;
     pub const DISABLE_WR_CONFIRM: u32 = 1 << 31;
-    /// Largest byte count RADV puts in one packet on gfx11 (the field allows 2^26 - 1).
+    /// Largest byte count RADV and radeonsi put in one packet on gfx11 (32767 rounded
+    /// down to the 32-byte CP DMA alignment; the field itself allows 2^26 - 1).
     pub const MAX_BYTES: u32 = 32736;
+}
+
+/// ATOMIC_MEM (9 dwords): dword 1 ATOMIC 6:0 (a TC_OP), COMMAND 11:8; dwords 2–3 the
+/// address, 4–5 the source data, 6–7 the compare data, 8 LOOP_INTERVAL 12:0.
+pub mod atomic_mem {
+    pub const COMMAND_SHIFT: u32 = 8;
+    /// COMMAND: one attempt; repeat a compare-swap until it succeeds; wait for the write
+    /// confirmation; send and continue.
+    pub const SINGLE_PASS: u32 = 0;
+    pub const LOOP_UNTIL_COMPARE_SATISFIED: u32 = 1;
+    pub const WAIT_FOR_WRITE_CONFIRMATION: u32 = 2;
+    pub const SEND_AND_CONTINUE: u32 = 3;
+    /// TC_OP bits: the 64-bit forms, and the forms that return nothing.
+    pub const OP_64: u32 = 0x20;
+    pub const OP_NO_RETURN: u32 = 0x40;
+    /// TC_OP operations (32-bit, returning).
+    pub const SWAP: u32 = 0x07;
+    pub const CMPSWAP: u32 = 0x08;
+    pub const ADD: u32 = 0x0f;
+    pub const SUB: u32 = 0x10;
+    pub const SMIN: u32 = 0x11;
+    pub const UMIN: u32 = 0x12;
+    pub const SMAX: u32 = 0x13;
+    pub const UMAX: u32 = 0x14;
+    pub const AND: u32 = 0x15;
+    pub const OR: u32 = 0x16;
+    pub const XOR: u32 = 0x17;
+    pub const INC: u32 = 0x18;
+    pub const DEC: u32 = 0x19;
+
+    /// The memory operation of a TC_OP code (with its 64-bit and no-return bits removed).
+    pub fn operation(tc_op: u32) -> Option<crate::mem::atomic::AtomicOp> {
+        use crate::mem::atomic::AtomicOp as A;
+        Some(match tc_op & !(OP_64 | OP_NO_RETURN) {
+            SWAP => A::Swap,
+            CMPSWAP => A::CmpSwap,
+            ADD => A::Add,
+            SUB => A::Sub,
+            SMIN => A::SMin,
+            UMIN => A::UMin,
+            SMAX => A::SMax,
+            UMAX => A::UMax,
+            AND => A::And,
+            OR => A::Or,
+            XOR => A::Xor,
+            INC => A::Inc,
+            DEC => A::Dec,
+            _ => return None,
+        })
+    }
+}
+
+/// LOAD_SH_REG_INDEX (5 dwords): dword 1 INDEX 1:0 and the address's bits 31:2, dword 2
+/// the address's high bits, dword 3 REG_OFFSET 15:0 and DATA_FORMAT 31, dword 4
+/// NUM_DWORDS 13:0.
+pub mod load_sh_reg {
+    /// INDEX: the address is in the packet.
+    pub const INDEX_DIRECT_ADDR: u32 = 0;
+    /// DATA_FORMAT: memory holds the register values (not offset/value pairs).
+    pub const FORMAT_OFFSET_AND_SIZE: u32 = 0;
+    pub const FORMAT_OFFSET_AND_DATA: u32 = 1 << 31;
 }
 
 /// A type-3 header: `3 << 30 | (payload - 1) << 16 | op << 8 | shader_type << 1 | pred`.
@@ -312,7 +455,7 @@ impl<S: Sink + ?Sized> Builder<'_, S> {
         self.0.put(&[
             header(op::RELEASE_MEM, 7, false),
             event_type | 5 << 8,
-            data_sel << 29 | int_sel << 24,
+            data_sel << release::DATA_SEL_SHIFT | int_sel << release::INT_SEL_SHIFT,
             va as u32,
             (va >> 32) as u32,
             data as u32,
@@ -324,7 +467,7 @@ impl<S: Sink + ?Sized> Builder<'_, S> {
     /// WRITE_DATA of `data` to memory at `va` (with write confirm).
     pub fn write_data(&mut self, va: u64, data: &[u32]) {
         let hdr = header(op::WRITE_DATA, data.len() as u32 + 3, false);
-        self.0.put(&[hdr, sel::MEM << 8 | 1 << 20, va as u32, (va >> 32) as u32]);
+        self.0.put(&[hdr, sel::MEM << sel::DST_SEL_SHIFT | sel::WR_CONFIRM, va as u32, (va >> 32) as u32]);
         self.0.put(data);
     }
 
@@ -355,11 +498,11 @@ impl<S: Sink + ?Sized> Builder<'_, S> {
     }
 
     /// WAIT_REG_MEM on memory: poll the dword at `va` until `(value & mask) <func> reference`
-    /// (`func`: 3 `==`, 4 `!=`, ...).
+    /// (`func`: a [`wait`] function such as [`wait::EQ`]).
     pub fn wait_mem(&mut self, va: u64, func: u32, reference: u32, mask: u32) {
         self.0.put(&[
             header(op::WAIT_REG_MEM, 6, false),
-            func & 7 | 1 << 4,
+            func & 7 | wait::SPACE_MEM << wait::MEM_SPACE_SHIFT,
             va as u32,
             (va >> 32) as u32,
             reference,
@@ -371,7 +514,7 @@ impl<S: Sink + ?Sized> Builder<'_, S> {
     /// COPY_DATA of a dword (or a qword with `wide`) from `src` to memory at `dst`;
     /// `src_sel` selects memory (`sel::TC_L2`), an immediate or the timestamp counter.
     pub fn copy_data(&mut self, src_sel: u32, src: u64, dst: u64, wide: bool) {
-        let ctl = src_sel | sel::MEM << 8 | (wide as u32) << 16 | 1 << 20;
+        let ctl = src_sel | sel::MEM << sel::DST_SEL_SHIFT | if wide { sel::COUNT_SEL } else { 0 } | sel::WR_CONFIRM;
         self.0.put(&[
             header(op::COPY_DATA, 5, false),
             ctl,
@@ -380,6 +523,53 @@ impl<S: Sink + ?Sized> Builder<'_, S> {
             dst as u32,
             (dst >> 32) as u32,
         ]);
+    }
+
+    /// LOAD_SH_REG_INDEX: loads `dwords` consecutive SH registers from `reg` on from
+    /// memory at `va` (RADV's way of getting an indirect dispatch's group counts into
+    /// user SGPRs).
+    pub fn load_sh_regs(&mut self, reg: u32, va: u64, dwords: u32) {
+        debug_assert!((SH_REG_BASE..SH_REG_END).contains(&reg), "{reg:#x} is not an SH register");
+        self.0.put(&[
+            header(op::LOAD_SH_REG_INDEX, 4, false),
+            (va as u32 & !3) | load_sh_reg::INDEX_DIRECT_ADDR,
+            (va >> 32) as u32,
+            reg.wrapping_sub(SH_REG_BASE) >> 2,
+            dwords & 0x3fff,
+        ]);
+    }
+
+    /// ATOMIC_MEM with TC_OP `tc_op` on memory at `va`.
+    pub fn atomic_mem(&mut self, tc_op: u32, command: u32, va: u64, src: u64, cmp: u64) {
+        self.0.put(&[
+            header(op::ATOMIC_MEM, 8, false),
+            tc_op & 0x7f | command << atomic_mem::COMMAND_SHIFT,
+            va as u32,
+            (va >> 32) as u32,
+            src as u32,
+            (src >> 32) as u32,
+            cmp as u32,
+            (cmp >> 32) as u32,
+            10,
+        ]);
+    }
+
+    /// WAIT_REG_MEM on a register (byte offset `reg`).
+    pub fn wait_reg(&mut self, reg: u32, func: u32, reference: u32, mask: u32) {
+        self.0.put(&[
+            header(op::WAIT_REG_MEM, 6, false),
+            func & 7 | wait::SPACE_REG << wait::MEM_SPACE_SHIFT,
+            reg >> 2,
+            0,
+            reference,
+            mask,
+            4,
+        ]);
+    }
+
+    /// COND_EXEC: the next `dwords` dwords run only if the dword at `va` is not zero.
+    pub fn cond_exec(&mut self, va: u64, dwords: u32) {
+        self.0.put(&[header(op::COND_EXEC, 4, false), va as u32 & !3, (va >> 32) as u32, 0, dwords & 0x3fff]);
     }
 
     /// A NOP packet occupying exactly `dwords` dwords (at least 1).
@@ -428,8 +618,8 @@ pub fn describe(words: &[u32]) -> String {
     let p = &words[1..words.len().min(1 + h.payload as usize)];
     let mut s = format!("{name} ({} dw)", h.payload);
     match h.opcode {
-        op::SET_SH_REG | op::SET_UCONFIG_REG if !p.is_empty() => {
-            let base = if h.opcode == op::SET_SH_REG { SH_REG_BASE } else { UCONFIG_REG_BASE };
+        op::SET_SH_REG | op::SET_SH_REG_INDEX | op::SET_UCONFIG_REG if !p.is_empty() => {
+            let base = if h.opcode == op::SET_UCONFIG_REG { UCONFIG_REG_BASE } else { SH_REG_BASE };
             for (k, v) in p[1..].iter().enumerate() {
                 let r = base + ((p[0] & 0xffff) + k as u32) * 4;
                 let fields = register_info(r).map_or(String::new(), |(_, f)| fields_text(*v, f));
@@ -461,8 +651,8 @@ pub fn describe(words: &[u32]) -> String {
                 s,
                 " {} data_sel={} int_sel={} va={:#x} data={:#x}",
                 event::name(p[0] & 0x3f),
-                p[1] >> 29,
-                (p[1] >> 24) & 7,
+                p[1] >> release::DATA_SEL_SHIFT,
+                (p[1] >> release::INT_SEL_SHIFT) & 7,
                 p[2] as u64 | (p[3] as u64) << 32,
                 p[4] as u64 | (p[5] as u64) << 32
             );
@@ -474,13 +664,59 @@ pub fn describe(words: &[u32]) -> String {
             let _ = write!(
                 s,
                 " dst_sel={} va={:#x} {} dw",
-                (p[0] >> 8) & 0xf,
+                (p[0] >> sel::DST_SEL_SHIFT) & 0xf,
                 p[1] as u64 | (p[2] as u64) << 32,
                 p.len() - 3
             );
         }
+        op::LOAD_SH_REG_INDEX if p.len() >= 4 => {
+            let reg = SH_REG_BASE + (p[2] & 0xffff) * 4;
+            let _ = write!(
+                s,
+                " index={} va={:#x} {} x{}{}",
+                p[0] & 3,
+                (p[0] & !3) as u64 | (p[1] as u64) << 32,
+                register_name(reg),
+                p[3] & 0x3fff,
+                if p[2] & load_sh_reg::FORMAT_OFFSET_AND_DATA != 0 { " offset-and-data" } else { "" }
+            );
+        }
+        op::ATOMIC_MEM if p.len() >= 8 => {
+            let _ = write!(
+                s,
+                " tc_op={:#x} command={} va={:#x} src={:#x} cmp={:#x}",
+                p[0] & 0x7f,
+                (p[0] >> atomic_mem::COMMAND_SHIFT) & 0xf,
+                p[1] as u64 | (p[2] as u64) << 32,
+                p[3] as u64 | (p[4] as u64) << 32,
+                p[5] as u64 | (p[6] as u64) << 32
+            );
+        }
+        op::WAIT_REG_MEM if p.len() >= 5 => {
+            let func = ["always", "<", "<=", "==", "!=", ">=", ">", "reserved"][(p[0] & 7) as usize];
+            let target = if (p[0] >> wait::MEM_SPACE_SHIFT) & 3 == wait::SPACE_MEM {
+                format!("mem {:#x}", (p[1] & !3) as u64 | (p[2] as u64) << 32)
+            } else {
+                register_name((p[1] & 0x3ffff) * 4)
+            };
+            let _ = write!(s, " ({target} & {:#x}) {func} {:#x}", p[4], p[3]);
+        }
+        op::COPY_DATA if p.len() >= 5 => {
+            let _ = write!(
+                s,
+                " src_sel={} src={:#x} dst_sel={} dst={:#x}{}",
+                p[0] & 0xf,
+                p[1] as u64 | (p[2] as u64) << 32,
+                (p[0] >> sel::DST_SEL_SHIFT) & 0xf,
+                p[3] as u64 | (p[4] as u64) << 32,
+                if p[0] & sel::COUNT_SEL != 0 { " 64-bit" } else { "" }
+            );
+        }
+        op::COND_EXEC if p.len() >= 4 => {
+            let _ = write!(s, " va={:#x} exec_count={}", (p[0] & !3) as u64 | (p[1] as u64) << 32, p[3] & 0x3fff);
+        }
         op::DMA_DATA if p.len() >= 6 => {
-            let fill = (p[0] >> 29) & 3 == 2;
+            let fill = (p[0] >> dma::SRC_SEL_SHIFT) & 3 == dma::SRC_DATA_SEL;
             let dst = p[3] as u64 | (p[4] as u64) << 32;
             if fill {
                 let _ = write!(s, " fill value={:#x} dst={dst:#x} bytes={}", p[1], p[5] & dma::BYTE_COUNT_MASK);

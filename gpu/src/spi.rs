@@ -171,10 +171,7 @@ impl Dispatch {
         // last group of a dimension gets the remainder (what RADV relies on for unaligned
         // indirect launches).
         let (end, partial) = if initiator_bits & initiator::USE_THREAD_DIMENSIONS != 0 {
-            (
-                [0, 1, 2].map(|d| dims[d].div_ceil(threads[d].max(1))),
-                [0, 1, 2].map(|d| dims[d] % threads[d].max(1)),
-            )
+            ([0, 1, 2].map(|d| dims[d].div_ceil(threads[d].max(1))), [0, 1, 2].map(|d| dims[d] % threads[d].max(1)))
         } else {
             (dims, nt.map(|v| v >> 16))
         };

@@ -147,12 +147,12 @@ impl Worker {
                     instructions += self.waves[..count].iter().map(|w| w.executed).sum::<u64>();
                 }
                 Err(p) => {
-                let msg =
-                    p.downcast_ref::<&str>().map(|s| s.to_string()).or_else(|| p.downcast_ref::<String>().cloned());
-                job.fail(Report {
-                    kind: ReportKind::Internal,
-                    summary: format!("internal error in a WGP worker: {}", msg.unwrap_or_default()),
-                    details: format!("  workgroup {id:?} of queue {} dispatch #{}\n", job.queue, job.index),
+                    let msg =
+                        p.downcast_ref::<&str>().map(|s| s.to_string()).or_else(|| p.downcast_ref::<String>().cloned());
+                    job.fail(Report {
+                        kind: ReportKind::Internal,
+                        summary: format!("internal error in a WGP worker: {}", msg.unwrap_or_default()),
+                        details: format!("  workgroup {id:?} of queue {} dispatch #{}\n", job.queue, job.index),
                     });
                 }
             }

@@ -755,7 +755,7 @@ pub unsafe extern "system" fn cmd_wait_events(
         // SAFETY: valid per the specification.
         for &e in unsafe { slice(events, n) } {
             if let Some(va) = event_va(e) {
-                let r = c.emit(|b| b.wait_mem(va, 3, 1, u32::MAX));
+                let r = c.emit(|b| b.wait_mem(va, pm4::wait::EQ, 1, u32::MAX));
                 c.record("vkCmdWaitEvents", r);
             }
         }

@@ -211,7 +211,7 @@ pub unsafe extern "system" fn cmd_copy_query_pool_results(
             emit_for(c, "vkCmdCopyQueryPoolResults", |b| {
                 if flags.contains(vk::QueryResultFlags::WAIT) {
                     // Wait until the high dword is no longer the "not written" pattern.
-                    b.wait_mem(src + 4, 4, 0xffff_ffff, u32::MAX);
+                    b.wait_mem(src + 4, pm4::wait::NE, 0xffff_ffff, u32::MAX);
                 }
                 b.copy_data(pm4::sel::TC_L2, src, at, wide);
                 if flags.contains(vk::QueryResultFlags::WITH_AVAILABILITY) {

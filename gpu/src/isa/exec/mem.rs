@@ -4,12 +4,11 @@
 //! fault report, never a host crash. Memory operations complete at once in this model;
 //! `s_waitcnt` therefore has nothing to wait for.
 
-use std::sync::atomic::{AtomicU32, AtomicU64, Ordering::SeqCst};
-
 use super::{illegal, Ctx, FaultKind, Wave};
 use crate::isa::decode::{mflag, Inst, Operand};
 use crate::isa::table::Op::{self, *};
 use crate::isa::table::{Ty, F};
+use crate::mem::atomic::{self, AtomicError, AtomicOp};
 use crate::rsrc::{BufferResource, OobSelect};
 
 /// Bytes an access moves per lane, and whether a narrow load sign-extends.
@@ -419,33 +418,27 @@ impl Wave {
     fn atomic(&mut self, inst: &Inst, ctx: &mut Ctx, addr: &[u64; 64], exec: u64) -> Result<(), FaultKind> {
         let info = inst.op.info();
         let wide = info.ty[0].dwords(false) == 2;
+        let op = atomic_op(inst.op).ok_or_else(|| illegal(format!("{} is not an atomic", info.name)))?;
         let data = self.vsrc_n(&inst.src[1], info.ty[1].dwords(false) as usize);
         let mut old = [0u64; 64];
         for l in 0..self.lanes {
             if exec >> l & 1 == 0 {
                 continue;
             }
-            let a = addr[l];
-            let size = if wide { 8 } else { 4 };
-            if a % size != 0 {
-                return Err(FaultKind::MemoryViolation(format!(
-                    "{}-byte atomic at {a:#x} is not aligned to its size",
-                    size
-                )));
-            }
-            let p = ctx.tlb.translate(ctx.vm, a, size, true)?;
-            old[l] = if wide {
-                let v = data[0][l] as u64 | (data[1][l] as u64) << 32;
-                let cmp = data[2][l] as u64 | (data[3][l] as u64) << 32;
-                // SAFETY: translate() checked that the 8 bytes lie in one mapping, and the
-                // address is 8-aligned; mappings are page aligned, so the host pointer is too.
-                let m = unsafe { &*(p as *const AtomicU64) };
-                atomic64(inst.op, m, v, cmp)
+            let (src, cmp) = if wide {
+                (data[0][l] as u64 | (data[1][l] as u64) << 32, data[2][l] as u64 | (data[3][l] as u64) << 32)
             } else {
-                // SAFETY: as above, 4 bytes at a 4-aligned address.
-                let m = unsafe { &*(p as *const AtomicU32) };
-                atomic32(inst.op, m, data[0][l], data[1][l]) as u64
+                (data[0][l] as u64, data[1][l] as u64)
             };
+            old[l] = atomic::at(ctx.tlb, ctx.vm, addr[l], wide, op, src, cmp).map_err(|e| match e {
+                AtomicError::Misaligned => FaultKind::MemoryViolation(format!(
+                    "{}-byte atomic at {:#x} is not aligned to its size",
+                    if wide { 8 } else { 4 },
+                    addr[l]
+                )),
+                AtomicError::Fault(f) => FaultKind::Vm(f),
+                AtomicError::NoSuchWidth => illegal(format!("{} has no {}-bit form", info.name, 32 << wide as u32)),
+            })?;
         }
         if inst.flags & mflag::GLC != 0 {
             if wide {
@@ -516,54 +509,46 @@ impl Wave {
     }
 }
 
-/// One 32-bit atomic on memory `m` with operand `v` (and compare value `cmp` for the
-/// compare-swaps); returns the value before. Formulas from the RDNA3 ISA guide.
-fn atomic32(op: Op, m: &AtomicU32, v: u32, cmp: u32) -> u32 {
-    let update = |f: &dyn Fn(u32) -> u32| m.fetch_update(SeqCst, SeqCst, |t| Some(f(t))).unwrap_or_else(|t| t);
-    match op {
-        GLOBAL_ATOMIC_SWAP_B32 => m.swap(v, SeqCst),
-        GLOBAL_ATOMIC_CMPSWAP_B32 => m.compare_exchange(cmp, v, SeqCst, SeqCst).unwrap_or_else(|t| t),
-        GLOBAL_ATOMIC_ADD_U32 => m.fetch_add(v, SeqCst),
-        GLOBAL_ATOMIC_SUB_U32 => m.fetch_sub(v, SeqCst),
-        // Subtract, clamped at zero.
-        GLOBAL_ATOMIC_CSUB_U32 => update(&|t| t.saturating_sub(v)),
-        GLOBAL_ATOMIC_MIN_I32 => update(&|t| (t as i32).min(v as i32) as u32),
-        GLOBAL_ATOMIC_MAX_I32 => update(&|t| (t as i32).max(v as i32) as u32),
-        GLOBAL_ATOMIC_MIN_U32 => m.fetch_min(v, SeqCst),
-        GLOBAL_ATOMIC_MAX_U32 => m.fetch_max(v, SeqCst),
-        GLOBAL_ATOMIC_AND_B32 => m.fetch_and(v, SeqCst),
-        GLOBAL_ATOMIC_OR_B32 => m.fetch_or(v, SeqCst),
-        GLOBAL_ATOMIC_XOR_B32 => m.fetch_xor(v, SeqCst),
-        // tmp >= v ? 0 : tmp + 1
-        GLOBAL_ATOMIC_INC_U32 => update(&|t| if t >= v { 0 } else { t + 1 }),
-        // tmp == 0 || tmp > v ? v : tmp - 1
-        GLOBAL_ATOMIC_DEC_U32 => update(&|t| if t == 0 || t > v { v } else { t - 1 }),
-        // Compared as floats: +0 equals -0, a NaN equals nothing.
-        GLOBAL_ATOMIC_CMPSWAP_F32 => update(&|t| if f32::from_bits(t) == f32::from_bits(cmp) { v } else { t }),
-        GLOBAL_ATOMIC_MIN_F32 => update(&|t| f32::from_bits(t).min(f32::from_bits(v)).to_bits()),
-        GLOBAL_ATOMIC_MAX_F32 => update(&|t| f32::from_bits(t).max(f32::from_bits(v)).to_bits()),
-        GLOBAL_ATOMIC_ADD_F32 => update(&|t| (f32::from_bits(t) + f32::from_bits(v)).to_bits()),
-        _ => unreachable!("{} is not a 32-bit atomic", op.name()),
-    }
+/// The memory operation of an atomic instruction.
+fn atomic_op(op: Op) -> Option<AtomicOp> {
+    use AtomicOp as A;
+    Some(match op {
+        GLOBAL_ATOMIC_SWAP_B32 | GLOBAL_ATOMIC_SWAP_B64 => A::Swap,
+        GLOBAL_ATOMIC_CMPSWAP_B32 | GLOBAL_ATOMIC_CMPSWAP_B64 => A::CmpSwap,
+        GLOBAL_ATOMIC_ADD_U32 | GLOBAL_ATOMIC_ADD_U64 => A::Add,
+        GLOBAL_ATOMIC_SUB_U32 | GLOBAL_ATOMIC_SUB_U64 => A::Sub,
+        GLOBAL_ATOMIC_CSUB_U32 => A::CSub,
+        GLOBAL_ATOMIC_MIN_I32 | GLOBAL_ATOMIC_MIN_I64 => A::SMin,
+        GLOBAL_ATOMIC_MIN_U32 | GLOBAL_ATOMIC_MIN_U64 => A::UMin,
+        GLOBAL_ATOMIC_MAX_I32 | GLOBAL_ATOMIC_MAX_I64 => A::SMax,
+        GLOBAL_ATOMIC_MAX_U32 | GLOBAL_ATOMIC_MAX_U64 => A::UMax,
+        GLOBAL_ATOMIC_AND_B32 | GLOBAL_ATOMIC_AND_B64 => A::And,
+        GLOBAL_ATOMIC_OR_B32 | GLOBAL_ATOMIC_OR_B64 => A::Or,
+        GLOBAL_ATOMIC_XOR_B32 | GLOBAL_ATOMIC_XOR_B64 => A::Xor,
+        GLOBAL_ATOMIC_INC_U32 | GLOBAL_ATOMIC_INC_U64 => A::Inc,
+        GLOBAL_ATOMIC_DEC_U32 | GLOBAL_ATOMIC_DEC_U64 => A::Dec,
+        GLOBAL_ATOMIC_CMPSWAP_F32 => A::FCmpSwap,
+        GLOBAL_ATOMIC_MIN_F32 => A::FMin,
+        GLOBAL_ATOMIC_MAX_F32 => A::FMax,
+        GLOBAL_ATOMIC_ADD_F32 => A::FAdd,
+        _ => return None,
+    })
 }
 
-/// The 64-bit atomics, as [`atomic32`].
-fn atomic64(op: Op, m: &AtomicU64, v: u64, cmp: u64) -> u64 {
-    let update = |f: &dyn Fn(u64) -> u64| m.fetch_update(SeqCst, SeqCst, |t| Some(f(t))).unwrap_or_else(|t| t);
-    match op {
-        GLOBAL_ATOMIC_SWAP_B64 => m.swap(v, SeqCst),
-        GLOBAL_ATOMIC_CMPSWAP_B64 => m.compare_exchange(cmp, v, SeqCst, SeqCst).unwrap_or_else(|t| t),
-        GLOBAL_ATOMIC_ADD_U64 => m.fetch_add(v, SeqCst),
-        GLOBAL_ATOMIC_SUB_U64 => m.fetch_sub(v, SeqCst),
-        GLOBAL_ATOMIC_MIN_I64 => update(&|t| (t as i64).min(v as i64) as u64),
-        GLOBAL_ATOMIC_MAX_I64 => update(&|t| (t as i64).max(v as i64) as u64),
-        GLOBAL_ATOMIC_MIN_U64 => m.fetch_min(v, SeqCst),
-        GLOBAL_ATOMIC_MAX_U64 => m.fetch_max(v, SeqCst),
-        GLOBAL_ATOMIC_AND_B64 => m.fetch_and(v, SeqCst),
-        GLOBAL_ATOMIC_OR_B64 => m.fetch_or(v, SeqCst),
-        GLOBAL_ATOMIC_XOR_B64 => m.fetch_xor(v, SeqCst),
-        GLOBAL_ATOMIC_INC_U64 => update(&|t| if t >= v { 0 } else { t + 1 }),
-        GLOBAL_ATOMIC_DEC_U64 => update(&|t| if t == 0 || t > v { v } else { t - 1 }),
-        _ => unreachable!("{} is not a 64-bit atomic", op.name()),
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::isa::table::OPS;
+
+    /// Every opcode the table marks ATOMIC has its memory operation, in its width.
+    #[test]
+    fn every_atomic_opcode_has_an_operation() {
+        for info in OPS.iter().filter(|i| i.flags & F::ATOMIC != 0) {
+            let op = atomic_op(info.op).unwrap_or_else(|| panic!("{} has no operation", info.name));
+            if info.ty[0].dwords(false) == 2 {
+                let m = std::sync::atomic::AtomicU64::new(0);
+                assert!(atomic::apply64(op, &m, 1, 0).is_some(), "{}", info.name);
+            }
+        }
     }
 }

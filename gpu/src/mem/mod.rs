@@ -10,6 +10,8 @@
 //! Concurrent accesses by different waves to the same bytes race exactly as they do on
 //! the hardware (the application's business); atomics use host atomic instructions.
 
+pub mod atomic;
+
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
