@@ -16,8 +16,11 @@ use crate::mem::{Tlb, VmFault};
 use crate::pm4::{self, ib, op, Header, SH_REG_BASE, SH_REG_END, UCONFIG_REG_BASE, UCONFIG_REG_END};
 use crate::report::{Report, ReportKind};
 use crate::spi::Dispatch;
-use crate::wgp::{Job, Outcome};
+use crate::wgp::{Job, Outcome, Worker};
 use crate::winsys::{DispatchRecord, QueueShared};
+
+/// How long an idle CP polls the doorbell before it sleeps.
+const DOORBELL_POLL: Duration = Duration::from_micros(100);
 
 /// How deep INDIRECT_BUFFER packets may nest: the ring calls IB1, IB1 may call IB2.
 const MAX_IB_DEPTH: u32 = 2;
@@ -55,6 +58,8 @@ pub(crate) struct CommandProcessor {
     uconfig: HashMap<u32, u32>,
     tlb: Tlb,
     dispatches: u64,
+    /// LDS and wave storage for the workgroups this thread runs itself.
+    worker: Worker,
     /// The value memory held before the last ATOMIC_MEM (COPY_DATA's atomic-return source).
     atomic_return: u64,
     /// The packet being executed and where it came from, for reports.
@@ -71,6 +76,7 @@ impl CommandProcessor {
             tlb: Tlb::default(),
             dispatches: 0,
             atomic_return: 0,
+            worker: Worker::default(),
             current: Vec::new(),
             location: String::new(),
         }
@@ -82,7 +88,16 @@ impl CommandProcessor {
             if q.stop.load(Ordering::Relaxed) {
                 return;
             }
-            let (r, w) = (q.rptr.load(Ordering::Acquire), q.wptr.load(Ordering::Acquire));
+            let (r, mut w) = (q.rptr.load(Ordering::Acquire), q.wptr.load(Ordering::Acquire));
+            if r == w {
+                // Poll the write pointer for a moment before sleeping, as the hardware CP
+                // polls: back-to-back submissions then cost no thread wake-up.
+                let spin = Instant::now();
+                while w == r && spin.elapsed() < DOORBELL_POLL && !q.stop.load(Ordering::Relaxed) {
+                    std::thread::yield_now();
+                    w = q.wptr.load(Ordering::Acquire);
+                }
+            }
             if r == w || q.dev.lost().is_some() {
                 let mut g = q.doorbell.0.lock();
                 if q.wptr.load(Ordering::Acquire) == r || q.dev.lost().is_some() {
@@ -639,7 +654,7 @@ impl CommandProcessor {
         let program = dev.programs.get(&dev.vm, d.pgm).map_err(Self::mem_fault("fetching the shader program"))?;
         let job = Job::new(d, program, dev.vm.clone(), self.q.id, index);
         let started = Instant::now();
-        match dev.pool.run(&job, dev.config.hang_timeout, &self.q.stop) {
+        match dev.pool.run(&job, &mut self.worker, dev.config.hang_timeout, &self.q.stop) {
             Outcome::Done => {
                 let record = DispatchRecord {
                     queue: self.q.id,

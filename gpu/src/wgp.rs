@@ -33,20 +33,27 @@ pub struct Job {
     pub queue: u32,
     pub index: u64,
     groups: u64,
+    /// Next workgroup to claim.
     next: AtomicU64,
-    /// Workers that have joined; the n-th owns scratch slots `[n * waves, (n + 1) * waves)`.
+    /// Workgroups run to their end.
+    finished: AtomicU64,
+    /// Participants inside [`Worker::run_job`] (checked before reporting an abort, so that
+    /// no wave is still running when the CP moves on).
+    active: AtomicUsize,
+    /// Participants that have joined; the n-th owns scratch slots `[n * waves, (n + 1) *
+    /// waves)`.
     participants: AtomicU32,
     /// Participants the scratch ring has slots for (unbounded without scratch).
     max_participants: u32,
     /// Waves launched and wave-instructions executed, for statistics.
     pub waves: AtomicU64,
     pub instructions: AtomicU64,
-    /// Workers still holding this job.
-    holders: AtomicUsize,
-    done: Mutex<bool>,
+    done: Mutex<()>,
     done_cv: Condvar,
     /// Set on a fault or a hang: every wave stops at its next check.
     pub abort: AtomicBool,
+    /// Set by the watchdog when the hang timeout passed (or the queue is being destroyed).
+    hung: AtomicBool,
     /// The first fault, as a report.
     failure: Mutex<Option<Report>>,
     /// Wave states collected while aborting (for hang reports).
@@ -65,17 +72,13 @@ impl Job {
     pub fn new(dispatch: Dispatch, program: Arc<Program>, vm: Arc<AddressSpace>, queue: u32, index: u64) -> Arc<Job> {
         let groups = dispatch.group_count();
         // The SPI gives every live wave its own slot of the scratch ring
-        // (COMPUTE_TMPRING_SIZE.WAVES of them); a worker holds one group's worth.
+        // (COMPUTE_TMPRING_SIZE.WAVES of them); a participant holds one group's worth.
         let max_participants = if dispatch.scratch_enabled() {
             dispatch.scratch_slots() / dispatch.waves_per_group().max(1)
         } else {
             u32::MAX
         };
         Arc::new(Job {
-            participants: AtomicU32::new(0),
-            max_participants,
-            waves: AtomicU64::new(0),
-            instructions: AtomicU64::new(0),
             dispatch,
             program,
             vm,
@@ -83,10 +86,16 @@ impl Job {
             index,
             groups,
             next: AtomicU64::new(0),
-            holders: AtomicUsize::new(0),
-            done: Mutex::new(false),
+            finished: AtomicU64::new(0),
+            active: AtomicUsize::new(0),
+            participants: AtomicU32::new(0),
+            max_participants,
+            waves: AtomicU64::new(0),
+            instructions: AtomicU64::new(0),
+            done: Mutex::new(()),
             done_cv: Condvar::new(),
             abort: AtomicBool::new(false),
+            hung: AtomicBool::new(false),
             failure: Mutex::new(None),
             live_waves: Mutex::new(Vec::new()),
         })
@@ -97,19 +106,32 @@ impl Job {
         if f.is_none() {
             *f = Some(report);
         }
-        self.abort.store(true, Ordering::Relaxed);
+        self.abort.store(true, Ordering::SeqCst);
     }
 
-    fn release(&self) {
-        if self.holders.fetch_sub(1, Ordering::AcqRel) == 1 {
-            *self.done.lock() = true;
-            self.done_cv.notify_all();
-        }
+    /// Whether the CP can move on: every group ran, or the job was aborted and nobody is
+    /// running any of it any more.
+    fn settled(&self) -> bool {
+        self.finished.load(Ordering::Acquire) == self.groups
+            || (self.abort.load(Ordering::SeqCst) && self.active.load(Ordering::SeqCst) == 0)
+    }
+
+    fn wake(&self) {
+        let _g = self.done.lock();
+        self.done_cv.notify_all();
+    }
+
+    /// Aborts the job as hung (the watchdog's verdict).
+    fn hang(&self) {
+        self.hung.store(true, Ordering::SeqCst);
+        self.abort.store(true, Ordering::SeqCst);
+        self.wake();
     }
 }
 
-/// Per-worker storage reused across workgroups.
-struct Worker {
+/// Per-worker storage reused across workgroups: every pool thread has one, and so does
+/// every CP thread (it runs workgroups of its own dispatches too).
+pub struct Worker {
     lds: Vec<u8>,
     waves: Vec<Wave>,
     tlb: Tlb,
@@ -122,29 +144,46 @@ enum WaveState {
     Ended,
 }
 
+impl Default for Worker {
+    fn default() -> Worker {
+        Worker { lds: vec![0; 64 * 1024], waves: Vec::new(), tlb: Tlb::default() }
+    }
+}
+
 impl Worker {
+    /// Claims and runs workgroups of `job` until none are left or it is aborted.
     fn run_job(&mut self, job: &Job) {
+        // Announce first, then check for an abort: a participant the CP did not see as
+        // active cannot start a group after the CP decided the job had stopped.
+        job.active.fetch_add(1, Ordering::SeqCst);
         let participant = job.participants.fetch_add(1, Ordering::Relaxed);
-        if participant >= job.max_participants {
-            // No scratch slots left for another worker: the others run the groups.
-            return;
+        // Without a scratch slot of its own, this participant leaves the groups to others
+        // (participant 0 always has one: validation checked that a group fits).
+        if participant < job.max_participants {
+            let slot_base = participant * job.dispatch.waves_per_group();
+            self.claim_groups(job, slot_base);
         }
-        let slot_base = participant * job.dispatch.waves_per_group();
-        let (mut waves, mut instructions) = (0, 0);
-        loop {
-            if job.abort.load(Ordering::Relaxed) {
-                break;
-            }
+        self.tlb = Tlb::default();
+        if job.active.fetch_sub(1, Ordering::SeqCst) == 1 && job.abort.load(Ordering::SeqCst) {
+            job.wake();
+        }
+    }
+
+    fn claim_groups(&mut self, job: &Job, slot_base: u32) {
+        while !job.abort.load(Ordering::SeqCst) {
             let g = job.next.fetch_add(1, Ordering::Relaxed);
             if g >= job.groups {
                 break;
             }
             let id = job.dispatch.group_id(g);
-            let r = catch_unwind(AssertUnwindSafe(|| self.run_group(job, id, slot_base)));
-            match r {
+            match catch_unwind(AssertUnwindSafe(|| self.run_group(job, id, slot_base))) {
                 Ok(count) => {
-                    waves += count as u64;
-                    instructions += self.waves[..count].iter().map(|w| w.executed).sum::<u64>();
+                    let executed = self.waves[..count].iter().map(|w| w.executed).sum::<u64>();
+                    job.waves.fetch_add(count as u64, Ordering::Relaxed);
+                    job.instructions.fetch_add(executed, Ordering::Relaxed);
+                    if job.finished.fetch_add(1, Ordering::AcqRel) + 1 == job.groups {
+                        job.wake();
+                    }
                 }
                 Err(p) => {
                     let msg =
@@ -157,8 +196,6 @@ impl Worker {
                 }
             }
         }
-        job.waves.fetch_add(waves, Ordering::Relaxed);
-        job.instructions.fetch_add(instructions, Ordering::Relaxed);
     }
 
     /// Runs one workgroup to its end (or to a fault or abort); returns its wave count.
@@ -227,69 +264,115 @@ impl Worker {
     }
 }
 
+/// A dispatch the watchdog keeps an eye on.
+struct Watched {
+    job: Arc<Job>,
+    deadline: Instant,
+    stop: Arc<AtomicBool>,
+}
+
+/// The hang detector: aborts a dispatch that runs past its deadline, or whose queue is
+/// being destroyed, wherever its waves run (on pool threads or on the CP thread itself).
+struct Watchdog {
+    watched: Mutex<Vec<Watched>>,
+    cv: Condvar,
+    shutdown: AtomicBool,
+}
+
+impl Watchdog {
+    fn run(&self) {
+        let mut w = self.watched.lock();
+        while !self.shutdown.load(Ordering::Relaxed) {
+            let now = Instant::now();
+            for e in w.iter() {
+                if (now >= e.deadline || e.stop.load(Ordering::Relaxed)) && !e.job.hung.load(Ordering::Relaxed) {
+                    e.job.hang();
+                }
+            }
+            // Stop flags are polled; deadlines are waited for exactly.
+            let next = w.iter().map(|e| e.deadline).min().map_or(Duration::from_millis(20), |d| {
+                d.saturating_duration_since(now).clamp(Duration::from_micros(100), Duration::from_millis(20))
+            });
+            self.cv.wait_for(&mut w, next);
+        }
+    }
+}
+
 /// The worker threads.
 pub struct Pool {
     tx: Option<Sender<Arc<Job>>>,
     threads: Vec<JoinHandle<()>>,
+    watchdog: Arc<Watchdog>,
     size: usize,
 }
 
 impl Pool {
-    /// Starts `threads` workers (at least one).
+    /// A pool for `threads` threads running workgroups: the CP thread of a queue runs
+    /// workgroups of its dispatches itself, so `threads - 1` pool threads are started.
     pub fn new(threads: usize) -> std::io::Result<Pool> {
         let (tx, rx): (Sender<Arc<Job>>, Receiver<Arc<Job>>) = unbounded();
-        let mut pool = Pool { tx: Some(tx), threads: Vec::new(), size: threads.max(1) };
-        for i in 0..pool.size {
+        let watchdog = Arc::new(Watchdog {
+            watched: Mutex::new(Vec::new()),
+            cv: Condvar::new(),
+            shutdown: AtomicBool::new(false),
+        });
+        let mut pool = Pool { tx: Some(tx), threads: Vec::new(), watchdog: watchdog.clone(), size: threads.max(1) };
+        let wd = watchdog.clone();
+        pool.threads.push(std::thread::Builder::new().name("softnavi-watchdog".into()).spawn(move || wd.run())?);
+        for i in 0..pool.size - 1 {
             let rx = rx.clone();
             let handle = std::thread::Builder::new().name(format!("softnavi-wgp{i}")).spawn(move || {
-                let mut w = Worker { lds: vec![0; 64 * 1024], waves: Vec::new(), tlb: Tlb::default() };
+                let mut w = Worker::default();
                 for job in rx {
                     w.run_job(&job);
-                    w.tlb = Tlb::default();
-                    job.release();
                 }
-            })?; // dropping `pool` on error stops the workers already started
+            })?; // dropping `pool` on error stops the threads already started
             pool.threads.push(handle);
         }
         Ok(pool)
     }
 
+    /// Threads that run workgroups of one dispatch (the pool's and the CP's).
     pub fn size(&self) -> usize {
         self.size
     }
 
-    /// Runs `job` on every worker and waits until it is done, fails, or runs longer than
-    /// `timeout` (then it is aborted and reported as a hang). `stop` is polled so that a
-    /// queue being destroyed does not wait for a runaway shader.
-    pub fn run(&self, job: &Arc<Job>, timeout: Duration, stop: &AtomicBool) -> Outcome {
+    /// Runs `job` on the pool's threads and on the calling CP thread (with its `worker`
+    /// storage) and waits until it is done or failed. The watchdog aborts it as a hang
+    /// after `timeout`, or when `stop` is set (the queue is being destroyed).
+    pub fn run(&self, job: &Arc<Job>, worker: &mut Worker, timeout: Duration, stop: &Arc<AtomicBool>) -> Outcome {
         let Some(tx) = &self.tx else { return Outcome::Failed(shutdown_report()) };
         if job.groups == 0 {
             return Outcome::Done;
         }
-        let workers = (self.size as u64).min(job.groups) as usize;
-        job.holders.store(workers, Ordering::Release);
-        for _ in 0..workers {
+        self.watchdog.watched.lock().push(Watched {
+            job: job.clone(),
+            deadline: Instant::now() + timeout,
+            stop: stop.clone(),
+        });
+        // The watchdog looks at least every 20 ms; wake it only for a shorter deadline.
+        if timeout < Duration::from_millis(20) {
+            self.watchdog.cv.notify_one();
+        }
+        // Helpers for the groups beyond the one this thread takes: a single-group
+        // dispatch wakes nobody.
+        let helpers = ((self.size - 1) as u64).min(job.groups - 1);
+        for _ in 0..helpers {
             if tx.send(job.clone()).is_err() {
-                return Outcome::Failed(shutdown_report());
+                job.fail(shutdown_report());
             }
         }
-        let deadline = Instant::now() + timeout;
-        let mut hung = false;
-        let mut done = job.done.lock();
-        while !*done {
-            let now = Instant::now();
-            if !hung && (now >= deadline || stop.load(Ordering::Relaxed)) {
-                hung = true;
-                job.abort.store(true, Ordering::Relaxed);
-            }
-            let wait = if hung { Duration::from_millis(50) } else { (deadline - now).min(Duration::from_millis(20)) };
-            job.done_cv.wait_for(&mut done, wait);
+        worker.run_job(job);
+        let mut g = job.done.lock();
+        while !job.settled() {
+            job.done_cv.wait_for(&mut g, Duration::from_millis(20));
         }
-        drop(done);
+        drop(g);
+        self.watchdog.watched.lock().retain(|w| !Arc::ptr_eq(&w.job, job));
         if let Some(r) = job.failure.lock().take() {
             return Outcome::Failed(r);
         }
-        if hung {
+        if job.hung.load(Ordering::SeqCst) {
             return Outcome::Hung(std::mem::take(&mut *job.live_waves.lock()));
         }
         Outcome::Done
@@ -303,6 +386,8 @@ fn shutdown_report() -> Report {
 impl Drop for Pool {
     fn drop(&mut self) {
         self.tx = None;
+        self.watchdog.shutdown.store(true, Ordering::Relaxed);
+        self.watchdog.cv.notify_all();
         for t in self.threads.drain(..) {
             let _ = t.join();
         }

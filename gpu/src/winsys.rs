@@ -23,6 +23,9 @@ use crate::report::Report;
 use crate::spi::Occupancy;
 use crate::wgp::Pool;
 
+/// How long [`Queue::wait`] polls the fence before it sleeps.
+const FENCE_POLL: Duration = Duration::from_micros(50);
+
 /// Ring size in dwords (64 KiB).
 const RING_DWORDS: u64 = 16 * 1024;
 
@@ -208,7 +211,7 @@ impl Device {
             rptr: AtomicU64::new(0),
             doorbell: (Mutex::new(()), Condvar::new()),
             completed: AtomicU64::new(0),
-            stop: AtomicBool::new(false),
+            stop: Arc::new(AtomicBool::new(false)),
             submit: Mutex::new(1),
         });
         let cpq = q.clone();
@@ -233,7 +236,7 @@ pub(crate) struct QueueShared {
     pub doorbell: (Mutex<()>, Condvar),
     /// Highest fence value signalled (mirrors the fence memory for waiters).
     pub completed: AtomicU64,
-    pub stop: AtomicBool,
+    pub stop: Arc<AtomicBool>,
     /// Next fence sequence number; held while writing the ring.
     submit: Mutex<u64>,
 }
@@ -347,7 +350,19 @@ impl Queue {
     /// is lost first.
     pub fn wait(&self, seq: u64, timeout: Duration) -> Result<bool, Arc<Report>> {
         let q = &*self.shared;
-        let deadline = Instant::now().checked_add(timeout);
+        let start = Instant::now();
+        let deadline = start.checked_add(timeout);
+        // Short waits are common (a small submission): poll the fence for a moment
+        // before sleeping until the end-of-pipe interrupt.
+        while start.elapsed() < FENCE_POLL.min(timeout) {
+            if q.completed.load(Ordering::Acquire) >= seq {
+                return Ok(true);
+            }
+            if q.dev.lost().is_some() {
+                break;
+            }
+            std::thread::yield_now();
+        }
         loop {
             if q.completed.load(Ordering::Acquire) >= seq {
                 return Ok(true);
