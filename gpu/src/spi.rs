@@ -483,6 +483,24 @@ mod tests {
         assert_eq!(waves[0].exec(), 0x3ff);
     }
 
+    /// Seed 000, "波形启动初始化" (wave launch initialisation) and seed 003 (the RSRC1/2
+    /// fields): MODE takes FLOAT_MODE, DX10_CLAMP, IEEE and FP16_OVFL from RSRC1 and
+    /// EXCP_EN from RSRC2; STATUS takes PRIV and SPI priority from RSRC1, TRAP_EN from
+    /// TRAP_PRESENT, SCRATCH_EN from RSRC2, IN_TG for multi-wave groups, and VALID.
+    #[test]
+    fn mode_and_status_at_launch_come_from_the_rsrc_registers() {
+        let rsrc1 = 0xf0 << 12 | 1 << 21 | 1 << 23 | 1 << 26 | 1 << 20 | 2 << 10;
+        let rsrc2 = 1 | 1 << 6 | 0x41 << 24 | 3 << 13;
+        let d = dispatch(&[(reg::COMPUTE_PGM_RSRC1, rsrc1), (reg::COMPUTE_PGM_RSRC2, rsrc2)], [1, 1, 1], 0);
+        // FP_DENORM = 0xf (bits 7:4), DX10_CLAMP 8, IEEE 9, EXCP_EN invalid|int-div0 and
+        // address-watch|memviol (bits 12, 18, 19, 20), FP16_OVFL 23.
+        assert_eq!(d.initial_mode(), 0xf0 | 1 << 8 | 1 << 9 | (0x41 | 3 << 7) << 12 | 1 << 23);
+        // SPI_PRIO 2 (bits 2:1), PRIV 5, TRAP_EN 6, IN_TG 11, VALID 16, SCRATCH_EN 29.
+        assert_eq!(d.initial_status(true), 2 << 1 | 1 << 5 | 1 << 6 | 1 << 11 | 1 << 16 | 1 << 29);
+        assert_eq!(d.initial_status(false) & 1 << 11, 0);
+        assert_eq!(dispatch(&[], [1, 1, 1], 0).initial_status(false), 1 << 16);
+    }
+
     #[test]
     fn refuses_what_hardware_cannot_launch() {
         let d = dispatch(&[(reg::COMPUTE_NUM_THREAD_X, 2048)], [1, 1, 1], initiator::COMPUTE_SHADER_EN);
