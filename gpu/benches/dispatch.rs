@@ -4,7 +4,7 @@
 //!    timed from `Queue::submit` to the fence having signalled, as a driver's
 //!    `vkQueueSubmit` + `vkWaitForFences` sees it. Also a submission without a dispatch.
 //! 2. Thread scaling: the same large ALU-bound dispatch with 1, 2, ... WGP worker threads
-//!    (`--threads 1,2,16`; default 1, 2 and the number of cores).
+//!    (`--threads 1,2,16`; default 1, 2 and the number of cores; `--groups N`).
 //!
 //! Kernels are assembled with llvm-mc-19, as in the tests.
 
@@ -52,8 +52,8 @@ fn overhead(threads: usize, iterations: usize) {
     }
 }
 
-/// 16 iterations of 8 FMAs, an add and the loop's SALU per work-item: 1024 groups of 256
-/// work-items (8 wave32 each).
+/// 16 iterations of 8 FMAs, an add and the loop's SALU per work-item, in groups of 256
+/// work-items (8 wave32 each; 1024 groups by default, `--groups N`).
 const ALU_KERNEL: &str = "
     v_cvt_f32_u32 v1, v0
     v_mov_b32 v2, 1.0
@@ -79,14 +79,13 @@ loop:
     s_endpgm
 ";
 
-fn scaling(threads: &[usize]) {
-    const GROUPS: u32 = 1024;
+fn scaling(threads: &[usize], groups: u32) {
     let mut base = None;
     for &t in threads {
         let mut gpu = Gpu::with_threads(t, Duration::from_secs(600));
         let code = gpu.kernel(ALU_KERNEL);
-        let out = gpu.alloc(GROUPS as u64 * 256 * 4);
-        let ib = Dispatch::new(&code, &addr(out.va()), [true, false, false], [256, 1, 1]).ib([GROUPS, 1, 1], W32);
+        let out = gpu.alloc(groups as u64 * 256 * 4);
+        let ib = Dispatch::new(&code, &addr(out.va()), [true, false, false], [256, 1, 1]).ib([groups, 1, 1], W32);
         gpu.run(&ib).unwrap(); // warm up (program decode, page faults)
         let mut times = Vec::new();
         for _ in 0..5 {
@@ -131,7 +130,8 @@ fn main() {
             overhead(t, 2000);
         }
     }
+    let groups = args.iter().position(|a| a == "--groups").and_then(|i| args.get(i + 1)?.parse().ok()).unwrap_or(1024);
     if only("--scaling") {
-        scaling(&threads);
+        scaling(&threads, groups);
     }
 }

@@ -239,6 +239,9 @@ impl CommandProcessor {
     }
 
     fn packet(&mut self, h: Header, p: &[u32], depth: u32) -> Result<Next, CpError> {
+        if self.q.dev.config.pm4_trace {
+            eprintln!("softnavi cp{} {}: {}", self.q.id, self.location, pm4::describe(&self.current));
+        }
         match h.opcode {
             op::NOP => {}
             op::SET_SH_REG | op::SET_SH_REG_INDEX => {

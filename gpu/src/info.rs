@@ -31,12 +31,15 @@ pub struct ChipInfo {
 /// Runtime knobs, from `SOFTNAVI_*` environment variables by default.
 #[derive(Clone, Debug)]
 pub struct Config {
-    /// `SOFTNAVI_THREADS`: host threads running workgroups (default: available cores).
+    /// `SOFTNAVI_THREADS`: host threads running the workgroups of a dispatch (default:
+    /// available cores): the queue's CP thread and `threads - 1` pool threads.
     pub threads: usize,
     /// `SOFTNAVI_HANG_TIMEOUT_MS`: a dispatch or CP wait running longer is a GPU hang.
     pub hang_timeout: Duration,
     /// `SOFTNAVI_MEMORY_MB`: GPU memory size (default 4096).
     pub memory_size: u64,
+    /// `SOFTNAVI_PM4_TRACE=1`: the CP prints every packet it executes to stderr.
+    pub pm4_trace: bool,
 }
 
 impl Default for Config {
@@ -45,6 +48,7 @@ impl Default for Config {
             threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
             hang_timeout: Duration::from_millis(5000),
             memory_size: 4096 << 20,
+            pm4_trace: false,
         }
     }
 }
@@ -62,6 +66,7 @@ impl Config {
         if let Some(mb) = num("SOFTNAVI_MEMORY_MB").filter(|m| *m > 0) {
             c.memory_size = mb << 20;
         }
+        c.pm4_trace = num("SOFTNAVI_PM4_TRACE").is_some_and(|v| v != 0);
         c
     }
 

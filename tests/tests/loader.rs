@@ -200,3 +200,23 @@ fn subgroup_basic_operations() {
         "{out}\n{err}"
     );
 }
+
+/// `SOFTNAVI_PM4_TRACE=1` prints every packet the CP executes, decoded: a real app's
+/// submission shows the ring's INDIRECT_BUFFER, the ICD's register writes with named
+/// fields, its DISPATCH_DIRECT and the fence's RELEASE_MEM.
+#[test]
+fn pm4_trace_prints_the_decoded_stream() {
+    let o = run(&target_dir().join("saxpy"), &["--n", "1000"], &softnavi_manifest(), &[("SOFTNAVI_PM4_TRACE", "1")]);
+    let (out, err) = text(&o);
+    assert!(o.status.success(), "saxpy failed:\n{out}\n{err}");
+    for needle in [
+        "softnavi cp0 ring of queue 0 at dword 0: INDIRECT_BUFFER",
+        "softnavi cp0 IB1 0x",
+        "COMPUTE_PGM_RSRC2 = ",
+        "USER_SGPR=",
+        "DISPATCH_DIRECT (4 dw) dims=16x1x1",
+        "RELEASE_MEM",
+    ] {
+        assert!(err.contains(needle), "no {needle:?} in the trace:\n{err}");
+    }
+}

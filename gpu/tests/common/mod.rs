@@ -47,14 +47,32 @@ pub fn assemble_object(src: &str) -> PathBuf {
     o
 }
 
-/// Assembles gfx1100 assembly (plain instruction text) into machine words.
+/// Assembles gfx1100 assembly (plain instruction text) into machine words. With
+/// `SOFTNAVI_ASM_CACHE=DIR` the words are kept in DIR by a hash of the text, so that a
+/// benchmark built here can run on a machine without LLVM.
 pub fn assemble(src: &str) -> Vec<u32> {
+    let cached = std::env::var_os("SOFTNAVI_ASM_CACHE").map(|dir| {
+        // FNV-1a: stable across builds, unlike std's hasher.
+        let h = src.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| (h ^ b as u64).wrapping_mul(0x100_0000_01b3));
+        PathBuf::from(dir).join(format!("{h:016x}.bin"))
+    });
+    let words = match cached.as_ref().and_then(|p| std::fs::read(p).ok()) {
+        Some(bytes) => bytes,
+        None => assemble_uncached(src),
+    };
+    if let Some(p) = &cached {
+        let _ = std::fs::create_dir_all(p.parent().unwrap());
+        let _ = std::fs::write(p, &words);
+    }
+    assert_eq!(words.len() % 4, 0);
+    words.chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect()
+}
+
+fn assemble_uncached(src: &str) -> Vec<u8> {
     let o = assemble_object(src);
     let bin = o.with_extension("bin");
     run_tool(Command::new("llvm-objcopy-19").args(["-O", "binary", "--only-section=.text"]).arg(&o).arg(&bin));
-    let bytes = std::fs::read(&bin).unwrap();
-    assert_eq!(bytes.len() % 4, 0);
-    bytes.chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect()
+    std::fs::read(&bin).unwrap()
 }
 
 /// Copies dwords into a BO at a byte offset.
@@ -101,7 +119,7 @@ impl Gpu {
 
     /// A device with `threads` WGP worker threads.
     pub fn with_threads(threads: usize, hang_timeout: Duration) -> Gpu {
-        let dev = Device::new(Config { threads, hang_timeout, memory_size: 256 << 20 }).unwrap();
+        let dev = Device::new(Config { threads, hang_timeout, memory_size: 256 << 20, ..Config::default() }).unwrap();
         let queue = dev.create_queue().unwrap();
         Gpu { dev, queue, ibs: Vec::new() }
     }
