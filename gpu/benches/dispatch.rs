@@ -4,7 +4,8 @@
 //!    timed from `Queue::submit` to the fence having signalled, as a driver's
 //!    `vkQueueSubmit` + `vkWaitForFences` sees it. Also a submission without a dispatch.
 //! 2. Thread scaling: the same large ALU-bound dispatch with 1, 2, ... WGP worker threads
-//!    (`--threads 1,2,16`; default 1, 2 and the number of cores; `--groups N`).
+//!    (`--threads 1,2,16`; default 1, 2 and the number of cores; `--groups N`,
+//!    `--rounds N`).
 //!
 //! Kernels are assembled with llvm-mc-19, as in the tests.
 
@@ -79,34 +80,40 @@ loop:
     s_endpgm
 ";
 
-fn scaling(threads: &[usize], groups: u32) {
-    let mut base = None;
+/// Runs the same dispatch on one device per thread count, alternating between them round
+/// by round so that noise from other tenants of the machine hits all of them alike, and
+/// compares the best and the median times.
+fn scaling(threads: &[usize], groups: u32, rounds: usize) {
+    let mut setups = Vec::new();
     for &t in threads {
         let mut gpu = Gpu::with_threads(t, Duration::from_secs(600));
         let code = gpu.kernel(ALU_KERNEL);
         let out = gpu.alloc(groups as u64 * 256 * 4);
         let ib = Dispatch::new(&code, &addr(out.va()), [true, false, false], [256, 1, 1]).ib([groups, 1, 1], W32);
         gpu.run(&ib).unwrap(); // warm up (program decode, page faults)
-        let mut times = Vec::new();
-        for _ in 0..5 {
-            let t = Instant::now();
-            gpu.run(&ib).unwrap();
-            times.push(t.elapsed());
+        setups.push((t, gpu, ib, out, code, Vec::new()));
+    }
+    for _ in 0..rounds {
+        for (_, gpu, ib, _, _, times) in setups.iter_mut() {
+            let start = Instant::now();
+            gpu.run(ib).unwrap();
+            times.push(start.elapsed());
         }
+    }
+    let mut base: Option<(Duration, Duration)> = None;
+    for (t, gpu, _, _, _, times) in setups.iter_mut() {
         times.sort();
-        let best = times[0];
-        let median = times[times.len() / 2];
+        let (best, median) = (times[0], times[times.len() / 2]);
+        let (b0, m0) = *base.get_or_insert((best, median));
         let stats = gpu.dev.stats();
         let per_dispatch = stats.wave_instructions / stats.dispatches;
-        let speedup = base.map_or(1.0, |b: Duration| b.as_secs_f64() / median.as_secs_f64());
-        if base.is_none() {
-            base = Some(median);
-        }
         println!(
-            "scaling   threads={t:<3} median {:8.1} ms  best {:8.1} ms  {:7.1} M wave-instructions/s  speedup {speedup:.2}x  ({per_dispatch} wave-instructions, {} waves)",
-            median.as_secs_f64() * 1e3,
+            "scaling   threads={t:<3} best {:8.1} ms  median {:8.1} ms  {:7.1} M wave-instructions/s  speedup {:.2}x (best) {:.2}x (median)  ({per_dispatch} wave-instructions, {} waves, {rounds} rounds)",
             best.as_secs_f64() * 1e3,
-            per_dispatch as f64 / median.as_secs_f64() / 1e6,
+            median.as_secs_f64() * 1e3,
+            per_dispatch as f64 / best.as_secs_f64() / 1e6,
+            b0.as_secs_f64() / best.as_secs_f64(),
+            m0.as_secs_f64() / median.as_secs_f64(),
             stats.waves / stats.dispatches,
         );
     }
@@ -131,7 +138,8 @@ fn main() {
         }
     }
     let groups = args.iter().position(|a| a == "--groups").and_then(|i| args.get(i + 1)?.parse().ok()).unwrap_or(1024);
+    let rounds = args.iter().position(|a| a == "--rounds").and_then(|i| args.get(i + 1)?.parse().ok()).unwrap_or(9);
     if only("--scaling") {
-        scaling(&threads, groups);
+        scaling(&threads, groups, rounds);
     }
 }
