@@ -34,55 +34,62 @@ pub enum AtomicOp {
     FAdd,
 }
 
+// The integer operations, written once for both widths.
+macro_rules! integer_atomic {
+    ($(#[$doc:meta])* $name:ident, $atomic:ty, $u:ty, $i:ty) => {
+        $(#[$doc])*
+        fn $name(op: AtomicOp, m: &$atomic, src: $u, cmp: $u) -> Option<$u> {
+            use AtomicOp::*;
+            let update = |f: &dyn Fn($u) -> $u| m.fetch_update(SeqCst, SeqCst, |t| Some(f(t))).unwrap_or_else(|t| t);
+            Some(match op {
+                Swap => m.swap(src, SeqCst),
+                CmpSwap => m.compare_exchange(cmp, src, SeqCst, SeqCst).unwrap_or_else(|t| t),
+                Add => m.fetch_add(src, SeqCst),
+                Sub => m.fetch_sub(src, SeqCst),
+                CSub => update(&|t| t.saturating_sub(src)),
+                SMin => update(&|t| (t as $i).min(src as $i) as $u),
+                SMax => update(&|t| (t as $i).max(src as $i) as $u),
+                UMin => m.fetch_min(src, SeqCst),
+                UMax => m.fetch_max(src, SeqCst),
+                And => m.fetch_and(src, SeqCst),
+                Or => m.fetch_or(src, SeqCst),
+                Xor => m.fetch_xor(src, SeqCst),
+                Inc => update(&|t| if t >= src { 0 } else { t + 1 }),
+                Dec => update(&|t| if t == 0 || t > src { src } else { t - 1 }),
+                FCmpSwap | FMin | FMax | FAdd => return None,
+            })
+        }
+    };
+}
+
+integer_atomic!(
+    /// A 32-bit integer operation; `None` for the float ones.
+    integer32, AtomicU32, u32, i32
+);
+integer_atomic!(
+    /// A 64-bit integer operation; `None` for the float ones (they have no 64-bit form).
+    integer64, AtomicU64, u64, i64
+);
+
 /// Applies `op` to the 32-bit word `m`; returns its value before.
 pub fn apply32(op: AtomicOp, m: &AtomicU32, src: u32, cmp: u32) -> u32 {
     use AtomicOp::*;
     let update = |f: &dyn Fn(u32) -> u32| m.fetch_update(SeqCst, SeqCst, |t| Some(f(t))).unwrap_or_else(|t| t);
     let f = f32::from_bits;
     match op {
-        Swap => m.swap(src, SeqCst),
-        CmpSwap => m.compare_exchange(cmp, src, SeqCst, SeqCst).unwrap_or_else(|t| t),
-        Add => m.fetch_add(src, SeqCst),
-        Sub => m.fetch_sub(src, SeqCst),
-        CSub => update(&|t| t.saturating_sub(src)),
-        SMin => update(&|t| (t as i32).min(src as i32) as u32),
-        SMax => update(&|t| (t as i32).max(src as i32) as u32),
-        UMin => m.fetch_min(src, SeqCst),
-        UMax => m.fetch_max(src, SeqCst),
-        And => m.fetch_and(src, SeqCst),
-        Or => m.fetch_or(src, SeqCst),
-        Xor => m.fetch_xor(src, SeqCst),
-        Inc => update(&|t| if t >= src { 0 } else { t + 1 }),
-        Dec => update(&|t| if t == 0 || t > src { src } else { t - 1 }),
         FCmpSwap => update(&|t| if f(t) == f(cmp) { src } else { t }),
         FMin => update(&|t| f(t).min(f(src)).to_bits()),
         FMax => update(&|t| f(t).max(f(src)).to_bits()),
         FAdd => update(&|t| (f(t) + f(src)).to_bits()),
+        // Every other operation is an integer one.
+        _ => integer32(op, m, src, cmp).unwrap_or_else(|| m.load(SeqCst)),
     }
 }
 
 /// Applies `op` to the 64-bit word `m`; returns its value before, or `None` for an
 /// operation that has no 64-bit form.
 pub fn apply64(op: AtomicOp, m: &AtomicU64, src: u64, cmp: u64) -> Option<u64> {
-    use AtomicOp::*;
-    let update = |f: &dyn Fn(u64) -> u64| m.fetch_update(SeqCst, SeqCst, |t| Some(f(t))).unwrap_or_else(|t| t);
-    Some(match op {
-        Swap => m.swap(src, SeqCst),
-        CmpSwap => m.compare_exchange(cmp, src, SeqCst, SeqCst).unwrap_or_else(|t| t),
-        Add => m.fetch_add(src, SeqCst),
-        Sub => m.fetch_sub(src, SeqCst),
-        CSub => update(&|t| t.saturating_sub(src)),
-        SMin => update(&|t| (t as i64).min(src as i64) as u64),
-        SMax => update(&|t| (t as i64).max(src as i64) as u64),
-        UMin => m.fetch_min(src, SeqCst),
-        UMax => m.fetch_max(src, SeqCst),
-        And => m.fetch_and(src, SeqCst),
-        Or => m.fetch_or(src, SeqCst),
-        Xor => m.fetch_xor(src, SeqCst),
-        Inc => update(&|t| if t >= src { 0 } else { t + 1 }),
-        Dec => update(&|t| if t == 0 || t > src { src } else { t - 1 }),
-        FCmpSwap | FMin | FMax | FAdd => return None,
-    })
+    integer64(op, m, src, cmp)
 }
 
 /// Why an atomic could not be done.
