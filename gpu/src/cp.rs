@@ -12,6 +12,7 @@ use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use crate::mem::atomic::{self, AtomicError, AtomicOp};
 use crate::mem::{Tlb, VmFault};
 use crate::pm4::{self, ib, op, Header, SH_REG_BASE, SH_REG_END, UCONFIG_REG_BASE, UCONFIG_REG_END};
 use crate::report::{Report, ReportKind};
@@ -479,12 +480,12 @@ impl CommandProcessor {
         let vm = self.q.dev.vm.clone();
         let start = Instant::now();
         loop {
-            let old = crate::mem::atomic::at(&mut self.tlb, &vm, va, wide, op, src, cmp).map_err(|e| match e {
-                crate::mem::atomic::AtomicError::Fault(fault) => CpError::Fault { fault, what: "ATOMIC_MEM" },
+            let old = atomic::at(&mut self.tlb, &vm, va, wide, op, src, cmp).map_err(|e| match e {
+                AtomicError::Fault(fault) => CpError::Fault { fault, what: "ATOMIC_MEM" },
                 e => packet_error(format!("ATOMIC_MEM at {va:#x}: {e:?}")),
             })?;
             self.atomic_return = old;
-            let satisfied = old == cmp || op != crate::mem::atomic::AtomicOp::CmpSwap;
+            let satisfied = old == cmp || op != AtomicOp::CmpSwap;
             if command != LOOP_UNTIL_COMPARE_SATISFIED || satisfied {
                 return Ok(());
             }

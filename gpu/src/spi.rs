@@ -339,8 +339,9 @@ impl Dispatch {
         if field(self.rsrc2, 24, 7) != 0 {
             return Err(LaunchError::Unsupported("COMPUTE_PGM_RSRC2.EXCP_EN (IEEE exception traps)"));
         }
-        if self.occupancy().groups_per_wgp == 0 {
-            return Err(LaunchError::Resources(self.occupancy()));
+        let occupancy = self.occupancy();
+        if occupancy.groups_per_wgp == 0 {
+            return Err(LaunchError::Resources(occupancy));
         }
         Ok(())
     }

@@ -352,17 +352,6 @@ impl Queue {
         let q = &*self.shared;
         let start = Instant::now();
         let deadline = start.checked_add(timeout);
-        // Short waits are common (a small submission): poll the fence for a moment
-        // before sleeping until the end-of-pipe interrupt.
-        while start.elapsed() < FENCE_POLL.min(timeout) {
-            if q.completed.load(Ordering::Acquire) >= seq {
-                return Ok(true);
-            }
-            if q.dev.lost().is_some() {
-                break;
-            }
-            std::thread::yield_now();
-        }
         loop {
             if q.completed.load(Ordering::Acquire) >= seq {
                 return Ok(true);
@@ -376,6 +365,12 @@ impl Queue {
                 Some(d) => d - now,
                 None => Duration::from_secs(3600),
             };
+            // Short waits are common (a small submission): poll the fence for a moment
+            // before sleeping until the end-of-pipe interrupt.
+            if now - start < FENCE_POLL {
+                std::thread::yield_now();
+                continue;
+            }
             let mut g = q.dev.events.0.lock();
             // Re-check under the lock so that an interrupt between the check and the wait
             // is not missed.
