@@ -42,6 +42,29 @@ pub enum Form {
     Native,
     /// A VOP1/VOP2/VOPC opcode in the VOP3 encoding (`_e64`).
     Vop3,
+    /// VOP1/VOP2/VOPC with a DPP16 dword (`_dpp`); the control word is in [`Inst::ext`].
+    Dpp16,
+    /// VOP1/VOP2/VOPC with a DPP8 dword; the lane selects are in [`Inst::ext`].
+    Dpp8,
+    /// VOP3 with a DPP16 dword (`_e64_dpp`).
+    Vop3Dpp16,
+    /// VOP3 with a DPP8 dword.
+    Vop3Dpp8,
+}
+
+impl Form {
+    pub fn is_dpp(self) -> bool {
+        matches!(self, Form::Dpp16 | Form::Dpp8 | Form::Vop3Dpp16 | Form::Vop3Dpp8)
+    }
+
+    pub fn is_dpp8(self) -> bool {
+        matches!(self, Form::Dpp8 | Form::Vop3Dpp8)
+    }
+
+    /// The VOP3 encoding (with or without DPP).
+    pub fn is_vop3(self) -> bool {
+        matches!(self, Form::Vop3 | Form::Vop3Dpp16 | Form::Vop3Dpp8)
+    }
 }
 
 /// Memory-instruction flag bits in [`Inst::flags`].
@@ -54,6 +77,8 @@ pub mod mflag {
     pub const TFE: u16 = 32;
     pub const GDS: u16 = 64;
     pub const SVE: u16 = 128;
+    /// DPP8 fetch-inactive (src0 = 234) / DPP16 FI bit.
+    pub const FI: u16 = 256;
 }
 
 /// A decoded instruction. Operand slots by class:
@@ -77,6 +102,12 @@ pub struct Inst {
     pub neg: u8,
     pub abs: u8,
     pub opsel: u8,
+    /// VOP3P: op_sel_hi and neg_hi.
+    pub opsel_hi: u8,
+    pub neg_hi: u8,
+    /// A further encoding dword: the DPP control word, or the second dword of MTBUF, MIMG,
+    /// EXP, VINTERP (kept for fields only the disassembler prints).
+    pub ext: u32,
     pub clamp: bool,
     pub omod: u8,
     pub imm: i32,
@@ -96,6 +127,9 @@ impl Inst {
             neg: 0,
             abs: 0,
             opsel: 0,
+            opsel_hi: 0,
+            neg_hi: 0,
+            ext: 0,
             clamp: false,
             omod: 0,
             imm: 0,
@@ -117,13 +151,17 @@ pub enum DecodeError {
     UnknownOpcode { enc: Encoding, code: u32, len: u8 },
     #[error("{what} is not supported")]
     Unsupported { what: &'static str, len: u8 },
+    #[error("{}{} is decoded but not executed by softnavi", .op.name(), if *.dpp { " with DPP" } else { "" })]
+    NotExecuted { op: Op, dpp: bool, len: u8 },
 }
 
 impl DecodeError {
     /// Dwords to skip to reach the next instruction, when known.
     pub fn skip(&self) -> Option<u8> {
         match *self {
-            DecodeError::UnknownOpcode { len, .. } | DecodeError::Unsupported { len, .. } => Some(len),
+            DecodeError::UnknownOpcode { len, .. }
+            | DecodeError::Unsupported { len, .. }
+            | DecodeError::NotExecuted { len, .. } => Some(len),
             _ => None,
         }
     }
@@ -281,7 +319,7 @@ fn decode_salu(w0: u32, w1: Option<u32>) -> Result<Inst, DecodeError> {
             let len = if code == 0x13 { 2 } else { 1 };
             let op =
                 lookup(Encoding::Sopk, code).ok_or(DecodeError::UnknownOpcode { enc: Encoding::Sopk, code, len })?;
-            let mut i = Inst::new(op, 1);
+            let mut i = Inst::new(op, len);
             if op.info().ty[0] != Ty::N {
                 i.dst = Operand::Sgpr(sdst as u8);
             }
@@ -319,36 +357,64 @@ fn decode_salu(w0: u32, w1: Option<u32>) -> Result<Inst, DecodeError> {
     }
 }
 
-fn reject_dpp(src0: u32) -> Result<(), DecodeError> {
-    if matches!(src0, SRC_DPP16 | SRC_DPP8 | SRC_DPP8_FI) {
-        return Err(DecodeError::Unsupported { what: "DPP", len: 2 });
+/// The DPP dword that follows a 32-bit VALU instruction whose src0 field selects DPP.
+fn dpp(src0: u32, w: Option<u32>, vop3: bool) -> Result<Option<(Form, u32, u16)>, DecodeError> {
+    let (form, fi) = match (src0, vop3) {
+        (SRC_DPP16, false) => (Form::Dpp16, 0),
+        (SRC_DPP16, true) => (Form::Vop3Dpp16, 0),
+        (SRC_DPP8, false) => (Form::Dpp8, 0),
+        (SRC_DPP8, true) => (Form::Vop3Dpp8, 0),
+        (SRC_DPP8_FI, false) => (Form::Dpp8, mflag::FI),
+        (SRC_DPP8_FI, true) => (Form::Vop3Dpp8, mflag::FI),
+        _ => return Ok(None),
+    };
+    let w = need(w)?;
+    let fi = if matches!(form, Form::Dpp16 | Form::Vop3Dpp16) && w >> 18 & 1 != 0 { mflag::FI } else { fi };
+    Ok(Some((form, w, fi)))
+}
+
+/// Applies a DPP dword to an e32 instruction: src0 becomes the DPP's VGPR, and DPP16
+/// carries src0/src1 neg and abs bits.
+fn apply_dpp(i: &mut Inst, form: Form, w: u32, fi: u16) {
+    i.form = form;
+    i.ext = w;
+    i.flags |= fi;
+    i.src[0] = Operand::Vgpr(bits(w, 0, 8) as u16);
+    if form == Form::Dpp16 {
+        i.neg = (bits(w, 20, 1) | bits(w, 22, 1) << 1) as u8;
+        i.abs = (bits(w, 21, 1) | bits(w, 23, 1) << 1) as u8;
     }
-    Ok(())
 }
 
 fn decode_vop1(w0: u32, w1: Option<u32>) -> Result<Inst, DecodeError> {
     let (code, vdst, s0) = (bits(w0, 9, 8), bits(w0, 17, 8), bits(w0, 0, 9));
-    reject_dpp(s0)?;
-    let len = 1 + uses_literal(&[s0]) as u8;
+    let dpp = dpp(s0, w1, false)?;
+    let len = 1 + (uses_literal(&[s0]) || dpp.is_some()) as u8;
     let op = lookup(Encoding::Vop1, code).ok_or(DecodeError::UnknownOpcode { enc: Encoding::Vop1, code, len })?;
     let t = op.info().ty;
+    if t == [Ty::N; 4] && (vdst | s0) != 0 {
+        return Err(DecodeError::Unsupported { what: "operand fields of an instruction without operands", len });
+    }
     let mut i = Inst::new(op, len);
     if t[0] != Ty::N {
         // v_readfirstlane writes an SGPR.
         i.dst = if op == Op::V_READFIRSTLANE_B32 { Operand::Sgpr(vdst as u8) } else { Operand::Vgpr(vdst as u16) };
     }
-    if t[1] != Ty::N {
+    if t[1] != Ty::N && dpp.is_none() {
         i.src[0] = source(s0, t[1], w1)?;
+    }
+    if let Some((form, w, fi)) = dpp {
+        apply_dpp(&mut i, form, w, fi);
     }
     Ok(i)
 }
 
 fn decode_vop2(w0: u32, w1: Option<u32>, code: u32) -> Result<Inst, DecodeError> {
     let (vdst, vs1, s0) = (bits(w0, 17, 8), bits(w0, 9, 8), bits(w0, 0, 9));
-    reject_dpp(s0)?;
-    let mut len = 1 + uses_literal(&[s0]) as u8;
+    let dpp = dpp(s0, w1, false)?;
+    let mut len = 1 + (uses_literal(&[s0]) || dpp.is_some()) as u8;
     let known = lookup(Encoding::Vop2, code);
-    if matches!(known, Some(Op::V_FMAMK_F32 | Op::V_FMAAK_F32)) {
+    if known.is_some_and(|op| op.has_flag(F::LIT_K)) {
         // K is the instruction's one literal.
         len = 2;
     }
@@ -356,35 +422,39 @@ fn decode_vop2(w0: u32, w1: Option<u32>, code: u32) -> Result<Inst, DecodeError>
     let t = op.info().ty;
     let mut i = Inst::new(op, len);
     i.dst = Operand::Vgpr(vdst as u16);
-    i.src[0] = source(s0, t[1], w1)?;
+    i.src[0] = if dpp.is_some() { Operand::None } else { source(s0, t[1], w1)? };
     i.src[1] = Operand::Vgpr(vs1 as u16);
-    match op {
+    if op.has_flag(F::LIT_K) {
         // The constant K is the literal: fmamk = s0 * K + s1, fmaak = s0 * s1 + K.
-        Op::V_FMAMK_F32 | Op::V_FMAAK_F32 => {
-            let k = Operand::Const { code: 255, value: need(w1)? as u64 };
-            i.src[2] = k;
+        if dpp.is_some() {
+            return Err(DecodeError::Unsupported { what: "DPP with a literal constant", len: 2 });
         }
-        _ if t[3] == Ty::Mask => {
-            i.src[2] = Operand::Sgpr(SGPR_VCC_LO);
-            if op.has_flag(F::SD) {
-                i.sdst = Operand::Sgpr(SGPR_VCC_LO);
-            }
+        i.src[2] = Operand::Const { code: 255, value: need(w1)? as u64 };
+    } else if t[3] == Ty::Mask {
+        i.src[2] = Operand::Sgpr(SGPR_VCC_LO);
+        if op.has_flag(F::SD) {
+            i.sdst = Operand::Sgpr(SGPR_VCC_LO);
         }
-        _ => {}
+    }
+    if let Some((form, w, fi)) = dpp {
+        apply_dpp(&mut i, form, w, fi);
     }
     Ok(i)
 }
 
 fn decode_vopc(w0: u32, w1: Option<u32>) -> Result<Inst, DecodeError> {
     let (code, vs1, s0) = (bits(w0, 17, 8), bits(w0, 9, 8), bits(w0, 0, 9));
-    reject_dpp(s0)?;
-    let len = 1 + uses_literal(&[s0]) as u8;
+    let dpp = dpp(s0, w1, false)?;
+    let len = 1 + (uses_literal(&[s0]) || dpp.is_some()) as u8;
     let op = lookup(Encoding::Vopc, code).ok_or(DecodeError::UnknownOpcode { enc: Encoding::Vopc, code, len })?;
     let t = op.info().ty;
     let mut i = Inst::new(op, len);
     i.sdst = if op.has_flag(F::CMPX) { Operand::Sgpr(SGPR_EXEC_LO) } else { Operand::Sgpr(SGPR_VCC_LO) };
-    i.src[0] = source(s0, t[1], w1)?;
+    i.src[0] = if dpp.is_some() { Operand::None } else { source(s0, t[1], w1)? };
     i.src[1] = Operand::Vgpr(vs1 as u16);
+    if let Some((form, w, fi)) = dpp {
+        apply_dpp(&mut i, form, w, fi);
+    }
     Ok(i)
 }
 
@@ -394,7 +464,10 @@ fn decode_group3(w0: u32, w: &[u32]) -> Result<Inst, DecodeError> {
         0x3d => decode_smem(w0, w),
         0x36 => decode_ds(w0, w),
         0x38 => decode_mubuf(w0, w),
+        0x3a => decode_mtbuf(w0, w),
         0x37 => decode_flat(w0, w),
+        0x3c => decode_mimg(w0, w),
+        0x3e => decode_exp(w0, w),
         0x32 => {
             // VOPD: one container; its halves come from decode_vopd().
             let (sx, sy) = (bits(w0, 0, 9), bits(w.get(1).copied().ok_or(DecodeError::Truncated)?, 0, 9));
@@ -403,18 +476,12 @@ fn decode_group3(w0: u32, w: &[u32]) -> Result<Inst, DecodeError> {
             let len = 2 + (uses_literal(&[sx, sy]) || k) as u8;
             decode_vopd(w).map(|_| Inst::new(Op::V_DUAL, len))
         }
-        0x33 if bits(w0, 24, 8) == 0xcc => {
-            // VOP3P has VOP3's source fields, so it may carry a literal.
-            let w1 = need(w.get(1).copied())?;
-            let len = 2 + uses_literal(&[bits(w1, 0, 9), bits(w1, 9, 9), bits(w1, 18, 9)]) as u8;
-            Err(DecodeError::Unsupported { what: "VOP3P", len })
-        }
-        0x33 if bits(w0, 24, 8) == 0xce => Err(DecodeError::Unsupported { what: "LDSDIR", len: 1 }),
-        0x33 => Err(DecodeError::Unsupported { what: "VINTERP", len: 2 }),
-        0x3a => Err(DecodeError::Unsupported { what: "MTBUF", len: 2 }),
-        // gfx11 MIMG: one more dword of address VGPRs with NSA (bit 0).
-        0x3c => Err(DecodeError::Unsupported { what: "MIMG", len: 2 + (w0 & 1) as u8 }),
-        0x3e => Err(DecodeError::Unsupported { what: "EXP", len: 2 }),
+        0x33 => match bits(w0, 24, 8) {
+            0xcc => decode_vop3p(w0, w),
+            0xcd => decode_vinterp(w0, w),
+            0xce => decode_ldsdir(w0),
+            _ => Err(DecodeError::UnknownEncoding(w0)),
+        },
         _ => Err(DecodeError::UnknownEncoding(w0)),
     }
 }
@@ -455,15 +522,20 @@ pub fn decode_vopd(w: &[u32]) -> Result<[Inst; 2], DecodeError> {
     Ok([x, y])
 }
 
+/// Number of source operands of a VALU opcode (its non-empty source slots).
+fn source_count(t: &[Ty; 4]) -> usize {
+    t[1..].iter().filter(|t| **t != Ty::N).count()
+}
+
 fn decode_vop3(w0: u32, w: &[u32]) -> Result<Inst, DecodeError> {
     let w1 = need(w.get(1).copied())?;
     let code = bits(w0, 16, 10);
     let (s0, s1, s2) = (bits(w1, 0, 9), bits(w1, 9, 9), bits(w1, 18, 9));
-    reject_dpp(s0).map_err(|_| DecodeError::Unsupported { what: "VOP3 DPP", len: 3 })?;
-    let len = 2 + uses_literal(&[s0, s1, s2]) as u8;
+    let dpp = dpp(s0, w.get(2).copied(), true)?;
+    let len = 2 + (uses_literal(&[s0, s1, s2]) || dpp.is_some()) as u8;
     let (op, form) = match code {
         0x000..=0x0ff => (lookup(Encoding::Vopc, code), Form::Vop3),
-        0x100..=0x17f => (lookup(Encoding::Vop2, code - 0x100), Form::Vop3),
+        0x100..=0x13f => (lookup(Encoding::Vop2, code - 0x100), Form::Vop3),
         0x180..=0x1ff => (lookup(Encoding::Vop1, code - 0x180), Form::Vop3),
         _ => (lookup(Encoding::Vop3, code), Form::Native),
     };
@@ -477,11 +549,12 @@ fn decode_vop3(w0: u32, w: &[u32]) -> Result<Inst, DecodeError> {
     let mut i = Inst::new(op, len);
     i.form = form;
     let vdst = bits(w0, 0, 8);
-    let sd = op.has_flag(F::SD);
+    let sd = op.has_flag(F::SD) && info.enc != Encoding::Vop2
+        || matches!(op, Op::V_ADD_CO_CI_U32 | Op::V_SUB_CO_CI_U32 | Op::V_SUBREV_CO_CI_U32);
     if info.enc == Encoding::Vopc {
         // VOPC in VOP3: the mask goes to the SGPR in the vdst field (v_cmpx: EXEC only).
         i.sdst = if op.has_flag(F::CMPX) { Operand::Sgpr(SGPR_EXEC_LO) } else { Operand::Sgpr(vdst as u8) };
-    } else if matches!(op, Op::V_READLANE_B32) {
+    } else if matches!(op, Op::V_READLANE_B32 | Op::V_READFIRSTLANE_B32) {
         i.dst = Operand::Sgpr(vdst as u8);
     } else if t[0] != Ty::N {
         i.dst = Operand::Vgpr(vdst as u16);
@@ -495,12 +568,109 @@ fn decode_vop3(w0: u32, w: &[u32]) -> Result<Inst, DecodeError> {
     i.clamp = bits(w0, 15, 1) != 0;
     i.omod = bits(w1, 27, 2) as u8;
     i.neg = bits(w1, 29, 3) as u8;
+    let n = source_count(&t);
     let fields = [s0, s1, s2];
+    // LLVM rejects encodings that set fields of absent sources.
+    let absent = (1u8 << 3) - (1 << n);
+    if fields[n..].iter().any(|&f| f != 0) || i.neg & absent != 0 || (!sd && i.abs & absent != 0) {
+        return Err(DecodeError::Unsupported { what: "VOP3 fields of absent operands", len });
+    }
     for (k, &f) in fields.iter().enumerate() {
+        if t[k + 1] != Ty::N && !(k == 0 && dpp.is_some()) {
+            i.src[k] = source(f, t[k + 1], lit)?;
+        }
+    }
+    if let Some((form, w, fi)) = dpp {
+        i.form = if form == Form::Vop3Dpp16 { Form::Vop3Dpp16 } else { Form::Vop3Dpp8 };
+        i.ext = w;
+        i.flags |= fi;
+        i.src[0] = Operand::Vgpr(bits(w, 0, 8) as u16);
+    }
+    Ok(i)
+}
+
+fn decode_vop3p(w0: u32, w: &[u32]) -> Result<Inst, DecodeError> {
+    let w1 = need(w.get(1).copied())?;
+    let code = bits(w0, 16, 7);
+    let (s0, s1, s2) = (bits(w1, 0, 9), bits(w1, 9, 9), bits(w1, 18, 9));
+    let len = 2 + uses_literal(&[s0, s1, s2]) as u8;
+    let op = lookup(Encoding::Vop3p, code).ok_or(DecodeError::UnknownOpcode { enc: Encoding::Vop3p, code, len })?;
+    let t = op.info().ty;
+    let mut i = Inst::new(op, len);
+    i.dst = Operand::Vgpr(bits(w0, 0, 8) as u16);
+    i.neg_hi = bits(w0, 8, 3) as u8;
+    i.opsel = bits(w0, 11, 3) as u8;
+    i.opsel_hi = (bits(w1, 27, 2) | bits(w0, 14, 1) << 2) as u8;
+    i.clamp = bits(w0, 15, 1) != 0;
+    i.neg = bits(w1, 29, 3) as u8;
+    let lit = w.get(2).copied();
+    for (k, &f) in [s0, s1, s2].iter().enumerate() {
         if t[k + 1] != Ty::N {
             i.src[k] = source(f, t[k + 1], lit)?;
         }
     }
+    Ok(i)
+}
+
+fn decode_vinterp(w0: u32, w: &[u32]) -> Result<Inst, DecodeError> {
+    let w1 = need(w.get(1).copied())?;
+    let code = bits(w0, 16, 7);
+    let op =
+        lookup(Encoding::Vinterp, code).ok_or(DecodeError::UnknownOpcode { enc: Encoding::Vinterp, code, len: 2 })?;
+    let t = op.info().ty;
+    let mut i = Inst::new(op, 2);
+    i.dst = Operand::Vgpr(bits(w0, 0, 8) as u16);
+    i.imm = bits(w0, 8, 3) as i32; // wait_exp
+    i.opsel = bits(w0, 11, 4) as u8;
+    i.clamp = bits(w0, 15, 1) != 0;
+    i.neg = bits(w1, 29, 3) as u8;
+    for (k, f) in [bits(w1, 0, 9), bits(w1, 9, 9), bits(w1, 18, 9)].into_iter().enumerate() {
+        i.src[k] = source(f, t[k + 1], None)?;
+    }
+    Ok(i)
+}
+
+fn decode_ldsdir(w0: u32) -> Result<Inst, DecodeError> {
+    let code = bits(w0, 20, 2);
+    let op =
+        lookup(Encoding::Ldsdir, code).ok_or(DecodeError::UnknownOpcode { enc: Encoding::Ldsdir, code, len: 1 })?;
+    let mut i = Inst::new(op, 1);
+    i.dst = Operand::Vgpr(bits(w0, 0, 8) as u16);
+    i.imm = bits(w0, 16, 4) as i32; // wait_vdst
+    i.imm1 = bits(w0, 8, 8) as i32; // attr (15:10), channel (9:8)
+    Ok(i)
+}
+
+fn decode_exp(w0: u32, w: &[u32]) -> Result<Inst, DecodeError> {
+    let w1 = need(w.get(1).copied())?;
+    let mut i = Inst::new(Op::EXP, 2);
+    i.imm = bits(w0, 0, 16) as i32; // en 3:0, target 9:4, done 11, row 13
+    i.ext = w1;
+    Ok(i)
+}
+
+fn decode_mtbuf(w0: u32, w: &[u32]) -> Result<Inst, DecodeError> {
+    let w1 = need(w.get(1).copied())?;
+    let code = bits(w0, 15, 4);
+    let op = lookup(Encoding::Mtbuf, code).ok_or(DecodeError::UnknownOpcode { enc: Encoding::Mtbuf, code, len: 2 })?;
+    let mut i = buffer_fields(op, w0, w1)?;
+    i.imm1 = bits(w0, 19, 7) as i32; // format
+    Ok(i)
+}
+
+fn decode_mimg(w0: u32, w: &[u32]) -> Result<Inst, DecodeError> {
+    // NSA (bit 0) adds a dword of further address VGPRs.
+    let len = 2 + (w0 & 1) as u8;
+    let w1 = need(w.get(1).copied())?;
+    if w.len() < len as usize {
+        return Err(DecodeError::Truncated);
+    }
+    let code = bits(w0, 18, 8);
+    let op = lookup(Encoding::Mimg, code).ok_or(DecodeError::UnknownOpcode { enc: Encoding::Mimg, code, len })?;
+    let mut i = Inst::new(op, len);
+    i.imm = w0 as i32;
+    i.ext = w1;
+    i.imm1 = w.get(2).copied().unwrap_or(0) as i32;
     Ok(i)
 }
 
@@ -527,7 +697,7 @@ fn decode_ds(w0: u32, w: &[u32]) -> Result<Inst, DecodeError> {
     i.imm = bits(w0, 0, 8) as i32;
     i.imm1 = bits(w0, 8, 8) as i32;
     if bits(w0, 17, 1) != 0 {
-        return Err(DecodeError::Unsupported { what: "GDS", len: 2 });
+        i.flags |= mflag::GDS;
     }
     i.src[0] = Operand::Vgpr(bits(w1, 0, 8) as u16);
     i.src[1] = Operand::Vgpr(bits(w1, 8, 8) as u16);
@@ -540,6 +710,11 @@ fn decode_mubuf(w0: u32, w: &[u32]) -> Result<Inst, DecodeError> {
     let w1 = need(w.get(1).copied())?;
     let code = bits(w0, 18, 8);
     let op = lookup(Encoding::Mubuf, code).ok_or(DecodeError::UnknownOpcode { enc: Encoding::Mubuf, code, len: 2 })?;
+    buffer_fields(op, w0, w1)
+}
+
+/// The fields MUBUF and MTBUF share.
+fn buffer_fields(op: Op, w0: u32, w1: u32) -> Result<Inst, DecodeError> {
     let mut i = Inst::new(op, 2);
     i.imm = bits(w0, 0, 12) as i32;
     let mut f = 0;

@@ -8,6 +8,13 @@ use super::table::{Encoding, Op, Ty, F};
 
 /// Name of `count` scalar registers starting at `idx`.
 pub fn sreg_name(idx: u8, count: u32) -> String {
+    // The hardware ignores the low bits of a multi-dword SGPR operand; LLVM prints the
+    // aligned range.
+    let idx = match count {
+        2 if idx < 106 || (108..124).contains(&idx) => idx & !1,
+        4.. if idx < 106 || (108..124).contains(&idx) => idx & !3,
+        _ => idx,
+    };
     let end = idx as u32 + count.max(1) - 1;
     match (idx, count) {
         (106, 2) => "vcc".into(),
@@ -261,6 +268,8 @@ pub fn disassemble(inst: &Inst, pc: u64, wave64: bool) -> String {
                 Op::S_SENDMSG => vec![sendmsg(simm)],
                 Op::S_WAITCNT_DEPCTR => vec![depctr(simm)],
                 Op::S_CLAUSE | Op::S_SET_INST_PREFETCH_DISTANCE => vec![format!("{simm:#x}")],
+                // The immediate of s_endpgm is optional and printed only when set.
+                Op::S_ENDPGM if simm == 0 => vec![],
                 // LLVM prints the raw 16-bit offset (65535 for -1), not the signed value.
                 _ if inst.op.has_flag(F::BRANCH) => vec![simm.to_string()],
                 _ if t[1] == Ty::Imm16 => vec![simm.to_string()],
@@ -305,9 +314,14 @@ pub fn disassemble(inst: &Inst, pc: u64, wave64: bool) -> String {
             }
         }
         Encoding::Vop1 | Encoding::Vop2 | Encoding::Vopc | Encoding::Vop3 => return valu(inst, wave64),
-        Encoding::Vop3p | Encoding::Vopd => vec![],
+        Encoding::Vop3p => return vop3p(inst, wave64),
+        Encoding::Vopd => vec![],
+        Encoding::Vinterp => return vinterp(inst),
+        Encoding::Ldsdir => return ldsdir(inst),
+        Encoding::Exp => return exp(inst),
+        Encoding::Mimg => return mimg(inst),
         Encoding::Ds => return ds(inst),
-        Encoding::Mubuf => return mubuf(inst),
+        Encoding::Mubuf | Encoding::Mtbuf => return mubuf(inst),
         Encoding::Flat | Encoding::Global | Encoding::Scratch => return flat(inst),
     };
     let _ = pc;
@@ -318,17 +332,31 @@ pub fn disassemble(inst: &Inst, pc: u64, wave64: bool) -> String {
     s
 }
 
+fn is16(t: Ty) -> bool {
+    matches!(t, Ty::B16 | Ty::F16)
+}
+
 fn valu(inst: &Inst, wave64: bool) -> String {
     let info = inst.op.info();
     let t = info.ty;
-    let vop3 = info.enc == Encoding::Vop3 || inst.form == Form::Vop3;
+    let vop3 = info.enc == Encoding::Vop3 || inst.form.is_vop3();
+    let dpp = inst.form.is_dpp();
     let mut s = String::from(info.name);
     // Opcodes with a single encoding in LLVM print no _e32/_e64 suffix: v_nop (either
     // encoding), v_readfirstlane_b32, and v_fmamk/v_fmaak (32-bit form only).
     let one_form = matches!(inst.op, Op::V_NOP | Op::V_READFIRSTLANE_B32) || inst.op.has_flag(F::LIT_K);
-    if info.enc != Encoding::Vop3 && !one_form {
-        s.push_str(if inst.form == Form::Vop3 { "_e64" } else { "_e32" });
-    }
+    s.push_str(match inst.form {
+        Form::Dpp16 | Form::Dpp8 => "_dpp",
+        Form::Vop3Dpp16 | Form::Vop3Dpp8 => "_e64_dpp",
+        _ if info.enc != Encoding::Vop3 && !one_form => {
+            if inst.form == Form::Vop3 {
+                "_e64"
+            } else {
+                "_e32"
+            }
+        }
+        _ => "",
+    });
     let mut ops = Vec::new();
     if info.enc == Encoding::Vopc {
         if !inst.op.has_flag(F::CMPX) {
@@ -342,7 +370,7 @@ fn valu(inst: &Inst, wave64: bool) -> String {
         }
     }
     let nsrc = match inst.op {
-        Op::V_FMAMK_F32 | Op::V_FMAAK_F32 => 3,
+        Op::V_FMAMK_F32 | Op::V_FMAAK_F32 | Op::V_FMAMK_F16 | Op::V_FMAAK_F16 => 3,
         _ => t[1..].iter().filter(|t| **t != Ty::N).count(),
     };
     for k in 0..nsrc {
@@ -354,11 +382,12 @@ fn valu(inst: &Inst, wave64: bool) -> String {
             continue;
         }
         let text = operand(&inst.src[k], ty, wave64);
-        let text = with_mods(text, inst.neg >> k & 1 != 0 && vop3, inst.abs >> k & 1 != 0 && vop3);
+        let mods = vop3 || inst.form == Form::Dpp16;
+        let text = with_mods(text, inst.neg >> k & 1 != 0 && mods, inst.abs >> k & 1 != 0 && mods);
         ops.push(text);
     }
     // fmamk prints K in the middle: v_fmamk_f32 vdst, src0, K, src1.
-    if inst.op == Op::V_FMAMK_F32 && ops.len() == 4 {
+    if matches!(inst.op, Op::V_FMAMK_F32 | Op::V_FMAMK_F16) && ops.len() == 4 {
         ops.swap(2, 3);
     }
     if inst.op.has_flag(F::SD) && !vop3 && info.enc == Encoding::Vop2 {
@@ -370,6 +399,14 @@ fn valu(inst: &Inst, wave64: bool) -> String {
         s.push_str(&ops.join(", "));
     }
     if vop3 {
+        let dst16 = is16(t[0]);
+        if inst.opsel != 0 && (dst16 || t[1..].iter().any(|&t| is16(t))) {
+            let mut bits: Vec<String> = (0..nsrc).map(|k| (inst.opsel >> k & 1).to_string()).collect();
+            if info.enc != Encoding::Vopc {
+                bits.push((inst.opsel >> 3 & 1).to_string());
+            }
+            let _ = write!(s, " op_sel:[{}]", bits.join(","));
+        }
         if inst.clamp {
             s.push_str(" clamp");
         }
@@ -380,49 +417,185 @@ fn valu(inst: &Inst, wave64: bool) -> String {
             _ => {}
         }
     }
+    if dpp {
+        s.push_str(&dpp_suffix(inst));
+    }
+    s
+}
+
+/// The DPP controls as LLVM prints them.
+fn dpp_suffix(inst: &Inst) -> String {
+    let w = inst.ext;
+    let fi = inst.flags & mflag::FI != 0;
+    let mut s = String::new();
+    if inst.form.is_dpp8() {
+        let sel: Vec<String> = (0..8).map(|k| (w >> (8 + 3 * k) & 7).to_string()).collect();
+        let _ = write!(s, " dpp8:[{}]", sel.join(","));
+        if fi {
+            s.push_str(" fi:1");
+        }
+        return s;
+    }
+    let ctrl = w >> 8 & 0x1ff;
+    match ctrl {
+        0x000..=0x0ff => {
+            let q: Vec<String> = (0..4).map(|k| (ctrl >> (2 * k) & 3).to_string()).collect();
+            let _ = write!(s, " quad_perm:[{}]", q.join(","));
+        }
+        0x101..=0x10f => {
+            let _ = write!(s, " row_shl:{}", ctrl & 0xf);
+        }
+        0x111..=0x11f => {
+            let _ = write!(s, " row_shr:{}", ctrl & 0xf);
+        }
+        0x121..=0x12f => {
+            let _ = write!(s, " row_ror:{}", ctrl & 0xf);
+        }
+        0x140 => s.push_str(" row_mirror"),
+        0x141 => s.push_str(" row_half_mirror"),
+        0x150..=0x15f => {
+            let _ = write!(s, " row_share:{}", ctrl & 0xf);
+        }
+        0x160..=0x16f => {
+            let _ = write!(s, " row_xmask:{}", ctrl & 0xf);
+        }
+        _ => s.push_str(" /* Invalid dpp_ctrl value */"),
+    }
+    let _ = write!(s, " row_mask:{:#x} bank_mask:{:#x}", w >> 28, w >> 24 & 0xf);
+    if w >> 19 & 1 != 0 {
+        s.push_str(" bound_ctrl:1");
+    }
+    if fi {
+        s.push_str(" fi:1");
+    }
+    s
+}
+
+fn bit_list(v: u8, n: usize) -> String {
+    let b: Vec<String> = (0..n).map(|k| (v >> k & 1).to_string()).collect();
+    format!("[{}]", b.join(","))
+}
+
+fn vop3p(inst: &Inst, wave64: bool) -> String {
+    let info = inst.op.info();
+    let t = info.ty;
+    let n = t[1..].iter().filter(|t| **t != Ty::N).count();
+    let mix = info.name.starts_with("v_fma_mix");
+    let mut ops = vec![operand(&inst.dst, t[0], wave64)];
+    for k in 0..n {
+        let text = operand(&inst.src[k], t[k + 1], wave64);
+        // The mix opcodes use neg_lo as neg and neg_hi as abs.
+        ops.push(if mix { with_mods(text, inst.neg >> k & 1 != 0, inst.neg_hi >> k & 1 != 0) } else { text });
+    }
+    let mut s = format!("{} {}", info.name, ops.join(", "));
+    let full = (1u8 << n) - 1;
+    let default_hi = if mix { 0 } else { full };
+    if inst.opsel & full != 0 {
+        let _ = write!(s, " op_sel:{}", bit_list(inst.opsel, n));
+    }
+    if inst.opsel_hi & full != default_hi {
+        let _ = write!(s, " op_sel_hi:{}", bit_list(inst.opsel_hi, n));
+    }
+    if !mix {
+        if inst.neg & full != 0 {
+            let _ = write!(s, " neg_lo:{}", bit_list(inst.neg, n));
+        }
+        if inst.neg_hi & full != 0 {
+            let _ = write!(s, " neg_hi:{}", bit_list(inst.neg_hi, n));
+        }
+    }
+    if inst.clamp {
+        s.push_str(" clamp");
+    }
+    s
+}
+
+fn vinterp(inst: &Inst) -> String {
+    let info = inst.op.info();
+    let ops: Vec<String> =
+        (0..3).map(|k| with_mods(operand(&inst.src[k], Ty::F32, false), inst.neg >> k & 1 != 0, false)).collect();
+    let mut s = format!("{} {}, {}", info.name, operand(&inst.dst, Ty::F32, false), ops.join(", "));
+    if inst.opsel != 0 {
+        let _ = write!(s, " op_sel:{}", bit_list(inst.opsel, 4));
+    }
+    let _ = write!(s, " wait_exp:{}", inst.imm);
+    if inst.clamp {
+        s.push_str(" clamp");
+    }
+    s
+}
+
+fn ldsdir(inst: &Inst) -> String {
+    let info = inst.op.info();
+    let dst = operand(&inst.dst, Ty::B32, false);
+    if inst.op == Op::LDS_PARAM_LOAD {
+        let (attr, chan) = (inst.imm1 >> 2, inst.imm1 & 3);
+        format!("{} {dst}, attr{attr}.{} wait_vdst:{}", info.name, ["x", "y", "z", "w"][chan as usize], inst.imm)
+    } else {
+        format!("{} {dst} wait_vdst:{}", info.name, inst.imm)
+    }
+}
+
+fn exp(inst: &Inst) -> String {
+    let v = inst.imm as u32;
+    let (en, target, done, row) = (v & 0xf, v >> 4 & 0x3f, v >> 11 & 1 != 0, v >> 13 & 1 != 0);
+    let name = match target {
+        0..=7 => format!("mrt{target}"),
+        8 => "mrtz".into(),
+        9 => "null".into(),
+        12..=15 => format!("pos{}", target - 12),
+        32..=63 => format!("param{}", target - 32),
+        _ => format!("invalid_target_{target}"),
+    };
+    let regs: Vec<String> = (0..4)
+        .map(|k| if en >> k & 1 != 0 { format!("v{}", inst.ext >> (8 * k) & 0xff) } else { "off".into() })
+        .collect();
+    let mut s = format!("exp {name} {}", regs.join(", "));
+    if done {
+        s.push_str(" done");
+    }
+    if row {
+        s.push_str(" row_en");
+    }
+    s
+}
+
+fn mimg(inst: &Inst) -> String {
+    // Printed with the raw fields; full MIMG syntax (NSA address lists, a16, d16) is
+    // decoded into lengths only.
+    let (w0, w1) = (inst.imm as u32, inst.ext);
+    let dmask = w0 >> 8 & 0xf;
+    let mut s = format!(
+        "{} v{}, v{}, s[{}:{}] dmask:{dmask:#x}",
+        inst.op.name(),
+        w1 >> 8 & 0xff,
+        w1 & 0xff,
+        (w1 >> 16 & 0x1f) * 4,
+        (w1 >> 16 & 0x1f) * 4 + 7
+    );
+    let _ = write!(s, " dim:{}", w0 >> 2 & 7);
     s
 }
 
 fn ds(inst: &Inst) -> String {
     let info = inst.op.info();
-    let n = info.ty[0].dwords(false);
+    let t = info.ty;
     let name = info.name;
-    let two = name.contains("2addr");
-    let load = name.starts_with("ds_load");
-    let rtn = name.contains("_rtn_");
-    let addr = operand(&inst.src[0], Ty::B32, false);
-    let data = |k: usize| match inst.src[k] {
-        Operand::Vgpr(v) => vreg_name(v, n),
+    let reg = |o: &Operand, ty: Ty| match *o {
+        Operand::Vgpr(v) => vreg_name(v, ty.dwords(false)),
         _ => String::new(),
     };
     let mut ops = Vec::new();
-    if load {
-        ops.push(vreg_name(
-            match inst.dst {
-                Operand::Vgpr(v) => v,
-                _ => 0,
-            },
-            if two { 2 * n } else { n },
-        ));
-        ops.push(addr);
-    } else {
-        if rtn {
-            ops.push(vreg_name(
-                match inst.dst {
-                    Operand::Vgpr(v) => v,
-                    _ => 0,
-                },
-                n,
-            ));
-        }
-        ops.push(addr);
-        ops.push(data(1));
-        if two {
-            ops.push(data(2));
+    if t[0] != Ty::N {
+        ops.push(reg(&inst.dst, t[0]));
+    }
+    for (k, ty) in t[1..].iter().enumerate() {
+        if *ty != Ty::N {
+            ops.push(reg(&inst.src[k], *ty));
         }
     }
-    let mut s = format!("{name} {}", ops.join(", "));
-    if two {
+    let mut s = if ops.is_empty() { name.to_string() } else { format!("{name} {}", ops.join(", ")) };
+    if name.contains("2addr") {
         if inst.imm != 0 {
             let _ = write!(s, " offset0:{}", inst.imm);
         }
@@ -434,6 +607,9 @@ fn ds(inst: &Inst) -> String {
         if off != 0 {
             let _ = write!(s, " offset:{off}");
         }
+    }
+    if inst.flags & mflag::GDS != 0 {
+        s.push_str(" gds");
     }
     s
 }
@@ -473,6 +649,9 @@ fn mubuf(inst: &Inst) -> String {
     };
     let soff = operand(&inst.src[3], Ty::B32, false);
     let mut s = format!("{} {vdata}, {vaddr}, {rsrc}, {soff}", info.name);
+    if info.enc == Encoding::Mtbuf && inst.imm1 != 1 {
+        let _ = write!(s, " format:{}", inst.imm1);
+    }
     if f & mflag::IDXEN != 0 {
         s.push_str(" idxen");
     }

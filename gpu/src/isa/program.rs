@@ -7,9 +7,9 @@ use std::sync::Arc;
 
 use parking_lot::Mutex;
 
-use super::decode::{decode, decode_vopd, DecodeError, Inst};
+use super::decode::{decode, decode_vopd, mflag, DecodeError, Inst};
 use super::disasm::{disassemble, disassemble_dual};
-use super::table::{Op, F};
+use super::table::{Encoding, Op, F};
 use crate::mem::{AddressSpace, VmFault};
 
 /// Most dwords decoded for one program (4 MiB of code).
@@ -30,6 +30,9 @@ pub struct Program {
     words: Vec<u32>,
     /// The halves of each VOPD instruction (its `imm` indexes this).
     duals: Vec<[Inst; 2]>,
+    /// Instructions that decoded but are not executed (their slot holds a trap), kept for
+    /// disassembly.
+    unexecuted_insts: HashMap<u32, Inst>,
 }
 
 impl Program {
@@ -40,6 +43,7 @@ impl Program {
         let mut offsets = Vec::new();
         let mut bad = HashMap::new();
         let mut duals = Vec::new();
+        let mut unexecuted_insts = HashMap::new();
         let mut at = 0usize;
         while at < words.len() {
             offsets.push(at as u32);
@@ -59,6 +63,21 @@ impl Program {
                     }
                     at += i.len as usize;
                     let end = i.op == Op::S_CODE_END;
+                    let halves = duals.last().filter(|_| i.op == Op::V_DUAL);
+                    let unexecuted = [Some(i.op), halves.map(|d| d[0].op), halves.map(|d| d[1].op)]
+                        .into_iter()
+                        .flatten()
+                        .find(|op| !op.executed())
+                        .or(Some(i.op).filter(|_| {
+                            i.form.is_dpp() || i.flags & mflag::GDS != 0 && i.op.encoding() == Encoding::Ds
+                        }));
+                    if let Some(op) = unexecuted {
+                        // Decoded and printable, but a wave that reaches it traps.
+                        let dpp = i.form.is_dpp();
+                        bad.insert(insts.len() as u32, DecodeError::NotExecuted { op, dpp, len: i.len });
+                        unexecuted_insts.insert(insts.len() as u32, i);
+                        i = placeholder(i.len);
+                    }
                     insts.push(i);
                     if end {
                         break;
@@ -75,7 +94,7 @@ impl Program {
         }
         let end = at.min(words.len());
         offsets.push(end as u32);
-        let mut p = Program { base, insts, offsets, bad, words: words[..end].to_vec(), duals };
+        let mut p = Program { base, insts, offsets, bad, words: words[..end].to_vec(), duals, unexecuted_insts };
         p.resolve_branches();
         p
     }
@@ -148,15 +167,21 @@ impl Program {
     /// words that did not decode say why.
     pub fn describe(&self, idx: usize, wave64: bool) -> String {
         let words: Vec<String> = self.words(idx).iter().map(|w| format!("{w:08X}")).collect();
-        let text = match (self.decode_error(idx), self.insts.get(idx)) {
+        let unexecuted = self.unexecuted_insts.get(&(idx as u32));
+        let text = match (self.decode_error(idx), unexecuted.or(self.insts.get(idx))) {
+            (Some(DecodeError::NotExecuted { .. }), Some(i)) => self.text(i, idx, wave64),
             (Some(e), _) => format!("<{e}>"),
-            (None, Some(i)) if i.op == Op::V_DUAL => {
-                self.dual(i).map_or_else(String::new, |d| disassemble_dual(d, wave64))
-            }
-            (None, Some(i)) => disassemble(i, self.addr(idx), wave64),
+            (None, Some(i)) => self.text(i, idx, wave64),
             (None, None) => return String::new(),
         };
         format!("{text}  // {:012X}: {}", self.addr(idx), words.join(" "))
+    }
+
+    fn text(&self, i: &Inst, idx: usize, wave64: bool) -> String {
+        if i.op == Op::V_DUAL {
+            return self.dual(i).map_or_else(String::new, |d| disassemble_dual(d, wave64));
+        }
+        disassemble(i, self.addr(idx), wave64)
     }
 
     /// The machine words of instruction `idx`.

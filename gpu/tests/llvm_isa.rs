@@ -1,0 +1,295 @@
+//! The decoder and disassembler against LLVM 19, the oracle nobody here wrote.
+//!
+//! For every opcode number of every gfx11 encoding, the generator makes instructions with
+//! random operand fields (registers of every kind and range, inline constants, literals,
+//! modifiers, DPP controls, memory offsets and flags), plus fully random words. LLVM's
+//! `llvm-objdump-19 --mcpu=gfx1100` disassembles them (wave32 and wave64); softnavi must
+//! reject what LLVM rejects, and print exactly LLVM's text, with the same length, for
+//! everything LLVM accepts. The test prints the figures per encoding.
+//!
+//! `SOFTNAVI_ISA_SAMPLES` sets the samples per opcode (default 6); `SOFTNAVI_ISA_SHOW`
+//! prints that many mismatches per encoding.
+
+mod common;
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt::Write as _;
+use std::process::Command;
+
+use common::{run_tool, scratch_dir};
+use gpu::isa::decode::DecodeError;
+use gpu::isa::program::Program;
+
+/// Dwords per candidate slot: the longest gfx11 instruction is 5 (MIMG with NSA).
+const SLOT: usize = 8;
+const S_NOP: u32 = 0xbf80_0000;
+
+struct Rng(u64);
+impl Rng {
+    fn next(&mut self) -> u32 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        (self.0 >> 16) as u32
+    }
+}
+
+/// Where an encoding's opcode sits and what its fixed bits are.
+struct Space {
+    name: &'static str,
+    /// Fixed prefix of dword 0 and its mask (including the opcode field).
+    prefix: u32,
+    mask: u32,
+    op_shift: u32,
+    op_count: u32,
+    dwords: usize,
+}
+
+fn spaces() -> Vec<Space> {
+    let s = |name, prefix, mask, op_shift, op_count, dwords| Space { name, prefix, mask, op_shift, op_count, dwords };
+    vec![
+        s("SOP2", 0x8000_0000, 0xc000_0000 | 0x7f << 23, 23, 0x60, 1),
+        s("SOPK", 0xb000_0000, 0xf000_0000 | 0x1f << 23, 23, 0x1d, 1),
+        s("SOP1", 0xbe80_0000, 0xff80_0000 | 0xff << 8, 8, 256, 1),
+        s("SOPC", 0xbf00_0000, 0xff80_0000 | 0x7f << 16, 16, 128, 1),
+        s("SOPP", 0xbf80_0000, 0xff80_0000 | 0x7f << 16, 16, 128, 1),
+        s("SMEM", 0xf400_0000, 0xfc00_0000 | 0xff << 18, 18, 256, 2),
+        s("VOP2", 0, 0x8000_0000 | 0x3f << 25, 25, 0x3e, 1),
+        s("VOP1", 0x7e00_0000, 0xfe00_0000 | 0xff << 9, 9, 256, 1),
+        s("VOPC", 0x7c00_0000, 0xfe00_0000 | 0xff << 17, 17, 256, 1),
+        s("VOP3", 0xd400_0000, 0xfc00_0000 | 0x3ff << 16, 16, 1024, 2),
+        s("VOP3P", 0xcc00_0000, 0xff80_0000 | 0x7f << 16, 16, 128, 2),
+        s("VOPD", 0xc800_0000, 0xfc00_0000 | 0x1ff << 17, 17, 512, 2),
+        s("VINTERP", 0xcd00_0000, 0xff80_0000 | 0x7f << 16, 16, 128, 2),
+        s("LDSDIR", 0xce00_0000, 0xffc0_0000 | 0x3 << 20, 20, 4, 1),
+        s("DS", 0xd800_0000, 0xfc00_0000 | 0xff << 18, 18, 256, 2),
+        s("MUBUF", 0xe000_0000, 0xfc00_0000 | 0xff << 18, 18, 256, 2),
+        s("MTBUF", 0xe800_0000, 0xfc00_0000 | 0xf << 15, 15, 16, 2),
+        s("MIMG", 0xf000_0000, 0xfc00_0000 | 0xff << 18, 18, 256, 3),
+        s("FLAT", 0xdc00_0000, 0xfc03_0000 | 0x7f << 18, 18, 128, 2),
+        s("SCRATCH", 0xdc01_0000, 0xfc03_0000 | 0x7f << 18, 18, 128, 2),
+        s("GLOBAL", 0xdc02_0000, 0xfc03_0000 | 0x7f << 18, 18, 128, 2),
+        s("EXP", 0xf800_0000, 0xfc00_0000, 0, 1, 2),
+    ]
+}
+
+/// A random operand-ish dword: each byte is kept, zeroed or set to a typical value, so
+/// that unused fields are often zero (LLVM requires it) and register fields take every
+/// kind of value.
+fn field_noise(r: &mut Rng) -> u32 {
+    let mut w = r.next();
+    for b in 0..4 {
+        let roll = r.next() % 10;
+        let byte = match roll {
+            0..=2 => 0,
+            3 => [0x7c, 0x7d, 0x7e, 0x6a, 0x80, 0xc1, 0xf0, 0xf8, 0xff, 0xfa, 0xe9, 0xea, 0xfd][r.next() as usize % 13],
+            4 => r.next() % 8,
+            _ => w >> (8 * b) & 0xff,
+        };
+        w = w & !(0xff << (8 * b)) | byte << (8 * b);
+    }
+    w
+}
+
+/// A literal constant: simple floats and integers as often as random bits.
+fn literal(r: &mut Rng) -> u32 {
+    match r.next() % 4 {
+        0 => [0x3f80_0000, 0x4049_0fdb, 0xffff_ffff, 0x8000_0000, 0x3c00, 0x1234][r.next() as usize % 6],
+        1 => r.next() & 0xffff,
+        _ => r.next(),
+    }
+}
+
+struct Candidate {
+    space: usize,
+    code: u32,
+    words: Vec<u32>,
+}
+
+fn generate(samples: u32, seed: u64) -> Vec<Candidate> {
+    let mut r = Rng(seed);
+    let mut out = Vec::new();
+    for (si, sp) in spaces().iter().enumerate() {
+        for code in 0..sp.op_count {
+            for _ in 0..samples {
+                let free = !sp.mask;
+                let mut w0 = sp.prefix | (code << sp.op_shift) & sp.mask | field_noise(&mut r) & free;
+                if sp.name == "VOPD" {
+                    w0 = sp.prefix | code << 17 | field_noise(&mut r) & 0x1ffff;
+                }
+                let mut words = vec![w0];
+                for _ in 1..sp.dwords {
+                    words.push(field_noise(&mut r));
+                }
+                // A literal or DPP dword, and NSA address dwords, if the instruction wants them.
+                for _ in sp.dwords..4 {
+                    words.push(literal(&mut r));
+                }
+                out.push(Candidate { space: si, code, words });
+            }
+        }
+    }
+    // Fully random words.
+    for _ in 0..samples * 2000 {
+        let words = (0..4).map(|_| r.next()).collect();
+        out.push(Candidate { space: usize::MAX, code: 0, words });
+    }
+    out
+}
+
+/// LLVM's text and length (dwords) for each candidate, `None` where it rejects the words.
+fn llvm(cands: &[Candidate], wave64: bool) -> Vec<Option<(String, usize)>> {
+    let dir = scratch_dir("llvm-isa");
+    let mut asm = String::from(".text\n");
+    for c in cands {
+        let mut ws = c.words.clone();
+        ws.resize(SLOT, S_NOP);
+        let list: Vec<String> = ws.iter().map(|w| format!("{w:#010x}")).collect();
+        let _ = writeln!(asm, ".long {}", list.join(","));
+    }
+    let (src, obj) = (dir.join("c.s"), dir.join("c.o"));
+    std::fs::write(&src, asm).unwrap();
+    run_tool(
+        Command::new("llvm-mc-19")
+            .args(["-triple=amdgcn-amd-amdhsa", "-mcpu=gfx1100", "-filetype=obj", "-o"])
+            .arg(&obj)
+            .arg(&src),
+    );
+    let mut cmd = Command::new("llvm-objdump-19");
+    cmd.args(["-d", "--mcpu=gfx1100"]);
+    if wave64 {
+        cmd.arg("--mattr=+wavefrontsize64");
+    }
+    let text = String::from_utf8(run_tool(cmd.arg(&obj))).unwrap();
+    let mut out = vec![None; cands.len()];
+    for line in text.lines() {
+        let Some(line) = line.strip_prefix('\t') else { continue };
+        let Some((inst, rest)) = line.rsplit_once("// ") else { continue };
+        let Some((addr, words)) = rest.split_once(": ") else { continue };
+        let Ok(addr) = usize::from_str_radix(addr, 16) else { continue };
+        if addr % (4 * SLOT) != 0 {
+            continue;
+        }
+        let inst = inst.trim_end();
+        if inst.starts_with(".long") || inst.starts_with("<unknown>") {
+            continue;
+        }
+        // Branches end with the target ("BFA00003 <.text+0x10>"), misaligned registers
+        // with "; Warning: ...".
+        let n = words.split(' ').take_while(|w| !w.starts_with('<') && !w.starts_with(';')).count();
+        out[addr / (4 * SLOT)] = Some((inst.to_string(), n));
+    }
+    out
+}
+
+/// softnavi's text and length for the instruction at the start of `words`, `None` where it
+/// rejects them.
+fn ours(words: &[u32], wave64: bool) -> Option<(String, usize)> {
+    let mut ws = words.to_vec();
+    ws.resize(SLOT, S_NOP);
+    let p = Program::decode(0, &ws);
+    match p.decode_error(0) {
+        None | Some(DecodeError::NotExecuted { .. }) => {}
+        Some(_) => return None,
+    }
+    let d = p.describe(0, wave64);
+    let text = d.split("  // ").next().unwrap_or_default().to_string();
+    Some((text, p.words(0).len()))
+}
+
+/// Mismatches still open per encoding at the fixed seeds and the default sample count
+/// (issue 3 stays open until every entry is 0). The test fails when an encoding gets
+/// worse; lower an entry when a fix makes it better.
+const KNOWN_GAP: &[(&str, u64)] = &[
+    ("DS", 1131),
+    ("EXP", 5),
+    ("FLAT", 621),
+    ("GLOBAL", 240),
+    ("LDSDIR", 0),
+    ("MIMG", 984),
+    ("MTBUF", 138),
+    ("MUBUF", 419),
+    ("SCRATCH", 2),
+    ("SMEM", 36),
+    ("SOP1", 66),
+    ("SOP2", 26),
+    ("SOPC", 5),
+    ("SOPK", 72),
+    ("SOPP", 218),
+    ("VINTERP", 66),
+    ("VOP1", 229),
+    ("VOP2", 92),
+    ("VOP3", 696),
+    ("VOP3P", 230),
+    ("VOPC", 353),
+    ("VOPD", 1239),
+    ("random words", 3390),
+];
+
+#[derive(Default)]
+struct Tally {
+    compared: u64,
+    mismatches: u64,
+    llvm_codes: BTreeSet<u32>,
+    our_codes: BTreeSet<u32>,
+    shown: Vec<String>,
+}
+
+#[test]
+fn decoder_and_disassembler_match_llvm_19() {
+    let samples: u32 = std::env::var("SOFTNAVI_ISA_SAMPLES").ok().and_then(|s| s.parse().ok()).unwrap_or(6);
+    let show: usize = std::env::var("SOFTNAVI_ISA_SHOW").ok().and_then(|s| s.parse().ok()).unwrap_or(3);
+    let names: Vec<&str> = spaces().iter().map(|s| s.name).collect();
+    let mut tally: BTreeMap<&str, Tally> = BTreeMap::new();
+    let mut total = (0u64, 0u64);
+    for wave64 in [false, true] {
+        let cands = generate(samples, 0x5eed_0000 + wave64 as u64);
+        let reference = llvm(&cands, wave64);
+        for (c, want) in cands.iter().zip(&reference) {
+            let got = ours(&c.words, wave64);
+            let name = names.get(c.space).copied().unwrap_or("random words");
+            let t = tally.entry(name).or_default();
+            t.compared += 1;
+            if want.is_some() {
+                t.llvm_codes.insert(c.code);
+            }
+            if got.is_some() {
+                t.our_codes.insert(c.code);
+            }
+            if &got != want {
+                t.mismatches += 1;
+                if t.shown.len() < show {
+                    let words: Vec<String> = c.words.iter().map(|w| format!("{w:08x}")).collect();
+                    t.shown.push(format!(
+                        "  {} w{}: llvm {:?}\n             ours {:?}",
+                        words.join(" "),
+                        if wave64 { 64 } else { 32 },
+                        want,
+                        got
+                    ));
+                }
+            }
+        }
+    }
+    println!("{:<13} {:>9} {:>10} {:>12} {:>11}", "encoding", "compared", "mismatches", "LLVM opcodes", "we decode");
+    for (name, t) in &tally {
+        let covered = t.llvm_codes.intersection(&t.our_codes).count();
+        println!("{name:<13} {:>9} {:>10} {:>12} {:>11}", t.compared, t.mismatches, t.llvm_codes.len(), covered);
+        for s in &t.shown {
+            println!("{s}");
+        }
+        total.0 += t.compared;
+        total.1 += t.mismatches;
+    }
+    println!("total: {} instructions compared, {} mismatches", total.0, total.1);
+    if samples == 6 {
+        let worse: Vec<String> = tally
+            .iter()
+            .filter_map(|(name, t)| {
+                let gap = KNOWN_GAP.iter().find(|(n, _)| n == name).map_or(0, |g| g.1);
+                (t.mismatches > gap).then(|| format!("{name}: {} > {gap}", t.mismatches))
+            })
+            .collect();
+        assert!(worse.is_empty(), "more mismatches with LLVM 19 than before: {worse:?}");
+    }
+}
