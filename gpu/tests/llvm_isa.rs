@@ -222,7 +222,7 @@ const KNOWN_GAP: &[(&str, u64)] = &[
     ("VOP3", 696),
     ("VOP3P", 230),
     ("VOPC", 353),
-    ("VOPD", 1239),
+    ("VOPD", 1238),
     ("random words", 3390),
 ];
 
