@@ -374,10 +374,12 @@ fn main() {
 
     let program = Program::decode(BASE, &words);
     let insts = program.insts().len();
+    // Words that did not decode, and opcodes that decode but softnavi does not execute.
     let bad = (0..insts).filter(|&i| program.decode_error(i).is_some()).count();
     let decoded = (program.addr(insts) - BASE) as usize;
     println!(
-        "code object: {bytes} bytes ({} dwords), {insts} instructions decoded over {decoded} bytes, {bad} not decodable",
+        "code object: {bytes} bytes ({} dwords), {insts} instructions over {decoded} bytes, {bad} of them trap \
+         (not decodable or not executed):",
         words.len()
     );
     assert_eq!(decoded, bytes, "Program::decode stopped before the end of the code");
