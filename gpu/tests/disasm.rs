@@ -12,7 +12,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use common::{assemble_object, run_tool, scratch_dir};
+use common::{assemble_object, objdump, run_tool, scratch_dir, Line};
 use gpu::isa::decode::{decode, decode_vopd};
 use gpu::isa::disasm::{disassemble, disassemble_dual};
 use gpu::isa::table::{Op, OPS, VOPD_OPS};
@@ -178,47 +178,6 @@ define amdgpu_kernel void @buf(ptr addrspace(4) %d, i32 %s) {
   ret void
 }
 "#;
-
-/// One line of `llvm-objdump -d`: the instruction text, its address and machine words.
-#[derive(Debug)]
-struct Line {
-    text: String,
-    addr: u64,
-    words: Vec<u32>,
-}
-
-/// Parses `\t<text>  // <addr>: <hex words> [<sym+off>]` lines.
-fn parse_objdump(out: &str) -> Vec<Line> {
-    let mut lines = Vec::new();
-    for l in out.lines() {
-        let Some((text, rest)) = l.split_once("//") else { continue };
-        let Some((addr, words)) = rest.split_once(':') else { continue };
-        let Ok(addr) = u64::from_str_radix(addr.trim(), 16) else { continue };
-        let words: Vec<u32> = words
-            .split_whitespace()
-            .take_while(|w| !w.starts_with('<'))
-            .map(|w| u32::from_str_radix(w, 16).unwrap_or_else(|_| panic!("bad word {w:?} in {l:?}")))
-            .collect();
-        let text = text.trim();
-        if text.is_empty() || words.is_empty() {
-            continue;
-        }
-        lines.push(Line { text: text.to_string(), addr, words });
-    }
-    lines
-}
-
-fn objdump(obj: &Path, wave64: bool) -> Vec<Line> {
-    let mut cmd = Command::new("llvm-objdump-19");
-    cmd.args(["-d", "--mcpu=gfx1100"]);
-    if wave64 {
-        cmd.arg("--mattr=+wavefrontsize64");
-    }
-    let out = String::from_utf8(run_tool(cmd.arg(obj))).unwrap();
-    let lines = parse_objdump(&out);
-    assert!(!lines.is_empty(), "no instructions in\n{out}");
-    lines
-}
 
 #[derive(Default)]
 struct Stats {

@@ -14,9 +14,8 @@ mod common;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
-use std::process::Command;
 
-use common::{run_tool, scratch_dir};
+use common::{assemble_object, objdump};
 use gpu::isa::decode::DecodeError;
 use gpu::isa::program::Program;
 
@@ -139,7 +138,6 @@ fn generate(samples: u32, seed: u64) -> Vec<Candidate> {
 
 /// LLVM's text and length (dwords) for each candidate, `None` where it rejects the words.
 fn llvm(cands: &[Candidate], wave64: bool) -> Vec<Option<(String, usize)>> {
-    let dir = scratch_dir("llvm-isa");
     let mut asm = String::from(".text\n");
     for c in cands {
         let mut ws = c.words.clone();
@@ -147,37 +145,14 @@ fn llvm(cands: &[Candidate], wave64: bool) -> Vec<Option<(String, usize)>> {
         let list: Vec<String> = ws.iter().map(|w| format!("{w:#010x}")).collect();
         let _ = writeln!(asm, ".long {}", list.join(","));
     }
-    let (src, obj) = (dir.join("c.s"), dir.join("c.o"));
-    std::fs::write(&src, asm).unwrap();
-    run_tool(
-        Command::new("llvm-mc-19")
-            .args(["-triple=amdgcn-amd-amdhsa", "-mcpu=gfx1100", "-filetype=obj", "-o"])
-            .arg(&obj)
-            .arg(&src),
-    );
-    let mut cmd = Command::new("llvm-objdump-19");
-    cmd.args(["-d", "--mcpu=gfx1100"]);
-    if wave64 {
-        cmd.arg("--mattr=+wavefrontsize64");
-    }
-    let text = String::from_utf8(run_tool(cmd.arg(&obj))).unwrap();
+    let obj = assemble_object(&asm);
     let mut out = vec![None; cands.len()];
-    for line in text.lines() {
-        let Some(line) = line.strip_prefix('\t') else { continue };
-        let Some((inst, rest)) = line.rsplit_once("// ") else { continue };
-        let Some((addr, words)) = rest.split_once(": ") else { continue };
-        let Ok(addr) = usize::from_str_radix(addr, 16) else { continue };
-        if addr % (4 * SLOT) != 0 {
-            continue;
+    for line in objdump(&obj, wave64) {
+        let slot = line.addr as usize / (4 * SLOT);
+        let rejected = line.text.starts_with(".long") || line.text.starts_with("<unknown>");
+        if line.addr as usize % (4 * SLOT) == 0 && !rejected {
+            out[slot] = Some((line.text, line.words.len()));
         }
-        let inst = inst.trim_end();
-        if inst.starts_with(".long") || inst.starts_with("<unknown>") {
-            continue;
-        }
-        // Branches end with the target ("BFA00003 <.text+0x10>"), misaligned registers
-        // with "; Warning: ...".
-        let n = words.split(' ').take_while(|w| !w.starts_with('<') && !w.starts_with(';')).count();
-        out[addr / (4 * SLOT)] = Some((inst.to_string(), n));
     }
     out
 }

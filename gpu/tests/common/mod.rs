@@ -4,7 +4,7 @@
 
 #![allow(dead_code)] // each test binary uses a different subset
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
@@ -268,4 +268,45 @@ pub fn check_tid3_dispatch(gpu: &mut Gpu, initiator: u32) {
             assert_eq!(got[(g * 64 + t) as usize], t * 3 + g, "group {g} item {t}");
         }
     }
+}
+
+/// One line of `llvm-objdump -d`: the instruction text, its address and machine words.
+#[derive(Debug)]
+pub struct Line {
+    pub text: String,
+    pub addr: u64,
+    pub words: Vec<u32>,
+}
+
+/// Parses `\t<text>  // <addr>: <hex words> [<sym+off>] [; Warning: ...]` lines.
+pub fn parse_objdump(out: &str) -> Vec<Line> {
+    let mut lines = Vec::new();
+    for l in out.lines() {
+        let Some((text, rest)) = l.split_once("//") else { continue };
+        let Some((addr, words)) = rest.split_once(':') else { continue };
+        let Ok(addr) = u64::from_str_radix(addr.trim(), 16) else { continue };
+        let words: Vec<u32> = words
+            .split_whitespace()
+            .take_while(|w| !w.starts_with('<') && !w.starts_with(';'))
+            .map(|w| u32::from_str_radix(w, 16).unwrap_or_else(|_| panic!("bad word {w:?} in {l:?}")))
+            .collect();
+        let text = text.trim();
+        if text.is_empty() || words.is_empty() {
+            continue;
+        }
+        lines.push(Line { text: text.to_string(), addr, words });
+    }
+    lines
+}
+
+pub fn objdump(obj: &Path, wave64: bool) -> Vec<Line> {
+    let mut cmd = Command::new("llvm-objdump-19");
+    cmd.args(["-d", "--mcpu=gfx1100"]);
+    if wave64 {
+        cmd.arg("--mattr=+wavefrontsize64");
+    }
+    let out = String::from_utf8(run_tool(cmd.arg(obj))).unwrap();
+    let lines = parse_objdump(&out);
+    assert!(!lines.is_empty(), "no instructions in\n{out}");
+    lines
 }
