@@ -30,6 +30,9 @@ pub const SGPR_NULL: u8 = 124;
 pub const SGPR_M0: u8 = 125;
 pub const SGPR_EXEC_LO: u8 = 126;
 pub const SRC_LITERAL: u32 = 255;
+/// [`Operand::Const`] code of the constant K of fmamk/fmaak (a literal that is always
+/// there, printed as hex even where it could have been an inline constant).
+pub const SRC_K: u16 = 0x100;
 const SRC_DPP16: u32 = 250;
 const SRC_DPP8: u32 = 233;
 const SRC_DPP8_FI: u32 = 234;
@@ -429,7 +432,7 @@ fn decode_vop2(w0: u32, w1: Option<u32>, code: u32) -> Result<Inst, DecodeError>
         if dpp.is_some() {
             return Err(DecodeError::Unsupported { what: "DPP with a literal constant", len: 2 });
         }
-        i.src[2] = Operand::Const { code: 255, value: need(w1)? as u64 };
+        i.src[2] = Operand::Const { code: SRC_K, value: need(w1)? as u64 };
     } else if t[3] == Ty::Mask {
         i.src[2] = Operand::Sgpr(SGPR_VCC_LO);
         if op.has_flag(F::SD) {
@@ -510,7 +513,7 @@ pub fn decode_vopd(w: &[u32]) -> Result<[Inst; 2], DecodeError> {
         }
         match op {
             Op::V_FMAAK_F32 | Op::V_FMAMK_F32 => {
-                i.src[2] = Operand::Const { code: 255, value: lit.ok_or(DecodeError::Truncated)? as u64 }
+                i.src[2] = Operand::Const { code: SRC_K, value: lit.ok_or(DecodeError::Truncated)? as u64 }
             }
             Op::V_CNDMASK_B32 => i.src[2] = Operand::Sgpr(SGPR_VCC_LO),
             _ => {}
@@ -549,8 +552,7 @@ fn decode_vop3(w0: u32, w: &[u32]) -> Result<Inst, DecodeError> {
     let mut i = Inst::new(op, len);
     i.form = form;
     let vdst = bits(w0, 0, 8);
-    let sd = op.has_flag(F::SD) && info.enc != Encoding::Vop2
-        || matches!(op, Op::V_ADD_CO_CI_U32 | Op::V_SUB_CO_CI_U32 | Op::V_SUBREV_CO_CI_U32);
+    let sd = op.has_flag(F::SD);
     if info.enc == Encoding::Vopc {
         // VOPC in VOP3: the mask goes to the SGPR in the vdst field (v_cmpx: EXEC only).
         i.sdst = if op.has_flag(F::CMPX) { Operand::Sgpr(SGPR_EXEC_LO) } else { Operand::Sgpr(vdst as u8) };
@@ -581,10 +583,7 @@ fn decode_vop3(w0: u32, w: &[u32]) -> Result<Inst, DecodeError> {
         }
     }
     if let Some((form, w, fi)) = dpp {
-        i.form = if form == Form::Vop3Dpp16 { Form::Vop3Dpp16 } else { Form::Vop3Dpp8 };
-        i.ext = w;
-        i.flags |= fi;
-        i.src[0] = Operand::Vgpr(bits(w, 0, 8) as u16);
+        apply_dpp(&mut i, form, w, fi);
     }
     Ok(i)
 }

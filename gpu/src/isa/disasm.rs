@@ -3,7 +3,7 @@
 
 use std::fmt::Write;
 
-use super::decode::{mflag, Form, Inst, Operand};
+use super::decode::{mflag, Form, Inst, Operand, SRC_K};
 use super::table::{Encoding, Op, Ty, F};
 
 /// Name of `count` scalar registers starting at `idx`.
@@ -52,6 +52,7 @@ fn constant(code: u16, value: u64, ty: Ty) -> String {
             const F: [&str; 9] = ["0.5", "-0.5", "1.0", "-1.0", "2.0", "-2.0", "4.0", "-4.0", "0.15915494"];
             F[(code - 240) as usize].to_string()
         }
+        SRC_K => format!("{value:#x}"),
         _ => {
             let lit = if ty == Ty::F64 { value >> 32 } else { value & 0xffff_ffff };
             // A literal that could have been an inline integer prints as one.
@@ -219,17 +220,12 @@ fn sendmsg(simm: u32) -> String {
 
 /// A VOPD instruction: `v_dual_X ... :: v_dual_Y ...`.
 pub fn disassemble_dual(d: &[Inst; 2], wave64: bool) -> String {
-    // The constant K of fmamk/fmaak always prints as hex.
-    let k = |o: &Operand| match *o {
-        Operand::Const { value, .. } => format!("{value:#x}"),
-        _ => String::new(),
-    };
     let half = |i: &Inst| {
         let t = i.op.info().ty;
         let mut ops = vec![operand(&i.dst, t[0], wave64), operand(&i.src[0], t[1], wave64)];
         match i.op {
-            Op::V_FMAAK_F32 => ops.extend([operand(&i.src[1], t[2], wave64), k(&i.src[2])]),
-            Op::V_FMAMK_F32 => ops.extend([k(&i.src[2]), operand(&i.src[1], t[2], wave64)]),
+            Op::V_FMAAK_F32 => ops.extend([operand(&i.src[1], t[2], wave64), operand(&i.src[2], Ty::F32, wave64)]),
+            Op::V_FMAMK_F32 => ops.extend([operand(&i.src[2], Ty::F32, wave64), operand(&i.src[1], t[2], wave64)]),
             // The mask (VCC) of v_dual_cndmask is implicit.
             _ if t[2] != Ty::N => ops.push(operand(&i.src[1], t[2], wave64)),
             _ => {}
@@ -390,11 +386,7 @@ fn valu(inst: &Inst, wave64: bool) -> String {
             ops.push(operand(&inst.src[k], Ty::Mask, wave64));
             continue;
         }
-        let text = match inst.src[k] {
-            // The constant K of fmamk/fmaak always prints as hex.
-            Operand::Const { value, .. } if k == 2 && inst.op.has_flag(F::LIT_K) => format!("{value:#x}"),
-            _ => operand(&inst.src[k], ty, wave64),
-        };
+        let text = operand(&inst.src[k], ty, wave64);
         let mods = vop3 || inst.form == Form::Dpp16;
         let text = with_mods(text, inst.neg >> k & 1 != 0 && mods, inst.abs >> k & 1 != 0 && mods);
         ops.push(text);

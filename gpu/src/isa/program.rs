@@ -63,15 +63,7 @@ impl Program {
                     }
                     at += i.len as usize;
                     let end = i.op == Op::S_CODE_END;
-                    let halves = duals.last().filter(|_| i.op == Op::V_DUAL);
-                    let unexecuted = [Some(i.op), halves.map(|d| d[0].op), halves.map(|d| d[1].op)]
-                        .into_iter()
-                        .flatten()
-                        .find(|op| !op.executed())
-                        .or(Some(i.op).filter(|_| {
-                            i.form.is_dpp() || i.flags & mflag::GDS != 0 && i.op.encoding() == Encoding::Ds
-                        }));
-                    if let Some(op) = unexecuted {
+                    if let Some(op) = not_executed(&i, duals.last().filter(|_| i.op == Op::V_DUAL)) {
                         // Decoded and printable, but a wave that reaches it traps.
                         let dpp = i.form.is_dpp();
                         bad.insert(insts.len() as u32, DecodeError::NotExecuted { op, dpp, len: i.len });
@@ -196,6 +188,18 @@ impl Program {
             return false;
         }
         bytes.chunks_exact(4).zip(&self.words).all(|(c, &w)| u32::from_le_bytes([c[0], c[1], c[2], c[3]]) == w)
+    }
+}
+
+/// The opcode to name when `i` (with its VOPD halves) decodes but softnavi does not
+/// execute it: an opcode without the `X` flag, any DPP form, and GDS forms of DS.
+fn not_executed(i: &Inst, halves: Option<&[Inst; 2]>) -> Option<Op> {
+    let unexecuted_half = halves.and_then(|d| d.iter().map(|h| h.op).find(|op| !op.executed()));
+    let gds = i.flags & mflag::GDS != 0 && i.op.encoding() == Encoding::Ds;
+    if !i.op.executed() || i.form.is_dpp() || gds {
+        Some(i.op)
+    } else {
+        unexecuted_half
     }
 }
 
