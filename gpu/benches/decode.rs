@@ -372,7 +372,7 @@ fn main() {
     let words = code_object();
     let bytes = 4 * words.len();
 
-    let program = Program::decode(BASE, &words);
+    let program = Program::decode(BASE, &words, false);
     let insts = program.insts().len();
     // Words that did not decode, and opcodes that decode but softnavi does not execute.
     let bad = (0..insts).filter(|&i| program.decode_error(i).is_some()).count();
@@ -396,13 +396,13 @@ fn main() {
         println!("  ... and {} other reasons", reasons.len() - 8);
     }
 
-    let decode = time(rounds, || drop(black_box(Program::decode(BASE, black_box(&words)))));
+    let decode = time(rounds, || drop(black_box(Program::decode(BASE, black_box(&words), false))));
     let median = report("decode", &decode, bytes, insts);
 
     // Disassembly: every instruction in wave32, as traces and fault reports print it.
     let mut text_bytes = 0;
     let describe = time(rounds, || {
-        text_bytes = (0..insts).map(|i| black_box(program.describe(i, false)).len()).sum();
+        text_bytes = (0..insts).map(|i| black_box(program.describe(i)).len()).sum();
     });
     report("describe", &describe, bytes, insts);
     println!("           ({text_bytes} bytes of text per round)");

@@ -655,7 +655,8 @@ impl CommandProcessor {
             return Ok(());
         }
         let dev = self.q.dev.clone();
-        let program = dev.programs.get(&dev.vm, d.pgm).map_err(Self::mem_fault("fetching the shader program"))?;
+        let program =
+            dev.programs.get(&dev.vm, d.pgm, d.wave64()).map_err(Self::mem_fault("fetching the shader program"))?;
         let job = Job::new(d, program, dev.vm.clone(), self.q.id, index);
         let started = Instant::now();
         match dev.pool.run(&job, &mut self.worker, dev.config.hang_timeout, &self.q.stop) {

@@ -193,7 +193,7 @@ struct Stats {
 impl Stats {
     fn compare(&mut self, lines: &[Line], wave64: bool) {
         for l in lines {
-            let inst = match decode(&l.words) {
+            let inst = match decode(&l.words, wave64) {
                 Ok(i) => i,
                 Err(_) => {
                     let mnemonic = l.text.split_whitespace().next().unwrap_or_default().to_string();
@@ -352,7 +352,7 @@ fn unsupported_instructions_are_rejected_with_their_length() {
     for l in &lines {
         let mut words = l.words.clone();
         words.push(0xbfb0_0000); // s_endpgm
-        let p = gpu::isa::program::Program::decode(0, &words);
+        let p = gpu::isa::program::Program::decode(0, &words, false);
         match p.decode_error(0) {
             None => bad.push(format!("executable as {:?}: {}", p.insts()[0].op, l.text)),
             Some(e) if p.words(0).len() != l.words.len() => {

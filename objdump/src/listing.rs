@@ -134,10 +134,10 @@ pub fn disassemble(out: &mut String, addr: u64, bytes: &[u8], wave64: bool) {
     let mut at = 0usize;
     while at < words.len() {
         let base = addr + 4 * at as u64;
-        let program = Program::decode(base, &words[at..]);
+        let program = Program::decode(base, &words[at..], wave64);
         let count = program.insts().len();
         for idx in 0..count {
-            out.push_str(&program.describe(idx, wave64));
+            out.push_str(&program.describe(idx));
             out.push('\n');
         }
         let consumed = ((program.addr(count) - base) / 4) as usize;

@@ -14,13 +14,13 @@ fuzz_target!(|data: &[u8]| {
     // Little-endian dwords; a trailing partial word is ignored.
     let words: Vec<u32> = data.chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect();
 
-    let program = Program::decode(0x1000, &words);
-    for idx in 0..program.insts().len() {
-        std::hint::black_box(program.describe(idx, false));
-        std::hint::black_box(program.describe(idx, true));
-    }
-
-    for i in 0..words.len() {
-        let _ = std::hint::black_box(decode(&words[i..]));
+    for wave64 in [false, true] {
+        let program = Program::decode(0x1000, &words, wave64);
+        for idx in 0..program.insts().len() {
+            std::hint::black_box(program.describe(idx));
+        }
+        for i in 0..words.len() {
+            let _ = std::hint::black_box(decode(&words[i..], wave64));
+        }
     }
 });

@@ -246,8 +246,52 @@ fn source(code: u32, ty: Ty, literal: Option<u32>) -> Result<Operand, DecodeErro
     })
 }
 
-/// Decodes the instruction at the start of `w`.
-pub fn decode(w: &[u32]) -> Result<Inst, DecodeError> {
+/// Decodes the instruction at the start of `w` for a wave of 64 lanes or 32.
+pub fn decode(w: &[u32], wave64: bool) -> Result<Inst, DecodeError> {
+    let i = decode_fields(w)?;
+    let len = i.len;
+    if i.op == Op::V_DUAL && wave64 {
+        return Err(DecodeError::Unsupported { what: "VOPD in a wave64 program", len });
+    }
+    if !tuples_ok(&i, wave64) {
+        return Err(DecodeError::Unsupported { what: "a register tuple past the register file or misaligned", len });
+    }
+    Ok(i)
+}
+
+/// Whether a register tuple of `n` registers is one LLVM accepts: VGPR tuples end at v255.
+/// (A misaligned SGPR tuple is accepted and aligned down, with a warning.)
+fn tuple_ok(o: Operand, n: u32) -> bool {
+    match o {
+        Operand::Vgpr(v) => v as u32 + n <= 256,
+        _ => true,
+    }
+}
+
+/// Checks every register tuple of a decoded instruction against [`tuple_ok`], with the
+/// widths its encoding gives each slot.
+fn tuples_ok(i: &Inst, wave64: bool) -> bool {
+    let info = i.op.info();
+    let n = |ty: Ty| ty.dwords(wave64);
+    let t = info.ty;
+    match info.enc {
+        Encoding::Vopd | Encoding::Mimg | Encoding::Exp | Encoding::Vinterp | Encoding::Ldsdir | Encoding::Smem => true,
+        Encoding::Ds => tuple_ok(i.dst, n(t[0])) && (0..3).all(|k| tuple_ok(i.src[k], n(t[k + 1]))),
+        Encoding::Mubuf | Encoding::Mtbuf => {
+            let tfe = (i.flags & mflag::TFE != 0) as u32;
+            let both = i.flags & (mflag::IDXEN | mflag::OFFEN) == mflag::IDXEN | mflag::OFFEN;
+            tuple_ok(i.src[1], n(t[0]).max(n(t[1])) + tfe) && tuple_ok(i.src[0], 1 + both as u32)
+        }
+        Encoding::Flat | Encoding::Global | Encoding::Scratch => {
+            let data = if info.flags & F::ATOMIC != 0 { n(t[1]) } else { n(t[0]) };
+            let addr = if info.enc != Encoding::Scratch && i.src[2] == Operand::None { 2 } else { 1 };
+            tuple_ok(i.dst, n(t[0])) && tuple_ok(i.src[1], data) && tuple_ok(i.src[0], addr)
+        }
+        _ => tuple_ok(i.dst, n(t[0])) && (0..3).all(|k| tuple_ok(i.src[k], n(t[k + 1]))),
+    }
+}
+
+fn decode_fields(w: &[u32]) -> Result<Inst, DecodeError> {
     let w0 = *w.first().ok_or(DecodeError::Truncated)?;
     let w1 = w.get(1).copied();
     match w0 >> 30 {
@@ -692,10 +736,21 @@ fn decode_ds(w0: u32, w: &[u32]) -> Result<Inst, DecodeError> {
     let w1 = need(w.get(1).copied())?;
     let code = bits(w0, 18, 8);
     let op = lookup(Encoding::Ds, code).ok_or(DecodeError::UnknownOpcode { enc: Encoding::Ds, code, len: 2 })?;
+    let t = op.info().ty;
+    let gds = bits(w0, 17, 1) != 0;
+    // Fields in slot order: vdst, addr, data0, data1. LLVM rejects an encoding that sets
+    // the field of an absent operand, a GDS-only instruction without `gds`, an LDS-only one
+    // with it, and ds_nop with an offset.
+    let fields = [bits(w1, 24, 8), bits(w1, 0, 8), bits(w1, 8, 8), bits(w1, 16, 8)];
+    let stray = fields.iter().zip(t).any(|(&f, ty)| ty == Ty::N && f != 0);
+    let bad_gds = if op.has_flag(F::GDS) { !gds } else { gds && op.has_flag(F::LDS) };
+    if stray || bad_gds || (op == Op::DS_NOP && bits(w0, 0, 16) != 0) {
+        return Err(DecodeError::Unsupported { what: "DS fields of absent operands", len: 2 });
+    }
     let mut i = Inst::new(op, 2);
     i.imm = bits(w0, 0, 8) as i32;
     i.imm1 = bits(w0, 8, 8) as i32;
-    if bits(w0, 17, 1) != 0 {
+    if gds {
         i.flags |= mflag::GDS;
     }
     i.src[0] = Operand::Vgpr(bits(w1, 0, 8) as u16);
@@ -714,6 +769,18 @@ fn decode_mubuf(w0: u32, w: &[u32]) -> Result<Inst, DecodeError> {
 
 /// The fields MUBUF and MTBUF share.
 fn buffer_fields(op: Op, w0: u32, w1: u32) -> Result<Inst, DecodeError> {
+    let info = op.info();
+    // TFE exists only for MUBUF loads and stores to VGPRs (not atomics, LDS loads or MTBUF);
+    // the cache invalidations take no glc/dlc/addressing bits.
+    let tfe_ok = info.enc == Encoding::Mubuf && info.flags & F::ATOMIC == 0 && !info.name.contains("_lds_");
+    let bad = if info.ty[0] == Ty::N {
+        bits(w0, 13, 2) != 0 || bits(w1, 21, 3) != 0
+    } else {
+        !tfe_ok && bits(w1, 21, 1) != 0
+    };
+    if bad {
+        return Err(DecodeError::Unsupported { what: "buffer flags this instruction does not have", len: 2 });
+    }
     let mut i = Inst::new(op, 2);
     i.imm = bits(w0, 0, 12) as i32;
     let mut f = 0;
@@ -747,6 +814,16 @@ fn decode_flat(w0: u32, w: &[u32]) -> Result<Inst, DecodeError> {
         _ => return Err(DecodeError::UnknownEncoding(w0)),
     };
     let op = lookup(enc, code).ok_or(DecodeError::UnknownOpcode { enc, code, len: 2 })?;
+    let saddr = bits(w1, 16, 7);
+    // FLAT has neither saddr nor SVE; GLOBAL has no SVE.
+    let bad = match enc {
+        Encoding::Flat => saddr != SGPR_NULL as u32 || bits(w1, 23, 1) != 0,
+        Encoding::Global => bits(w1, 23, 1) != 0,
+        _ => false,
+    };
+    if bad {
+        return Err(DecodeError::Unsupported { what: "FLAT saddr/SVE fields of this segment", len: 2 });
+    }
     let mut i = Inst::new(op, 2);
     i.imm = sext(bits(w0, 0, 13), 13);
     let mut f = 0;
@@ -766,7 +843,6 @@ fn decode_flat(w0: u32, w: &[u32]) -> Result<Inst, DecodeError> {
         Operand::Vgpr(bits(w1, 0, 8) as u16)
     };
     i.src[1] = Operand::Vgpr(bits(w1, 8, 8) as u16);
-    let saddr = bits(w1, 16, 7);
     // saddr = 0x7c ("off") selects the 64-bit VGPR address form.
     i.src[2] = if saddr == SGPR_NULL as u32 { Operand::None } else { Operand::Sgpr(saddr as u8) };
     i.dst = Operand::Vgpr(bits(w1, 24, 8) as u16);
@@ -780,17 +856,17 @@ mod tests {
     #[test]
     fn decodes_saxpy_words_from_llvm() {
         // Words from llvm-objdump-19 of an LLVM-compiled saxpy kernel.
-        let i = decode(&[0xD6560000, 0x04010C0F]).unwrap();
+        let i = decode(&[0xD6560000, 0x04010C0F], false).unwrap();
         assert_eq!(i.op, Op::V_LSHL_OR_B32);
         assert_eq!(i.src, [Operand::Sgpr(15), Operand::Const { code: 134, value: 6 }, Operand::Vgpr(0), Operand::None]);
-        let i = decode(&[0xE0500000, 0x80400100]).unwrap();
+        let i = decode(&[0xE0500000, 0x80400100], false).unwrap();
         assert_eq!(i.op, Op::BUFFER_LOAD_B32);
         assert_eq!(i.dst, Operand::Vgpr(1));
         assert_eq!(i.src[2], Operand::Sgpr(0));
         assert_eq!(i.flags, mflag::OFFEN);
-        let i = decode(&[0xBFA50012]).unwrap();
+        let i = decode(&[0xBFA50012], false).unwrap();
         assert_eq!((i.op, i.imm), (Op::S_CBRANCH_EXECZ, 18));
-        let i = decode(&[0x7C980002]).unwrap();
+        let i = decode(&[0x7C980002], false).unwrap();
         assert_eq!(i.op, Op::V_CMP_GT_U32);
         assert_eq!(i.sdst, Operand::Sgpr(SGPR_VCC_LO));
     }
@@ -803,8 +879,8 @@ mod tests {
             x ^= x >> 7;
             x ^= x << 17;
             let w = [x as u32, (x >> 32) as u32, x.rotate_left(17) as u32];
-            let _ = decode(&w);
-            let _ = decode(&w[..1]);
+            let _ = decode(&w, x & 1 != 0);
+            let _ = decode(&w[..1], x & 2 != 0);
         }
     }
 }

@@ -21,6 +21,8 @@ pub const NO_TARGET: i32 = -1;
 /// One decoded program, starting at the kernel's entry address.
 pub struct Program {
     base: u64,
+    /// The wave size the code was decoded for (VOPD and lane-mask operands depend on it).
+    wave64: bool,
     insts: Vec<Inst>,
     /// Dword offset of each instruction from `base`, plus one past the last.
     offsets: Vec<u32>,
@@ -36,8 +38,9 @@ pub struct Program {
 }
 
 impl Program {
-    /// Decodes from `words` (starting at `base`) until `s_code_end` or the end.
-    pub fn decode(base: u64, words: &[u32]) -> Program {
+    /// Decodes from `words` (starting at `base`) until `s_code_end` or the end, for waves
+    /// of 64 lanes or 32.
+    pub fn decode(base: u64, words: &[u32], wave64: bool) -> Program {
         let words = &words[..words.len().min(MAX_PROGRAM_DWORDS)];
         let mut insts = Vec::new();
         let mut offsets = Vec::new();
@@ -47,7 +50,7 @@ impl Program {
         let mut at = 0usize;
         while at < words.len() {
             offsets.push(at as u32);
-            match decode(&words[at..]) {
+            match decode(&words[at..], wave64) {
                 Ok(mut i) => {
                     if i.op == Op::V_DUAL {
                         match decode_vopd(&words[at..]) {
@@ -86,14 +89,15 @@ impl Program {
         }
         let end = at.min(words.len());
         offsets.push(end as u32);
-        let mut p = Program { base, insts, offsets, bad, words: words[..end].to_vec(), duals, unexecuted_insts };
+        let mut p =
+            Program { base, wave64, insts, offsets, bad, words: words[..end].to_vec(), duals, unexecuted_insts };
         p.resolve_branches();
         p
     }
 
     /// Reads and decodes the program at `entry`: the code runs to the end of its BO or
     /// to the first `s_code_end`.
-    pub fn load(space: &AddressSpace, entry: u64) -> Result<Program, VmFault> {
+    pub fn load(space: &AddressSpace, entry: u64, wave64: bool) -> Result<Program, VmFault> {
         let bo = space.lookup(entry, 4).ok_or(VmFault { addr: entry, len: 4, write: false })?;
         let avail = ((bo.va() + bo.size() - entry) / 4).min(MAX_PROGRAM_DWORDS as u64) as usize;
         let mut bytes = vec![0u8; avail * 4];
@@ -101,7 +105,7 @@ impl Program {
         let words: Vec<u32> = bytes.chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect();
         // Stop at the first s_code_end so that we do not decode a whole BO of data.
         let end = words.iter().position(|&w| w == 0xbf9f0000).map_or(words.len(), |p| p + 1);
-        Ok(Program::decode(entry, &words[..end]))
+        Ok(Program::decode(entry, &words[..end], wave64))
     }
 
     fn resolve_branches(&mut self) {
@@ -157,7 +161,8 @@ impl Program {
 
     /// Instruction `idx` in LLVM syntax, followed by its words (for traces and reports);
     /// words that did not decode say why.
-    pub fn describe(&self, idx: usize, wave64: bool) -> String {
+    pub fn describe(&self, idx: usize) -> String {
+        let wave64 = self.wave64;
         let words: Vec<String> = self.words(idx).iter().map(|w| format!("{w:08X}")).collect();
         let unexecuted = self.unexecuted_insts.get(&(idx as u32));
         let text = match (self.decode_error(idx), unexecuted.or(self.insts.get(idx))) {
@@ -204,27 +209,27 @@ fn not_executed(i: &Inst, halves: Option<&[Inst; 2]>) -> Option<Op> {
 }
 
 fn placeholder(len: u8) -> Inst {
-    let mut i = decode(&[0xbf9f0000]).unwrap_or_else(|_| unreachable!("s_code_end decodes")); // ok: constant input
+    let mut i = decode(&[0xbf9f0000], false).unwrap_or_else(|_| unreachable!("s_code_end decodes")); // ok: constant input
     i.len = len;
     i
 }
 
-/// Programs by entry address. A cached program is reused only while the code in memory
+/// Programs by entry address and wave size. A cached program is reused only while the code in memory
 /// is unchanged (pipelines are destroyed and their memory reused).
 #[derive(Default)]
 pub struct ProgramCache {
-    map: Mutex<HashMap<u64, Arc<Program>>>,
+    map: Mutex<HashMap<(u64, bool), Arc<Program>>>,
 }
 
 impl ProgramCache {
-    pub fn get(&self, space: &AddressSpace, entry: u64) -> Result<Arc<Program>, VmFault> {
-        if let Some(p) = self.map.lock().get(&entry).cloned() {
+    pub fn get(&self, space: &AddressSpace, entry: u64, wave64: bool) -> Result<Arc<Program>, VmFault> {
+        if let Some(p) = self.map.lock().get(&(entry, wave64)).cloned() {
             if p.matches_memory(space) {
                 return Ok(p);
             }
         }
-        let p = Arc::new(Program::load(space, entry)?);
-        self.map.lock().insert(entry, p.clone());
+        let p = Arc::new(Program::load(space, entry, wave64)?);
+        self.map.lock().insert((entry, wave64), p.clone());
         Ok(p)
     }
 }
@@ -237,7 +242,7 @@ mod tests {
     fn branch_targets_become_indices() {
         // s_cbranch_execz +1 ; s_nop 0 ; v_add_f32 v1, lit, v2 ; s_endpgm ; s_code_end
         let words = [0xbfa50003, 0xbf800000, 0x060204ff, 0x40490fdb, 0xbfb00000, 0xbf9f0000];
-        let p = Program::decode(0x1000, &words);
+        let p = Program::decode(0x1000, &words, false);
         assert_eq!(p.insts().len(), 5);
         // next = dword 1, +3 → dword 4 = s_endpgm, index 3.
         assert_eq!(p.insts()[0].imm1, 3);
@@ -249,7 +254,7 @@ mod tests {
     #[test]
     fn unknown_words_become_traps_not_errors() {
         let words = [0xffff_ffff, 0xbfb00000];
-        let p = Program::decode(0, &words);
+        let p = Program::decode(0, &words, false);
         assert!(p.decode_error(0).is_some());
         assert_eq!(p.insts()[1].op, Op::S_ENDPGM);
     }

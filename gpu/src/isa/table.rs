@@ -90,23 +90,25 @@ impl Ty {
 /// Opcode flags.
 pub struct F;
 impl F {
-    pub const NONE: u8 = 0;
+    pub const NONE: u16 = 0;
     /// VOP3 form is VOP3SD (has an SGPR carry/condition destination in bits 14:8).
-    pub const SD: u8 = 1;
+    pub const SD: u16 = 1;
     /// VOPC: writes EXEC (v_cmpx).
-    pub const CMPX: u8 = 2;
+    pub const CMPX: u16 = 2;
     /// SOPP: the immediate is a branch offset.
-    pub const BRANCH: u8 = 4;
+    pub const BRANCH: u16 = 4;
     /// VOP1/VOP2: has only a VOP3 form in practice (a literal/32-bit form does not exist).
-    pub const LIT_K: u8 = 8;
+    pub const LIT_K: u16 = 8;
     /// FLAT/GLOBAL/DS/MUBUF: an atomic read-modify-write; `[returned, supplied]` widths
     /// (cmpswap supplies the new value and the compare value).
-    pub const ATOMIC: u8 = 16;
+    pub const ATOMIC: u16 = 16;
     /// DS: a GDS/GWS-only instruction (LLVM prints `gds`).
-    pub const GDS: u8 = 32;
+    pub const GDS: u16 = 32;
     /// Executed by softnavi; a decoded opcode without it raises the illegal-instruction
     /// exception when a wave reaches it.
-    pub const X: u8 = 64;
+    pub const X: u16 = 64;
+    /// DS: an LDS-only instruction without a GDS form (its `gds` bit must be clear).
+    pub const LDS: u16 = 128;
 }
 
 /// Static facts of one opcode.
@@ -118,7 +120,7 @@ pub struct OpInfo {
     pub name: &'static str,
     /// `[dst, src0, src1, src2]`, see the module documentation.
     pub ty: [Ty; 4],
-    pub flags: u8,
+    pub flags: u16,
 }
 
 macro_rules! opcode_table {
@@ -901,6 +903,7 @@ opcode_table! {
         0x11 DS_CMPSTORE_F32 "ds_cmpstore_f32" [N B32 B32 B32] NONE;
         0x12 DS_MIN_F32 "ds_min_f32" [N B32 B32 N] NONE;
         0x13 DS_MAX_F32 "ds_max_f32" [N B32 B32 N] NONE;
+        0x14 DS_NOP "ds_nop" [N N N N] LDS;
         0x15 DS_ADD_F32 "ds_add_f32" [N B32 B32 N] NONE;
         0x18 DS_GWS_SEMA_RELEASE_ALL "ds_gws_sema_release_all" [N N N N] GDS;
         0x19 DS_GWS_INIT "ds_gws_init" [N B32 N N] GDS;
@@ -931,7 +934,7 @@ opcode_table! {
         0x32 DS_MIN_RTN_F32 "ds_min_rtn_f32" [B32 B32 B32 N] NONE;
         0x33 DS_MAX_RTN_F32 "ds_max_rtn_f32" [B32 B32 B32 N] NONE;
         0x34 DS_WRAP_RTN_B32 "ds_wrap_rtn_b32" [B32 B32 B32 B32] NONE;
-        0x35 DS_SWIZZLE_B32 "ds_swizzle_b32" [B32 N N N] NONE;
+        0x35 DS_SWIZZLE_B32 "ds_swizzle_b32" [B32 B32 N N] NONE;
         0x36 DS_LOAD_B32 "ds_load_b32" [B32 B32 N N] X;
         0x37 DS_LOAD_2ADDR_B32 "ds_load_2addr_b32" [B64 B32 N N] X;
         0x38 DS_LOAD_2ADDR_STRIDE64_B32 "ds_load_2addr_stride64_b32" [B64 B32 N N] X;
@@ -997,11 +1000,11 @@ opcode_table! {
         0xa5 DS_LOAD_I8_D16_HI "ds_load_i8_d16_hi" [B32 B32 N N] NONE;
         0xa6 DS_LOAD_U16_D16 "ds_load_u16_d16" [B32 B32 N N] NONE;
         0xa7 DS_LOAD_U16_D16_HI "ds_load_u16_d16_hi" [B32 B32 N N] NONE;
-        0xad DS_BVH_STACK_RTN_B32 "ds_bvh_stack_rtn_b32" [B32 B32 B32 B128] NONE;
+        0xad DS_BVH_STACK_RTN_B32 "ds_bvh_stack_rtn_b32" [B32 B32 B32 B128] LDS;
         0xb0 DS_STORE_ADDTID_B32 "ds_store_addtid_b32" [N N B32 N] NONE;
         0xb1 DS_LOAD_ADDTID_B32 "ds_load_addtid_b32" [B32 N N N] NONE;
-        0xb2 DS_PERMUTE_B32 "ds_permute_b32" [B32 B32 B32 N] NONE;
-        0xb3 DS_BPERMUTE_B32 "ds_bpermute_b32" [B32 B32 B32 N] NONE;
+        0xb2 DS_PERMUTE_B32 "ds_permute_b32" [B32 B32 B32 N] LDS;
+        0xb3 DS_BPERMUTE_B32 "ds_bpermute_b32" [B32 B32 B32 N] LDS;
         0xde DS_STORE_B96 "ds_store_b96" [N B32 B96 N] NONE;
         0xdf DS_STORE_B128 "ds_store_b128" [N B32 B128 N] X;
         0xfe DS_LOAD_B96 "ds_load_b96" [B96 B32 N N] NONE;
@@ -1370,7 +1373,7 @@ impl Op {
         self.info().enc
     }
 
-    pub fn has_flag(self, flag: u8) -> bool {
+    pub fn has_flag(self, flag: u16) -> bool {
         self.info().flags & flag != 0
     }
 

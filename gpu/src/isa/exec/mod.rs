@@ -351,7 +351,7 @@ impl Wave {
                 Ok(Flow::End) => return Ok(Stop::Ended),
                 Err(kind) => {
                     self.pc = idx;
-                    return Err(Fault { kind, pc: prog.addr(idx), inst: prog.describe(idx, self.wave64()) });
+                    return Err(Fault { kind, pc: prog.addr(idx), inst: prog.describe(idx) });
                 }
             }
             since_check += 1;
