@@ -152,7 +152,7 @@ impl std::fmt::Display for Line {
 fn instruction_lines(listing: &str) -> Vec<Line> {
     let mut lines = Vec::new();
     for l in listing.lines() {
-        let Some((text, rest)) = l.split_once("//") else { continue };
+        let Some((text, rest)) = l.rsplit_once("// ") else { continue };
         let text = text.trim();
         let Some((addr, words)) = rest.split_once(':') else { continue };
         let addr = addr.trim();

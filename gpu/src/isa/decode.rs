@@ -2,6 +2,7 @@
 //! an encoding or opcode softnavi does not know is a [`DecodeError`] value, which the
 //! program builder turns into an illegal-instruction trap at that PC.
 
+use super::rules::{lo128, vop3_fields, vop3_fields_set, Lo128};
 use super::table::{lookup, Encoding, Op, Ty, F, VOPD_OPS};
 
 /// A decoded operand. Inline constants and literals are resolved to the bit pattern the
@@ -433,15 +434,31 @@ fn apply_dpp(i: &mut Inst, form: Form, w: u32, fi: u16) {
     }
 }
 
+/// Rejects v128+ in the vdst/vsrc1 fields of a 32-bit VALU encoding where LLVM's true16
+/// register classes do not allow it ([`lo128`]).
+fn lo128_ok(op: Op, vdst: u32, vsrc1: Option<u32>, len: u8) -> Result<(), DecodeError> {
+    let [d, _, s1] = lo128(op);
+    if (d == Lo128::Reject && vdst >= 128) || (s1 == Lo128::Reject && vsrc1.is_some_and(|v| v >= 128)) {
+        return Err(DecodeError::Unsupported { what: "a 16-bit operand in v128 or above (e32)", len });
+    }
+    Ok(())
+}
+
 fn decode_vop1(w0: u32, w1: Option<u32>) -> Result<Inst, DecodeError> {
     let (code, vdst, s0) = (bits(w0, 9, 8), bits(w0, 17, 8), bits(w0, 0, 9));
+    let known = lookup(Encoding::Vop1, code);
+    if let Some(op) = known.filter(|op| op.info().ty == [Ty::N; 4]) {
+        // v_nop, v_pipeflush: src0 is ignored (even a literal code), vdst must be 0.
+        if vdst != 0 {
+            return Err(DecodeError::Unsupported { what: "operand fields of an instruction without operands", len: 1 });
+        }
+        return Ok(Inst::new(op, 1));
+    }
     let dpp = dpp(s0, w1, false)?;
     let len = 1 + (uses_literal(&[s0]) || dpp.is_some()) as u8;
-    let op = lookup(Encoding::Vop1, code).ok_or(DecodeError::UnknownOpcode { enc: Encoding::Vop1, code, len })?;
+    let op = known.ok_or(DecodeError::UnknownOpcode { enc: Encoding::Vop1, code, len })?;
+    lo128_ok(op, vdst, None, len)?;
     let t = op.info().ty;
-    if t == [Ty::N; 4] && (vdst | s0) != 0 {
-        return Err(DecodeError::Unsupported { what: "operand fields of an instruction without operands", len });
-    }
     let mut i = Inst::new(op, len);
     if t[0] != Ty::N {
         // v_readfirstlane writes an SGPR.
@@ -466,6 +483,7 @@ fn decode_vop2(w0: u32, w1: Option<u32>, code: u32) -> Result<Inst, DecodeError>
         len = 2;
     }
     let op = known.ok_or(DecodeError::UnknownOpcode { enc: Encoding::Vop2, code, len })?;
+    lo128_ok(op, vdst, Some(vs1), len)?;
     let t = op.info().ty;
     let mut i = Inst::new(op, len);
     i.dst = Operand::Vgpr(vdst as u16);
@@ -494,6 +512,7 @@ fn decode_vopc(w0: u32, w1: Option<u32>) -> Result<Inst, DecodeError> {
     let dpp = dpp(s0, w1, false)?;
     let len = 1 + (uses_literal(&[s0]) || dpp.is_some()) as u8;
     let op = lookup(Encoding::Vopc, code).ok_or(DecodeError::UnknownOpcode { enc: Encoding::Vopc, code, len })?;
+    lo128_ok(op, 0, Some(vs1), len)?;
     let t = op.info().ty;
     let mut i = Inst::new(op, len);
     i.sdst = if op.has_flag(F::CMPX) { Operand::Sgpr(SGPR_EXEC_LO) } else { Operand::Sgpr(SGPR_VCC_LO) };
@@ -587,8 +606,11 @@ fn decode_vop3(w0: u32, w: &[u32]) -> Result<Inst, DecodeError> {
         _ => (lookup(Encoding::Vop3, code), Form::Native),
     };
     let op = op.ok_or(DecodeError::UnknownOpcode { enc: Encoding::Vop3, code, len })?;
-    if op.has_flag(F::LIT_K) {
+    if op.has_flag(F::LIT_K | F::E32) {
         return Err(DecodeError::UnknownOpcode { enc: Encoding::Vop3, code, len });
+    }
+    if vop3_fields_set(w0, w1) & !vop3_fields(op) != 0 {
+        return Err(DecodeError::Unsupported { what: "a VOP3 modifier this opcode does not have", len });
     }
     let info = op.info();
     let t = info.ty;
@@ -638,6 +660,9 @@ fn decode_vop3p(w0: u32, w: &[u32]) -> Result<Inst, DecodeError> {
     let (s0, s1, s2) = (bits(w1, 0, 9), bits(w1, 9, 9), bits(w1, 18, 9));
     let len = 2 + uses_literal(&[s0, s1, s2]) as u8;
     let op = lookup(Encoding::Vop3p, code).ok_or(DecodeError::UnknownOpcode { enc: Encoding::Vop3p, code, len })?;
+    if vop3_fields_set(w0, w1) & !vop3_fields(op) != 0 {
+        return Err(DecodeError::Unsupported { what: "a VOP3P modifier this opcode does not have", len });
+    }
     let t = op.info().ty;
     let mut i = Inst::new(op, len);
     i.dst = Operand::Vgpr(bits(w0, 0, 8) as u16);

@@ -4,6 +4,7 @@
 use std::fmt::Write;
 
 use super::decode::{mflag, Form, Inst, Operand, SRC_K};
+use super::rules::{lo128, Lo128};
 use super::table::{Encoding, Op, Ty, F};
 
 /// Name of `count` scalar registers starting at `idx`.
@@ -347,9 +348,9 @@ fn valu(inst: &Inst, wave64: bool) -> String {
     let vop3 = info.enc == Encoding::Vop3 || inst.form.is_vop3();
     let dpp = inst.form.is_dpp();
     let mut s = String::from(info.name);
-    // Opcodes with a single encoding in LLVM print no _e32/_e64 suffix: v_nop (either
-    // encoding), v_readfirstlane_b32, and v_fmamk/v_fmaak (32-bit form only).
-    let one_form = matches!(inst.op, Op::V_NOP | Op::V_READFIRSTLANE_B32) || inst.op.has_flag(F::LIT_K);
+    // Opcodes LLVM knows in a single encoding print no _e32/_e64 suffix: those without
+    // operands (v_nop, v_pipeflush) and the 32-bit-only ones.
+    let one_form = t == [Ty::N; 4] || inst.op.has_flag(F::LIT_K | F::E32);
     s.push_str(match inst.form {
         Form::Dpp16 | Form::Dpp8 => "_dpp",
         Form::Vop3Dpp16 | Form::Vop3Dpp8 => "_e64_dpp",
@@ -386,7 +387,12 @@ fn valu(inst: &Inst, wave64: bool) -> String {
             ops.push(operand(&inst.src[k], Ty::Mask, wave64));
             continue;
         }
-        let text = operand(&inst.src[k], ty, wave64);
+        let mut text = operand(&inst.src[k], ty, wave64);
+        if let (Form::Native, false, Operand::Vgpr(128..)) = (inst.form, vop3, inst.src[k]) {
+            if let Some(Lo128::Comment(class)) = lo128(inst.op).get(k + 1) {
+                let _ = write!(text, "/*Invalid register, operand has '{class}' register class*/");
+            }
+        }
         let mods = vop3 || inst.form == Form::Dpp16;
         let text = with_mods(text, inst.neg >> k & 1 != 0 && mods, inst.abs >> k & 1 != 0 && mods);
         ops.push(text);

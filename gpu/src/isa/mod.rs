@@ -5,4 +5,5 @@ pub mod decode;
 pub mod disasm;
 pub mod exec;
 pub mod program;
+pub mod rules;
 pub mod table;

@@ -97,7 +97,8 @@ impl F {
     pub const CMPX: u16 = 2;
     /// SOPP: the immediate is a branch offset.
     pub const BRANCH: u16 = 4;
-    /// VOP1/VOP2: has only a VOP3 form in practice (a literal/32-bit form does not exist).
+    /// VOP2 fmamk/fmaak: the constant K is a literal that always follows; only the
+    /// 32-bit encoding exists.
     pub const LIT_K: u16 = 8;
     /// FLAT/GLOBAL/DS/MUBUF: an atomic read-modify-write; `[returned, supplied]` widths
     /// (cmpswap supplies the new value and the compare value).
@@ -109,6 +110,9 @@ impl F {
     pub const X: u16 = 64;
     /// DS: an LDS-only instruction without a GDS form (its `gds` bit must be clear).
     pub const LDS: u16 = 128;
+    /// VOP1/VOP2: only the 32-bit encoding exists (no VOP3 form), so LLVM prints no
+    /// `_e32` suffix.
+    pub const E32: u16 = 256;
 }
 
 /// Static facts of one opcode.
@@ -381,7 +385,7 @@ opcode_table! {
     }
     Vop2 vop2_ops {
         0x01 V_CNDMASK_B32 "v_cndmask_b32" [B32 B32 B32 Mask] X;
-        0x02 V_DOT2ACC_F32_F16 "v_dot2acc_f32_f16" [F32 B32 B32 N] NONE;
+        0x02 V_DOT2ACC_F32_F16 "v_dot2acc_f32_f16" [F32 B32 B32 N] E32;
         0x03 V_ADD_F32 "v_add_f32" [F32 F32 F32 N] X;
         0x04 V_SUB_F32 "v_sub_f32" [F32 F32 F32 N] X;
         0x05 V_SUBREV_F32 "v_subrev_f32" [F32 F32 F32 N] X;
@@ -414,7 +418,7 @@ opcode_table! {
         0x2b V_FMAC_F32 "v_fmac_f32" [F32 F32 F32 N] X;
         0x2c V_FMAMK_F32 "v_fmamk_f32" [F32 F32 F32 F32] LIT_K | X;
         0x2d V_FMAAK_F32 "v_fmaak_f32" [F32 F32 F32 F32] LIT_K | X;
-        0x2f V_CVT_PK_RTZ_F16_F32 "v_cvt_pk_rtz_f16_f32" [F16 F32 F32 N] NONE;
+        0x2f V_CVT_PK_RTZ_F16_F32 "v_cvt_pk_rtz_f16_f32" [B32 F32 F32 N] NONE;
         0x32 V_ADD_F16 "v_add_f16" [F16 F16 F16 N] NONE;
         0x33 V_SUB_F16 "v_sub_f16" [F16 F16 F16 N] NONE;
         0x34 V_SUBREV_F16 "v_subrev_f16" [F16 F16 F16 N] NONE;
@@ -425,12 +429,12 @@ opcode_table! {
         0x39 V_MAX_F16 "v_max_f16" [F16 F16 F16 N] NONE;
         0x3a V_MIN_F16 "v_min_f16" [F16 F16 F16 N] NONE;
         0x3b V_LDEXP_F16 "v_ldexp_f16" [F16 F16 F16 N] NONE;
-        0x3c V_PK_FMAC_F16 "v_pk_fmac_f16" [B32 B32 B32 N] NONE;
+        0x3c V_PK_FMAC_F16 "v_pk_fmac_f16" [B32 B32 B32 N] E32;
     }
     Vop1 vop1_ops {
         0x00 V_NOP "v_nop" [N N N N] X;
         0x01 V_MOV_B32 "v_mov_b32" [B32 B32 N N] X;
-        0x02 V_READFIRSTLANE_B32 "v_readfirstlane_b32" [B32 B32 N N] X;
+        0x02 V_READFIRSTLANE_B32 "v_readfirstlane_b32" [B32 B32 N N] X|E32;
         0x03 V_CVT_I32_F64 "v_cvt_i32_f64" [B32 F64 N N] NONE;
         0x04 V_CVT_F64_I32 "v_cvt_f64_i32" [F64 B32 N N] NONE;
         0x05 V_CVT_F32_I32 "v_cvt_f32_i32" [F32 B32 N N] X;
@@ -454,6 +458,7 @@ opcode_table! {
         0x18 V_CEIL_F64 "v_ceil_f64" [F64 F64 N N] NONE;
         0x19 V_RNDNE_F64 "v_rndne_f64" [F64 F64 N N] NONE;
         0x1a V_FLOOR_F64 "v_floor_f64" [F64 F64 N N] NONE;
+        0x1b V_PIPEFLUSH "v_pipeflush" [N N N N] NONE;
         0x1c V_MOV_B16 "v_mov_b16" [B16 B16 N N] NONE;
         0x20 V_FRACT_F32 "v_fract_f32" [F32 F32 N N] X;
         0x21 V_TRUNC_F32 "v_trunc_f32" [F32 F32 N N] X;
@@ -503,12 +508,12 @@ opcode_table! {
         0x5f V_FRACT_F16 "v_fract_f16" [F16 F16 N N] NONE;
         0x60 V_SIN_F16 "v_sin_f16" [F16 F16 N N] NONE;
         0x61 V_COS_F16 "v_cos_f16" [F16 F16 N N] NONE;
-        0x62 V_SAT_PK_U8_I16 "v_sat_pk_u8_i16" [B32 B32 N N] NONE;
+        0x62 V_SAT_PK_U8_I16 "v_sat_pk_u8_i16" [B16 B32 N N] NONE;
         0x63 V_CVT_NORM_I16_F16 "v_cvt_norm_i16_f16" [B16 F16 N N] NONE;
         0x64 V_CVT_NORM_U16_F16 "v_cvt_norm_u16_f16" [B16 F16 N N] NONE;
-        0x65 V_SWAP_B32 "v_swap_b32" [B32 B32 N N] NONE;
-        0x67 V_PERMLANE64_B32 "v_permlane64_b32" [B32 B32 N N] NONE;
-        0x68 V_SWAPREL_B32 "v_swaprel_b32" [B32 B32 N N] NONE;
+        0x65 V_SWAP_B32 "v_swap_b32" [B32 B32 N N] E32;
+        0x67 V_PERMLANE64_B32 "v_permlane64_b32" [B32 B32 N N] E32;
+        0x68 V_SWAPREL_B32 "v_swaprel_b32" [B32 B32 N N] E32;
         0x69 V_NOT_B16 "v_not_b16" [B16 B16 N N] NONE;
         0x6a V_CVT_I32_I16 "v_cvt_i32_i16" [B32 B16 N N] NONE;
         0x6b V_CVT_U32_U16 "v_cvt_u32_u16" [B32 B16 N N] NONE;

@@ -282,7 +282,9 @@ pub struct Line {
 pub fn parse_objdump(out: &str) -> Vec<Line> {
     let mut lines = Vec::new();
     for l in out.lines() {
-        let Some((text, rest)) = l.split_once("//") else { continue };
+        // The last "// " starts the address: LLVM's "/*Invalid register...*/" comments end
+        // right before it ("*/// 0000...").
+        let Some((text, rest)) = l.rsplit_once("// ") else { continue };
         let Some((addr, words)) = rest.split_once(':') else { continue };
         let Ok(addr) = u64::from_str_radix(addr.trim(), 16) else { continue };
         let words: Vec<u32> = words
