@@ -609,7 +609,7 @@ fn decode_vop3(w0: u32, w: &[u32]) -> Result<Inst, DecodeError> {
     if op.has_flag(F::LIT_K | F::E32) {
         return Err(DecodeError::UnknownOpcode { enc: Encoding::Vop3, code, len });
     }
-    if vop3_fields_set(w0, w1) & !vop3_fields(op) != 0 {
+    if vop3_fields_set(w0, w1) & !vop3_fields(op).0 != 0 {
         return Err(DecodeError::Unsupported { what: "a VOP3 modifier this opcode does not have", len });
     }
     let info = op.info();
@@ -627,12 +627,13 @@ fn decode_vop3(w0: u32, w: &[u32]) -> Result<Inst, DecodeError> {
     } else if t[0] != Ty::N {
         i.dst = Operand::Vgpr(vdst as u16);
     }
+    // VOP3SD: bits 14:8 are the carry-out SGPR, so there is no abs and no op_sel.
     if sd {
         i.sdst = Operand::Sgpr(bits(w0, 8, 7) as u8);
     } else {
         i.abs = bits(w0, 8, 3) as u8;
+        i.opsel = bits(w0, 11, 4) as u8;
     }
-    i.opsel = bits(w0, 11, 4) as u8;
     i.clamp = bits(w0, 15, 1) != 0;
     i.omod = bits(w1, 27, 2) as u8;
     i.neg = bits(w1, 29, 3) as u8;
@@ -660,7 +661,7 @@ fn decode_vop3p(w0: u32, w: &[u32]) -> Result<Inst, DecodeError> {
     let (s0, s1, s2) = (bits(w1, 0, 9), bits(w1, 9, 9), bits(w1, 18, 9));
     let len = 2 + uses_literal(&[s0, s1, s2]) as u8;
     let op = lookup(Encoding::Vop3p, code).ok_or(DecodeError::UnknownOpcode { enc: Encoding::Vop3p, code, len })?;
-    if vop3_fields_set(w0, w1) & !vop3_fields(op) != 0 {
+    if vop3_fields_set(w0, w1) & !vop3_fields(op).0 != 0 {
         return Err(DecodeError::Unsupported { what: "a VOP3P modifier this opcode does not have", len });
     }
     let t = op.info().ty;

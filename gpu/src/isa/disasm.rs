@@ -3,8 +3,8 @@
 
 use std::fmt::Write;
 
-use super::decode::{mflag, Form, Inst, Operand, SRC_K};
-use super::rules::{lo128, Lo128};
+use super::decode::{inline_constant, mflag, Form, Inst, Operand, SRC_K};
+use super::rules::{lo128, vop3_fields, Lo128};
 use super::table::{Encoding, Op, Ty, F};
 
 /// Name of `count` scalar registers starting at `idx`.
@@ -41,28 +41,51 @@ fn vreg_name(idx: u16, count: u32) -> String {
     }
 }
 
-/// Prints an inline constant the way LLVM does: integers in decimal, the float
-/// constants as floats.
+/// The float inline constants (codes 240..=248) as LLVM names them.
+const FLOAT_NAMES: [&str; 9] = ["0.5", "-0.5", "1.0", "-1.0", "2.0", "-2.0", "4.0", "-4.0", "0.15915494"];
+
+/// The name of a float inline constant whose bit pattern (for `ty`) is `bits`, if any.
+fn float_name(bits: u64, ty: Ty) -> Option<&'static str> {
+    (240..=248).find(|&c| inline_constant(c, ty) == Some(bits)).map(|c| FLOAT_NAMES[(c - 240) as usize])
+}
+
+/// Prints an inline constant or a literal the way LLVM does: integers that fit the inline
+/// range in decimal, values equal to a float inline constant by name, others in hex, each
+/// read at the operand's width.
 fn constant(code: u16, value: u64, ty: Ty) -> String {
     match code {
         128..=208 => {
             let v = if code <= 192 { code as i64 - 128 } else { 192 - code as i64 };
             v.to_string()
         }
-        240..=248 => {
-            const F: [&str; 9] = ["0.5", "-0.5", "1.0", "-1.0", "2.0", "-2.0", "4.0", "-4.0", "0.15915494"];
-            F[(code - 240) as usize].to_string()
-        }
+        // 16-bit integer operands see the f16 encoding of a float constant.
+        240..=248 if ty == Ty::B16 => format!("{value:#x}"),
+        248 if matches!(ty, Ty::F64 | Ty::B64) => "0.15915494309189532".into(),
+        240..=248 => FLOAT_NAMES[(code - 240) as usize].into(),
         SRC_K => format!("{value:#x}"),
-        _ => {
-            let lit = if ty == Ty::F64 { value >> 32 } else { value & 0xffff_ffff };
-            // A literal that could have been an inline integer prints as one.
-            match lit as u32 as i32 {
-                v @ -16..=64 if !matches!(ty, Ty::B16 | Ty::F16) => v.to_string(),
-                _ => format!("{lit:#x}"),
-            }
-        }
+        _ => literal(value, ty),
     }
+}
+
+fn literal(value: u64, ty: Ty) -> String {
+    let lit = if ty == Ty::F64 { (value >> 32) as u32 } else { value as u32 };
+    let small = |v: i64| (-16..=64).contains(&v).then(|| v.to_string());
+    let text = match ty {
+        // f16 reads the low half only.
+        Ty::F16 => small(lit as u16 as i16 as i64)
+            .or_else(|| float_name(lit as u64 & 0xffff, Ty::F16).map(String::from))
+            .unwrap_or_else(|| format!("{:#x}", lit & 0xffff)),
+        // 16-bit integers: the whole dword decides, the low half is printed.
+        Ty::B16 => small(lit as i32 as i64)
+            .or_else(|| float_name(lit as u64, Ty::F32).map(String::from))
+            .unwrap_or_else(|| format!("{:#x}", lit & 0xffff)),
+        Ty::F64 => float_name((lit as u64) << 32, Ty::F64).map(String::from).unwrap_or_else(|| format!("{lit:#x}")),
+        Ty::B64 => small(lit as i64).unwrap_or_else(|| format!("{lit:#x}")),
+        _ => small(lit as i32 as i64)
+            .or_else(|| float_name(lit as u64, Ty::F32).map(String::from))
+            .unwrap_or_else(|| format!("{lit:#x}")),
+    };
+    text
 }
 
 fn operand(op: &Operand, ty: Ty, wave64: bool) -> String {
@@ -78,12 +101,15 @@ fn operand(op: &Operand, ty: Ty, wave64: bool) -> String {
     }
 }
 
-fn with_mods(text: String, neg: bool, abs: bool) -> String {
-    let t = if abs { format!("|{text}|") } else { text };
-    if neg {
-        format!("-{t}")
-    } else {
-        t
+/// Applies neg/abs source modifiers; a negated constant without abs is `neg(c)`, as in
+/// LLVM (`-1` would read as another constant).
+fn with_mods(text: String, neg: bool, abs: bool, constant: bool) -> String {
+    match (neg, abs) {
+        (true, false) if constant => format!("neg({text})"),
+        (true, false) => format!("-{text}"),
+        (true, true) => format!("-|{text}|"),
+        (false, true) => format!("|{text}|"),
+        (false, false) => text,
     }
 }
 
@@ -338,14 +364,12 @@ pub fn disassemble(inst: &Inst, pc: u64, wave64: bool) -> String {
     s
 }
 
-fn is16(t: Ty) -> bool {
-    matches!(t, Ty::B16 | Ty::F16)
-}
-
 fn valu(inst: &Inst, wave64: bool) -> String {
     let info = inst.op.info();
     let t = info.ty;
     let vop3 = info.enc == Encoding::Vop3 || inst.form.is_vop3();
+    // The VOP3 modifier fields LLVM prints for this opcode (others are ignored).
+    let printed = if vop3 { vop3_fields(inst.op).1 } else { u16::MAX };
     let dpp = inst.form.is_dpp();
     let mut s = String::from(info.name);
     // Opcodes LLVM knows in a single encoding print no _e32/_e64 suffix: those without
@@ -394,7 +418,9 @@ fn valu(inst: &Inst, wave64: bool) -> String {
             }
         }
         let mods = vop3 || inst.form == Form::Dpp16;
-        let text = with_mods(text, inst.neg >> k & 1 != 0 && mods, inst.abs >> k & 1 != 0 && mods);
+        let neg = inst.neg >> k & 1 != 0 && mods && printed >> (10 + k) & 1 != 0;
+        let abs = inst.abs >> k & 1 != 0 && mods && printed >> k & 1 != 0;
+        let text = with_mods(text, neg, abs, matches!(inst.src[k], Operand::Const { .. }));
         ops.push(text);
     }
     // fmamk prints K in the middle: v_fmamk_f32 vdst, src0, K, src1.
@@ -410,18 +436,17 @@ fn valu(inst: &Inst, wave64: bool) -> String {
         s.push_str(&ops.join(", "));
     }
     if vop3 {
-        let dst16 = is16(t[0]);
-        if inst.opsel != 0 && (dst16 || t[1..].iter().any(|&t| is16(t))) {
+        if inst.opsel != 0 && printed & 0x78 != 0 {
             let mut bits: Vec<String> = (0..nsrc).map(|k| (inst.opsel >> k & 1).to_string()).collect();
             if info.enc != Encoding::Vopc {
                 bits.push((inst.opsel >> 3 & 1).to_string());
             }
             let _ = write!(s, " op_sel:[{}]", bits.join(","));
         }
-        if inst.clamp {
+        if inst.clamp && printed & 0x80 != 0 {
             s.push_str(" clamp");
         }
-        match inst.omod {
+        match inst.omod * (printed >> 8 & 1) as u8 {
             1 => s.push_str(" mul:2"),
             2 => s.push_str(" mul:4"),
             3 => s.push_str(" div:2"),
@@ -496,7 +521,8 @@ fn vop3p(inst: &Inst, wave64: bool) -> String {
     for k in 0..n {
         let text = operand(&inst.src[k], t[k + 1], wave64);
         // The mix opcodes use neg_lo as neg and neg_hi as abs.
-        ops.push(if mix { with_mods(text, inst.neg >> k & 1 != 0, inst.neg_hi >> k & 1 != 0) } else { text });
+        let constant = matches!(inst.src[k], Operand::Const { .. });
+        ops.push(if mix { with_mods(text, inst.neg >> k & 1 != 0, inst.neg_hi >> k & 1 != 0, constant) } else { text });
     }
     let mut s = format!("{} {}", info.name, ops.join(", "));
     let full = (1u8 << n) - 1;
@@ -523,8 +549,12 @@ fn vop3p(inst: &Inst, wave64: bool) -> String {
 
 fn vinterp(inst: &Inst) -> String {
     let info = inst.op.info();
-    let ops: Vec<String> =
-        (0..3).map(|k| with_mods(operand(&inst.src[k], Ty::F32, false), inst.neg >> k & 1 != 0, false)).collect();
+    let ops: Vec<String> = (0..3)
+        .map(|k| {
+            let constant = matches!(inst.src[k], Operand::Const { .. });
+            with_mods(operand(&inst.src[k], Ty::F32, false), inst.neg >> k & 1 != 0, false, constant)
+        })
+        .collect();
     let mut s = format!("{} {}, {}", info.name, operand(&inst.dst, Ty::F32, false), ops.join(", "));
     if inst.opsel != 0 {
         let _ = write!(s, " op_sel:{}", bit_list(inst.opsel, 4));

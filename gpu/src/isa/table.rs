@@ -786,8 +786,8 @@ opcode_table! {
         0x265 V_MINMAX_I32 "v_minmax_i32" [B32 B32 B32 B32] NONE;
         0x266 V_DOT2_F16_F16 "v_dot2_f16_f16" [F16 F32 F32 F16] NONE;
         0x267 V_DOT2_BF16_BF16 "v_dot2_bf16_bf16" [B32 B32 B32 B32] NONE;
-        0x2fc V_DIV_SCALE_F32 "v_div_scale_f32" [F32 F32 F32 F32] NONE;
-        0x2fd V_DIV_SCALE_F64 "v_div_scale_f64" [F64 F64 F64 F64] NONE;
+        0x2fc V_DIV_SCALE_F32 "v_div_scale_f32" [F32 F32 F32 F32] SD;
+        0x2fd V_DIV_SCALE_F64 "v_div_scale_f64" [F64 F64 F64 F64] SD;
         0x2fe V_MAD_U64_U32 "v_mad_u64_u32" [B64 B32 B32 B64] SD | X;
         0x2ff V_MAD_I64_I32 "v_mad_i64_i32" [B64 B32 B32 B64] SD | X;
         0x300 V_ADD_CO_U32 "v_add_co_u32" [B32 B32 B32 N] SD | X;
