@@ -23,6 +23,10 @@ pub enum Operand {
     Scc,
     Vccz,
     Execz,
+    /// src_shared_base/limit, src_private_base/limit, src_pops_exiting_wave_id (235–239)
+    /// and src_lds_direct (254): decoded and printed; an instruction that reads one is not
+    /// executed (it traps by name).
+    Special(u8),
 }
 
 pub const SGPR_VCC_LO: u8 = 106;
@@ -155,8 +159,10 @@ pub enum DecodeError {
     UnknownOpcode { enc: Encoding, code: u32, len: u8 },
     #[error("{what} is not supported")]
     Unsupported { what: &'static str, len: u8 },
-    #[error("{}{} is decoded but not executed by softnavi", .op.name(), if *.dpp { " with DPP" } else { "" })]
-    NotExecuted { op: Op, dpp: bool, len: u8 },
+    /// `with` names the form that is not executed (" with DPP", ...), empty when the
+    /// opcode itself is not.
+    #[error("{}{} is decoded but not executed by softnavi", .op.name(), .with)]
+    NotExecuted { op: Op, with: &'static str, len: u8 },
 }
 
 impl DecodeError {
@@ -235,14 +241,13 @@ fn source(code: u32, ty: Ty, literal: Option<u32>) -> Result<Operand, DecodeErro
             Some(l) => Operand::Const { code: 255, value: literal_value(l, ty) },
             None => return Err(DecodeError::Truncated),
         },
+        235..=239 | 254 => Operand::Special(code as u8),
         251 => Operand::Vccz,
         252 => Operand::Execz,
         253 => Operand::Scc,
         c => match inline_constant(c, ty) {
             Some(value) => Operand::Const { code: c as u16, value },
-            None => {
-                return Err(DecodeError::Unsupported { what: "source operand (aperture/LDS-direct/reserved)", len: 1 })
-            }
+            None => return Err(DecodeError::Unsupported { what: "reserved source operand", len: 1 }),
         },
     })
 }
@@ -568,6 +573,9 @@ pub fn decode_vopd(w: &[u32]) -> Result<[Inst; 2], DecodeError> {
             len: 2 + lit.is_some() as u8,
         })?;
         let t = op.info().ty;
+        if t[2] == Ty::N && vs1 != 0 {
+            return Err(DecodeError::Unsupported { what: "VOPD vsrc1 field of a one-source half", len: 2 });
+        }
         let mut i = Inst::new(op, 0);
         i.dst = Operand::Vgpr(dst as u16);
         i.src[0] = source(s0, t[1], lit)?;
@@ -639,6 +647,9 @@ fn decode_vop3(w0: u32, w: &[u32]) -> Result<Inst, DecodeError> {
     i.neg = bits(w1, 29, 3) as u8;
     let n = source_count(&t);
     let fields = [s0, s1, s2];
+    if fields.contains(&254) {
+        return Err(DecodeError::Unsupported { what: "src_lds_direct in VOP3", len });
+    }
     // LLVM rejects encodings that set fields of absent sources.
     let absent = (1u8 << 3) - (1 << n);
     if fields[n..].iter().any(|&f| f != 0) || i.neg & absent != 0 || (!sd && i.abs & absent != 0) {

@@ -98,6 +98,15 @@ fn operand(op: &Operand, ty: Ty, wave64: bool) -> String {
         Operand::Scc => "src_scc".into(),
         Operand::Vccz => "src_vccz".into(),
         Operand::Execz => "src_execz".into(),
+        Operand::Special(code) => match code {
+            235 => "src_shared_base",
+            236 => "src_shared_limit",
+            237 => "src_private_base",
+            238 => "src_private_limit",
+            239 => "src_pops_exiting_wave_id",
+            _ => "src_lds_direct",
+        }
+        .into(),
     }
 }
 

@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use parking_lot::Mutex;
 
-use super::decode::{decode, decode_vopd, mflag, DecodeError, Inst};
+use super::decode::{decode, decode_vopd, mflag, DecodeError, Inst, Operand};
 use super::disasm::{disassemble, disassemble_dual};
 use super::table::{Encoding, Op, F};
 use crate::mem::{AddressSpace, VmFault};
@@ -66,10 +66,9 @@ impl Program {
                     }
                     at += i.len as usize;
                     let end = i.op == Op::S_CODE_END;
-                    if let Some(op) = not_executed(&i, duals.last().filter(|_| i.op == Op::V_DUAL)) {
+                    if let Some((op, with)) = not_executed(&i, duals.last().filter(|_| i.op == Op::V_DUAL)) {
                         // Decoded and printable, but a wave that reaches it traps.
-                        let dpp = i.form.is_dpp();
-                        bad.insert(insts.len() as u32, DecodeError::NotExecuted { op, dpp, len: i.len });
+                        bad.insert(insts.len() as u32, DecodeError::NotExecuted { op, with, len: i.len });
                         unexecuted_insts.insert(insts.len() as u32, i);
                         i = placeholder(i.len);
                     }
@@ -197,14 +196,21 @@ impl Program {
 }
 
 /// The opcode to name when `i` (with its VOPD halves) decodes but softnavi does not
-/// execute it: an opcode without the `X` flag, any DPP form, and GDS forms of DS.
-fn not_executed(i: &Inst, halves: Option<&[Inst; 2]>) -> Option<Op> {
+/// execute it, and the form that is not executed: an opcode without the `X` flag, any DPP
+/// form, GDS forms of DS, and special (aperture, LDS-direct) sources.
+fn not_executed(i: &Inst, halves: Option<&[Inst; 2]>) -> Option<(Op, &'static str)> {
     let unexecuted_half = halves.and_then(|d| d.iter().map(|h| h.op).find(|op| !op.executed()));
-    let gds = i.flags & mflag::GDS != 0 && i.op.encoding() == Encoding::Ds;
-    if !i.op.executed() || i.form.is_dpp() || gds {
-        Some(i.op)
+    let special = |i: &Inst| i.src.iter().any(|s| matches!(s, Operand::Special(_)));
+    if !i.op.executed() {
+        Some((i.op, ""))
+    } else if i.form.is_dpp() {
+        Some((i.op, " with DPP"))
+    } else if i.flags & mflag::GDS != 0 && i.op.encoding() == Encoding::Ds {
+        Some((i.op, " with GDS"))
+    } else if special(i) || halves.is_some_and(|d| d.iter().any(special)) {
+        Some((i.op, " with an aperture or LDS-direct source"))
     } else {
-        unexecuted_half
+        unexecuted_half.map(|op| (op, ""))
     }
 }
 

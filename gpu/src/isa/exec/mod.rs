@@ -231,7 +231,8 @@ impl Wave {
             Operand::Vccz => (self.vcc() == 0) as u32,
             Operand::Execz => (self.exec() == 0) as u32,
             Operand::Vgpr(r) => self.v(r as usize)[0],
-            Operand::None => 0,
+            // Instructions with a special source trap before they execute (program.rs).
+            Operand::None | Operand::Special(_) => 0,
         }
     }
 
