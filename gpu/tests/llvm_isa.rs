@@ -204,14 +204,14 @@ const KNOWN_GAP: &[(&str, u64)] = &[
     ("SOPC", 2),
     ("SOPK", 96),
     ("SOPP", 234),
-    ("VINTERP", 90),
-    ("VOP1", 107),
+    ("VINTERP", 27),
+    ("VOP1", 40),
     ("VOP2", 2),
-    ("VOP3", 78),
+    ("VOP3", 56),
     ("VOP3P", 108),
     ("VOPC", 51),
     ("VOPD", 0),
-    ("random words", 859),
+    ("random words", 858),
 ];
 
 #[derive(Default)]

@@ -4,7 +4,7 @@
 use std::fmt::Write;
 
 use super::decode::{inline_constant, mflag, Form, Inst, Operand, SRC_K};
-use super::rules::{lo128, vop3_fields, Lo128};
+use super::rules::{lo128, vgpr_only, vop3_fields, Lo128};
 use super::table::{Encoding, Op, Ty, F};
 
 /// Name of `count` scalar registers starting at `idx`.
@@ -421,6 +421,7 @@ fn valu(inst: &Inst, wave64: bool) -> String {
             continue;
         }
         let mut text = operand(&inst.src[k], ty, wave64);
+        vgpr_only_comment(&mut text, inst, k);
         if let (Form::Native, false, Operand::Vgpr(128..)) = (inst.form, vop3, inst.src[k]) {
             if let Some(Lo128::Comment(class)) = lo128(inst.op).get(k + 1) {
                 let _ = write!(text, "/*Invalid register, operand has '{class}' register class*/");
@@ -556,12 +557,26 @@ fn vop3p(inst: &Inst, wave64: bool) -> String {
     s
 }
 
+/// LLVM's comment on a source that must be a VGPR but is not ([`vgpr_only`]).
+fn vgpr_only_comment(text: &mut String, inst: &Inst, k: usize) {
+    let Some(class) = vgpr_only(inst.op, k) else { return };
+    match inst.src[k] {
+        Operand::Vgpr(_) | Operand::None => {}
+        Operand::Const { .. } => text.push_str("/*Invalid immediate*/"),
+        _ => {
+            let _ = write!(text, "/*Invalid register, operand has '{class}' register class*/");
+        }
+    }
+}
+
 fn vinterp(inst: &Inst) -> String {
     let info = inst.op.info();
     let ops: Vec<String> = (0..3)
         .map(|k| {
             let constant = matches!(inst.src[k], Operand::Const { .. });
-            with_mods(operand(&inst.src[k], Ty::F32, false), inst.neg >> k & 1 != 0, false, constant)
+            let mut text = operand(&inst.src[k], Ty::F32, false);
+            vgpr_only_comment(&mut text, inst, k);
+            with_mods(text, inst.neg >> k & 1 != 0, false, constant)
         })
         .collect();
     let mut s = format!("{} {}, {}", info.name, operand(&inst.dst, Ty::F32, false), ops.join(", "));

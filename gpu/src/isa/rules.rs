@@ -494,3 +494,25 @@ pub fn lo128(op: Op) -> [Lo128; 3] {
     };
     [vdst, src0, vsrc1]
 }
+
+/// The register class LLVM names when source `k` of `op`, which must be a VGPR, holds
+/// something else (printed as an "Invalid register" comment; a constant there is an
+/// "Invalid immediate").
+pub fn vgpr_only(op: Op, k: usize) -> Option<&'static str> {
+    use super::table::Encoding;
+    match (op, k) {
+        (Op::V_READFIRSTLANE_B32, 0) => Some("VRegOrLds_32"),
+        (
+            Op::V_MOVRELS_B32
+            | Op::V_MOVRELSD_B32
+            | Op::V_MOVRELSD_2_B32
+            | Op::V_SWAP_B32
+            | Op::V_SWAPREL_B32
+            | Op::V_PERMLANE16_B32
+            | Op::V_PERMLANEX16_B32,
+            0,
+        ) => Some("VGPR_32"),
+        _ if op.encoding() == Encoding::Vinterp => Some("VGPR_32"),
+        _ => None,
+    }
+}
