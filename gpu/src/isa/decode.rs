@@ -265,11 +265,14 @@ pub fn decode(w: &[u32], wave64: bool) -> Result<Inst, DecodeError> {
     Ok(i)
 }
 
-/// Whether a register tuple of `n` registers is one LLVM accepts: VGPR tuples end at v255.
-/// (A misaligned SGPR tuple is accepted and aligned down, with a warning.)
+/// Whether a register tuple of `n` registers is one LLVM accepts: VGPR tuples end at v255,
+/// SGPR pairs do not start at vcc_hi, m0 or exec_hi. (Another misaligned SGPR tuple is
+/// accepted and aligned down, with a warning.)
 fn tuple_ok(o: Operand, n: u32) -> bool {
     match o {
         Operand::Vgpr(v) => v as u32 + n <= 256,
+        // vcc_hi, m0 and exec_hi start no register pair.
+        Operand::Sgpr(107 | 125 | 127) => n < 2,
         _ => true,
     }
 }
@@ -428,7 +431,11 @@ fn dpp(src0: u32, w: Option<u32>, vop3: bool) -> Result<Option<(Form, u32, u16)>
 
 /// Applies a DPP dword to an e32 instruction: src0 becomes the DPP's VGPR, and DPP16
 /// carries src0/src1 neg and abs bits.
-fn apply_dpp(i: &mut Inst, form: Form, w: u32, fi: u16) {
+fn apply_dpp(i: &mut Inst, form: Form, w: u32, fi: u16) -> Result<(), DecodeError> {
+    // DPP moves 32-bit lanes: no 64-bit operands.
+    if i.op.info().ty.iter().any(|t| matches!(t, Ty::B64 | Ty::F64)) {
+        return Err(DecodeError::Unsupported { what: "DPP with 64-bit operands", len: i.len });
+    }
     i.form = form;
     i.ext = w;
     i.flags |= fi;
@@ -437,6 +444,7 @@ fn apply_dpp(i: &mut Inst, form: Form, w: u32, fi: u16) {
         i.neg = (bits(w, 20, 1) | bits(w, 22, 1) << 1) as u8;
         i.abs = (bits(w, 21, 1) | bits(w, 23, 1) << 1) as u8;
     }
+    Ok(())
 }
 
 /// Rejects v128+ in the vdst/vsrc1 fields of a 32-bit VALU encoding where LLVM's true16
@@ -473,7 +481,7 @@ fn decode_vop1(w0: u32, w1: Option<u32>) -> Result<Inst, DecodeError> {
         i.src[0] = source(s0, t[1], w1)?;
     }
     if let Some((form, w, fi)) = dpp {
-        apply_dpp(&mut i, form, w, fi);
+        apply_dpp(&mut i, form, w, fi)?;
     }
     Ok(i)
 }
@@ -507,7 +515,7 @@ fn decode_vop2(w0: u32, w1: Option<u32>, code: u32) -> Result<Inst, DecodeError>
         }
     }
     if let Some((form, w, fi)) = dpp {
-        apply_dpp(&mut i, form, w, fi);
+        apply_dpp(&mut i, form, w, fi)?;
     }
     Ok(i)
 }
@@ -524,7 +532,7 @@ fn decode_vopc(w0: u32, w1: Option<u32>) -> Result<Inst, DecodeError> {
     i.src[0] = if dpp.is_some() { Operand::None } else { source(s0, t[1], w1)? };
     i.src[1] = Operand::Vgpr(vs1 as u16);
     if let Some((form, w, fi)) = dpp {
-        apply_dpp(&mut i, form, w, fi);
+        apply_dpp(&mut i, form, w, fi)?;
     }
     Ok(i)
 }
@@ -661,7 +669,7 @@ fn decode_vop3(w0: u32, w: &[u32]) -> Result<Inst, DecodeError> {
         }
     }
     if let Some((form, w, fi)) = dpp {
-        apply_dpp(&mut i, form, w, fi);
+        apply_dpp(&mut i, form, w, fi)?;
     }
     Ok(i)
 }

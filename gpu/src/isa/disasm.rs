@@ -385,6 +385,8 @@ fn valu(inst: &Inst, wave64: bool) -> String {
     // operands (v_nop, v_pipeflush) and the 32-bit-only ones.
     let one_form = t == [Ty::N; 4] || inst.op.has_flag(F::LIT_K | F::E32);
     s.push_str(match inst.form {
+        // LLVM 19 prints VOPC DPP without a suffix.
+        Form::Dpp16 | Form::Dpp8 if info.enc == Encoding::Vopc => "",
         Form::Dpp16 | Form::Dpp8 => "_dpp",
         Form::Vop3Dpp16 | Form::Vop3Dpp8 => "_e64_dpp",
         _ if info.enc != Encoding::Vop3 && !one_form => {
