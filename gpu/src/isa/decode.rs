@@ -684,6 +684,9 @@ fn decode_vop3p(w0: u32, w: &[u32]) -> Result<Inst, DecodeError> {
         return Err(DecodeError::Unsupported { what: "a VOP3P modifier this opcode does not have", len });
     }
     let t = op.info().ty;
+    if [s0, s1, s2][source_count(&t)..].iter().any(|&f| f != 0) {
+        return Err(DecodeError::Unsupported { what: "VOP3P fields of absent operands", len });
+    }
     let mut i = Inst::new(op, len);
     i.dst = Operand::Vgpr(bits(w0, 0, 8) as u16);
     i.neg_hi = bits(w0, 8, 3) as u8;
