@@ -194,7 +194,7 @@ const KNOWN_GAP: &[(&str, u64)] = &[
     ("FLAT", 1),
     ("GLOBAL", 37),
     ("LDSDIR", 0),
-    ("MIMG", 1312),
+    ("MIMG", 0),
     ("MTBUF", 138),
     ("MUBUF", 283),
     ("SCRATCH", 2),
@@ -211,7 +211,7 @@ const KNOWN_GAP: &[(&str, u64)] = &[
     ("VOP3P", 248),
     ("VOPC", 344),
     ("VOPD", 134),
-    ("random words", 2917),
+    ("random words", 2794),
 ];
 
 #[derive(Default)]
