@@ -194,7 +194,7 @@ const KNOWN_GAP: &[(&str, u64)] = &[
     ("FLAT", 1),
     ("GLOBAL", 37),
     ("LDSDIR", 0),
-    ("MIMG", 1312),
+    ("MIMG", 0),
     ("MTBUF", 137),
     ("MUBUF", 281),
     ("SCRATCH", 2),
@@ -211,7 +211,7 @@ const KNOWN_GAP: &[(&str, u64)] = &[
     ("VOP3P", 56),
     ("VOPC", 12),
     ("VOPD", 0),
-    ("random words", 831),
+    ("random words", 708),
 ];
 
 #[derive(Default)]

@@ -113,8 +113,8 @@ pub struct Inst {
     /// VOP3P: op_sel_hi and neg_hi.
     pub opsel_hi: u8,
     pub neg_hi: u8,
-    /// A further encoding dword: the DPP control word, or the second dword of MTBUF, MIMG,
-    /// EXP, VINTERP (kept for fields only the disassembler prints).
+    /// A further encoding dword: the DPP control word, the second dword of MTBUF, EXP and
+    /// VINTERP, or MIMG's NSA address dword (kept for fields only the disassembler prints).
     pub ext: u32,
     pub clamp: bool,
     pub omod: u8,
@@ -749,19 +749,260 @@ fn decode_mtbuf(w0: u32, w: &[u32]) -> Result<Inst, DecodeError> {
     Ok(i)
 }
 
+/// MIMG fields in [`Inst::imm`] (from the first dword: dmask, dim and the flags that are not
+/// cache bits, which are in [`Inst::flags`]). [`Inst::imm1`] holds the VGPR counts of vdata
+/// (bits 7:0) and of the address (bits 15:8), [`Inst::ext`] the NSA dword of further address
+/// VGPRs (bytes in order). `dst` = vdata, `src[0]` = first address VGPR, `src[1]` = the
+/// resource (T#), `src[2]` = the sampler (S#) of sample and gather instructions.
+pub mod mimg {
+    pub const DMASK: i32 = 0xf;
+    pub const DIM_SHIFT: u32 = 4;
+    pub const UNORM: i32 = 1 << 7;
+    pub const R128: i32 = 1 << 8;
+    pub const A16: i32 = 1 << 9;
+    pub const LWE: i32 = 1 << 10;
+    pub const D16: i32 = 1 << 11;
+    /// The address is a list of VGPRs (non-sequential address, one dword more).
+    pub const NSA: i32 = 1 << 12;
+    /// Dimension names in `dim` field order.
+    pub const DIMS: [&str; 8] = ["1D", "2D", "3D", "CUBE", "1D_ARRAY", "2D_ARRAY", "2D_MSAA", "2D_MSAA_ARRAY"];
+    /// Address VGPRs of each slot of image_bvh_intersect_ray and image_bvh64_intersect_ray:
+    /// node pointer, ray extent, origin, direction, inverse direction (a16 packs the last two
+    /// into one slot's three VGPRs and drops the fifth).
+    pub const BVH_SLOTS: [[u8; 5]; 2] = [[1, 1, 3, 3, 3], [2, 1, 3, 3, 3]];
+}
+
+/// The address a MIMG opcode takes, read from its name (`image_sample_c_d_cl_o_g16`).
+#[derive(Default)]
+struct MimgShape {
+    /// Offset, bias and compare dwords before the coordinates.
+    extra: u32,
+    /// A LOD, clamp or mip level after the coordinates.
+    lod: bool,
+    coords: bool,
+    /// Derivatives (16-bit with `g16`).
+    grad: bool,
+    g16: bool,
+    /// Has a sampler operand.
+    sampler: bool,
+    /// Returns four components whatever dmask is (gather4, msaa_load).
+    four: bool,
+    gather: bool,
+    atomic: bool,
+    cmpswap: bool,
+    /// LLVM rejects d16.
+    no_d16: bool,
+    /// Has forms for MSAA dimensions (loads, stores and atomics without a mip level).
+    msaa_dims: bool,
+}
+
+fn mimg_shape(name: &str) -> MimgShape {
+    let base = name.strip_prefix("image_").unwrap_or(name);
+    let mut s = MimgShape { coords: true, ..MimgShape::default() };
+    let mut parts = base.split('_');
+    let first = parts.next().unwrap_or("");
+    match first {
+        "sample" | "gather4" | "gather4h" | "get" if base != "get_resinfo" => {
+            s.sampler = true;
+            s.gather = first.starts_with("gather4");
+            s.four = s.gather;
+            s.no_d16 = base == "get_lod";
+            for p in parts {
+                match p {
+                    "c" | "o" | "b" => s.extra += 1,
+                    "l" | "cl" => s.lod = true,
+                    "d" => s.grad = true,
+                    "g16" => s.g16 = true,
+                    _ => {}
+                }
+            }
+        }
+        "atomic" => {
+            s.atomic = true;
+            s.cmpswap = base == "atomic_cmpswap";
+            s.no_d16 = true;
+            s.msaa_dims = true;
+        }
+        "get" => {
+            s.coords = false;
+            s.lod = true;
+            s.no_d16 = true;
+        }
+        _ => {
+            for p in parts {
+                s.lod |= p == "mip";
+                s.no_d16 |= p == "pck";
+            }
+            s.four = base == "msaa_load";
+            s.msaa_dims = !s.lod;
+        }
+    }
+    s
+}
+
+/// Address dwords of a MIMG instruction of `shape` for dimension `dim`, with 16-bit
+/// addresses (`a16`) or 32-bit ones.
+fn mimg_addr_dwords(s: &MimgShape, dim: usize, a16: bool) -> u32 {
+    const COORDS: [u32; 8] = [1, 2, 3, 3, 2, 3, 3, 4];
+    const GRADS: [u32; 8] = [2, 4, 6, 4, 2, 4, 4, 4];
+    let comps = if s.coords { COORDS[dim] } else { 0 } + s.lod as u32;
+    let mut n = s.extra + if a16 { comps.div_ceil(2) } else { comps };
+    if s.grad {
+        // 16-bit derivatives pack x and y of each direction, each direction padded.
+        n += if s.g16 { (GRADS[dim] / 2).next_multiple_of(2) } else { GRADS[dim] };
+    }
+    n
+}
+
+/// Whether SGPRs `4 * field` onwards, `n` of them, name a T# or S# LLVM accepts: SGPRs
+/// below VCC, TTMPs, or null.
+fn mimg_sgprs_ok(field: u32, n: u32) -> bool {
+    let base = field * 4;
+    base + n <= 106 || (108..124).contains(&base) && base + n <= 124 || base == 124
+}
+
 fn decode_mimg(w0: u32, w: &[u32]) -> Result<Inst, DecodeError> {
     // NSA (bit 0) adds a dword of further address VGPRs.
-    let len = 2 + (w0 & 1) as u8;
+    let nsa = w0 & 1 != 0;
+    let len = 2 + nsa as u8;
     let w1 = need(w.get(1).copied())?;
     if w.len() < len as usize {
         return Err(DecodeError::Truncated);
     }
     let code = bits(w0, 18, 8);
     let op = lookup(Encoding::Mimg, code).ok_or(DecodeError::UnknownOpcode { enc: Encoding::Mimg, code, len })?;
+    let reject = |what| Err(DecodeError::Unsupported { what, len });
+    let nsa_word = if nsa { w.get(2).copied().unwrap_or(0) } else { 0 };
+    let dim = bits(w0, 2, 3);
+    let dmask = bits(w0, 8, 4);
+    let (a16, d16, tfe) = (bits(w0, 16, 1) != 0, bits(w0, 17, 1) != 0, bits(w1, 21, 1) != 0);
+    let (vdata, vaddr) = (bits(w1, 8, 8), bits(w1, 0, 8));
+    let (srsrc, ssamp) = (bits(w1, 16, 5), bits(w1, 26, 5));
+    let nsa_reg = |k: u32| bits(nsa_word, 8 * k, 8);
     let mut i = Inst::new(op, len);
-    i.imm = w0 as i32;
-    i.ext = w1;
-    i.imm1 = w.get(2).copied().unwrap_or(0) as i32;
+    i.dst = Operand::Vgpr(vdata as u16);
+    i.src[0] = Operand::Vgpr(vaddr as u16);
+    i.src[1] = Operand::Sgpr((srsrc * 4) as u8);
+    i.ext = nsa_word;
+    i.imm = dmask as i32 | (dim << mimg::DIM_SHIFT) as i32;
+    for (bit, f) in [(7, mimg::UNORM), (15, mimg::R128), (16, mimg::A16), (17, mimg::D16)] {
+        if bits(w0, bit, 1) != 0 {
+            i.imm |= f;
+        }
+    }
+    if bits(w1, 22, 1) != 0 {
+        i.imm |= mimg::LWE;
+    }
+    if nsa {
+        i.imm |= mimg::NSA;
+    }
+    for (bit, f) in [(14, mflag::GLC), (12, mflag::SLC), (13, mflag::DLC)] {
+        if bits(w0, bit, 1) != 0 {
+            i.flags |= f;
+        }
+    }
+    if tfe {
+        i.flags |= mflag::TFE;
+    }
+
+    if matches!(op, Op::IMAGE_BVH_INTERSECT_RAY | Op::IMAGE_BVH64_INTERSECT_RAY) {
+        // dmask 0xf, unorm and r128 are required, dim, the cache bits, d16, tfe, lwe and the
+        // sampler field clear; a16 may vary.
+        let fixed = w0 & 0x2_ff9c == 0x8f80 && bits(w1, 21, 2) == 0 && ssamp == 0;
+        if !fixed || !mimg_sgprs_ok(srsrc, 4) || vdata + 4 > 256 {
+            return reject("image_bvh fields other than a16");
+        }
+        let slots = &mimg::BVH_SLOTS[(op == Op::IMAGE_BVH64_INTERSECT_RAY) as usize][..5 - a16 as usize];
+        let n: u32 = slots.iter().map(|&s| s as u32).sum();
+        // (LLVM 19 crashes on an NSA tuple past v255.)
+        let fits = if nsa {
+            slots.iter().enumerate().all(|(k, &s)| if k == 0 { vaddr } else { nsa_reg(k as u32 - 1) } + s as u32 <= 256)
+        } else {
+            vaddr + n <= 256
+        };
+        if !fits {
+            return reject("a register tuple past v255");
+        }
+        i.imm1 = (4 | n << 8) as i32;
+        return Ok(i);
+    }
+
+    let s = mimg_shape(op.name());
+    if !s.sampler && ssamp != 0 {
+        return reject("a sampler field in an image instruction without one");
+    }
+    if s.no_d16 && d16 {
+        return reject("d16 in an image instruction without 16-bit data");
+    }
+    if !mimg_sgprs_ok(srsrc, 8) || s.sampler && !mimg_sgprs_ok(ssamp, 4) {
+        return reject("an image resource or sampler in SGPRs LLVM rejects");
+    }
+    if s.sampler {
+        i.src[2] = Operand::Sgpr((ssamp * 4) as u8);
+    }
+
+    // LLVM picks the variant of the instruction for the data and address sizes the fields
+    // call for. Where no such variant exists, or its registers pass v255, it keeps the
+    // variant it decoded first: one data VGPR (four for gather4 and msaa_load, two for
+    // cmpswap) and the smallest address (the largest NSA list of single VGPRs).
+    let mut data = if s.four { 4 } else { dmask.count_ones().max(1) };
+    if d16 {
+        data = data.div_ceil(2);
+    }
+    data += tfe as u32;
+    let data = match data {
+        2 | 4 if s.cmpswap => Some(data),
+        1 | 2 if s.atomic && !s.cmpswap => Some(data),
+        4 if s.atomic && !s.cmpswap => Some(5),
+        2 | 4 | 5 if s.gather => Some(data),
+        _ if s.atomic || s.gather => None,
+        _ => Some(data),
+    };
+    let (lo, hi) = if !s.coords {
+        (1, 4)
+    } else {
+        let dims = if s.msaa_dims { 8 } else { 6 };
+        let (mut lo, mut hi) = (u32::MAX, 0);
+        for d in 0..dims {
+            for a in [false, true] {
+                let n = mimg_addr_dwords(&s, d, a);
+                (lo, hi) = (lo.min(n), hi.max(n));
+            }
+        }
+        (if s.grad { s.extra + 2 } else { lo }, hi)
+    };
+    let addr = mimg_addr_dwords(&s, dim as usize, a16);
+    let addr_ok = if nsa {
+        (lo.max(2)..=hi).contains(&addr)
+    } else {
+        (lo..=hi).contains(&addr) || addr == hi + 1 && matches!(hi, 3 | 7)
+    };
+    let fits = |data: u32, addr: u32| {
+        vdata + data <= 256
+            && match (nsa, addr) {
+                (false, _) => vaddr + addr <= 256,
+                (true, 6..) => nsa_reg(3) + addr - 4 <= 256,
+                _ => true,
+            }
+    };
+    let default = (
+        if s.four {
+            4
+        } else if s.cmpswap {
+            2
+        } else {
+            1
+        },
+        if nsa { hi.min(5) } else { lo },
+    );
+    if !fits(default.0, default.1) {
+        return reject("a register tuple past v255");
+    }
+    let (data, addr) = match data {
+        Some(d) if addr_ok && fits(d, addr) => (d, addr),
+        _ => default,
+    };
+    i.imm1 = (data | addr << 8) as i32;
     Ok(i)
 }
 

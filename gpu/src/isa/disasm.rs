@@ -628,19 +628,77 @@ fn exp(inst: &Inst) -> String {
 }
 
 fn mimg(inst: &Inst) -> String {
-    // Printed with the raw fields; full MIMG syntax (NSA address lists, a16, d16) is
-    // decoded into lengths only.
-    let (w0, w1) = (inst.imm as u32, inst.ext);
-    let dmask = w0 >> 8 & 0xf;
+    use super::decode::mimg::*;
+    let (imm, nsa_word) = (inst.imm, inst.ext);
+    let (data, addr) = (inst.imm1 as u32 & 0xff, inst.imm1 as u32 >> 8 & 0xff);
+    let reg = |o: &Operand, n: u32| match *o {
+        Operand::Vgpr(v) => vreg_name(v, n),
+        Operand::Sgpr(s) => sreg_name(s, n),
+        _ => String::new(),
+    };
+    let bvh = matches!(inst.op, Op::IMAGE_BVH_INTERSECT_RAY | Op::IMAGE_BVH64_INTERSECT_RAY);
+    let vaddr = if imm & NSA == 0 {
+        reg(&inst.src[0], addr)
+    } else {
+        // The first address VGPR is in the second dword, the others in the NSA dword; past
+        // five, the last entry is a range holding the rest.
+        let first = match inst.src[0] {
+            Operand::Vgpr(v) => v as u32,
+            _ => 0,
+        };
+        let regs = [first, nsa_word & 0xff, nsa_word >> 8 & 0xff, nsa_word >> 16 & 0xff, nsa_word >> 24];
+        let sizes: &[u8] = if bvh {
+            &BVH_SLOTS[(inst.op == Op::IMAGE_BVH64_INTERSECT_RAY) as usize][..5 - (imm & A16 != 0) as usize]
+        } else if addr <= 5 {
+            &[1; 5][..addr as usize]
+        } else {
+            &[1, 1, 1, 1, 0]
+        };
+        let list: Vec<String> = regs
+            .iter()
+            .zip(sizes)
+            .map(|(&r, &n)| vreg_name(r as u16, if n == 0 { addr - 4 } else { n as u32 }))
+            .collect();
+        format!("[{}]", list.join(", "))
+    };
+    // LLVM prints two spaces after the mnemonic of NSA sample and gather instructions.
+    let space = if imm & NSA != 0 && inst.src[2] != Operand::None { "  " } else { " " };
     let mut s = format!(
-        "{} v{}, v{}, s[{}:{}] dmask:{dmask:#x}",
+        "{}{space}{}, {vaddr}, {}",
         inst.op.name(),
-        w1 >> 8 & 0xff,
-        w1 & 0xff,
-        (w1 >> 16 & 0x1f) * 4,
-        (w1 >> 16 & 0x1f) * 4 + 7
+        reg(&inst.dst, data),
+        reg(&inst.src[1], if bvh { 4 } else { 8 })
     );
-    let _ = write!(s, " dim:{}", w0 >> 2 & 7);
+    if inst.src[2] != Operand::None {
+        let _ = write!(s, ", {}", reg(&inst.src[2], 4));
+    }
+    if bvh {
+        if imm & A16 != 0 {
+            s.push_str(" a16");
+        }
+        return s;
+    }
+    if imm & DMASK != 0 {
+        let _ = write!(s, " dmask:{:#x}", imm & DMASK);
+    }
+    let _ = write!(s, " dim:SQ_RSRC_IMG_{}", DIMS[(imm >> DIM_SHIFT & 7) as usize]);
+    if imm & UNORM != 0 {
+        s.push_str(" unorm");
+    }
+    cache_bits(&mut s, inst.flags);
+    for (f, name) in [(R128, " r128"), (A16, " a16")] {
+        if imm & f != 0 {
+            s.push_str(name);
+        }
+    }
+    if inst.flags & mflag::TFE != 0 {
+        s.push_str(" tfe");
+    }
+    for (f, name) in [(LWE, " lwe"), (D16, " d16")] {
+        if imm & f != 0 {
+            s.push_str(name);
+        }
+    }
     s
 }
 
