@@ -208,10 +208,10 @@ const KNOWN_GAP: &[(&str, u64)] = &[
     ("VOP1", 35),
     ("VOP2", 2),
     ("VOP3", 46),
-    ("VOP3P", 56),
+    ("VOP3P", 1),
     ("VOPC", 12),
     ("VOPD", 0),
-    ("random words", 708),
+    ("random words", 707),
 ];
 
 #[derive(Default)]

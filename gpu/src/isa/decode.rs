@@ -2,7 +2,7 @@
 //! an encoding or opcode softnavi does not know is a [`DecodeError`] value, which the
 //! program builder turns into an illegal-instruction trap at that PC.
 
-use super::rules::{lo128, vop3_fields, vop3_fields_set, Lo128};
+use super::rules::{lo128, slot_ty, vop3_fields, vop3_fields_set, Lo128};
 use super::table::{lookup, Encoding, Op, Ty, F, VOPD_OPS};
 
 /// A decoded operand. Inline constants and literals are resolved to the bit pattern the
@@ -296,7 +296,10 @@ fn tuples_ok(i: &Inst, wave64: bool) -> bool {
             let addr = if info.enc != Encoding::Scratch && i.src[2] == Operand::None { 2 } else { 1 };
             tuple_ok(i.dst, n(t[0])) && tuple_ok(i.src[1], data) && tuple_ok(i.src[0], addr)
         }
-        _ => tuple_ok(i.dst, n(t[0])) && (0..3).all(|k| tuple_ok(i.src[k], n(t[k + 1]))),
+        _ => {
+            let n = |k: usize| n(slot_ty(i.op, k, wave64));
+            tuple_ok(i.dst, n(0)) && (0..3).all(|k| tuple_ok(i.src[k], n(k + 1)))
+        }
     }
 }
 

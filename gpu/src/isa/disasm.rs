@@ -4,7 +4,7 @@
 use std::fmt::Write;
 
 use super::decode::{inline_constant, mflag, Form, Inst, Operand, SRC_K};
-use super::rules::{lo128, vgpr_only, vop3_fields, Lo128};
+use super::rules::{is_wmma, lo128, slot_ty, vgpr_only, vop3_fields, Lo128};
 use super::table::{Encoding, Op, Ty, F};
 
 /// Name of `count` scalar registers starting at `idx`.
@@ -529,9 +529,26 @@ fn vop3p(inst: &Inst, wave64: bool) -> String {
     let t = info.ty;
     let n = t[1..].iter().filter(|t| **t != Ty::N).count();
     let mix = info.name.starts_with("v_fma_mix");
-    let mut ops = vec![operand(&inst.dst, t[0], wave64)];
+    let mut ops = vec![operand(&inst.dst, slot_ty(inst.op, 0, wave64), wave64)];
     for k in 0..n {
-        let text = operand(&inst.src[k], t[k + 1], wave64);
+        let ty = slot_ty(inst.op, k + 1, wave64);
+        let mut text = operand(&inst.src[k], ty, wave64);
+        // WMMA sources are VGPR tuples; LLVM comments on SGPRs and on constants in A/B.
+        if is_wmma(inst.op) {
+            match inst.src[k] {
+                // null reads zeros; the accumulator (src2) may be a constant.
+                Operand::Const { .. } if k != 2 => text.push_str("/*Invalid immediate*/"),
+                Operand::Sgpr(s) if s != 124 => {
+                    let _ = write!(
+                        text,
+                        "/*Invalid register, operand has 'VReg_{}' register class*/",
+                        32 * ty.dwords(wave64)
+                    );
+                }
+                // VGPRs, null, special sources, and the accumulator's constant print plainly.
+                _ => {}
+            }
+        }
         // The mix opcodes use neg_lo as neg and neg_hi as abs.
         let constant = matches!(inst.src[k], Operand::Const { .. });
         ops.push(if mix { with_mods(text, inst.neg >> k & 1 != 0, inst.neg_hi >> k & 1 != 0, constant) } else { text });
@@ -539,21 +556,23 @@ fn vop3p(inst: &Inst, wave64: bool) -> String {
     let mut s = format!("{} {}", info.name, ops.join(", "));
     let full = (1u8 << n) - 1;
     let default_hi = if mix { 0 } else { full };
-    if inst.opsel & full != 0 {
+    // The fields LLVM prints for this opcode (see rules.rs for the layout).
+    let printed = vop3_fields(inst.op).1;
+    if inst.opsel & full != 0 && printed & 0x38 != 0 {
         let _ = write!(s, " op_sel:{}", bit_list(inst.opsel, n));
     }
-    if inst.opsel_hi & full != default_hi {
+    if inst.opsel_hi & full != default_hi && printed & 0x340 != 0 {
         let _ = write!(s, " op_sel_hi:{}", bit_list(inst.opsel_hi, n));
     }
     if !mix {
-        if inst.neg & full != 0 {
+        if inst.neg & full != 0 && printed & 0x1c00 != 0 {
             let _ = write!(s, " neg_lo:{}", bit_list(inst.neg, n));
         }
-        if inst.neg_hi & full != 0 {
+        if inst.neg_hi & full != 0 && printed & 0x7 != 0 {
             let _ = write!(s, " neg_hi:{}", bit_list(inst.neg_hi, n));
         }
     }
-    if inst.clamp {
+    if inst.clamp && printed & 0x80 != 0 {
         s.push_str(" clamp");
     }
     s

@@ -516,3 +516,19 @@ pub fn vgpr_only(op: Op, k: usize) -> Option<&'static str> {
         _ => None,
     }
 }
+
+/// Whether `op` is a WMMA (matrix multiply-accumulate) opcode.
+pub fn is_wmma(op: Op) -> bool {
+    op.info().name.starts_with("v_wmma")
+}
+
+/// The type of operand slot `slot` (`[dst, src0, src1, src2]`) for a wave size: a WMMA
+/// accumulator (vdst, src2) spreads over twice the lanes in wave64, so half the registers.
+pub fn slot_ty(op: Op, slot: usize, wave64: bool) -> Ty {
+    let t = op.info().ty[slot];
+    match t {
+        Ty::B256 if wave64 && (slot == 0 || slot == 3) && is_wmma(op) => Ty::B128,
+        Ty::B128 if wave64 && (slot == 0 || slot == 3) && is_wmma(op) => Ty::B64,
+        _ => t,
+    }
+}
