@@ -318,22 +318,47 @@ fn uses_literal(fields: &[u32]) -> bool {
     fields.contains(&SRC_LITERAL)
 }
 
+/// Whether SGPR field `code` may name an operand of type `ty`: a 64-bit scalar operand
+/// cannot start at vcc_hi, m0 or exec_hi (LLVM rejects the encoding).
+fn sgpr_ok(code: u32, ty: Ty) -> bool {
+    ty.dwords(false) < 2 || !matches!(code, 107 | 125 | 127)
+}
+
+/// A SALU source field: [`source`], after the register-class check of [`sgpr_ok`].
+fn salu_source(code: u32, ty: Ty, literal: Option<u32>, len: u8) -> Result<Operand, DecodeError> {
+    if !sgpr_ok(code, ty) {
+        return Err(DecodeError::Unsupported { what: "a 64-bit SGPR operand at vcc_hi, m0 or exec_hi", len });
+    }
+    source(code, ty, literal)
+}
+
+/// A SALU destination field (7 bits), checked like a source.
+fn salu_dst(code: u32, ty: Ty, len: u8) -> Result<Operand, DecodeError> {
+    if !sgpr_ok(code, ty) {
+        return Err(DecodeError::Unsupported { what: "a 64-bit SGPR operand at vcc_hi, m0 or exec_hi", len });
+    }
+    Ok(Operand::Sgpr(code as u8))
+}
+
 fn decode_salu(w0: u32, w1: Option<u32>) -> Result<Inst, DecodeError> {
     let top9 = bits(w0, 23, 9);
     match top9 {
         0x17d => {
             // SOP1
             let (code, sdst, s0) = (bits(w0, 8, 8), bits(w0, 16, 7), bits(w0, 0, 8));
-            let len = 1 + uses_literal(&[s0]) as u8;
-            let op =
-                lookup(Encoding::Sop1, code).ok_or(DecodeError::UnknownOpcode { enc: Encoding::Sop1, code, len })?;
-            let t = op.info().ty;
+            let op = lookup(Encoding::Sop1, code);
+            let t = op.map_or([Ty::N; 4], |op| op.info().ty);
+            // s_sendmsg_rtn_* take an 8-bit message id in the source field, never a literal.
+            let len = 1 + (t[1] != Ty::Imm16 && uses_literal(&[s0])) as u8;
+            let op = op.ok_or(DecodeError::UnknownOpcode { enc: Encoding::Sop1, code, len })?;
             let mut i = Inst::new(op, len);
             if t[0] != Ty::N {
-                i.dst = Operand::Sgpr(sdst as u8);
+                i.dst = salu_dst(sdst, t[0], len)?;
             }
-            if t[1] != Ty::N {
-                i.src[0] = source(s0, t[1], w1)?;
+            match t[1] {
+                Ty::N => {}
+                Ty::Imm16 => i.imm = s0 as i32,
+                ty => i.src[0] = salu_source(s0, ty, w1, len)?,
             }
             Ok(i)
         }
@@ -345,8 +370,8 @@ fn decode_salu(w0: u32, w1: Option<u32>) -> Result<Inst, DecodeError> {
                 lookup(Encoding::Sopc, code).ok_or(DecodeError::UnknownOpcode { enc: Encoding::Sopc, code, len })?;
             let t = op.info().ty;
             let mut i = Inst::new(op, len);
-            i.src[0] = source(s0, t[1], w1)?;
-            i.src[1] = source(s1, t[2], w1)?;
+            i.src[0] = salu_source(s0, t[1], w1, len)?;
+            i.src[1] = salu_source(s1, t[2], w1, len)?;
             Ok(i)
         }
         0x17f => {
@@ -356,19 +381,32 @@ fn decode_salu(w0: u32, w1: Option<u32>) -> Result<Inst, DecodeError> {
                 lookup(Encoding::Sopp, code).ok_or(DecodeError::UnknownOpcode { enc: Encoding::Sopp, code, len: 1 })?;
             let mut i = Inst::new(op, 1);
             let simm = bits(w0, 0, 16);
+            // LLVM rejects an immediate on the opcodes that take none.
+            if op.info().ty[1] == Ty::N && simm != 0 {
+                return Err(DecodeError::Unsupported { what: "an immediate on a SOPP opcode without one", len: 1 });
+            }
             i.imm = if op.has_flag(F::BRANCH) { sext(simm, 16) } else { simm as i32 };
             Ok(i)
         }
         _ if bits(w0, 28, 4) == 0xb => {
             // SOPK
             let (code, sdst) = (bits(w0, 23, 5), bits(w0, 16, 7));
-            // s_setreg_imm32_b32 (0x13) is followed by its 32-bit immediate.
-            let len = if code == 0x13 { 2 } else { 1 };
-            let op =
-                lookup(Encoding::Sopk, code).ok_or(DecodeError::UnknownOpcode { enc: Encoding::Sopk, code, len })?;
+            let op = lookup(Encoding::Sopk, code);
+            // s_setreg_imm32_b32 is followed by its 32-bit immediate.
+            let len = if op == Some(Op::S_SETREG_IMM32_B32) { 2 } else { 1 };
+            let op = op.ok_or(DecodeError::UnknownOpcode { enc: Encoding::Sopk, code, len })?;
+            let t = op.info().ty;
             let mut i = Inst::new(op, len);
-            if op.info().ty[0] != Ty::N {
-                i.dst = Operand::Sgpr(sdst as u8);
+            if t[0] != Ty::N {
+                i.dst = salu_dst(sdst, t[0], len)?;
+            }
+            // s_setreg_b32 writes the SGPR of the sdst field; s_setreg_imm32_b32 its literal.
+            if t[2] != Ty::N {
+                i.src[0] = if len == 2 {
+                    Operand::Const { code: SRC_LITERAL as u16, value: need(w1)? as u64 }
+                } else {
+                    Operand::Sgpr(sdst as u8)
+                };
             }
             // Unsigned compares and waitcnt take the immediate zero-extended.
             let simm = bits(w0, 0, 16);
@@ -383,7 +421,10 @@ fn decode_salu(w0: u32, w1: Option<u32>) -> Result<Inst, DecodeError> {
                 | Op::S_WAITCNT_VMCNT
                 | Op::S_WAITCNT_EXPCNT
                 | Op::S_WAITCNT_LGKMCNT
-                | Op::S_VERSION => simm as i32,
+                | Op::S_VERSION
+                | Op::S_GETREG_B32
+                | Op::S_SETREG_B32
+                | Op::S_SETREG_IMM32_B32 => simm as i32,
                 _ => sext(simm, 16),
             };
             Ok(i)
@@ -396,9 +437,9 @@ fn decode_salu(w0: u32, w1: Option<u32>) -> Result<Inst, DecodeError> {
                 lookup(Encoding::Sop2, code).ok_or(DecodeError::UnknownOpcode { enc: Encoding::Sop2, code, len })?;
             let t = op.info().ty;
             let mut i = Inst::new(op, len);
-            i.dst = Operand::Sgpr(sdst as u8);
-            i.src[0] = source(s0, t[1], w1)?;
-            i.src[1] = source(s1, t[2], w1)?;
+            i.dst = salu_dst(sdst, t[0], len)?;
+            i.src[0] = salu_source(s0, t[1], w1, len)?;
+            i.src[1] = salu_source(s1, t[2], w1, len)?;
             Ok(i)
         }
     }

@@ -193,13 +193,82 @@ fn version(simm: u32) -> String {
     e
 }
 
-fn sendmsg(simm: u32) -> String {
-    // gfx11: the message id is bits 7:0 (no operation or stream fields); a value with
-    // higher bits set is printed as a plain number, as LLVM does.
-    if simm > 0xff {
-        return simm.to_string();
+/// A SALU operand. Literals print as LLVM prints them for integer operands: a 32-bit one
+/// as an inline constant when it equals one (floats included), a 64-bit one zero-extended.
+fn salu_operand(op: &Operand, ty: Ty, wave64: bool) -> String {
+    const FLOATS: [(u32, &str); 9] = [
+        (0x3f00_0000, "0.5"),
+        (0xbf00_0000, "-0.5"),
+        (0x3f80_0000, "1.0"),
+        (0xbf80_0000, "-1.0"),
+        (0x4000_0000, "2.0"),
+        (0xc000_0000, "-2.0"),
+        (0x4080_0000, "4.0"),
+        (0xc080_0000, "-4.0"),
+        (0x3e22_f983, "0.15915494"),
+    ];
+    let wide = ty.dwords(false) == 2;
+    match *op {
+        Operand::Const { code: 255, value } => {
+            let lit = value as u32;
+            match FLOATS.iter().find(|f| f.0 == lit) {
+                Some(f) if !wide => f.1.to_string(),
+                _ if wide && lit <= 64 => lit.to_string(),
+                _ if wide => format!("{lit:#x}"),
+                _ => operand(op, ty, wave64),
+            }
+        }
+        // 1/(2*pi) as a double.
+        Operand::Const { code: 248, .. } if wide => "0.15915494309189532".into(),
+        _ => operand(op, ty, wave64),
     }
-    let name = match simm {
+}
+
+/// `s_getreg`/`s_setreg`'s `hwreg(id, offset, size)`: the register by name where gfx11 has
+/// one, and only the register when the field is the whole of it.
+fn hwreg(simm: u32) -> String {
+    let (id, offset, size) = (simm & 0x3f, simm >> 6 & 0x1f, (simm >> 11) + 1);
+    let name = match id {
+        1 => "HW_REG_MODE",
+        2 => "HW_REG_STATUS",
+        3 => "HW_REG_TRAPSTS",
+        5 => "HW_REG_GPR_ALLOC",
+        6 => "HW_REG_LDS_ALLOC",
+        7 => "HW_REG_IB_STS",
+        15 => "HW_REG_SH_MEM_BASES",
+        18 => "HW_REG_PERF_SNAPSHOT_PC_LO",
+        19 => "HW_REG_PERF_SNAPSHOT_PC_HI",
+        20 => "HW_REG_FLAT_SCR_LO",
+        21 => "HW_REG_FLAT_SCR_HI",
+        23 => "HW_REG_HW_ID1",
+        24 => "HW_REG_HW_ID2",
+        27 => "HW_REG_PERF_SNAPSHOT_DATA",
+        29 => "HW_REG_SHADER_CYCLES",
+        _ => "",
+    };
+    let reg = if name.is_empty() { id.to_string() } else { name.to_string() };
+    if offset == 0 && size == 32 {
+        format!("hwreg({reg})")
+    } else {
+        format!("hwreg({reg}, {offset}, {size})")
+    }
+}
+
+/// A plain 16-bit immediate as LLVM prints it: decimal when it could be an inline integer
+/// (0 to 64), hex otherwise.
+fn imm16(simm: u32) -> String {
+    if simm <= 64 {
+        simm.to_string()
+    } else {
+        format!("{simm:#x}")
+    }
+}
+
+fn sendmsg(simm: u32) -> String {
+    // gfx11: the message id is bits 7:0 (no operation or stream fields). A known id is
+    // printed by name whatever the higher bits; an unknown one as `sendmsg(id, 0, 0)`
+    // when no higher bit is set, else as a plain number, as LLVM does.
+    let name = match simm & 0xff {
         1 => "MSG_INTERRUPT",
         2 => "MSG_HS_TESSFACTOR",
         3 => "MSG_DEALLOC_VGPRS",
@@ -213,6 +282,7 @@ fn sendmsg(simm: u32) -> String {
         132 => "MSG_RTN_SAVE_WAVE",
         133 => "MSG_RTN_GET_TBA",
         134 => "MSG_RTN_GET_TBA_TO_PC",
+        _ if simm > 0xff => return simm.to_string(),
         _ => return format!("sendmsg({simm}, 0, 0)"),
     };
     format!("sendmsg({name})")
@@ -247,23 +317,40 @@ pub fn disassemble(inst: &Inst, pc: u64, wave64: bool) -> String {
                 v.push(operand(&inst.dst, t[0], wave64));
             }
             for k in 0..2 {
-                if t[k + 1] != Ty::N {
-                    v.push(operand(&inst.src[k], t[k + 1], wave64));
+                match t[k + 1] {
+                    Ty::N => {}
+                    // s_sendmsg_rtn_*: the message id.
+                    Ty::Imm16 => v.push(sendmsg(inst.imm as u32)),
+                    ty => {
+                        let mut text = salu_operand(&inst.src[k], ty, wave64);
+                        if inst.op.has_flag(F::SREG) && matches!(inst.src[k], Operand::Const { .. }) {
+                            text.push_str("/*Invalid immediate*/");
+                        }
+                        v.push(text);
+                    }
                 }
             }
             v
         }
-        Encoding::Sopc => vec![operand(&inst.src[0], t[1], wave64), operand(&inst.src[1], t[2], wave64)],
+        Encoding::Sopc => vec![salu_operand(&inst.src[0], t[1], wave64), salu_operand(&inst.src[1], t[2], wave64)],
         Encoding::Sopk => {
+            let simm = inst.imm as u32 & 0xffff;
             let imm = match inst.op {
-                Op::S_VERSION => version(inst.imm as u32 & 0xffff),
-                _ => format!("{:#x}", inst.imm as u32 & 0xffff),
+                Op::S_VERSION => version(simm),
+                Op::S_GETREG_B32 | Op::S_SETREG_B32 | Op::S_SETREG_IMM32_B32 => hwreg(simm),
+                // Branch targets: the raw 16-bit offset, in decimal.
+                _ if inst.op.has_flag(F::BRANCH) => simm.to_string(),
+                _ => format!("{simm:#x}"),
             };
+            let mut v = Vec::new();
             if t[0] != Ty::N {
-                vec![operand(&inst.dst, t[0], wave64), imm]
-            } else {
-                vec![imm]
+                v.push(operand(&inst.dst, t[0], wave64));
             }
+            v.push(imm);
+            if t[2] != Ty::N {
+                v.push(salu_operand(&inst.src[0], t[2], wave64));
+            }
+            v
         }
         Encoding::Sopp => {
             let simm = inst.imm as u32 & 0xffff;
@@ -272,12 +359,18 @@ pub fn disassemble(inst: &Inst, pc: u64, wave64: bool) -> String {
                 Op::S_DELAY_ALU => vec![delay_alu(simm)],
                 Op::S_SENDMSG => vec![sendmsg(simm)],
                 Op::S_WAITCNT_DEPCTR => vec![depctr(simm)],
-                Op::S_CLAUSE | Op::S_SET_INST_PREFETCH_DISTANCE => vec![format!("{simm:#x}")],
+                Op::S_SENDMSGHALT => vec![sendmsg(simm)],
+                Op::S_CLAUSE
+                | Op::S_SET_INST_PREFETCH_DISTANCE
+                | Op::S_WAIT_EVENT
+                | Op::S_ROUND_MODE
+                | Op::S_TTRACEDATA_IMM => vec![format!("{simm:#x}")],
                 // The immediate of s_endpgm is optional and printed only when set.
                 Op::S_ENDPGM if simm == 0 => vec![],
                 // LLVM prints the raw 16-bit offset (65535 for -1), not the signed value.
+                Op::S_ENDPGM => vec![simm.to_string()],
                 _ if inst.op.has_flag(F::BRANCH) => vec![simm.to_string()],
-                _ if t[1] == Ty::Imm16 => vec![simm.to_string()],
+                _ if t[1] == Ty::Imm16 => vec![imm16(simm)],
                 _ => vec![],
             }
         }
@@ -547,9 +640,9 @@ fn exp(inst: &Inst) -> String {
     let name = match target {
         0..=7 => format!("mrt{target}"),
         8 => "mrtz".into(),
-        9 => "null".into(),
-        12..=15 => format!("pos{}", target - 12),
-        32..=63 => format!("param{}", target - 32),
+        12..=16 => format!("pos{}", target - 12),
+        20 => "prim".into(),
+        21 | 22 => format!("dual_src_blend{}", target - 21),
         _ => format!("invalid_target_{target}"),
     };
     let regs: Vec<String> = (0..4)

@@ -109,6 +109,9 @@ impl F {
     pub const X: u16 = 64;
     /// DS: an LDS-only instruction without a GDS form (its `gds` bit must be clear).
     pub const LDS: u16 = 128;
+    /// SOP1: the source is a register only (LLVM prints a constant there followed by
+    /// `/*Invalid immediate*/`).
+    pub const SREG: u16 = 256;
 }
 
 /// Static facts of one opcode.
@@ -229,8 +232,10 @@ opcode_table! {
         0x10 S_MULK_I32 "s_mulk_i32" [B32 Imm16 N N] X;
         0x11 S_GETREG_B32 "s_getreg_b32" [B32 Imm16 N N] NONE;
         0x12 S_SETREG_B32 "s_setreg_b32" [N Imm16 B32 N] NONE;
-        0x13 S_SETREG_IMM32_B32 "s_setreg_imm32_b32" [N Imm16 N N] NONE;
+        0x13 S_SETREG_IMM32_B32 "s_setreg_imm32_b32" [N Imm16 B32 N] NONE;
         0x14 S_CALL_B64 "s_call_b64" [B64 Imm16 N N] BRANCH;
+        0x16 S_SUBVECTOR_LOOP_BEGIN "s_subvector_loop_begin" [B32 Imm16 N N] BRANCH;
+        0x17 S_SUBVECTOR_LOOP_END "s_subvector_loop_end" [B32 Imm16 N N] BRANCH;
         0x18 S_WAITCNT_VSCNT "s_waitcnt_vscnt" [B32 Imm16 N N] X;
         0x19 S_WAITCNT_VMCNT "s_waitcnt_vmcnt" [B32 Imm16 N N] X;
         0x1a S_WAITCNT_EXPCNT "s_waitcnt_expcnt" [B32 Imm16 N N] X;
@@ -291,15 +296,15 @@ opcode_table! {
         0x35 S_AND_NOT0_WREXEC_B64 "s_and_not0_wrexec_b64" [B64 B64 N N] NONE;
         0x36 S_AND_NOT1_WREXEC_B32 "s_and_not1_wrexec_b32" [B32 B32 N N] NONE;
         0x37 S_AND_NOT1_WREXEC_B64 "s_and_not1_wrexec_b64" [B64 B64 N N] NONE;
-        0x40 S_MOVRELS_B32 "s_movrels_b32" [B32 B32 N N] NONE;
-        0x41 S_MOVRELS_B64 "s_movrels_b64" [B64 B64 N N] NONE;
+        0x40 S_MOVRELS_B32 "s_movrels_b32" [B32 B32 N N] SREG;
+        0x41 S_MOVRELS_B64 "s_movrels_b64" [B64 B64 N N] SREG;
         0x42 S_MOVRELD_B32 "s_movreld_b32" [B32 B32 N N] NONE;
         0x43 S_MOVRELD_B64 "s_movreld_b64" [B64 B64 N N] NONE;
         0x44 S_MOVRELSD_2_B32 "s_movrelsd_2_b32" [B32 B32 N N] NONE;
         0x47 S_GETPC_B64 "s_getpc_b64" [B64 N N N] X;
-        0x48 S_SETPC_B64 "s_setpc_b64" [N B64 N N] X;
+        0x48 S_SETPC_B64 "s_setpc_b64" [N B64 N N] X | SREG;
         0x49 S_SWAPPC_B64 "s_swappc_b64" [B64 B64 N N] X;
-        0x4a S_RFE_B64 "s_rfe_b64" [N B64 N N] NONE;
+        0x4a S_RFE_B64 "s_rfe_b64" [N B64 N N] SREG;
         0x4c S_SENDMSG_RTN_B32 "s_sendmsg_rtn_b32" [B32 Imm16 N N] NONE;
         0x4d S_SENDMSG_RTN_B64 "s_sendmsg_rtn_b64" [B64 Imm16 N N] NONE;
     }
