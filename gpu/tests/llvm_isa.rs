@@ -195,8 +195,8 @@ const KNOWN_GAP: &[(&str, u64)] = &[
     ("GLOBAL", 37),
     ("LDSDIR", 0),
     ("MIMG", 1312),
-    ("MTBUF", 138),
-    ("MUBUF", 283),
+    ("MTBUF", 4),
+    ("MUBUF", 13),
     ("SCRATCH", 2),
     ("SMEM", 44),
     ("SOP1", 9),
@@ -211,7 +211,7 @@ const KNOWN_GAP: &[(&str, u64)] = &[
     ("VOP3P", 248),
     ("VOPC", 344),
     ("VOPD", 134),
-    ("random words", 2384),
+    ("random words", 2259),
 ];
 
 #[derive(Default)]

@@ -736,8 +736,9 @@ fn decode_exp(w0: u32, w: &[u32]) -> Result<Inst, DecodeError> {
 fn decode_mtbuf(w0: u32, w: &[u32]) -> Result<Inst, DecodeError> {
     let w1 = need(w.get(1).copied())?;
     let code = bits(w0, 15, 4);
-    let op = lookup(Encoding::Mtbuf, code).ok_or(DecodeError::UnknownOpcode { enc: Encoding::Mtbuf, code, len: 2 })?;
-    let mut i = buffer_fields(op, w0, w1)?;
+    let len = buffer_len(w1);
+    let op = lookup(Encoding::Mtbuf, code).ok_or(DecodeError::UnknownOpcode { enc: Encoding::Mtbuf, code, len })?;
+    let mut i = buffer_fields(op, w0, w)?;
     i.imm1 = bits(w0, 19, 7) as i32; // format
     Ok(i)
 }
@@ -804,25 +805,40 @@ fn decode_ds(w0: u32, w: &[u32]) -> Result<Inst, DecodeError> {
 fn decode_mubuf(w0: u32, w: &[u32]) -> Result<Inst, DecodeError> {
     let w1 = need(w.get(1).copied())?;
     let code = bits(w0, 18, 8);
-    let op = lookup(Encoding::Mubuf, code).ok_or(DecodeError::UnknownOpcode { enc: Encoding::Mubuf, code, len: 2 })?;
-    buffer_fields(op, w0, w1)
+    let len = buffer_len(w1);
+    let op = lookup(Encoding::Mubuf, code).ok_or(DecodeError::UnknownOpcode { enc: Encoding::Mubuf, code, len })?;
+    buffer_fields(op, w0, w)
+}
+
+/// MUBUF/MTBUF length: a literal soffset follows the two dwords.
+fn buffer_len(w1: u32) -> u8 {
+    2 + (bits(w1, 24, 8) == SRC_LITERAL) as u8
 }
 
 /// The fields MUBUF and MTBUF share.
-fn buffer_fields(op: Op, w0: u32, w1: u32) -> Result<Inst, DecodeError> {
+fn buffer_fields(op: Op, w0: u32, w: &[u32]) -> Result<Inst, DecodeError> {
+    let w1 = need(w.get(1).copied())?;
     let info = op.info();
-    // TFE exists only for MUBUF loads and stores to VGPRs (not atomics, LDS loads or MTBUF);
-    // the cache invalidations take no glc/dlc/addressing bits.
-    let tfe_ok = info.enc == Encoding::Mubuf && info.flags & F::ATOMIC == 0 && !info.name.contains("_lds_");
-    let bad = if info.ty[0] == Ty::N {
-        bits(w0, 13, 2) != 0 || bits(w1, 21, 3) != 0
-    } else {
-        !tfe_ok && bits(w1, 21, 1) != 0
-    };
-    if bad {
-        return Err(DecodeError::Unsupported { what: "buffer flags this instruction does not have", len: 2 });
+    let lds = op.has_flag(F::LDS);
+    // The cache invalidations have no operands at all: they take neither glc/dlc nor
+    // addressing bits, and their other fields are ignored.
+    if info.ty[0] == Ty::N && !lds {
+        if bits(w0, 13, 2) != 0 || bits(w1, 21, 3) != 0 {
+            return Err(DecodeError::Unsupported { what: "buffer flags this instruction does not have", len: 2 });
+        }
+        return Ok(Inst::new(op, 2));
     }
-    let mut i = Inst::new(op, 2);
+    let len = buffer_len(w1);
+    // TFE exists only for MUBUF loads and stores to VGPRs (not atomics, LDS loads or
+    // MTBUF); s[104:107] (srsrc 26) is no SGPR quad.
+    let tfe_ok = info.enc == Encoding::Mubuf && info.flags & F::ATOMIC == 0 && !lds;
+    if !tfe_ok && bits(w1, 21, 1) != 0 {
+        return Err(DecodeError::Unsupported { what: "buffer flags this instruction does not have", len });
+    }
+    if bits(w1, 16, 5) == 26 {
+        return Err(DecodeError::Unsupported { what: "a buffer resource at s[104:107]", len });
+    }
+    let mut i = Inst::new(op, len);
     i.imm = bits(w0, 0, 12) as i32;
     let mut f = 0;
     for (bit, flag) in [(14, mflag::GLC), (12, mflag::SLC), (13, mflag::DLC)] {
@@ -837,11 +853,13 @@ fn buffer_fields(op: Op, w0: u32, w1: u32) -> Result<Inst, DecodeError> {
     }
     i.flags = f;
     i.src[0] = Operand::Vgpr(bits(w1, 0, 8) as u16);
-    let vdata = Operand::Vgpr(bits(w1, 8, 8) as u16);
-    i.dst = vdata;
-    i.src[1] = vdata;
+    if !lds {
+        let vdata = Operand::Vgpr(bits(w1, 8, 8) as u16);
+        i.dst = vdata;
+        i.src[1] = vdata;
+    }
     i.src[2] = Operand::Sgpr((bits(w1, 16, 5) * 4) as u8);
-    i.src[3] = source(bits(w1, 24, 8), Ty::B32, None)?;
+    i.src[3] = source(bits(w1, 24, 8), Ty::B32, w.get(2).copied())?;
     Ok(i)
 }
 

@@ -724,31 +724,107 @@ fn cache_bits(s: &mut String, f: u16) {
     }
 }
 
+/// The gfx11 buffer data formats (MTBUF `format`), as LLVM names them (`BUF_FMT_*`).
+const BUF_FMT: [&str; 64] = [
+    "INVALID",
+    "8_UNORM",
+    "8_SNORM",
+    "8_USCALED",
+    "8_SSCALED",
+    "8_UINT",
+    "8_SINT",
+    "16_UNORM",
+    "16_SNORM",
+    "16_USCALED",
+    "16_SSCALED",
+    "16_UINT",
+    "16_SINT",
+    "16_FLOAT",
+    "8_8_UNORM",
+    "8_8_SNORM",
+    "8_8_USCALED",
+    "8_8_SSCALED",
+    "8_8_UINT",
+    "8_8_SINT",
+    "32_UINT",
+    "32_SINT",
+    "32_FLOAT",
+    "16_16_UNORM",
+    "16_16_SNORM",
+    "16_16_USCALED",
+    "16_16_SSCALED",
+    "16_16_UINT",
+    "16_16_SINT",
+    "16_16_FLOAT",
+    "10_11_11_FLOAT",
+    "11_11_10_FLOAT",
+    "10_10_10_2_UNORM",
+    "10_10_10_2_SNORM",
+    "10_10_10_2_UINT",
+    "10_10_10_2_SINT",
+    "2_10_10_10_UNORM",
+    "2_10_10_10_SNORM",
+    "2_10_10_10_USCALED",
+    "2_10_10_10_SSCALED",
+    "2_10_10_10_UINT",
+    "2_10_10_10_SINT",
+    "8_8_8_8_UNORM",
+    "8_8_8_8_SNORM",
+    "8_8_8_8_USCALED",
+    "8_8_8_8_SSCALED",
+    "8_8_8_8_UINT",
+    "8_8_8_8_SINT",
+    "32_32_UINT",
+    "32_32_SINT",
+    "32_32_FLOAT",
+    "16_16_16_16_UNORM",
+    "16_16_16_16_SNORM",
+    "16_16_16_16_USCALED",
+    "16_16_16_16_SSCALED",
+    "16_16_16_16_UINT",
+    "16_16_16_16_SINT",
+    "16_16_16_16_FLOAT",
+    "32_32_32_UINT",
+    "32_32_32_SINT",
+    "32_32_32_FLOAT",
+    "32_32_32_32_UINT",
+    "32_32_32_32_SINT",
+    "32_32_32_32_FLOAT",
+];
+
 fn mubuf(inst: &Inst) -> String {
     let info = inst.op.info();
-    if info.ty[0] == Ty::N {
+    let lds = inst.op.has_flag(F::LDS);
+    if info.ty[0] == Ty::N && !lds {
         return info.name.to_string();
     }
-    let n = info.ty[0].dwords(false);
     let f = inst.flags;
+    // Atomics name the larger of the returned and the supplied data; TFE adds a dword.
+    let n = info.ty[0].dwords(false).max(info.ty[1].dwords(false)) + (f & mflag::TFE != 0) as u32;
     let vaddr = match (f & mflag::OFFEN != 0, f & mflag::IDXEN != 0, inst.src[0]) {
         (false, false, _) => "off".to_string(),
         (true, true, Operand::Vgpr(v)) => vreg_name(v, 2),
         (_, _, Operand::Vgpr(v)) => vreg_name(v, 1),
         _ => String::new(),
     };
-    let vdata = match inst.src[1] {
-        Operand::Vgpr(v) => vreg_name(v, n),
-        _ => String::new(),
-    };
     let rsrc = match inst.src[2] {
         Operand::Sgpr(i) => sreg_name(i, 4),
         _ => String::new(),
     };
-    let soff = operand(&inst.src[3], Ty::B32, false);
-    let mut s = format!("{} {vdata}, {vaddr}, {rsrc}, {soff}", info.name);
+    let soff = salu_operand(&inst.src[3], Ty::B32, false);
+    let mut s = match inst.src[1] {
+        Operand::Vgpr(v) => format!("{} {}, {vaddr}, {rsrc}, {soff}", info.name, vreg_name(v, n)),
+        _ => format!("{} {vaddr}, {rsrc}, {soff}", info.name),
+    };
     if info.enc == Encoding::Mtbuf && inst.imm1 != 1 {
-        let _ = write!(s, " format:{}", inst.imm1);
+        match BUF_FMT.get(inst.imm1 as usize) {
+            Some(name) => {
+                let _ = write!(s, " format:[BUF_FMT_{name}]");
+            }
+            None => {
+                let _ = write!(s, " format:{}", inst.imm1);
+            }
+        }
     }
     if f & mflag::IDXEN != 0 {
         s.push_str(" idxen");
@@ -760,6 +836,9 @@ fn mubuf(inst: &Inst) -> String {
         let _ = write!(s, " offset:{}", inst.imm);
     }
     cache_bits(&mut s, f);
+    if f & mflag::TFE != 0 {
+        s.push_str(" tfe");
+    }
     s
 }
 

@@ -108,6 +108,7 @@ impl F {
     /// exception when a wave reaches it.
     pub const X: u16 = 64;
     /// DS: an LDS-only instruction without a GDS form (its `gds` bit must be clear).
+    /// MUBUF: a load into LDS (no VGPR data).
     pub const LDS: u16 = 128;
     /// SOP1: the source is a register only (LLVM prints a constant there followed by
     /// `/*Invalid immediate*/`).
@@ -1058,12 +1059,12 @@ opcode_table! {
         0x27 BUFFER_STORE_D16_HI_FORMAT_X "buffer_store_d16_hi_format_x" [B32 N N N] NONE;
         0x2b BUFFER_GL0_INV "buffer_gl0_inv" [N N N N] X;
         0x2c BUFFER_GL1_INV "buffer_gl1_inv" [N N N N] X;
-        0x2d BUFFER_LOAD_LDS_U8 "buffer_load_lds_u8" [N N N N] NONE;
-        0x2e BUFFER_LOAD_LDS_I8 "buffer_load_lds_i8" [N N N N] NONE;
-        0x2f BUFFER_LOAD_LDS_U16 "buffer_load_lds_u16" [N N N N] NONE;
-        0x30 BUFFER_LOAD_LDS_I16 "buffer_load_lds_i16" [N N N N] NONE;
-        0x31 BUFFER_LOAD_LDS_B32 "buffer_load_lds_b32" [N N N N] NONE;
-        0x32 BUFFER_LOAD_LDS_FORMAT_X "buffer_load_lds_format_x" [N N N N] NONE;
+        0x2d BUFFER_LOAD_LDS_U8 "buffer_load_lds_u8" [N N N N] LDS;
+        0x2e BUFFER_LOAD_LDS_I8 "buffer_load_lds_i8" [N N N N] LDS;
+        0x2f BUFFER_LOAD_LDS_U16 "buffer_load_lds_u16" [N N N N] LDS;
+        0x30 BUFFER_LOAD_LDS_I16 "buffer_load_lds_i16" [N N N N] LDS;
+        0x31 BUFFER_LOAD_LDS_B32 "buffer_load_lds_b32" [N N N N] LDS;
+        0x32 BUFFER_LOAD_LDS_FORMAT_X "buffer_load_lds_format_x" [N N N N] LDS;
         0x33 BUFFER_ATOMIC_SWAP_B32 "buffer_atomic_swap_b32" [B32 B32 N N] ATOMIC;
         0x34 BUFFER_ATOMIC_CMPSWAP_B32 "buffer_atomic_cmpswap_b32" [B32 B64 N N] ATOMIC;
         0x35 BUFFER_ATOMIC_ADD_U32 "buffer_atomic_add_u32" [B32 B32 N N] ATOMIC;
