@@ -198,7 +198,7 @@ const KNOWN_GAP: &[(&str, u64)] = &[
     ("MTBUF", 4),
     ("MUBUF", 13),
     ("SCRATCH", 2),
-    ("SMEM", 44),
+    ("SMEM", 0),
     ("SOP1", 9),
     ("SOP2", 19),
     ("SOPC", 4),
@@ -211,7 +211,7 @@ const KNOWN_GAP: &[(&str, u64)] = &[
     ("VOP3P", 248),
     ("VOPC", 344),
     ("VOPD", 134),
-    ("random words", 2259),
+    ("random words", 2252),
 ];
 
 #[derive(Default)]

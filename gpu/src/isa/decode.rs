@@ -318,10 +318,27 @@ fn uses_literal(fields: &[u32]) -> bool {
     fields.contains(&SRC_LITERAL)
 }
 
-/// Whether SGPR field `code` may name an operand of type `ty`: a 64-bit scalar operand
-/// cannot start at vcc_hi, m0 or exec_hi (LLVM rejects the encoding).
+/// Whether SGPR field `code` may start a tuple of `n` scalar registers, as LLVM decides:
+/// the tuple (aligned down to 2 or 4 registers) must end within the SGPRs (s105) or the
+/// trap temporaries (ttmp15), or be vcc, null or exec; it cannot start at vcc_hi, m0 or
+/// exec_hi.
+fn sgpr_tuple_ok(code: u32, n: u32) -> bool {
+    if n < 2 {
+        return true;
+    }
+    let start = if n == 2 { code & !1 } else { code & !3 };
+    match code {
+        0..=105 => start + n <= 106,
+        108..=123 => start + n <= 124,
+        106 | 124 | 126 => true,
+        _ => false,
+    }
+}
+
+/// Whether scalar source or destination field `code` may name an operand of type `ty`
+/// ([`sgpr_tuple_ok`] for registers; constants are checked elsewhere).
 fn sgpr_ok(code: u32, ty: Ty) -> bool {
-    ty.dwords(false) < 2 || !matches!(code, 107 | 125 | 127)
+    code > 127 || sgpr_tuple_ok(code, ty.dwords(false))
 }
 
 /// A SALU source field: [`source`], after the register-class check of [`sgpr_ok`].
@@ -763,13 +780,25 @@ fn decode_smem(w0: u32, w: &[u32]) -> Result<Inst, DecodeError> {
     let w1 = need(w.get(1).copied())?;
     let code = bits(w0, 18, 8);
     let op = lookup(Encoding::Smem, code).ok_or(DecodeError::UnknownOpcode { enc: Encoding::Smem, code, len: 2 })?;
-    let mut i = Inst::new(op, 2);
-    if op.info().ty[0] != Ty::N {
-        i.dst = Operand::Sgpr(bits(w0, 6, 7) as u8);
-        i.src[0] = Operand::Sgpr((bits(w0, 0, 6) * 2) as u8);
+    let t = op.info().ty;
+    let (sdata, sbase) = (bits(w0, 6, 7), bits(w0, 0, 6) * 2);
+    // The cache invalidations and probes take no glc/dlc; loads' tuples must be
+    // registers LLVM accepts.
+    let bad = if t[0] == Ty::N { bits(w0, 13, 2) != 0 } else { !sgpr_tuple_ok(sdata, t[0].dwords(false)) };
+    if bad || !sgpr_tuple_ok(sbase, t[1].dwords(false)) {
+        return Err(DecodeError::Unsupported { what: "SMEM flags or registers LLVM rejects", len: 2 });
     }
-    i.src[1] = Operand::Sgpr(bits(w1, 25, 7) as u8);
-    i.imm = sext(bits(w1, 0, 21), 21);
+    let mut i = Inst::new(op, 2);
+    if t[1] != Ty::N {
+        i.src[0] = Operand::Sgpr(sbase as u8);
+        i.src[1] = Operand::Sgpr(bits(w1, 25, 7) as u8);
+        i.imm = sext(bits(w1, 0, 21), 21);
+    }
+    if t[0] != Ty::N {
+        i.dst = Operand::Sgpr(sdata as u8);
+    } else {
+        i.imm1 = sdata as i32; // s_atc_probe*: an immediate
+    }
     i.flags = if bits(w0, 14, 1) != 0 { mflag::GLC } else { 0 } | if bits(w0, 13, 1) != 0 { mflag::DLC } else { 0 };
     Ok(i)
 }

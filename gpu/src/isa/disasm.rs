@@ -224,6 +224,27 @@ fn salu_operand(op: &Operand, ty: Ty, wave64: bool) -> String {
     }
 }
 
+/// An SMEM register tuple, with LLVM's comment where the register is outside the
+/// operand's class: the data excludes m0 and exec (and a wide tuple vcc and exec), the
+/// buffer resource vcc and exec.
+fn smem_sreg(idx: u8, n: u32, data: bool) -> String {
+    let class = match (n, idx) {
+        (1, 125..=127) if data => "SReg_32_XM0_XEXEC",
+        (2, 126) if data => "SReg_64_XEXEC",
+        (4, 106 | 126) => "SReg_128",
+        (8, 106 | 126) => "SReg_256",
+        (16, 106 | 126) => "SReg_512",
+        _ => "",
+    };
+    // A wide tuple at vcc or exec is printed as the pair.
+    let name = sreg_name(idx, if matches!(idx, 106 | 126) { n.min(2) } else { n });
+    if class.is_empty() {
+        name
+    } else {
+        format!("{name}/*Invalid register, operand has '{class}' register class*/")
+    }
+}
+
 /// `s_getreg`/`s_setreg`'s `hwreg(id, offset, size)`: the register by name where gfx11 has
 /// one, and only the register when the field is the whole of it.
 fn hwreg(simm: u32) -> String {
@@ -375,23 +396,11 @@ pub fn disassemble(inst: &Inst, pc: u64, wave64: bool) -> String {
             }
         }
         Encoding::Smem => {
-            if t[0] == Ty::N {
+            if t[1] == Ty::N {
                 vec![]
             } else {
-                let base_n = if matches!(
-                    inst.op,
-                    Op::S_BUFFER_LOAD_B32
-                        | Op::S_BUFFER_LOAD_B64
-                        | Op::S_BUFFER_LOAD_B128
-                        | Op::S_BUFFER_LOAD_B256
-                        | Op::S_BUFFER_LOAD_B512
-                ) {
-                    4
-                } else {
-                    2
-                };
                 let base = match inst.src[0] {
-                    Operand::Sgpr(i) => sreg_name(i, base_n),
+                    Operand::Sgpr(i) => smem_sreg(i, t[1].dwords(false), false),
                     _ => String::new(),
                 };
                 let soff = match inst.src[1] {
@@ -408,7 +417,12 @@ pub fn disassemble(inst: &Inst, pc: u64, wave64: bool) -> String {
                     (Some(r), off) => format!("{r} offset:{}", hex(off)),
                 };
                 cache_bits(&mut last, inst.flags);
-                vec![operand(&inst.dst, t[0], wave64), base, last]
+                // s_atc_probe*: the sdata field is an immediate.
+                let data = match inst.dst {
+                    Operand::Sgpr(i) => smem_sreg(i, t[0].dwords(false), true),
+                    _ => imm16(inst.imm1 as u32),
+                };
+                vec![data, base, last]
             }
         }
         Encoding::Vop1 | Encoding::Vop2 | Encoding::Vopc | Encoding::Vop3 => return valu(inst, wave64),
