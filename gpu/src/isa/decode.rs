@@ -283,9 +283,12 @@ fn tuples_ok(i: &Inst, wave64: bool) -> bool {
             tuple_ok(i.src[1], n(t[0]).max(n(t[1])) + tfe) && tuple_ok(i.src[0], 1 + both as u32)
         }
         Encoding::Flat | Encoding::Global | Encoding::Scratch => {
-            let data = if info.flags & F::ATOMIC != 0 { n(t[1]) } else { n(t[0]) };
+            let atomic = info.flags & F::ATOMIC != 0;
+            let data = if atomic { n(t[1]) } else { n(t[0]) };
             let addr = if info.enc != Encoding::Scratch && i.src[2] == Operand::None { 2 } else { 1 };
-            tuple_ok(i.dst, n(t[0])) && tuple_ok(i.src[1], data) && tuple_ok(i.src[0], addr)
+            // vdst counts only where it is written: loads, and atomics that return (GLC).
+            let writes = if atomic { i.flags & mflag::GLC != 0 } else { info.name.contains("_load_") };
+            (!writes || tuple_ok(i.dst, n(t[0]))) && tuple_ok(i.src[1], data) && tuple_ok(i.src[0], addr)
         }
         _ => tuple_ok(i.dst, n(t[0])) && (0..3).all(|k| tuple_ok(i.src[k], n(t[k + 1]))),
     }
@@ -892,6 +895,10 @@ fn buffer_fields(op: Op, w0: u32, w: &[u32]) -> Result<Inst, DecodeError> {
     Ok(i)
 }
 
+fn info_name_has(op: Op, part: &str) -> bool {
+    op.info().name.contains(part)
+}
+
 fn decode_flat(w0: u32, w: &[u32]) -> Result<Inst, DecodeError> {
     let w1 = need(w.get(1).copied())?;
     let code = bits(w0, 18, 7);
@@ -903,17 +910,18 @@ fn decode_flat(w0: u32, w: &[u32]) -> Result<Inst, DecodeError> {
     };
     let op = lookup(enc, code).ok_or(DecodeError::UnknownOpcode { enc, code, len: 2 })?;
     let saddr = bits(w1, 16, 7);
-    // FLAT has neither saddr nor SVE; GLOBAL has no SVE.
+    // FLAT has neither saddr nor SVE; GLOBAL has no SVE, and its saddr is an SGPR pair.
     let bad = match enc {
         Encoding::Flat => saddr != SGPR_NULL as u32 || bits(w1, 23, 1) != 0,
-        Encoding::Global => bits(w1, 23, 1) != 0,
+        Encoding::Global => bits(w1, 23, 1) != 0 || !sgpr_tuple_ok(saddr, 2),
         _ => false,
     };
     if bad {
         return Err(DecodeError::Unsupported { what: "FLAT saddr/SVE fields of this segment", len: 2 });
     }
     let mut i = Inst::new(op, 2);
-    i.imm = sext(bits(w0, 0, 13), 13);
+    // The offset is signed for GLOBAL and SCRATCH, unsigned for FLAT.
+    i.imm = if enc == Encoding::Flat { bits(w0, 0, 13) as i32 } else { sext(bits(w0, 0, 13), 13) };
     let mut f = 0;
     for (bit, flag) in [(14, mflag::GLC), (15, mflag::SLC), (13, mflag::DLC)] {
         if bits(w0, bit, 1) != 0 {
@@ -924,8 +932,10 @@ fn decode_flat(w0: u32, w: &[u32]) -> Result<Inst, DecodeError> {
         f |= mflag::SVE;
     }
     i.flags = f;
-    // Scratch uses the VGPR address only with SVE.
-    i.src[0] = if enc == Encoding::Scratch && f & mflag::SVE == 0 {
+    // Scratch uses the VGPR address only with SVE; global_*_addtid_b32 never (the lane
+    // id is the offset).
+    let addtid = info_name_has(op, "_addtid_");
+    i.src[0] = if (enc == Encoding::Scratch && f & mflag::SVE == 0) || addtid {
         Operand::None
     } else {
         Operand::Vgpr(bits(w1, 0, 8) as u16)

@@ -859,36 +859,53 @@ fn mubuf(inst: &Inst) -> String {
 fn flat(inst: &Inst) -> String {
     let info = inst.op.info();
     let n = info.ty[0].dwords(false);
-    let load = info.name.contains("_load_");
     let scratch = info.enc == Encoding::Scratch;
-    let (addr, saddr) = match (inst.src[0], inst.src[2]) {
-        (Operand::Vgpr(v), Operand::Sgpr(s)) => (vreg_name(v, 1), sreg_name(s, if scratch { 1 } else { 2 })),
-        (Operand::Vgpr(v), _) => (vreg_name(v, if scratch { 1 } else { 2 }), "off".to_string()),
-        (_, Operand::Sgpr(s)) => ("off".to_string(), sreg_name(s, 1)),
-        _ => ("off".to_string(), "off".to_string()),
+    let sreg = |s: u8| {
+        if scratch {
+            // exec_hi is outside scratch's saddr class.
+            let name = sreg_name(s, 1);
+            if s == 127 {
+                format!("{name}/*Invalid register, operand has 'SReg_32_XEXEC_HI' register class*/")
+            } else {
+                name
+            }
+        } else {
+            sreg_name(s, 2)
+        }
     };
-    let data = |o: Operand| match o {
+    let vgpr = |o: Operand, n: u32| match o {
         Operand::Vgpr(v) => vreg_name(v, n),
         _ => String::new(),
     };
-    let atomic = info.flags & F::ATOMIC != 0;
-    let mut s = if load {
-        format!("{} {}, {addr}, {saddr}", info.name, data(inst.dst))
-    } else if atomic {
-        // The returned value is written (and printed) only with GLC.
-        let supplied = match inst.src[1] {
-            Operand::Vgpr(v) => vreg_name(v, info.ty[1].dwords(false)),
-            _ => String::new(),
-        };
-        let ret = if inst.flags & mflag::GLC != 0 { format!("{}, ", data(inst.dst)) } else { String::new() };
-        format!("{} {ret}{addr}, {supplied}, {saddr}", info.name)
-    } else {
-        format!("{} {addr}, {}, {saddr}", info.name, data(inst.src[1]))
+    let (saddr, addr) = match (inst.src[2], inst.src[0]) {
+        (Operand::Sgpr(s), Operand::Vgpr(v)) => (sreg(s), Some(vreg_name(v, 1))),
+        (_, Operand::Vgpr(v)) => ("off".to_string(), Some(vreg_name(v, if scratch { 1 } else { 2 }))),
+        (Operand::Sgpr(s), _) => (sreg(s), None),
+        _ => ("off".to_string(), None),
     };
-    if info.enc == Encoding::Flat {
-        // flat_* has no saddr operand.
-        s = s.replace(", off", "");
+    // Scratch without SVE prints its absent address as `off`; global_*_addtid_b32 have no
+    // address operand at all.
+    let addr = if scratch { addr.or(Some("off".to_string())) } else { addr };
+    let mut ops = Vec::new();
+    if info.flags & F::ATOMIC != 0 {
+        // The returned value is written (and printed) only with GLC.
+        if inst.flags & mflag::GLC != 0 {
+            ops.push(vgpr(inst.dst, n));
+        }
+        ops.extend(addr);
+        ops.push(vgpr(inst.src[1], info.ty[1].dwords(false)));
+    } else if info.name.contains("_load_") {
+        ops.push(vgpr(inst.dst, n));
+        ops.extend(addr);
+    } else {
+        ops.extend(addr);
+        ops.push(vgpr(inst.src[1], n));
     }
+    // flat_* has no saddr operand.
+    if info.enc != Encoding::Flat {
+        ops.push(saddr);
+    }
+    let mut s = format!("{} {}", info.name, ops.join(", "));
     if inst.imm != 0 {
         let _ = write!(s, " offset:{}", inst.imm);
     }
