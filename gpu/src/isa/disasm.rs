@@ -716,7 +716,9 @@ fn ds(inst: &Inst) -> String {
         }
     } else {
         let off = inst.imm as u32 | (inst.imm1 as u32) << 8;
-        if off != 0 {
+        if off != 0 && inst.op == Op::DS_SWIZZLE_B32 {
+            let _ = write!(s, " offset:{}", swizzle(off));
+        } else if off != 0 {
             let _ = write!(s, " offset:{off}");
         }
     }
@@ -724,6 +726,45 @@ fn ds(inst: &Inst) -> String {
         s.push_str(" gds");
     }
     s
+}
+
+/// ds_swizzle_b32's offset in LLVM's `swizzle(...)` syntax: QUAD_PERM (bit 15), or a
+/// bit-mask permutation of the lane id (and, or, xor masks in bits 4:0, 9:5, 14:10) named
+/// BROADCAST, SWAP or REVERSE where it is one, else spelled out per bit.
+fn swizzle(off: u32) -> String {
+    if off & 0x8000 != 0 {
+        if off & 0x7f00 != 0 {
+            return off.to_string();
+        }
+        let q: Vec<String> = (0..4).map(|k| (off >> (2 * k) & 3).to_string()).collect();
+        return format!("swizzle(QUAD_PERM,{})", q.join(","));
+    }
+    let (and, or, xor) = (off & 0x1f, off >> 5 & 0x1f, off >> 10 & 0x1f);
+    let group = (!and & 0x1f) + 1;
+    if xor == 0 && group >= 2 && group.is_power_of_two() && or < group {
+        return format!("swizzle(BROADCAST,{group},{or})");
+    }
+    if and == 0x1f && or == 0 && xor.is_power_of_two() {
+        return format!("swizzle(SWAP,{xor})");
+    }
+    if and == 0x1f && or == 0 && xor != 0 && (xor + 1).is_power_of_two() {
+        return format!("swizzle(REVERSE,{})", xor + 1);
+    }
+    let bits: String = (0..5)
+        .rev()
+        .map(|b| match (and >> b & 1, or >> b & 1, xor >> b & 1) {
+            (_, 1, x) | (0, _, x) => {
+                if x ^ (or >> b & 1) == 1 {
+                    '1'
+                } else {
+                    '0'
+                }
+            }
+            (_, _, 0) => 'p',
+            _ => 'i',
+        })
+        .collect();
+    format!("swizzle(BITMASK_PERM,\"{bits}\")")
 }
 
 fn cache_bits(s: &mut String, f: u16) {
