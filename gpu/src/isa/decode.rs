@@ -286,9 +286,11 @@ fn tuples_ok(i: &Inst, wave64: bool) -> bool {
             let atomic = info.flags & F::ATOMIC != 0;
             let data = if atomic { n(t[1]) } else { n(t[0]) };
             let addr = if info.enc != Encoding::Scratch && i.src[2] == Operand::None { 2 } else { 1 };
-            // vdst counts only where it is written: loads, and atomics that return (GLC).
-            let writes = if atomic { i.flags & mflag::GLC != 0 } else { info.name.contains("_load_") };
-            (!writes || tuple_ok(i.dst, n(t[0]))) && tuple_ok(i.src[1], data) && tuple_ok(i.src[0], addr)
+            // vdst counts only where it is written (loads, atomics that return with GLC),
+            // the data only where it is read (stores, atomics).
+            let load = info.name.contains("_load_");
+            let writes = if atomic { i.flags & mflag::GLC != 0 } else { load };
+            (!writes || tuple_ok(i.dst, n(t[0]))) && (load || tuple_ok(i.src[1], data)) && tuple_ok(i.src[0], addr)
         }
         _ => tuple_ok(i.dst, n(t[0])) && (0..3).all(|k| tuple_ok(i.src[k], n(t[k + 1]))),
     }

@@ -342,13 +342,11 @@ pub fn disassemble(inst: &Inst, pc: u64, wave64: bool) -> String {
                     Ty::N => {}
                     // s_sendmsg_rtn_*: the message id.
                     Ty::Imm16 => v.push(sendmsg(inst.imm as u32)),
-                    ty => {
-                        let mut text = salu_operand(&inst.src[k], ty, wave64);
-                        if inst.op.has_flag(F::SREG) && matches!(inst.src[k], Operand::Const { .. }) {
-                            text.push_str("/*Invalid immediate*/");
-                        }
-                        v.push(text);
+                    // A constant where only a register may be is printed as a 32-bit one.
+                    _ if inst.op.has_flag(F::SREG) && matches!(inst.src[k], Operand::Const { .. }) => {
+                        v.push(format!("{}/*Invalid immediate*/", salu_operand(&inst.src[k], Ty::B32, wave64)))
                     }
+                    ty => v.push(salu_operand(&inst.src[k], ty, wave64)),
                 }
             }
             v
