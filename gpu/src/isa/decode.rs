@@ -87,12 +87,14 @@ pub mod mflag {
 /// A decoded instruction. Operand slots by class:
 /// - SALU/VALU: `dst`, `sdst` (VOP3SD carry / VOPC `_e64` mask), `src[0..3]`.
 /// - SMEM: `dst` = data, `src[0]` = base pair (or V# for `s_buffer_*`), `src[1]` = soffset,
-///   `imm` = offset.
+///   `imm` = offset; s_atc_probe* have no `dst` and their sdata field in `imm1`.
 /// - DS: `dst`, `src[0]` = address, `src[1]`/`src[2]` = data0/data1, `imm`/`imm1` = offsets.
-/// - MUBUF: `dst` (loads) / `src[1]` (stores) = vdata, `src[0]` = vaddr, `src[2]` = V#,
-///   `src[3]` = soffset, `imm` = offset.
+/// - MUBUF: `dst` (loads) / `src[1]` (stores) = vdata (none for loads into LDS),
+///   `src[0]` = vaddr, `src[2]` = V#, `src[3]` = soffset, `imm` = offset.
 /// - FLAT/GLOBAL: `dst`, `src[0]` = address, `src[1]` = data, `src[2]` = saddr, `imm`.
-/// - SOPK/SOPP: `imm` = simm16 (sign-extended where the instruction is signed).
+/// - SOPK/SOPP: `imm` = simm16 (sign-extended where the instruction is signed);
+///   s_setreg_b32/s_setreg_imm32_b32 write `src[0]` (the SGPR or the literal).
+/// - SOP1 s_sendmsg_rtn_*: `imm` = the message id.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Inst {
     pub op: Op,

@@ -8,7 +8,8 @@
 //! mean, per encoding: SOP/VOP/VOP3P/VINTERP — destination and sources; SMEM — data and
 //! base widths; DS — vdst, addr, data0, data1; MUBUF/MTBUF/FLAT — data width (loads:
 //! returned, stores: supplied; atomics: returned, then supplied); SOPK/SOPP — the
-//! destination (if any) and the immediate. `flags` are [`F`] bits; `X` marks the opcodes
+//! destination (if any), the immediate and (s_setreg*) the source; an `Imm16` source of
+//! SOP1 (s_sendmsg_rtn_*) is an immediate in the source field. `flags` are [`F`] bits; `X` marks the opcodes
 //! the executor implements.
 //!
 //! The rows were generated from LLVM 19 itself: every opcode number of every encoding was
