@@ -899,10 +899,6 @@ fn buffer_fields(op: Op, w0: u32, w: &[u32]) -> Result<Inst, DecodeError> {
     Ok(i)
 }
 
-fn info_name_has(op: Op, part: &str) -> bool {
-    op.info().name.contains(part)
-}
-
 fn decode_flat(w0: u32, w: &[u32]) -> Result<Inst, DecodeError> {
     let w1 = need(w.get(1).copied())?;
     let code = bits(w0, 18, 7);
@@ -938,7 +934,7 @@ fn decode_flat(w0: u32, w: &[u32]) -> Result<Inst, DecodeError> {
     i.flags = f;
     // Scratch uses the VGPR address only with SVE; global_*_addtid_b32 never (the lane
     // id is the offset).
-    let addtid = info_name_has(op, "_addtid_");
+    let addtid = op.info().name.contains("_addtid_");
     i.src[0] = if (enc == Encoding::Scratch && f & mflag::SVE == 0) || addtid {
         Operand::None
     } else {
