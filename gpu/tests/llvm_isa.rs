@@ -189,21 +189,21 @@ fn ours(words: &[u32], wave64: bool) -> Option<(String, usize)> {
 /// (issue 3 stays open until every entry is 0). The test fails when an encoding gets
 /// worse; lower an entry when a fix makes it better.
 const KNOWN_GAP: &[(&str, u64)] = &[
-    ("DS", 2),
-    ("EXP", 5),
-    ("FLAT", 1),
-    ("GLOBAL", 37),
+    ("DS", 0),
+    ("EXP", 0),
+    ("FLAT", 0),
+    ("GLOBAL", 0),
     ("LDSDIR", 0),
     ("MIMG", 0),
-    ("MTBUF", 137),
-    ("MUBUF", 281),
-    ("SCRATCH", 2),
-    ("SMEM", 44),
-    ("SOP1", 49),
+    ("MTBUF", 0),
+    ("MUBUF", 6),
+    ("SCRATCH", 0),
+    ("SMEM", 0),
+    ("SOP1", 3),
     ("SOP2", 1),
     ("SOPC", 1),
-    ("SOPK", 93),
-    ("SOPP", 234),
+    ("SOPK", 0),
+    ("SOPP", 0),
     ("VINTERP", 27),
     ("VOP1", 35),
     ("VOP2", 2),
@@ -211,7 +211,7 @@ const KNOWN_GAP: &[(&str, u64)] = &[
     ("VOP3P", 1),
     ("VOPC", 12),
     ("VOPD", 0),
-    ("random words", 707),
+    ("random words", 67),
 ];
 
 #[derive(Default)]

@@ -92,12 +92,14 @@ pub mod mflag {
 /// A decoded instruction. Operand slots by class:
 /// - SALU/VALU: `dst`, `sdst` (VOP3SD carry / VOPC `_e64` mask), `src[0..3]`.
 /// - SMEM: `dst` = data, `src[0]` = base pair (or V# for `s_buffer_*`), `src[1]` = soffset,
-///   `imm` = offset.
+///   `imm` = offset; s_atc_probe* have no `dst` and their sdata field in `imm1`.
 /// - DS: `dst`, `src[0]` = address, `src[1]`/`src[2]` = data0/data1, `imm`/`imm1` = offsets.
-/// - MUBUF: `dst` (loads) / `src[1]` (stores) = vdata, `src[0]` = vaddr, `src[2]` = V#,
-///   `src[3]` = soffset, `imm` = offset.
+/// - MUBUF: `dst` (loads) / `src[1]` (stores) = vdata (none for loads into LDS),
+///   `src[0]` = vaddr, `src[2]` = V#, `src[3]` = soffset, `imm` = offset.
 /// - FLAT/GLOBAL: `dst`, `src[0]` = address, `src[1]` = data, `src[2]` = saddr, `imm`.
-/// - SOPK/SOPP: `imm` = simm16 (sign-extended where the instruction is signed).
+/// - SOPK/SOPP: `imm` = simm16 (sign-extended where the instruction is signed);
+///   s_setreg_b32/s_setreg_imm32_b32 write `src[0]` (the SGPR or the literal).
+/// - SOP1 s_sendmsg_rtn_*: `imm` = the message id.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Inst {
     pub op: Op,
@@ -292,9 +294,14 @@ fn tuples_ok(i: &Inst, wave64: bool) -> bool {
             tuple_ok(i.src[1], n(t[0]).max(n(t[1])) + tfe) && tuple_ok(i.src[0], 1 + both as u32)
         }
         Encoding::Flat | Encoding::Global | Encoding::Scratch => {
-            let data = if info.flags & F::ATOMIC != 0 { n(t[1]) } else { n(t[0]) };
+            let atomic = info.flags & F::ATOMIC != 0;
+            let data = if atomic { n(t[1]) } else { n(t[0]) };
             let addr = if info.enc != Encoding::Scratch && i.src[2] == Operand::None { 2 } else { 1 };
-            tuple_ok(i.dst, n(t[0])) && tuple_ok(i.src[1], data) && tuple_ok(i.src[0], addr)
+            // vdst counts only where it is written (loads, atomics that return with GLC),
+            // the data only where it is read (stores, atomics).
+            let load = info.name.contains("_load_");
+            let writes = if atomic { i.flags & mflag::GLC != 0 } else { load };
+            (!writes || tuple_ok(i.dst, n(t[0]))) && (load || tuple_ok(i.src[1], data)) && tuple_ok(i.src[0], addr)
         }
         _ => {
             let n = |k: usize| n(slot_ty(i.op, k, wave64));
@@ -330,22 +337,64 @@ fn uses_literal(fields: &[u32]) -> bool {
     fields.contains(&SRC_LITERAL)
 }
 
+/// Whether SGPR field `code` may start a tuple of `n` scalar registers, as LLVM decides:
+/// the tuple (aligned down to 2 or 4 registers) must end within the SGPRs (s105) or the
+/// trap temporaries (ttmp15), or be vcc, null or exec; it cannot start at vcc_hi, m0 or
+/// exec_hi.
+fn sgpr_tuple_ok(code: u32, n: u32) -> bool {
+    if n < 2 {
+        return true;
+    }
+    let start = if n == 2 { code & !1 } else { code & !3 };
+    match code {
+        0..=105 => start + n <= 106,
+        108..=123 => start + n <= 124,
+        106 | 124 | 126 => true,
+        _ => false,
+    }
+}
+
+/// Whether scalar source or destination field `code` may name an operand of type `ty`
+/// ([`sgpr_tuple_ok`] for registers; constants are checked elsewhere).
+fn sgpr_ok(code: u32, ty: Ty) -> bool {
+    code > 127 || sgpr_tuple_ok(code, ty.dwords(false))
+}
+
+/// A SALU source field: [`source`], after the register-class check of [`sgpr_ok`].
+fn salu_source(code: u32, ty: Ty, literal: Option<u32>, len: u8) -> Result<Operand, DecodeError> {
+    if !sgpr_ok(code, ty) {
+        return Err(DecodeError::Unsupported { what: "a 64-bit SGPR operand at vcc_hi, m0 or exec_hi", len });
+    }
+    source(code, ty, literal)
+}
+
+/// A SALU destination field (7 bits), checked like a source.
+fn salu_dst(code: u32, ty: Ty, len: u8) -> Result<Operand, DecodeError> {
+    if !sgpr_ok(code, ty) {
+        return Err(DecodeError::Unsupported { what: "a 64-bit SGPR operand at vcc_hi, m0 or exec_hi", len });
+    }
+    Ok(Operand::Sgpr(code as u8))
+}
+
 fn decode_salu(w0: u32, w1: Option<u32>) -> Result<Inst, DecodeError> {
     let top9 = bits(w0, 23, 9);
     match top9 {
         0x17d => {
             // SOP1
             let (code, sdst, s0) = (bits(w0, 8, 8), bits(w0, 16, 7), bits(w0, 0, 8));
-            let len = 1 + uses_literal(&[s0]) as u8;
-            let op =
-                lookup(Encoding::Sop1, code).ok_or(DecodeError::UnknownOpcode { enc: Encoding::Sop1, code, len })?;
-            let t = op.info().ty;
+            let op = lookup(Encoding::Sop1, code);
+            let t = op.map_or([Ty::N; 4], |op| op.info().ty);
+            // s_sendmsg_rtn_* take an 8-bit message id in the source field, never a literal.
+            let len = 1 + (t[1] != Ty::Imm16 && uses_literal(&[s0])) as u8;
+            let op = op.ok_or(DecodeError::UnknownOpcode { enc: Encoding::Sop1, code, len })?;
             let mut i = Inst::new(op, len);
             if t[0] != Ty::N {
-                i.dst = Operand::Sgpr(sdst as u8);
+                i.dst = salu_dst(sdst, t[0], len)?;
             }
-            if t[1] != Ty::N {
-                i.src[0] = source(s0, t[1], w1)?;
+            match t[1] {
+                Ty::N => {}
+                Ty::Imm16 => i.imm = s0 as i32,
+                ty => i.src[0] = salu_source(s0, ty, w1, len)?,
             }
             Ok(i)
         }
@@ -357,8 +406,8 @@ fn decode_salu(w0: u32, w1: Option<u32>) -> Result<Inst, DecodeError> {
                 lookup(Encoding::Sopc, code).ok_or(DecodeError::UnknownOpcode { enc: Encoding::Sopc, code, len })?;
             let t = op.info().ty;
             let mut i = Inst::new(op, len);
-            i.src[0] = source(s0, t[1], w1)?;
-            i.src[1] = source(s1, t[2], w1)?;
+            i.src[0] = salu_source(s0, t[1], w1, len)?;
+            i.src[1] = salu_source(s1, t[2], w1, len)?;
             Ok(i)
         }
         0x17f => {
@@ -368,19 +417,32 @@ fn decode_salu(w0: u32, w1: Option<u32>) -> Result<Inst, DecodeError> {
                 lookup(Encoding::Sopp, code).ok_or(DecodeError::UnknownOpcode { enc: Encoding::Sopp, code, len: 1 })?;
             let mut i = Inst::new(op, 1);
             let simm = bits(w0, 0, 16);
+            // LLVM rejects an immediate on the opcodes that take none.
+            if op.info().ty[1] == Ty::N && simm != 0 {
+                return Err(DecodeError::Unsupported { what: "an immediate on a SOPP opcode without one", len: 1 });
+            }
             i.imm = if op.has_flag(F::BRANCH) { sext(simm, 16) } else { simm as i32 };
             Ok(i)
         }
         _ if bits(w0, 28, 4) == 0xb => {
             // SOPK
             let (code, sdst) = (bits(w0, 23, 5), bits(w0, 16, 7));
-            // s_setreg_imm32_b32 (0x13) is followed by its 32-bit immediate.
-            let len = if code == 0x13 { 2 } else { 1 };
-            let op =
-                lookup(Encoding::Sopk, code).ok_or(DecodeError::UnknownOpcode { enc: Encoding::Sopk, code, len })?;
+            let op = lookup(Encoding::Sopk, code);
+            // s_setreg_imm32_b32 is followed by its 32-bit immediate.
+            let len = if op == Some(Op::S_SETREG_IMM32_B32) { 2 } else { 1 };
+            let op = op.ok_or(DecodeError::UnknownOpcode { enc: Encoding::Sopk, code, len })?;
+            let t = op.info().ty;
             let mut i = Inst::new(op, len);
-            if op.info().ty[0] != Ty::N {
-                i.dst = Operand::Sgpr(sdst as u8);
+            if t[0] != Ty::N {
+                i.dst = salu_dst(sdst, t[0], len)?;
+            }
+            // s_setreg_b32 writes the SGPR of the sdst field; s_setreg_imm32_b32 its literal.
+            if t[2] != Ty::N {
+                i.src[0] = if len == 2 {
+                    Operand::Const { code: SRC_LITERAL as u16, value: need(w1)? as u64 }
+                } else {
+                    Operand::Sgpr(sdst as u8)
+                };
             }
             // Unsigned compares and waitcnt take the immediate zero-extended.
             let simm = bits(w0, 0, 16);
@@ -395,7 +457,10 @@ fn decode_salu(w0: u32, w1: Option<u32>) -> Result<Inst, DecodeError> {
                 | Op::S_WAITCNT_VMCNT
                 | Op::S_WAITCNT_EXPCNT
                 | Op::S_WAITCNT_LGKMCNT
-                | Op::S_VERSION => simm as i32,
+                | Op::S_VERSION
+                | Op::S_GETREG_B32
+                | Op::S_SETREG_B32
+                | Op::S_SETREG_IMM32_B32 => simm as i32,
                 _ => sext(simm, 16),
             };
             Ok(i)
@@ -408,9 +473,9 @@ fn decode_salu(w0: u32, w1: Option<u32>) -> Result<Inst, DecodeError> {
                 lookup(Encoding::Sop2, code).ok_or(DecodeError::UnknownOpcode { enc: Encoding::Sop2, code, len })?;
             let t = op.info().ty;
             let mut i = Inst::new(op, len);
-            i.dst = Operand::Sgpr(sdst as u8);
-            i.src[0] = source(s0, t[1], w1)?;
-            i.src[1] = source(s1, t[2], w1)?;
+            i.dst = salu_dst(sdst, t[0], len)?;
+            i.src[0] = salu_source(s0, t[1], w1, len)?;
+            i.src[1] = salu_source(s1, t[2], w1, len)?;
             Ok(i)
         }
     }
@@ -746,8 +811,9 @@ fn decode_exp(w0: u32, w: &[u32]) -> Result<Inst, DecodeError> {
 fn decode_mtbuf(w0: u32, w: &[u32]) -> Result<Inst, DecodeError> {
     let w1 = need(w.get(1).copied())?;
     let code = bits(w0, 15, 4);
-    let op = lookup(Encoding::Mtbuf, code).ok_or(DecodeError::UnknownOpcode { enc: Encoding::Mtbuf, code, len: 2 })?;
-    let mut i = buffer_fields(op, w0, w1)?;
+    let len = buffer_len(w1);
+    let op = lookup(Encoding::Mtbuf, code).ok_or(DecodeError::UnknownOpcode { enc: Encoding::Mtbuf, code, len })?;
+    let mut i = buffer_fields(op, w0, w)?;
     i.imm1 = bits(w0, 19, 7) as i32; // format
     Ok(i)
 }
@@ -1013,13 +1079,25 @@ fn decode_smem(w0: u32, w: &[u32]) -> Result<Inst, DecodeError> {
     let w1 = need(w.get(1).copied())?;
     let code = bits(w0, 18, 8);
     let op = lookup(Encoding::Smem, code).ok_or(DecodeError::UnknownOpcode { enc: Encoding::Smem, code, len: 2 })?;
-    let mut i = Inst::new(op, 2);
-    if op.info().ty[0] != Ty::N {
-        i.dst = Operand::Sgpr(bits(w0, 6, 7) as u8);
-        i.src[0] = Operand::Sgpr((bits(w0, 0, 6) * 2) as u8);
+    let t = op.info().ty;
+    let (sdata, sbase) = (bits(w0, 6, 7), bits(w0, 0, 6) * 2);
+    // The cache invalidations and probes take no glc/dlc; loads' tuples must be
+    // registers LLVM accepts.
+    let bad = if t[0] == Ty::N { bits(w0, 13, 2) != 0 } else { !sgpr_tuple_ok(sdata, t[0].dwords(false)) };
+    if bad || !sgpr_tuple_ok(sbase, t[1].dwords(false)) {
+        return Err(DecodeError::Unsupported { what: "SMEM flags or registers LLVM rejects", len: 2 });
     }
-    i.src[1] = Operand::Sgpr(bits(w1, 25, 7) as u8);
-    i.imm = sext(bits(w1, 0, 21), 21);
+    let mut i = Inst::new(op, 2);
+    if t[1] != Ty::N {
+        i.src[0] = Operand::Sgpr(sbase as u8);
+        i.src[1] = Operand::Sgpr(bits(w1, 25, 7) as u8);
+        i.imm = sext(bits(w1, 0, 21), 21);
+    }
+    if t[0] != Ty::N {
+        i.dst = Operand::Sgpr(sdata as u8);
+    } else {
+        i.imm1 = sdata as i32; // s_atc_probe*: an immediate
+    }
     i.flags = if bits(w0, 14, 1) != 0 { mflag::GLC } else { 0 } | if bits(w0, 13, 1) != 0 { mflag::DLC } else { 0 };
     Ok(i)
 }
@@ -1055,25 +1133,40 @@ fn decode_ds(w0: u32, w: &[u32]) -> Result<Inst, DecodeError> {
 fn decode_mubuf(w0: u32, w: &[u32]) -> Result<Inst, DecodeError> {
     let w1 = need(w.get(1).copied())?;
     let code = bits(w0, 18, 8);
-    let op = lookup(Encoding::Mubuf, code).ok_or(DecodeError::UnknownOpcode { enc: Encoding::Mubuf, code, len: 2 })?;
-    buffer_fields(op, w0, w1)
+    let len = buffer_len(w1);
+    let op = lookup(Encoding::Mubuf, code).ok_or(DecodeError::UnknownOpcode { enc: Encoding::Mubuf, code, len })?;
+    buffer_fields(op, w0, w)
+}
+
+/// MUBUF/MTBUF length: a literal soffset follows the two dwords.
+fn buffer_len(w1: u32) -> u8 {
+    2 + (bits(w1, 24, 8) == SRC_LITERAL) as u8
 }
 
 /// The fields MUBUF and MTBUF share.
-fn buffer_fields(op: Op, w0: u32, w1: u32) -> Result<Inst, DecodeError> {
+fn buffer_fields(op: Op, w0: u32, w: &[u32]) -> Result<Inst, DecodeError> {
+    let w1 = need(w.get(1).copied())?;
     let info = op.info();
-    // TFE exists only for MUBUF loads and stores to VGPRs (not atomics, LDS loads or MTBUF);
-    // the cache invalidations take no glc/dlc/addressing bits.
-    let tfe_ok = info.enc == Encoding::Mubuf && info.flags & F::ATOMIC == 0 && !info.name.contains("_lds_");
-    let bad = if info.ty[0] == Ty::N {
-        bits(w0, 13, 2) != 0 || bits(w1, 21, 3) != 0
-    } else {
-        !tfe_ok && bits(w1, 21, 1) != 0
-    };
-    if bad {
-        return Err(DecodeError::Unsupported { what: "buffer flags this instruction does not have", len: 2 });
+    let lds = op.has_flag(F::LDS);
+    // The cache invalidations have no operands at all: they take neither glc/dlc nor
+    // addressing bits, and their other fields are ignored.
+    if info.ty[0] == Ty::N && !lds {
+        if bits(w0, 13, 2) != 0 || bits(w1, 21, 3) != 0 {
+            return Err(DecodeError::Unsupported { what: "buffer flags this instruction does not have", len: 2 });
+        }
+        return Ok(Inst::new(op, 2));
     }
-    let mut i = Inst::new(op, 2);
+    let len = buffer_len(w1);
+    // TFE exists only for MUBUF loads and stores to VGPRs (not atomics, LDS loads or
+    // MTBUF); s[104:107] (srsrc 26) is no SGPR quad.
+    let tfe_ok = info.enc == Encoding::Mubuf && info.flags & F::ATOMIC == 0 && !lds;
+    if !tfe_ok && bits(w1, 21, 1) != 0 {
+        return Err(DecodeError::Unsupported { what: "buffer flags this instruction does not have", len });
+    }
+    if bits(w1, 16, 5) == 26 {
+        return Err(DecodeError::Unsupported { what: "a buffer resource at s[104:107]", len });
+    }
+    let mut i = Inst::new(op, len);
     i.imm = bits(w0, 0, 12) as i32;
     let mut f = 0;
     for (bit, flag) in [(14, mflag::GLC), (12, mflag::SLC), (13, mflag::DLC)] {
@@ -1088,11 +1181,13 @@ fn buffer_fields(op: Op, w0: u32, w1: u32) -> Result<Inst, DecodeError> {
     }
     i.flags = f;
     i.src[0] = Operand::Vgpr(bits(w1, 0, 8) as u16);
-    let vdata = Operand::Vgpr(bits(w1, 8, 8) as u16);
-    i.dst = vdata;
-    i.src[1] = vdata;
+    if !lds {
+        let vdata = Operand::Vgpr(bits(w1, 8, 8) as u16);
+        i.dst = vdata;
+        i.src[1] = vdata;
+    }
     i.src[2] = Operand::Sgpr((bits(w1, 16, 5) * 4) as u8);
-    i.src[3] = source(bits(w1, 24, 8), Ty::B32, None)?;
+    i.src[3] = source(bits(w1, 24, 8), Ty::B32, w.get(2).copied())?;
     Ok(i)
 }
 
@@ -1107,17 +1202,18 @@ fn decode_flat(w0: u32, w: &[u32]) -> Result<Inst, DecodeError> {
     };
     let op = lookup(enc, code).ok_or(DecodeError::UnknownOpcode { enc, code, len: 2 })?;
     let saddr = bits(w1, 16, 7);
-    // FLAT has neither saddr nor SVE; GLOBAL has no SVE.
+    // FLAT has neither saddr nor SVE; GLOBAL has no SVE, and its saddr is an SGPR pair.
     let bad = match enc {
         Encoding::Flat => saddr != SGPR_NULL as u32 || bits(w1, 23, 1) != 0,
-        Encoding::Global => bits(w1, 23, 1) != 0,
+        Encoding::Global => bits(w1, 23, 1) != 0 || !sgpr_tuple_ok(saddr, 2),
         _ => false,
     };
     if bad {
         return Err(DecodeError::Unsupported { what: "FLAT saddr/SVE fields of this segment", len: 2 });
     }
     let mut i = Inst::new(op, 2);
-    i.imm = sext(bits(w0, 0, 13), 13);
+    // The offset is signed for GLOBAL and SCRATCH, unsigned for FLAT.
+    i.imm = if enc == Encoding::Flat { bits(w0, 0, 13) as i32 } else { sext(bits(w0, 0, 13), 13) };
     let mut f = 0;
     for (bit, flag) in [(14, mflag::GLC), (15, mflag::SLC), (13, mflag::DLC)] {
         if bits(w0, bit, 1) != 0 {
@@ -1128,8 +1224,10 @@ fn decode_flat(w0: u32, w: &[u32]) -> Result<Inst, DecodeError> {
         f |= mflag::SVE;
     }
     i.flags = f;
-    // Scratch uses the VGPR address only with SVE.
-    i.src[0] = if enc == Encoding::Scratch && f & mflag::SVE == 0 {
+    // Scratch uses the VGPR address only with SVE; global_*_addtid_b32 never (the lane
+    // id is the offset).
+    let addtid = op.info().name.contains("_addtid_");
+    i.src[0] = if (enc == Encoding::Scratch && f & mflag::SVE == 0) || addtid {
         Operand::None
     } else {
         Operand::Vgpr(bits(w1, 0, 8) as u16)

@@ -229,13 +229,103 @@ fn version(simm: u32) -> String {
     e
 }
 
-fn sendmsg(simm: u32) -> String {
-    // gfx11: the message id is bits 7:0 (no operation or stream fields); a value with
-    // higher bits set is printed as a plain number, as LLVM does.
-    if simm > 0xff {
-        return simm.to_string();
+/// A SALU operand. Literals print as LLVM prints them for integer operands: a 32-bit one
+/// as an inline constant when it equals one (floats included), a 64-bit one zero-extended.
+fn salu_operand(op: &Operand, ty: Ty, wave64: bool) -> String {
+    const FLOATS: [(u32, &str); 9] = [
+        (0x3f00_0000, "0.5"),
+        (0xbf00_0000, "-0.5"),
+        (0x3f80_0000, "1.0"),
+        (0xbf80_0000, "-1.0"),
+        (0x4000_0000, "2.0"),
+        (0xc000_0000, "-2.0"),
+        (0x4080_0000, "4.0"),
+        (0xc080_0000, "-4.0"),
+        (0x3e22_f983, "0.15915494"),
+    ];
+    let wide = ty.dwords(false) == 2;
+    match *op {
+        Operand::Const { code: 255, value } => {
+            let lit = value as u32;
+            match FLOATS.iter().find(|f| f.0 == lit) {
+                Some(f) if !wide => f.1.to_string(),
+                _ if wide && lit <= 64 => lit.to_string(),
+                _ if wide => format!("{lit:#x}"),
+                _ => operand(op, ty, wave64),
+            }
+        }
+        // 1/(2*pi) as a double.
+        Operand::Const { code: 248, .. } if wide => "0.15915494309189532".into(),
+        _ => operand(op, ty, wave64),
     }
-    let name = match simm {
+}
+
+/// An SMEM register tuple, with LLVM's comment where the register is outside the
+/// operand's class: the data excludes m0 and exec (and a wide tuple vcc and exec), the
+/// buffer resource vcc and exec.
+fn smem_sreg(idx: u8, n: u32, data: bool) -> String {
+    let class = match (n, idx) {
+        (1, 125..=127) if data => "SReg_32_XM0_XEXEC",
+        (2, 126) if data => "SReg_64_XEXEC",
+        (4, 106 | 126) => "SReg_128",
+        (8, 106 | 126) => "SReg_256",
+        (16, 106 | 126) => "SReg_512",
+        _ => "",
+    };
+    // A wide tuple at vcc or exec is printed as the pair.
+    let name = sreg_name(idx, if matches!(idx, 106 | 126) { n.min(2) } else { n });
+    if class.is_empty() {
+        name
+    } else {
+        format!("{name}/*Invalid register, operand has '{class}' register class*/")
+    }
+}
+
+/// `s_getreg`/`s_setreg`'s `hwreg(id, offset, size)`: the register by name where gfx11 has
+/// one, and only the register when the field is the whole of it.
+fn hwreg(simm: u32) -> String {
+    let (id, offset, size) = (simm & 0x3f, simm >> 6 & 0x1f, (simm >> 11) + 1);
+    let name = match id {
+        1 => "HW_REG_MODE",
+        2 => "HW_REG_STATUS",
+        3 => "HW_REG_TRAPSTS",
+        5 => "HW_REG_GPR_ALLOC",
+        6 => "HW_REG_LDS_ALLOC",
+        7 => "HW_REG_IB_STS",
+        15 => "HW_REG_SH_MEM_BASES",
+        18 => "HW_REG_PERF_SNAPSHOT_PC_LO",
+        19 => "HW_REG_PERF_SNAPSHOT_PC_HI",
+        20 => "HW_REG_FLAT_SCR_LO",
+        21 => "HW_REG_FLAT_SCR_HI",
+        23 => "HW_REG_HW_ID1",
+        24 => "HW_REG_HW_ID2",
+        27 => "HW_REG_PERF_SNAPSHOT_DATA",
+        29 => "HW_REG_SHADER_CYCLES",
+        _ => "",
+    };
+    let reg = if name.is_empty() { id.to_string() } else { name.to_string() };
+    if offset == 0 && size == 32 {
+        format!("hwreg({reg})")
+    } else {
+        format!("hwreg({reg}, {offset}, {size})")
+    }
+}
+
+/// A plain 16-bit immediate as LLVM prints it: decimal when it could be an inline integer
+/// (0 to 64), hex otherwise.
+fn imm16(simm: u32) -> String {
+    if simm <= 64 {
+        simm.to_string()
+    } else {
+        format!("{simm:#x}")
+    }
+}
+
+fn sendmsg(simm: u32) -> String {
+    // gfx11: the message id is bits 7:0 (no operation or stream fields). A known id is
+    // printed by name whatever the higher bits; an unknown one as `sendmsg(id, 0, 0)`
+    // when no higher bit is set, else as a plain number, as LLVM does.
+    let name = match simm & 0xff {
         1 => "MSG_INTERRUPT",
         2 => "MSG_HS_TESSFACTOR",
         3 => "MSG_DEALLOC_VGPRS",
@@ -249,6 +339,7 @@ fn sendmsg(simm: u32) -> String {
         132 => "MSG_RTN_SAVE_WAVE",
         133 => "MSG_RTN_GET_TBA",
         134 => "MSG_RTN_GET_TBA_TO_PC",
+        _ if simm > 0xff => return simm.to_string(),
         _ => return format!("sendmsg({simm}, 0, 0)"),
     };
     format!("sendmsg({name})")
@@ -283,23 +374,38 @@ pub fn disassemble(inst: &Inst, pc: u64, wave64: bool) -> String {
                 v.push(operand(&inst.dst, t[0], wave64));
             }
             for k in 0..2 {
-                if t[k + 1] != Ty::N {
-                    v.push(operand(&inst.src[k], t[k + 1], wave64));
+                match t[k + 1] {
+                    Ty::N => {}
+                    // s_sendmsg_rtn_*: the message id.
+                    Ty::Imm16 => v.push(sendmsg(inst.imm as u32)),
+                    // A constant where only a register may be is printed as a 32-bit one.
+                    _ if inst.op.has_flag(F::SREG) && matches!(inst.src[k], Operand::Const { .. }) => {
+                        v.push(format!("{}/*Invalid immediate*/", salu_operand(&inst.src[k], Ty::B32, wave64)))
+                    }
+                    ty => v.push(salu_operand(&inst.src[k], ty, wave64)),
                 }
             }
             v
         }
-        Encoding::Sopc => vec![operand(&inst.src[0], t[1], wave64), operand(&inst.src[1], t[2], wave64)],
+        Encoding::Sopc => vec![salu_operand(&inst.src[0], t[1], wave64), salu_operand(&inst.src[1], t[2], wave64)],
         Encoding::Sopk => {
+            let simm = inst.imm as u32 & 0xffff;
             let imm = match inst.op {
-                Op::S_VERSION => version(inst.imm as u32 & 0xffff),
-                _ => format!("{:#x}", inst.imm as u32 & 0xffff),
+                Op::S_VERSION => version(simm),
+                Op::S_GETREG_B32 | Op::S_SETREG_B32 | Op::S_SETREG_IMM32_B32 => hwreg(simm),
+                // Branch targets: the raw 16-bit offset, in decimal.
+                _ if inst.op.has_flag(F::BRANCH) => simm.to_string(),
+                _ => format!("{simm:#x}"),
             };
+            let mut v = Vec::new();
             if t[0] != Ty::N {
-                vec![operand(&inst.dst, t[0], wave64), imm]
-            } else {
-                vec![imm]
+                v.push(operand(&inst.dst, t[0], wave64));
             }
+            v.push(imm);
+            if t[2] != Ty::N {
+                v.push(salu_operand(&inst.src[0], t[2], wave64));
+            }
+            v
         }
         Encoding::Sopp => {
             let simm = inst.imm as u32 & 0xffff;
@@ -308,33 +414,27 @@ pub fn disassemble(inst: &Inst, pc: u64, wave64: bool) -> String {
                 Op::S_DELAY_ALU => vec![delay_alu(simm)],
                 Op::S_SENDMSG => vec![sendmsg(simm)],
                 Op::S_WAITCNT_DEPCTR => vec![depctr(simm)],
-                Op::S_CLAUSE | Op::S_SET_INST_PREFETCH_DISTANCE => vec![format!("{simm:#x}")],
+                Op::S_SENDMSGHALT => vec![sendmsg(simm)],
+                Op::S_CLAUSE
+                | Op::S_SET_INST_PREFETCH_DISTANCE
+                | Op::S_WAIT_EVENT
+                | Op::S_ROUND_MODE
+                | Op::S_TTRACEDATA_IMM => vec![format!("{simm:#x}")],
                 // The immediate of s_endpgm is optional and printed only when set.
                 Op::S_ENDPGM if simm == 0 => vec![],
                 // LLVM prints the raw 16-bit offset (65535 for -1), not the signed value.
+                Op::S_ENDPGM => vec![simm.to_string()],
                 _ if inst.op.has_flag(F::BRANCH) => vec![simm.to_string()],
-                _ if t[1] == Ty::Imm16 => vec![simm.to_string()],
+                _ if t[1] == Ty::Imm16 => vec![imm16(simm)],
                 _ => vec![],
             }
         }
         Encoding::Smem => {
-            if t[0] == Ty::N {
+            if t[1] == Ty::N {
                 vec![]
             } else {
-                let base_n = if matches!(
-                    inst.op,
-                    Op::S_BUFFER_LOAD_B32
-                        | Op::S_BUFFER_LOAD_B64
-                        | Op::S_BUFFER_LOAD_B128
-                        | Op::S_BUFFER_LOAD_B256
-                        | Op::S_BUFFER_LOAD_B512
-                ) {
-                    4
-                } else {
-                    2
-                };
                 let base = match inst.src[0] {
-                    Operand::Sgpr(i) => sreg_name(i, base_n),
+                    Operand::Sgpr(i) => smem_sreg(i, t[1].dwords(false), false),
                     _ => String::new(),
                 };
                 let soff = match inst.src[1] {
@@ -351,7 +451,12 @@ pub fn disassemble(inst: &Inst, pc: u64, wave64: bool) -> String {
                     (Some(r), off) => format!("{r} offset:{}", hex(off)),
                 };
                 cache_bits(&mut last, inst.flags);
-                vec![operand(&inst.dst, t[0], wave64), base, last]
+                // s_atc_probe*: the sdata field is an immediate.
+                let data = match inst.dst {
+                    Operand::Sgpr(i) => smem_sreg(i, t[0].dwords(false), true),
+                    _ => imm16(inst.imm1 as u32),
+                };
+                vec![data, base, last]
             }
         }
         Encoding::Vop1 | Encoding::Vop2 | Encoding::Vopc | Encoding::Vop3 => return valu(inst, wave64),
@@ -628,9 +733,9 @@ fn exp(inst: &Inst) -> String {
     let name = match target {
         0..=7 => format!("mrt{target}"),
         8 => "mrtz".into(),
-        9 => "null".into(),
-        12..=15 => format!("pos{}", target - 12),
-        32..=63 => format!("param{}", target - 32),
+        12..=16 => format!("pos{}", target - 12),
+        20 => "prim".into(),
+        21 | 22 => format!("dual_src_blend{}", target - 21),
         _ => format!("invalid_target_{target}"),
     };
     let regs: Vec<String> = (0..4)
@@ -748,7 +853,9 @@ fn ds(inst: &Inst) -> String {
         }
     } else {
         let off = inst.imm as u32 | (inst.imm1 as u32) << 8;
-        if off != 0 {
+        if off != 0 && inst.op == Op::DS_SWIZZLE_B32 {
+            let _ = write!(s, " offset:{}", swizzle(off));
+        } else if off != 0 {
             let _ = write!(s, " offset:{off}");
         }
     }
@@ -756,6 +863,45 @@ fn ds(inst: &Inst) -> String {
         s.push_str(" gds");
     }
     s
+}
+
+/// ds_swizzle_b32's offset in LLVM's `swizzle(...)` syntax: QUAD_PERM (bit 15), or a
+/// bit-mask permutation of the lane id (and, or, xor masks in bits 4:0, 9:5, 14:10) named
+/// BROADCAST, SWAP or REVERSE where it is one, else spelled out per bit.
+fn swizzle(off: u32) -> String {
+    if off & 0x8000 != 0 {
+        if off & 0x7f00 != 0 {
+            return off.to_string();
+        }
+        let q: Vec<String> = (0..4).map(|k| (off >> (2 * k) & 3).to_string()).collect();
+        return format!("swizzle(QUAD_PERM,{})", q.join(","));
+    }
+    let (and, or, xor) = (off & 0x1f, off >> 5 & 0x1f, off >> 10 & 0x1f);
+    let group = (!and & 0x1f) + 1;
+    if xor == 0 && group >= 2 && group.is_power_of_two() && or < group {
+        return format!("swizzle(BROADCAST,{group},{or})");
+    }
+    if and == 0x1f && or == 0 && xor.is_power_of_two() {
+        return format!("swizzle(SWAP,{xor})");
+    }
+    if and == 0x1f && or == 0 && xor != 0 && (xor + 1).is_power_of_two() {
+        return format!("swizzle(REVERSE,{})", xor + 1);
+    }
+    let bits: String = (0..5)
+        .rev()
+        .map(|b| match (and >> b & 1, or >> b & 1, xor >> b & 1) {
+            (_, 1, x) | (0, _, x) => {
+                if x ^ (or >> b & 1) == 1 {
+                    '1'
+                } else {
+                    '0'
+                }
+            }
+            (_, _, 0) => 'p',
+            _ => 'i',
+        })
+        .collect();
+    format!("swizzle(BITMASK_PERM,\"{bits}\")")
 }
 
 fn cache_bits(s: &mut String, f: u16) {
@@ -770,31 +916,107 @@ fn cache_bits(s: &mut String, f: u16) {
     }
 }
 
+/// The gfx11 buffer data formats (MTBUF `format`), as LLVM names them (`BUF_FMT_*`).
+const BUF_FMT: [&str; 64] = [
+    "INVALID",
+    "8_UNORM",
+    "8_SNORM",
+    "8_USCALED",
+    "8_SSCALED",
+    "8_UINT",
+    "8_SINT",
+    "16_UNORM",
+    "16_SNORM",
+    "16_USCALED",
+    "16_SSCALED",
+    "16_UINT",
+    "16_SINT",
+    "16_FLOAT",
+    "8_8_UNORM",
+    "8_8_SNORM",
+    "8_8_USCALED",
+    "8_8_SSCALED",
+    "8_8_UINT",
+    "8_8_SINT",
+    "32_UINT",
+    "32_SINT",
+    "32_FLOAT",
+    "16_16_UNORM",
+    "16_16_SNORM",
+    "16_16_USCALED",
+    "16_16_SSCALED",
+    "16_16_UINT",
+    "16_16_SINT",
+    "16_16_FLOAT",
+    "10_11_11_FLOAT",
+    "11_11_10_FLOAT",
+    "10_10_10_2_UNORM",
+    "10_10_10_2_SNORM",
+    "10_10_10_2_UINT",
+    "10_10_10_2_SINT",
+    "2_10_10_10_UNORM",
+    "2_10_10_10_SNORM",
+    "2_10_10_10_USCALED",
+    "2_10_10_10_SSCALED",
+    "2_10_10_10_UINT",
+    "2_10_10_10_SINT",
+    "8_8_8_8_UNORM",
+    "8_8_8_8_SNORM",
+    "8_8_8_8_USCALED",
+    "8_8_8_8_SSCALED",
+    "8_8_8_8_UINT",
+    "8_8_8_8_SINT",
+    "32_32_UINT",
+    "32_32_SINT",
+    "32_32_FLOAT",
+    "16_16_16_16_UNORM",
+    "16_16_16_16_SNORM",
+    "16_16_16_16_USCALED",
+    "16_16_16_16_SSCALED",
+    "16_16_16_16_UINT",
+    "16_16_16_16_SINT",
+    "16_16_16_16_FLOAT",
+    "32_32_32_UINT",
+    "32_32_32_SINT",
+    "32_32_32_FLOAT",
+    "32_32_32_32_UINT",
+    "32_32_32_32_SINT",
+    "32_32_32_32_FLOAT",
+];
+
 fn mubuf(inst: &Inst) -> String {
     let info = inst.op.info();
-    if info.ty[0] == Ty::N {
+    let lds = inst.op.has_flag(F::LDS);
+    if info.ty[0] == Ty::N && !lds {
         return info.name.to_string();
     }
-    let n = info.ty[0].dwords(false);
     let f = inst.flags;
+    // Atomics name the larger of the returned and the supplied data; TFE adds a dword.
+    let n = info.ty[0].dwords(false).max(info.ty[1].dwords(false)) + (f & mflag::TFE != 0) as u32;
     let vaddr = match (f & mflag::OFFEN != 0, f & mflag::IDXEN != 0, inst.src[0]) {
         (false, false, _) => "off".to_string(),
         (true, true, Operand::Vgpr(v)) => vreg_name(v, 2),
         (_, _, Operand::Vgpr(v)) => vreg_name(v, 1),
         _ => String::new(),
     };
-    let vdata = match inst.src[1] {
-        Operand::Vgpr(v) => vreg_name(v, n),
-        _ => String::new(),
-    };
     let rsrc = match inst.src[2] {
         Operand::Sgpr(i) => sreg_name(i, 4),
         _ => String::new(),
     };
-    let soff = operand(&inst.src[3], Ty::B32, false);
-    let mut s = format!("{} {vdata}, {vaddr}, {rsrc}, {soff}", info.name);
+    let soff = salu_operand(&inst.src[3], Ty::B32, false);
+    let mut s = match inst.src[1] {
+        Operand::Vgpr(v) => format!("{} {}, {vaddr}, {rsrc}, {soff}", info.name, vreg_name(v, n)),
+        _ => format!("{} {vaddr}, {rsrc}, {soff}", info.name),
+    };
     if info.enc == Encoding::Mtbuf && inst.imm1 != 1 {
-        let _ = write!(s, " format:{}", inst.imm1);
+        match BUF_FMT.get(inst.imm1 as usize) {
+            Some(name) => {
+                let _ = write!(s, " format:[BUF_FMT_{name}]");
+            }
+            None => {
+                let _ = write!(s, " format:{}", inst.imm1);
+            }
+        }
     }
     if f & mflag::IDXEN != 0 {
         s.push_str(" idxen");
@@ -806,42 +1028,62 @@ fn mubuf(inst: &Inst) -> String {
         let _ = write!(s, " offset:{}", inst.imm);
     }
     cache_bits(&mut s, f);
+    if f & mflag::TFE != 0 {
+        s.push_str(" tfe");
+    }
     s
 }
 
 fn flat(inst: &Inst) -> String {
     let info = inst.op.info();
     let n = info.ty[0].dwords(false);
-    let load = info.name.contains("_load_");
     let scratch = info.enc == Encoding::Scratch;
-    let (addr, saddr) = match (inst.src[0], inst.src[2]) {
-        (Operand::Vgpr(v), Operand::Sgpr(s)) => (vreg_name(v, 1), sreg_name(s, if scratch { 1 } else { 2 })),
-        (Operand::Vgpr(v), _) => (vreg_name(v, if scratch { 1 } else { 2 }), "off".to_string()),
-        (_, Operand::Sgpr(s)) => ("off".to_string(), sreg_name(s, 1)),
-        _ => ("off".to_string(), "off".to_string()),
+    let sreg = |s: u8| {
+        if scratch {
+            // exec_hi is outside scratch's saddr class.
+            let name = sreg_name(s, 1);
+            if s == 127 {
+                format!("{name}/*Invalid register, operand has 'SReg_32_XEXEC_HI' register class*/")
+            } else {
+                name
+            }
+        } else {
+            sreg_name(s, 2)
+        }
     };
-    let data = |o: Operand| match o {
+    let vgpr = |o: Operand, n: u32| match o {
         Operand::Vgpr(v) => vreg_name(v, n),
         _ => String::new(),
     };
-    let atomic = info.flags & F::ATOMIC != 0;
-    let mut s = if load {
-        format!("{} {}, {addr}, {saddr}", info.name, data(inst.dst))
-    } else if atomic {
-        // The returned value is written (and printed) only with GLC.
-        let supplied = match inst.src[1] {
-            Operand::Vgpr(v) => vreg_name(v, info.ty[1].dwords(false)),
-            _ => String::new(),
-        };
-        let ret = if inst.flags & mflag::GLC != 0 { format!("{}, ", data(inst.dst)) } else { String::new() };
-        format!("{} {ret}{addr}, {supplied}, {saddr}", info.name)
-    } else {
-        format!("{} {addr}, {}, {saddr}", info.name, data(inst.src[1]))
+    let (saddr, addr) = match (inst.src[2], inst.src[0]) {
+        (Operand::Sgpr(s), Operand::Vgpr(v)) => (sreg(s), Some(vreg_name(v, 1))),
+        (_, Operand::Vgpr(v)) => ("off".to_string(), Some(vreg_name(v, if scratch { 1 } else { 2 }))),
+        (Operand::Sgpr(s), _) => (sreg(s), None),
+        _ => ("off".to_string(), None),
     };
-    if info.enc == Encoding::Flat {
-        // flat_* has no saddr operand.
-        s = s.replace(", off", "");
+    // Scratch without SVE prints its absent address as `off`; global_*_addtid_b32 have no
+    // address operand at all.
+    let addr = if scratch { addr.or(Some("off".to_string())) } else { addr };
+    let mut ops = Vec::new();
+    if info.flags & F::ATOMIC != 0 {
+        // The returned value is written (and printed) only with GLC.
+        if inst.flags & mflag::GLC != 0 {
+            ops.push(vgpr(inst.dst, n));
+        }
+        ops.extend(addr);
+        ops.push(vgpr(inst.src[1], info.ty[1].dwords(false)));
+    } else if info.name.contains("_load_") {
+        ops.push(vgpr(inst.dst, n));
+        ops.extend(addr);
+    } else {
+        ops.extend(addr);
+        ops.push(vgpr(inst.src[1], n));
     }
+    // flat_* has no saddr operand.
+    if info.enc != Encoding::Flat {
+        ops.push(saddr);
+    }
+    let mut s = format!("{} {}", info.name, ops.join(", "));
     if inst.imm != 0 {
         let _ = write!(s, " offset:{}", inst.imm);
     }

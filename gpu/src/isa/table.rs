@@ -8,7 +8,8 @@
 //! mean, per encoding: SOP/VOP/VOP3P/VINTERP — destination and sources; SMEM — data and
 //! base widths; DS — vdst, addr, data0, data1; MUBUF/MTBUF/FLAT — data width (loads:
 //! returned, stores: supplied; atomics: returned, then supplied); SOPK/SOPP — the
-//! destination (if any) and the immediate. `flags` are [`F`] bits; `X` marks the opcodes
+//! destination (if any), the immediate and (s_setreg*) the source; an `Imm16` source of
+//! SOP1 (s_sendmsg_rtn_*) is an immediate in the source field. `flags` are [`F`] bits; `X` marks the opcodes
 //! the executor implements.
 //!
 //! The rows were generated from LLVM 19 itself: every opcode number of every encoding was
@@ -109,10 +110,14 @@ impl F {
     /// exception when a wave reaches it.
     pub const X: u16 = 64;
     /// DS: an LDS-only instruction without a GDS form (its `gds` bit must be clear).
+    /// MUBUF: a load into LDS (no VGPR data).
     pub const LDS: u16 = 128;
     /// VOP1/VOP2: only the 32-bit encoding exists (no VOP3 form), so LLVM prints no
     /// `_e32` suffix.
     pub const E32: u16 = 256;
+    /// SOP1: the source is a register only (LLVM prints a constant there followed by
+    /// `/*Invalid immediate*/`).
+    pub const SREG: u16 = 512;
 }
 
 /// Static facts of one opcode.
@@ -233,8 +238,10 @@ opcode_table! {
         0x10 S_MULK_I32 "s_mulk_i32" [B32 Imm16 N N] X;
         0x11 S_GETREG_B32 "s_getreg_b32" [B32 Imm16 N N] NONE;
         0x12 S_SETREG_B32 "s_setreg_b32" [N Imm16 B32 N] NONE;
-        0x13 S_SETREG_IMM32_B32 "s_setreg_imm32_b32" [N Imm16 N N] NONE;
+        0x13 S_SETREG_IMM32_B32 "s_setreg_imm32_b32" [N Imm16 B32 N] NONE;
         0x14 S_CALL_B64 "s_call_b64" [B64 Imm16 N N] BRANCH;
+        0x16 S_SUBVECTOR_LOOP_BEGIN "s_subvector_loop_begin" [B32 Imm16 N N] BRANCH;
+        0x17 S_SUBVECTOR_LOOP_END "s_subvector_loop_end" [B32 Imm16 N N] BRANCH;
         0x18 S_WAITCNT_VSCNT "s_waitcnt_vscnt" [B32 Imm16 N N] X;
         0x19 S_WAITCNT_VMCNT "s_waitcnt_vmcnt" [B32 Imm16 N N] X;
         0x1a S_WAITCNT_EXPCNT "s_waitcnt_expcnt" [B32 Imm16 N N] X;
@@ -295,15 +302,15 @@ opcode_table! {
         0x35 S_AND_NOT0_WREXEC_B64 "s_and_not0_wrexec_b64" [B64 B64 N N] NONE;
         0x36 S_AND_NOT1_WREXEC_B32 "s_and_not1_wrexec_b32" [B32 B32 N N] NONE;
         0x37 S_AND_NOT1_WREXEC_B64 "s_and_not1_wrexec_b64" [B64 B64 N N] NONE;
-        0x40 S_MOVRELS_B32 "s_movrels_b32" [B32 B32 N N] NONE;
-        0x41 S_MOVRELS_B64 "s_movrels_b64" [B64 B64 N N] NONE;
+        0x40 S_MOVRELS_B32 "s_movrels_b32" [B32 B32 N N] SREG;
+        0x41 S_MOVRELS_B64 "s_movrels_b64" [B64 B64 N N] SREG;
         0x42 S_MOVRELD_B32 "s_movreld_b32" [B32 B32 N N] NONE;
         0x43 S_MOVRELD_B64 "s_movreld_b64" [B64 B64 N N] NONE;
         0x44 S_MOVRELSD_2_B32 "s_movrelsd_2_b32" [B32 B32 N N] NONE;
         0x47 S_GETPC_B64 "s_getpc_b64" [B64 N N N] X;
-        0x48 S_SETPC_B64 "s_setpc_b64" [N B64 N N] X;
+        0x48 S_SETPC_B64 "s_setpc_b64" [N B64 N N] X | SREG;
         0x49 S_SWAPPC_B64 "s_swappc_b64" [B64 B64 N N] X;
-        0x4a S_RFE_B64 "s_rfe_b64" [N B64 N N] NONE;
+        0x4a S_RFE_B64 "s_rfe_b64" [N B64 N N] SREG;
         0x4c S_SENDMSG_RTN_B32 "s_sendmsg_rtn_b32" [B32 Imm16 N N] NONE;
         0x4d S_SENDMSG_RTN_B64 "s_sendmsg_rtn_b64" [B64 Imm16 N N] NONE;
     }
@@ -1058,12 +1065,12 @@ opcode_table! {
         0x27 BUFFER_STORE_D16_HI_FORMAT_X "buffer_store_d16_hi_format_x" [B32 N N N] NONE;
         0x2b BUFFER_GL0_INV "buffer_gl0_inv" [N N N N] X;
         0x2c BUFFER_GL1_INV "buffer_gl1_inv" [N N N N] X;
-        0x2d BUFFER_LOAD_LDS_U8 "buffer_load_lds_u8" [N N N N] NONE;
-        0x2e BUFFER_LOAD_LDS_I8 "buffer_load_lds_i8" [N N N N] NONE;
-        0x2f BUFFER_LOAD_LDS_U16 "buffer_load_lds_u16" [N N N N] NONE;
-        0x30 BUFFER_LOAD_LDS_I16 "buffer_load_lds_i16" [N N N N] NONE;
-        0x31 BUFFER_LOAD_LDS_B32 "buffer_load_lds_b32" [N N N N] NONE;
-        0x32 BUFFER_LOAD_LDS_FORMAT_X "buffer_load_lds_format_x" [N N N N] NONE;
+        0x2d BUFFER_LOAD_LDS_U8 "buffer_load_lds_u8" [N N N N] LDS;
+        0x2e BUFFER_LOAD_LDS_I8 "buffer_load_lds_i8" [N N N N] LDS;
+        0x2f BUFFER_LOAD_LDS_U16 "buffer_load_lds_u16" [N N N N] LDS;
+        0x30 BUFFER_LOAD_LDS_I16 "buffer_load_lds_i16" [N N N N] LDS;
+        0x31 BUFFER_LOAD_LDS_B32 "buffer_load_lds_b32" [N N N N] LDS;
+        0x32 BUFFER_LOAD_LDS_FORMAT_X "buffer_load_lds_format_x" [N N N N] LDS;
         0x33 BUFFER_ATOMIC_SWAP_B32 "buffer_atomic_swap_b32" [B32 B32 N N] ATOMIC;
         0x34 BUFFER_ATOMIC_CMPSWAP_B32 "buffer_atomic_cmpswap_b32" [B32 B64 N N] ATOMIC;
         0x35 BUFFER_ATOMIC_ADD_U32 "buffer_atomic_add_u32" [B32 B32 N N] ATOMIC;
