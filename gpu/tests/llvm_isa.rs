@@ -211,7 +211,7 @@ const KNOWN_GAP: &[(&str, u64)] = &[
     ("VOP3P", 1),
     ("VOPC", 12),
     ("VOPD", 0),
-    ("random words", 67),
+    ("random words", 26),
 ];
 
 #[derive(Default)]

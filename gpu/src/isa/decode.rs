@@ -790,6 +790,9 @@ fn decode_vinterp(w0: u32, w: &[u32]) -> Result<Inst, DecodeError> {
 }
 
 fn decode_ldsdir(w0: u32) -> Result<Inst, DecodeError> {
+    if bits(w0, 22, 2) != 0 {
+        return Err(DecodeError::Unsupported { what: "LDSDIR reserved bits", len: 1 });
+    }
     let code = bits(w0, 20, 2);
     let op =
         lookup(Encoding::Ldsdir, code).ok_or(DecodeError::UnknownOpcode { enc: Encoding::Ldsdir, code, len: 1 })?;
