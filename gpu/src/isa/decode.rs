@@ -268,13 +268,11 @@ pub fn decode(w: &[u32], wave64: bool) -> Result<Inst, DecodeError> {
 }
 
 /// Whether a register tuple of `n` registers is one LLVM accepts: VGPR tuples end at v255,
-/// SGPR pairs do not start at vcc_hi, m0 or exec_hi. (Another misaligned SGPR tuple is
-/// accepted and aligned down, with a warning.)
+/// SGPR tuples as [`sgpr_tuple_ok`] says.
 fn tuple_ok(o: Operand, n: u32) -> bool {
     match o {
         Operand::Vgpr(v) => v as u32 + n <= 256,
-        // vcc_hi, m0 and exec_hi start no register pair.
-        Operand::Sgpr(107 | 125 | 127) => n < 2,
+        Operand::Sgpr(s) => sgpr_tuple_ok(s as u32, n),
         _ => true,
     }
 }
@@ -286,12 +284,16 @@ fn tuples_ok(i: &Inst, wave64: bool) -> bool {
     let n = |ty: Ty| ty.dwords(wave64);
     let t = info.ty;
     match info.enc {
-        Encoding::Vopd | Encoding::Mimg | Encoding::Exp | Encoding::Vinterp | Encoding::Ldsdir | Encoding::Smem => true,
+        Encoding::Vopd | Encoding::Mimg | Encoding::Exp | Encoding::Vinterp | Encoding::Ldsdir => true,
+        Encoding::Smem => tuple_ok(i.dst, n(t[0])) && tuple_ok(i.src[0], n(t[1])),
         Encoding::Ds => tuple_ok(i.dst, n(t[0])) && (0..3).all(|k| tuple_ok(i.src[k], n(t[k + 1]))),
         Encoding::Mubuf | Encoding::Mtbuf => {
             let tfe = (i.flags & mflag::TFE != 0) as u32;
             let both = i.flags & (mflag::IDXEN | mflag::OFFEN) == mflag::IDXEN | mflag::OFFEN;
-            tuple_ok(i.src[1], n(t[0]).max(n(t[1])) + tfe) && tuple_ok(i.src[0], 1 + both as u32)
+            // The V# (srsrc) is an SGPR quad: s[104:107] is none.
+            tuple_ok(i.src[1], n(t[0]).max(n(t[1])) + tfe)
+                && tuple_ok(i.src[0], 1 + both as u32)
+                && tuple_ok(i.src[2], 4)
         }
         Encoding::Flat | Encoding::Global | Encoding::Scratch => {
             let atomic = info.flags & F::ATOMIC != 0;
@@ -301,7 +303,10 @@ fn tuples_ok(i: &Inst, wave64: bool) -> bool {
             // the data only where it is read (stores, atomics).
             let load = info.name.contains("_load_");
             let writes = if atomic { i.flags & mflag::GLC != 0 } else { load };
-            (!writes || tuple_ok(i.dst, n(t[0]))) && (load || tuple_ok(i.src[1], data)) && tuple_ok(i.src[0], addr)
+            (!writes || tuple_ok(i.dst, n(t[0])))
+                && (load || tuple_ok(i.src[1], data))
+                && tuple_ok(i.src[0], addr)
+                && tuple_ok(i.src[2], if info.enc == Encoding::Global { 2 } else { 1 })
         }
         _ => {
             let n = |k: usize| n(slot_ty(i.op, k, wave64));
@@ -354,28 +359,6 @@ fn sgpr_tuple_ok(code: u32, n: u32) -> bool {
     }
 }
 
-/// Whether scalar source or destination field `code` may name an operand of type `ty`
-/// ([`sgpr_tuple_ok`] for registers; constants are checked elsewhere).
-fn sgpr_ok(code: u32, ty: Ty) -> bool {
-    code > 127 || sgpr_tuple_ok(code, ty.dwords(false))
-}
-
-/// A SALU source field: [`source`], after the register-class check of [`sgpr_ok`].
-fn salu_source(code: u32, ty: Ty, literal: Option<u32>, len: u8) -> Result<Operand, DecodeError> {
-    if !sgpr_ok(code, ty) {
-        return Err(DecodeError::Unsupported { what: "a 64-bit SGPR operand at vcc_hi, m0 or exec_hi", len });
-    }
-    source(code, ty, literal)
-}
-
-/// A SALU destination field (7 bits), checked like a source.
-fn salu_dst(code: u32, ty: Ty, len: u8) -> Result<Operand, DecodeError> {
-    if !sgpr_ok(code, ty) {
-        return Err(DecodeError::Unsupported { what: "a 64-bit SGPR operand at vcc_hi, m0 or exec_hi", len });
-    }
-    Ok(Operand::Sgpr(code as u8))
-}
-
 fn decode_salu(w0: u32, w1: Option<u32>) -> Result<Inst, DecodeError> {
     let top9 = bits(w0, 23, 9);
     match top9 {
@@ -389,12 +372,12 @@ fn decode_salu(w0: u32, w1: Option<u32>) -> Result<Inst, DecodeError> {
             let op = op.ok_or(DecodeError::UnknownOpcode { enc: Encoding::Sop1, code, len })?;
             let mut i = Inst::new(op, len);
             if t[0] != Ty::N {
-                i.dst = salu_dst(sdst, t[0], len)?;
+                i.dst = Operand::Sgpr(sdst as u8);
             }
             match t[1] {
                 Ty::N => {}
                 Ty::Imm16 => i.imm = s0 as i32,
-                ty => i.src[0] = salu_source(s0, ty, w1, len)?,
+                ty => i.src[0] = source(s0, ty, w1)?,
             }
             Ok(i)
         }
@@ -406,8 +389,8 @@ fn decode_salu(w0: u32, w1: Option<u32>) -> Result<Inst, DecodeError> {
                 lookup(Encoding::Sopc, code).ok_or(DecodeError::UnknownOpcode { enc: Encoding::Sopc, code, len })?;
             let t = op.info().ty;
             let mut i = Inst::new(op, len);
-            i.src[0] = salu_source(s0, t[1], w1, len)?;
-            i.src[1] = salu_source(s1, t[2], w1, len)?;
+            i.src[0] = source(s0, t[1], w1)?;
+            i.src[1] = source(s1, t[2], w1)?;
             Ok(i)
         }
         0x17f => {
@@ -434,7 +417,7 @@ fn decode_salu(w0: u32, w1: Option<u32>) -> Result<Inst, DecodeError> {
             let t = op.info().ty;
             let mut i = Inst::new(op, len);
             if t[0] != Ty::N {
-                i.dst = salu_dst(sdst, t[0], len)?;
+                i.dst = Operand::Sgpr(sdst as u8);
             }
             // s_setreg_b32 writes the SGPR of the sdst field; s_setreg_imm32_b32 its literal.
             if t[2] != Ty::N {
@@ -473,9 +456,9 @@ fn decode_salu(w0: u32, w1: Option<u32>) -> Result<Inst, DecodeError> {
                 lookup(Encoding::Sop2, code).ok_or(DecodeError::UnknownOpcode { enc: Encoding::Sop2, code, len })?;
             let t = op.info().ty;
             let mut i = Inst::new(op, len);
-            i.dst = salu_dst(sdst, t[0], len)?;
-            i.src[0] = salu_source(s0, t[1], w1, len)?;
-            i.src[1] = salu_source(s1, t[2], w1, len)?;
+            i.dst = Operand::Sgpr(sdst as u8);
+            i.src[0] = source(s0, t[1], w1)?;
+            i.src[1] = source(s1, t[2], w1)?;
             Ok(i)
         }
     }
@@ -926,13 +909,6 @@ fn mimg_addr_dwords(s: &MimgShape, dim: usize, a16: bool) -> u32 {
     n
 }
 
-/// Whether SGPRs `4 * field` onwards, `n` of them, name a T# or S# LLVM accepts: SGPRs
-/// below VCC, TTMPs, or null.
-fn mimg_sgprs_ok(field: u32, n: u32) -> bool {
-    let base = field * 4;
-    base + n <= 106 || (108..124).contains(&base) && base + n <= 124 || base == 124
-}
-
 fn decode_mimg(w0: u32, w: &[u32]) -> Result<Inst, DecodeError> {
     // NSA (bit 0) adds a dword of further address VGPRs.
     let nsa = w0 & 1 != 0;
@@ -981,7 +957,7 @@ fn decode_mimg(w0: u32, w: &[u32]) -> Result<Inst, DecodeError> {
         // dmask 0xf, unorm and r128 are required, dim, the cache bits, d16, tfe, lwe and the
         // sampler field clear; a16 may vary.
         let fixed = w0 & 0x2_ff9c == 0x8f80 && bits(w1, 21, 2) == 0 && ssamp == 0;
-        if !fixed || !mimg_sgprs_ok(srsrc, 4) || vdata + 4 > 256 {
+        if !fixed || !sgpr_tuple_ok(srsrc * 4, 4) || vdata + 4 > 256 {
             return reject("image_bvh fields other than a16");
         }
         let slots = &mimg::BVH_SLOTS[(op == Op::IMAGE_BVH64_INTERSECT_RAY) as usize][..5 - a16 as usize];
@@ -1006,7 +982,7 @@ fn decode_mimg(w0: u32, w: &[u32]) -> Result<Inst, DecodeError> {
     if s.no_d16 && d16 {
         return reject("d16 in an image instruction without 16-bit data");
     }
-    if !mimg_sgprs_ok(srsrc, 8) || s.sampler && !mimg_sgprs_ok(ssamp, 4) {
+    if !sgpr_tuple_ok(srsrc * 4, 8) || s.sampler && !sgpr_tuple_ok(ssamp * 4, 4) {
         return reject("an image resource or sampler in SGPRs LLVM rejects");
     }
     if s.sampler {
@@ -1084,11 +1060,9 @@ fn decode_smem(w0: u32, w: &[u32]) -> Result<Inst, DecodeError> {
     let op = lookup(Encoding::Smem, code).ok_or(DecodeError::UnknownOpcode { enc: Encoding::Smem, code, len: 2 })?;
     let t = op.info().ty;
     let (sdata, sbase) = (bits(w0, 6, 7), bits(w0, 0, 6) * 2);
-    // The cache invalidations and probes take no glc/dlc; loads' tuples must be
-    // registers LLVM accepts.
-    let bad = if t[0] == Ty::N { bits(w0, 13, 2) != 0 } else { !sgpr_tuple_ok(sdata, t[0].dwords(false)) };
-    if bad || !sgpr_tuple_ok(sbase, t[1].dwords(false)) {
-        return Err(DecodeError::Unsupported { what: "SMEM flags or registers LLVM rejects", len: 2 });
+    // The cache invalidations and probes take no glc/dlc.
+    if t[0] == Ty::N && bits(w0, 13, 2) != 0 {
+        return Err(DecodeError::Unsupported { what: "SMEM flags LLVM rejects", len: 2 });
     }
     let mut i = Inst::new(op, 2);
     if t[1] != Ty::N {
@@ -1161,13 +1135,10 @@ fn buffer_fields(op: Op, w0: u32, w: &[u32]) -> Result<Inst, DecodeError> {
     }
     let len = buffer_len(w1);
     // TFE exists only for MUBUF loads and stores to VGPRs (not atomics, LDS loads or
-    // MTBUF); s[104:107] (srsrc 26) is no SGPR quad.
+    // MTBUF).
     let tfe_ok = info.enc == Encoding::Mubuf && info.flags & F::ATOMIC == 0 && !lds;
     if !tfe_ok && bits(w1, 21, 1) != 0 {
         return Err(DecodeError::Unsupported { what: "buffer flags this instruction does not have", len });
-    }
-    if bits(w1, 16, 5) == 26 {
-        return Err(DecodeError::Unsupported { what: "a buffer resource at s[104:107]", len });
     }
     let mut i = Inst::new(op, len);
     i.imm = bits(w0, 0, 12) as i32;
@@ -1205,10 +1176,11 @@ fn decode_flat(w0: u32, w: &[u32]) -> Result<Inst, DecodeError> {
     };
     let op = lookup(enc, code).ok_or(DecodeError::UnknownOpcode { enc, code, len: 2 })?;
     let saddr = bits(w1, 16, 7);
-    // FLAT has neither saddr nor SVE; GLOBAL has no SVE, and its saddr is an SGPR pair.
+    // FLAT has neither saddr nor SVE; GLOBAL has no SVE (its saddr pair is checked with
+    // the other register tuples).
     let bad = match enc {
         Encoding::Flat => saddr != SGPR_NULL as u32 || bits(w1, 23, 1) != 0,
-        Encoding::Global => bits(w1, 23, 1) != 0 || !sgpr_tuple_ok(saddr, 2),
+        Encoding::Global => bits(w1, 23, 1) != 0,
         _ => false,
     };
     if bad {

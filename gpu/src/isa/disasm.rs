@@ -229,37 +229,6 @@ fn version(simm: u32) -> String {
     e
 }
 
-/// A SALU operand. Literals print as LLVM prints them for integer operands: a 32-bit one
-/// as an inline constant when it equals one (floats included), a 64-bit one zero-extended.
-fn salu_operand(op: &Operand, ty: Ty, wave64: bool) -> String {
-    const FLOATS: [(u32, &str); 9] = [
-        (0x3f00_0000, "0.5"),
-        (0xbf00_0000, "-0.5"),
-        (0x3f80_0000, "1.0"),
-        (0xbf80_0000, "-1.0"),
-        (0x4000_0000, "2.0"),
-        (0xc000_0000, "-2.0"),
-        (0x4080_0000, "4.0"),
-        (0xc080_0000, "-4.0"),
-        (0x3e22_f983, "0.15915494"),
-    ];
-    let wide = ty.dwords(false) == 2;
-    match *op {
-        Operand::Const { code: 255, value } => {
-            let lit = value as u32;
-            match FLOATS.iter().find(|f| f.0 == lit) {
-                Some(f) if !wide => f.1.to_string(),
-                _ if wide && lit <= 64 => lit.to_string(),
-                _ if wide => format!("{lit:#x}"),
-                _ => operand(op, ty, wave64),
-            }
-        }
-        // 1/(2*pi) as a double.
-        Operand::Const { code: 248, .. } if wide => "0.15915494309189532".into(),
-        _ => operand(op, ty, wave64),
-    }
-}
-
 /// An SMEM register tuple, with LLVM's comment where the register is outside the
 /// operand's class: the data excludes m0 and exec (and a wide tuple vcc and exec), the
 /// buffer resource vcc and exec.
@@ -274,11 +243,11 @@ fn smem_sreg(idx: u8, n: u32, data: bool) -> String {
     };
     // A wide tuple at vcc or exec is printed as the pair.
     let name = sreg_name(idx, if matches!(idx, 106 | 126) { n.min(2) } else { n });
-    if class.is_empty() {
-        name
-    } else {
-        format!("{name}/*Invalid register, operand has '{class}' register class*/")
+    let mut name = name;
+    if !class.is_empty() {
+        invalid_register(&mut name, class);
     }
+    name
 }
 
 /// `s_getreg`/`s_setreg`'s `hwreg(id, offset, size)`: the register by name where gfx11 has
@@ -380,14 +349,14 @@ pub fn disassemble(inst: &Inst, pc: u64, wave64: bool) -> String {
                     Ty::Imm16 => v.push(sendmsg(inst.imm as u32)),
                     // A constant where only a register may be is printed as a 32-bit one.
                     _ if inst.op.has_flag(F::SREG) && matches!(inst.src[k], Operand::Const { .. }) => {
-                        v.push(format!("{}/*Invalid immediate*/", salu_operand(&inst.src[k], Ty::B32, wave64)))
+                        v.push(format!("{}/*Invalid immediate*/", operand(&inst.src[k], Ty::B32, wave64)))
                     }
-                    ty => v.push(salu_operand(&inst.src[k], ty, wave64)),
+                    ty => v.push(operand(&inst.src[k], ty, wave64)),
                 }
             }
             v
         }
-        Encoding::Sopc => vec![salu_operand(&inst.src[0], t[1], wave64), salu_operand(&inst.src[1], t[2], wave64)],
+        Encoding::Sopc => vec![operand(&inst.src[0], t[1], wave64), operand(&inst.src[1], t[2], wave64)],
         Encoding::Sopk => {
             let simm = inst.imm as u32 & 0xffff;
             let imm = match inst.op {
@@ -403,7 +372,7 @@ pub fn disassemble(inst: &Inst, pc: u64, wave64: bool) -> String {
             }
             v.push(imm);
             if t[2] != Ty::N {
-                v.push(salu_operand(&inst.src[0], t[2], wave64));
+                v.push(operand(&inst.src[0], t[2], wave64));
             }
             v
         }
@@ -531,7 +500,7 @@ fn valu(inst: &Inst, wave64: bool) -> String {
         vgpr_only_comment(&mut text, inst, k);
         if let (Form::Native, false, Operand::Vgpr(128..)) = (inst.form, vop3, inst.src[k]) {
             if let Some(Lo128::Comment(class)) = lo128(inst.op).get(k + 1) {
-                let _ = write!(text, "/*Invalid register, operand has '{class}' register class*/");
+                invalid_register(&mut text, class);
             }
         }
         let mods = vop3 || inst.form == Form::Dpp16;
@@ -644,11 +613,7 @@ fn vop3p(inst: &Inst, wave64: bool) -> String {
                 // null reads zeros; the accumulator (src2) may be a constant.
                 Operand::Const { .. } if k != 2 => text.push_str("/*Invalid immediate*/"),
                 Operand::Sgpr(s) if s != 124 => {
-                    let _ = write!(
-                        text,
-                        "/*Invalid register, operand has 'VReg_{}' register class*/",
-                        32 * ty.dwords(wave64)
-                    );
+                    invalid_register(&mut text, &format!("VReg_{}", 32 * ty.dwords(wave64)))
                 }
                 // VGPRs, null, special sources, and the accumulator's constant print plainly.
                 _ => {}
@@ -689,10 +654,13 @@ fn vgpr_only_comment(text: &mut String, inst: &Inst, k: usize) {
     match inst.src[k] {
         Operand::Vgpr(_) | Operand::None => {}
         Operand::Const { .. } => text.push_str("/*Invalid immediate*/"),
-        _ => {
-            let _ = write!(text, "/*Invalid register, operand has '{class}' register class*/");
-        }
+        _ => invalid_register(text, class),
     }
+}
+
+/// Appends LLVM's comment on a register outside its operand's register class.
+fn invalid_register(text: &mut String, class: &str) {
+    let _ = write!(text, "/*Invalid register, operand has '{class}' register class*/");
 }
 
 fn vinterp(inst: &Inst) -> String {
@@ -1003,7 +971,7 @@ fn mubuf(inst: &Inst) -> String {
         Operand::Sgpr(i) => sreg_name(i, 4),
         _ => String::new(),
     };
-    let soff = salu_operand(&inst.src[3], Ty::B32, false);
+    let soff = operand(&inst.src[3], Ty::B32, false);
     let mut s = match inst.src[1] {
         Operand::Vgpr(v) => format!("{} {}, {vaddr}, {rsrc}, {soff}", info.name, vreg_name(v, n)),
         _ => format!("{} {vaddr}, {rsrc}, {soff}", info.name),
@@ -1041,12 +1009,11 @@ fn flat(inst: &Inst) -> String {
     let sreg = |s: u8| {
         if scratch {
             // exec_hi is outside scratch's saddr class.
-            let name = sreg_name(s, 1);
+            let mut name = sreg_name(s, 1);
             if s == 127 {
-                format!("{name}/*Invalid register, operand has 'SReg_32_XEXEC_HI' register class*/")
-            } else {
-                name
+                invalid_register(&mut name, "SReg_32_XEXEC_HI");
             }
+            name
         } else {
             sreg_name(s, 2)
         }

@@ -555,11 +555,9 @@ mod tests {
     #[test]
     fn every_atomic_opcode_has_an_operation() {
         for info in OPS.iter().filter(|i| i.flags & F::ATOMIC != 0 && i.flags & F::X != 0) {
-            let Some(op) = atomic_op(info.op) else {
-                // ok: a test assertion; the executor reports a missing operation as an illegal instruction.
-                panic!("{} has no operation", info.name);
-            };
-            if info.ty[0].dwords(false) == 2 {
+            let op = atomic_op(info.op);
+            assert!(op.is_some(), "{} has no operation", info.name);
+            if let Some(op) = op.filter(|_| info.ty[0].dwords(false) == 2) {
                 let m = std::sync::atomic::AtomicU64::new(0);
                 assert!(atomic::apply64(op, &m, 1, 0).is_some(), "{}", info.name);
             }
