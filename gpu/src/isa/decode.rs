@@ -2,7 +2,7 @@
 //! an encoding or opcode softnavi does not know is a [`DecodeError`] value, which the
 //! program builder turns into an illegal-instruction trap at that PC.
 
-use super::rules::{lo128, slot_ty, vop3_fields, vop3_fields_set, Lo128};
+use super::rules::{dpp_mods, has_dpp, lo128, slot_ty, vop3_fields, vop3_fields_set, Lo128};
 use super::table::{lookup, Encoding, Op, Ty, F, VOPD_OPS};
 
 /// A decoded operand. Inline constants and literals are resolved to the bit pattern the
@@ -261,6 +261,10 @@ pub fn decode(w: &[u32], wave64: bool) -> Result<Inst, DecodeError> {
     if i.op == Op::V_DUAL && wave64 {
         return Err(DecodeError::Unsupported { what: "VOPD in a wave64 program", len });
     }
+    // A wave64 lane mask is an SGPR pair; LDS-direct cannot stand in for one.
+    if wave64 && i.sdst == Operand::Special(254) {
+        return Err(DecodeError::Unsupported { what: "src_lds_direct as a wave64 lane mask", len });
+    }
     if !tuples_ok(&i, wave64) {
         return Err(DecodeError::Unsupported { what: "a register tuple past the register file or misaligned", len });
     }
@@ -310,7 +314,10 @@ fn tuples_ok(i: &Inst, wave64: bool) -> bool {
         }
         _ => {
             let n = |k: usize| n(slot_ty(i.op, k, wave64));
-            tuple_ok(i.dst, n(0)) && (0..3).all(|k| tuple_ok(i.src[k], n(k + 1)))
+            // sdst: the lane mask of VOPC and VOP3SD.
+            tuple_ok(i.dst, n(0))
+                && (0..3).all(|k| tuple_ok(i.src[k], n(k + 1)))
+                && tuple_ok(i.sdst, Ty::Mask.dwords(wave64))
         }
     }
 }
@@ -335,6 +342,14 @@ fn decode_fields(w: &[u32]) -> Result<Inst, DecodeError> {
 
 fn need(w: Option<u32>) -> Result<u32, DecodeError> {
     w.ok_or(DecodeError::Truncated)
+}
+
+/// The SGPR destination field (8 bits) of VOPC in VOP3, v_readlane and v_readfirstlane.
+/// LLVM decodes it like a scalar source: a constant, a special source or a literal is
+/// printed (with an "Invalid immediate" comment), reserved codes are rejected; only an
+/// SGPR is executed (see `program::not_executed`).
+fn scalar_dst(code: u32, literal: Option<u32>) -> Result<Operand, DecodeError> {
+    source(code, Ty::B32, literal)
 }
 
 /// Whether a 32-bit VOP/SOP instruction uses a literal (then it is one dword longer).
@@ -487,6 +502,9 @@ fn apply_dpp(i: &mut Inst, form: Form, w: u32, fi: u16) -> Result<(), DecodeErro
     if i.op.info().ty.iter().any(|t| matches!(t, Ty::B64 | Ty::F64)) {
         return Err(DecodeError::Unsupported { what: "DPP with 64-bit operands", len: i.len });
     }
+    if !has_dpp(i.op) {
+        return Err(DecodeError::Unsupported { what: "DPP on an opcode without a DPP form", len: i.len });
+    }
     i.form = form;
     i.ext = w;
     i.flags |= fi;
@@ -494,6 +512,13 @@ fn apply_dpp(i: &mut Inst, form: Form, w: u32, fi: u16) -> Result<(), DecodeErro
     if form == Form::Dpp16 {
         i.neg = (bits(w, 20, 1) | bits(w, 22, 1) << 1) as u8;
         i.abs = (bits(w, 21, 1) | bits(w, 23, 1) << 1) as u8;
+        let (neg, abs) = dpp_mods(i.op);
+        if i.neg & !neg != 0 || i.abs & !abs != 0 {
+            return Err(DecodeError::Unsupported {
+                what: "a DPP source modifier this opcode does not have",
+                len: i.len,
+            });
+        }
     }
     Ok(())
 }
@@ -519,14 +544,17 @@ fn decode_vop1(w0: u32, w1: Option<u32>) -> Result<Inst, DecodeError> {
         return Ok(Inst::new(op, 1));
     }
     let dpp = dpp(s0, w1, false)?;
-    let len = 1 + (uses_literal(&[s0]) || dpp.is_some()) as u8;
+    // v_readfirstlane writes an SGPR: its vdst field is a scalar operand (see scalar_dst).
+    let sdst = known == Some(Op::V_READFIRSTLANE_B32);
+    let len = 1 + (uses_literal(&[s0]) || dpp.is_some() || (sdst && vdst == SRC_LITERAL)) as u8;
     let op = known.ok_or(DecodeError::UnknownOpcode { enc: Encoding::Vop1, code, len })?;
     lo128_ok(op, vdst, None, len)?;
     let t = op.info().ty;
     let mut i = Inst::new(op, len);
-    if t[0] != Ty::N {
-        // v_readfirstlane writes an SGPR.
-        i.dst = if op == Op::V_READFIRSTLANE_B32 { Operand::Sgpr(vdst as u8) } else { Operand::Vgpr(vdst as u16) };
+    if sdst {
+        i.dst = scalar_dst(vdst, w1)?;
+    } else if t[0] != Ty::N {
+        i.dst = Operand::Vgpr(vdst as u16);
     }
     if t[1] != Ty::N && dpp.is_none() {
         i.src[0] = source(s0, t[1], w1)?;
@@ -538,6 +566,13 @@ fn decode_vop1(w0: u32, w1: Option<u32>) -> Result<Inst, DecodeError> {
 }
 
 fn decode_vop2(w0: u32, w1: Option<u32>, code: u32) -> Result<Inst, DecodeError> {
+    if code == 0 {
+        // Opcode 0 is v_illegal, and only as the all-zero dword.
+        return match w0 {
+            0 => Ok(Inst::new(Op::V_ILLEGAL, 1)),
+            _ => Err(DecodeError::UnknownOpcode { enc: Encoding::Vop2, code, len: 1 }),
+        };
+    }
     let (vdst, vs1, s0) = (bits(w0, 17, 8), bits(w0, 9, 8), bits(w0, 0, 9));
     let dpp = dpp(s0, w1, false)?;
     let mut len = 1 + (uses_literal(&[s0]) || dpp.is_some()) as u8;
@@ -665,7 +700,7 @@ fn decode_vop3(w0: u32, w: &[u32]) -> Result<Inst, DecodeError> {
     let code = bits(w0, 16, 10);
     let (s0, s1, s2) = (bits(w1, 0, 9), bits(w1, 9, 9), bits(w1, 18, 9));
     let dpp = dpp(s0, w.get(2).copied(), true)?;
-    let len = 2 + (uses_literal(&[s0, s1, s2]) || dpp.is_some()) as u8;
+    let len = 2 + uses_literal(&[s0, s1, s2]) as u8 + dpp.is_some() as u8;
     let (op, form) = match code {
         0x000..=0x0ff => (lookup(Encoding::Vopc, code), Form::Vop3),
         0x100..=0x13f => (lookup(Encoding::Vop2, code - 0x100), Form::Vop3),
@@ -673,7 +708,9 @@ fn decode_vop3(w0: u32, w: &[u32]) -> Result<Inst, DecodeError> {
         _ => (lookup(Encoding::Vop3, code), Form::Native),
     };
     let op = op.ok_or(DecodeError::UnknownOpcode { enc: Encoding::Vop3, code, len })?;
-    if op.has_flag(F::LIT_K | F::E32) {
+    // LLVM 19 has no VOP3 form of the 32-bit-only opcodes, of v_readfirstlane, of
+    // v_illegal, and of v_mov_b16 (known there only as true16 e32 and DPP).
+    if op.has_flag(F::LIT_K | F::E32) || matches!(op, Op::V_READFIRSTLANE_B32 | Op::V_MOV_B16 | Op::V_ILLEGAL) {
         return Err(DecodeError::UnknownOpcode { enc: Encoding::Vop3, code, len });
     }
     if vop3_fields_set(w0, w1) & !vop3_fields(op).0 != 0 {
@@ -681,16 +718,21 @@ fn decode_vop3(w0: u32, w: &[u32]) -> Result<Inst, DecodeError> {
     }
     let info = op.info();
     let t = info.ty;
-    let lit = w.get(2).copied();
+    let vdst = bits(w0, 0, 8);
+    // VOPC in VOP3 writes its mask to the scalar operand in the vdst field (v_cmpx: EXEC
+    // only), v_readlane its result.
+    let cmp = info.enc == Encoding::Vopc;
+    let sdst = (cmp && !op.has_flag(F::CMPX)) || op == Op::V_READLANE_B32;
+    let len = if sdst && vdst == SRC_LITERAL && !uses_literal(&[s0, s1, s2]) { len + 1 } else { len };
+    // A literal follows the DPP dword.
+    let lit = w.get(if dpp.is_some() { 3 } else { 2 }).copied();
     let mut i = Inst::new(op, len);
     i.form = form;
-    let vdst = bits(w0, 0, 8);
     let sd = op.has_flag(F::SD);
-    if info.enc == Encoding::Vopc {
-        // VOPC in VOP3: the mask goes to the SGPR in the vdst field (v_cmpx: EXEC only).
-        i.sdst = if op.has_flag(F::CMPX) { Operand::Sgpr(SGPR_EXEC_LO) } else { Operand::Sgpr(vdst as u8) };
-    } else if matches!(op, Op::V_READLANE_B32 | Op::V_READFIRSTLANE_B32) {
-        i.dst = Operand::Sgpr(vdst as u8);
+    if cmp {
+        i.sdst = if sdst { scalar_dst(vdst, lit)? } else { Operand::Sgpr(SGPR_EXEC_LO) };
+    } else if sdst {
+        i.dst = scalar_dst(vdst, lit)?;
     } else if t[0] != Ty::N {
         i.dst = Operand::Vgpr(vdst as u16);
     }

@@ -4,7 +4,7 @@
 use std::fmt::Write;
 
 use super::decode::{inline_constant, mflag, Form, Inst, Operand, SRC_K};
-use super::rules::{is_wmma, lo128, slot_ty, vgpr_only, vop3_fields, Lo128};
+use super::rules::{is_wmma, lo128, sext_src, slot_ty, src_class, vop3_fields, Lo128};
 use super::table::{Encoding, Op, Ty, F};
 
 /// Name of `count` scalar registers starting at `idx`.
@@ -472,14 +472,20 @@ fn valu(inst: &Inst, wave64: bool) -> String {
         }
         _ => "",
     });
+    // LLVM 19 names 16-bit register halves (v0.l, v0.h) for v_mov_b16 only.
+    let true16 = inst.op == Op::V_MOV_B16;
     let mut ops = Vec::new();
     if info.enc == Encoding::Vopc {
         if !inst.op.has_flag(F::CMPX) {
-            ops.push(operand(&inst.sdst, Ty::Mask, wave64));
+            ops.push(scalar_dst(&inst.sdst, Ty::Mask, wave64, "SReg_1"));
         }
     } else if t[0] != Ty::N {
-        let dst_ty = if matches!(inst.dst, Operand::Sgpr(_)) { Ty::B32 } else { t[0] };
-        ops.push(operand(&inst.dst, dst_ty, wave64));
+        // v_readlane and v_readfirstlane write a scalar operand.
+        ops.push(match inst.dst {
+            Operand::Vgpr(v) if true16 => true16_name(v),
+            Operand::Vgpr(_) => operand(&inst.dst, t[0], wave64),
+            _ => scalar_dst(&inst.dst, Ty::B32, wave64, "SReg_32"),
+        });
         if inst.op.has_flag(F::SD) && vop3 {
             ops.push(operand(&inst.sdst, Ty::Mask, wave64));
         }
@@ -496,18 +502,31 @@ fn valu(inst: &Inst, wave64: bool) -> String {
             ops.push(operand(&inst.src[k], Ty::Mask, wave64));
             continue;
         }
-        let mut text = operand(&inst.src[k], ty, wave64);
-        vgpr_only_comment(&mut text, inst, k);
-        if let (Form::Native, false, Operand::Vgpr(128..)) = (inst.form, vop3, inst.src[k]) {
-            if let Some(Lo128::Comment(class)) = lo128(inst.op).get(k + 1) {
-                invalid_register(&mut text, class);
+        let mut text = match inst.src[k] {
+            Operand::Vgpr(v) if true16 => true16_name(v),
+            _ => operand(&inst.src[k], ty, wave64),
+        };
+        class_comment(&mut text, inst, k);
+        if let (false, Operand::Vgpr(128..)) = (vop3, inst.src[k]) {
+            match lo128(inst.op).get(k + 1) {
+                // DPP carries src0 as a plain VGPR number, without the e32 SGPR range.
+                Some(Lo128::Comment(_)) if k == 0 && dpp => invalid_register(&mut text, "VGPR_32_Lo128"),
+                Some(Lo128::Comment(class)) => invalid_register(&mut text, class),
+                _ => {}
             }
         }
         let mods = vop3 || inst.form == Form::Dpp16;
         let neg = inst.neg >> k & 1 != 0 && mods && printed >> (10 + k) & 1 != 0;
         let abs = inst.abs >> k & 1 != 0 && mods && printed >> k & 1 != 0;
-        let text = with_mods(text, neg, abs, matches!(inst.src[k], Operand::Const { .. }));
-        ops.push(text);
+        ops.push(if sext_src(inst.op, k, inst.form == Form::Dpp16) {
+            if neg {
+                format!("sext({text})")
+            } else {
+                text
+            }
+        } else {
+            with_mods(text, neg, abs, matches!(inst.src[k], Operand::Const { .. }))
+        });
     }
     // fmamk prints K in the middle: v_fmamk_f32 vdst, src0, K, src1.
     if matches!(inst.op, Op::V_FMAMK_F32 | Op::V_FMAMK_F16) && ops.len() == 4 {
@@ -522,10 +541,15 @@ fn valu(inst: &Inst, wave64: bool) -> String {
         s.push_str(&ops.join(", "));
     }
     if vop3 {
-        if inst.opsel != 0 && printed & 0x78 != 0 {
-            let mut bits: Vec<String> = (0..nsrc).map(|k| (inst.opsel >> k & 1).to_string()).collect();
-            if info.enc != Encoding::Vopc {
-                bits.push((inst.opsel >> 3 & 1).to_string());
+        // Only the op_sel bits LLVM prints for this opcode; v_permlane*16 has two (fi and
+        // bound_ctrl), VOPC none for the (SGPR) destination.
+        let opsel = inst.opsel & (printed >> 3) as u8 & 0xf;
+        if opsel != 0 {
+            let mut bits: Vec<String> = (0..nsrc).map(|k| (opsel >> k & 1).to_string()).collect();
+            if matches!(inst.op, Op::V_PERMLANE16_B32 | Op::V_PERMLANEX16_B32) {
+                bits.truncate(2);
+            } else if info.enc != Encoding::Vopc {
+                bits.push((opsel >> 3 & 1).to_string());
             }
             let _ = write!(s, " op_sel:[{}]", bits.join(","));
         }
@@ -575,6 +599,17 @@ fn dpp_suffix(inst: &Inst) -> String {
         }
         0x140 => s.push_str(" row_mirror"),
         0x141 => s.push_str(" row_half_mirror"),
+        // GFX9 controls that gfx11 dropped.
+        0x130 | 0x134 | 0x138 | 0x13c | 0x142 | 0x143 => {
+            let name = match ctrl {
+                0x130 => "wave_shl",
+                0x134 => "wave_rol",
+                0x138 => "wave_shr",
+                0x13c => "wave_ror",
+                _ => "row_bcast",
+            };
+            let _ = write!(s, " /* {name} is not supported starting from GFX10 */");
+        }
         0x150..=0x15f => {
             let _ = write!(s, " row_share:{}", ctrl & 0xf);
         }
@@ -648,13 +683,30 @@ fn vop3p(inst: &Inst, wave64: bool) -> String {
     s
 }
 
-/// LLVM's comment on a source that must be a VGPR but is not ([`vgpr_only`]).
-fn vgpr_only_comment(text: &mut String, inst: &Inst, k: usize) {
-    let Some(class) = vgpr_only(inst.op, k) else { return };
-    match inst.src[k] {
-        Operand::Vgpr(_) | Operand::None => {}
+/// A 16-bit VGPR operand of a true16 encoding: bit 7 of the field selects the high half
+/// of v0..v127.
+fn true16_name(v: u16) -> String {
+    format!("v{}.{}", v & 127, if v & 128 != 0 { 'h' } else { 'l' })
+}
+
+/// A scalar destination field, which LLVM decodes like a source: a constant there is an
+/// "Invalid immediate", LDS-direct is outside the register class `class`.
+fn scalar_dst(op: &Operand, ty: Ty, wave64: bool, class: &str) -> String {
+    let mut text = operand(op, ty, wave64);
+    match op {
         Operand::Const { .. } => text.push_str("/*Invalid immediate*/"),
-        _ => invalid_register(text, class),
+        Operand::Special(254) => invalid_register(&mut text, class),
+        _ => {}
+    }
+    text
+}
+
+/// LLVM's comment on source `k` where it lies outside the register class of its field
+/// ([`src_class`]).
+fn class_comment(text: &mut String, inst: &Inst, k: usize) {
+    let vop3 = inst.op.encoding() == Encoding::Vop3 || inst.form.is_vop3();
+    if let Some(c) = src_class(inst.op, k, vop3).and_then(|c| c.comment(&inst.src[k])) {
+        text.push_str(&c);
     }
 }
 
@@ -669,7 +721,7 @@ fn vinterp(inst: &Inst) -> String {
         .map(|k| {
             let constant = matches!(inst.src[k], Operand::Const { .. });
             let mut text = operand(&inst.src[k], Ty::F32, false);
-            vgpr_only_comment(&mut text, inst, k);
+            class_comment(&mut text, inst, k);
             with_mods(text, inst.neg >> k & 1 != 0, false, constant)
         })
         .collect();

@@ -209,9 +209,19 @@ fn not_executed(i: &Inst, halves: Option<&[Inst; 2]>) -> Option<(Op, &'static st
         Some((i.op, " with GDS"))
     } else if special(i) || halves.is_some_and(|d| d.iter().any(special)) {
         Some((i.op, " with an aperture or LDS-direct source"))
+    } else if scalar_dst_not_sgpr(i) {
+        Some((i.op, " with a constant or special source as its scalar destination"))
     } else {
         unexecuted_half.map(|op| (op, ""))
     }
+}
+
+/// Whether a VALU scalar destination field (VOPC e64, v_readlane, v_readfirstlane) holds
+/// something other than an SGPR: LLVM decodes those fields like sources.
+fn scalar_dst_not_sgpr(i: &Inst) -> bool {
+    let dst = |o: &Operand| !matches!(o, Operand::Sgpr(_) | Operand::Vgpr(_) | Operand::None);
+    matches!(i.op.encoding(), Encoding::Vop1 | Encoding::Vop2 | Encoding::Vopc | Encoding::Vop3)
+        && (dst(&i.dst) || dst(&i.sdst))
 }
 
 fn placeholder(len: u8) -> Inst {

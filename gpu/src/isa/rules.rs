@@ -15,6 +15,7 @@
 //! clamp; VOP3SD: the carry-out SGPR), bits 8-12 are bits 27-31 of the second dword (VOP3:
 //! omod[1:0], neg[2:0]; VOP3P: op_sel_hi[1:0], neg_lo[2:0]), bit 13 is the vdst field.
 
+use super::decode::{Operand, SGPR_NULL};
 use super::table::{Op, Ty};
 
 /// The modifier fields `op` has in the VOP3/VOP3P encoding, and those of them LLVM prints
@@ -495,13 +496,36 @@ pub fn lo128(op: Op) -> [Lo128; 3] {
     [vdst, src0, vsrc1]
 }
 
-/// The register class LLVM names when source `k` of `op`, which must be a VGPR, holds
-/// something else (printed as an "Invalid register" comment; a constant there is an
-/// "Invalid immediate").
-pub fn vgpr_only(op: Op, k: usize) -> Option<&'static str> {
+/// A register class of LLVM's that a source field of some opcodes is restricted to, where
+/// the field's encoding can hold more (a 9-bit source field holds SGPRs, VGPRs, constants).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RegClass {
+    /// LLVM's name for it, as its "Invalid register" comment prints it.
+    pub name: &'static str,
+    pub vgpr: bool,
+    /// SGPRs, VCC, TTMPs and M0.
+    pub sgpr: bool,
+    pub exec: bool,
+    pub lds_direct: bool,
+    /// Inline constants and literals.
+    pub consts: bool,
+}
+
+const fn class(name: &'static str, vgpr: bool, sgpr: bool, exec: bool, lds_direct: bool, consts: bool) -> RegClass {
+    RegClass { name, vgpr, sgpr, exec, lds_direct, consts }
+}
+
+/// The register class of source `k` of `op` in a VALU encoding (`vop3`: the VOP3 form),
+/// where it is narrower than the field; `None` where any source fits.
+pub fn src_class(op: Op, k: usize, vop3: bool) -> Option<RegClass> {
     use super::table::Encoding;
-    match (op, k) {
-        (Op::V_READFIRSTLANE_B32, 0) => Some("VRegOrLds_32"),
+    const VGPR: RegClass = class("VGPR_32", true, false, false, false, false);
+    const SREG: RegClass = class("SReg_32", false, true, true, false, true);
+    Some(match (op, k) {
+        (Op::V_READFIRSTLANE_B32 | Op::V_READLANE_B32, 0) => class("VRegOrLds_32", true, false, false, true, false),
+        (Op::V_READLANE_B32 | Op::V_WRITELANE_B32, 1) => SREG,
+        (Op::V_WRITELANE_B32, 0) => class("SRegOrLds_32", false, true, true, true, true),
+        (Op::V_PERMLANE16_B32 | Op::V_PERMLANEX16_B32, 1 | 2) => SREG,
         (
             Op::V_MOVRELS_B32
             | Op::V_MOVRELSD_B32
@@ -509,11 +533,88 @@ pub fn vgpr_only(op: Op, k: usize) -> Option<&'static str> {
             | Op::V_SWAP_B32
             | Op::V_SWAPREL_B32
             | Op::V_PERMLANE16_B32
-            | Op::V_PERMLANEX16_B32,
+            | Op::V_PERMLANEX16_B32
+            | Op::V_PERMLANE64_B32,
             0,
-        ) => Some("VGPR_32"),
-        _ if op.encoding() == Encoding::Vinterp => Some("VGPR_32"),
-        _ => None,
+        ) => VGPR,
+        (Op::V_MQSAD_U32_U8, 2) => class("VReg_128", true, false, false, false, false),
+        // The carry-in / condition mask of VOP3 (VCC is implicit in e32).
+        _ if vop3 && op.info().ty.get(k + 1) == Some(&Ty::Mask) => {
+            class("SReg_1_XEXEC", false, true, false, false, false)
+        }
+        _ if op.encoding() == Encoding::Vinterp => VGPR,
+        _ => return None,
+    })
+}
+
+impl RegClass {
+    /// What LLVM appends to operand `o` printed in a field of this class: an "Invalid
+    /// immediate" or "Invalid register" comment, or nothing. LLVM never comments on the
+    /// inline values (null, the apertures, src_scc/vccz/execz).
+    pub fn comment(&self, o: &Operand) -> Option<String> {
+        let fits = match *o {
+            Operand::Const { .. } => {
+                return (!self.consts).then(|| "/*Invalid immediate*/".to_string());
+            }
+            Operand::Vgpr(_) => self.vgpr,
+            Operand::Sgpr(126 | 127) => self.exec,
+            Operand::Sgpr(SGPR_NULL) | Operand::Special(235..=239) => true,
+            Operand::Sgpr(_) => self.sgpr,
+            Operand::Special(_) => self.lds_direct,
+            Operand::None | Operand::Scc | Operand::Vccz | Operand::Execz => true,
+        };
+        (!fits).then(|| format!("/*Invalid register, operand has '{}' register class*/", self.name))
+    }
+}
+
+/// Whether LLVM 19 has a DPP form (DPP16 and DPP8, e32 or VOP3) of `op`, beyond the rule
+/// that DPP has no 64-bit operands (probed with llvm-objdump-19).
+pub fn has_dpp(op: Op) -> bool {
+    !matches!(
+        op,
+        Op::V_READFIRSTLANE_B32
+            | Op::V_READLANE_B32
+            | Op::V_WRITELANE_B32
+            | Op::V_SWAP_B32
+            | Op::V_SWAPREL_B32
+            | Op::V_PERMLANE64_B32
+            | Op::V_PERMLANE16_B32
+            | Op::V_PERMLANEX16_B32
+            | Op::V_FMAC_DX9_ZERO_F32
+            | Op::V_FMA_DX9_ZERO_F32
+            | Op::V_DIV_FIXUP_F32
+            | Op::V_DIV_FMAS_F32
+            | Op::V_DIV_SCALE_F32
+            | Op::V_MQSAD_U32_U8
+            | Op::V_MUL_LO_U32
+            | Op::V_MUL_HI_U32
+            | Op::V_MUL_HI_I32
+    )
+}
+
+/// The neg and abs bits (bit k for source k) that the DPP16 dword of `op` may set: those
+/// its VOP3 form prints; all, for the sources of opcodes LLVM knows in e32 only.
+pub fn dpp_mods(op: Op) -> (u8, u8) {
+    use super::table::F;
+    let t = op.info().ty;
+    let present = t[1..].iter().take_while(|t| **t != Ty::N).fold(0u8, |m, _| m << 1 | 1);
+    if op.has_flag(F::E32) || op == Op::V_MOV_B16 {
+        return (present, present);
+    }
+    let printed = vop3_fields(op).1;
+    // VOP3SD keeps its carry-out SGPR where the abs bits would be.
+    let abs = if op.has_flag(F::SD) { 0 } else { printed as u8 & 7 };
+    ((printed >> 10) as u8 & present, abs & present)
+}
+
+/// Whether source `k` of `op` is an integer operand whose neg bit LLVM prints as `sext(..)`
+/// (and whose abs bit it ignores), in the VOP3 or the DPP16 form.
+pub fn sext_src(op: Op, k: usize, dpp: bool) -> bool {
+    match op {
+        Op::V_CVT_PK_U8_F32 => !dpp && k > 0,
+        Op::V_MOV_B16 => dpp && k == 0,
+        Op::V_LDEXP_F16 => dpp && k == 1,
+        _ => false,
     }
 }
 

@@ -391,6 +391,8 @@ opcode_table! {
         0x23 S_ATC_PROBE_BUFFER "s_atc_probe_buffer" [N B128 N N] NONE;
     }
     Vop2 vop2_ops {
+        // The all-zero dword: raises the illegal-instruction exception.
+        0x00 V_ILLEGAL "v_illegal" [N N N N] X;
         0x01 V_CNDMASK_B32 "v_cndmask_b32" [B32 B32 B32 Mask] X;
         0x02 V_DOT2ACC_F32_F16 "v_dot2acc_f32_f16" [F32 B32 B32 N] E32;
         0x03 V_ADD_F32 "v_add_f32" [F32 F32 F32 N] X;
@@ -782,7 +784,7 @@ opcode_table! {
         0x25a V_MAD_I32_I16 "v_mad_i32_i16" [B32 B16 B16 B32] NONE;
         0x25b V_PERMLANE16_B32 "v_permlane16_b32" [B32 B32 B32 B32] NONE;
         0x25c V_PERMLANEX16_B32 "v_permlanex16_b32" [B32 B32 B32 B32] NONE;
-        0x25d V_CNDMASK_B16 "v_cndmask_b16" [B16 B16 B16 B32] NONE;
+        0x25d V_CNDMASK_B16 "v_cndmask_b16" [B16 B16 B16 Mask] NONE;
         0x25e V_MAXMIN_F32 "v_maxmin_f32" [F32 F32 F32 F32] NONE;
         0x25f V_MINMAX_F32 "v_minmax_f32" [F32 F32 F32 F32] NONE;
         0x260 V_MAXMIN_F16 "v_maxmin_f16" [F16 F16 F16 F16] NONE;

@@ -303,7 +303,8 @@ pub fn parse_objdump(out: &str) -> Vec<Line> {
 
 pub fn objdump(obj: &Path, wave64: bool) -> Vec<Line> {
     let mut cmd = Command::new("llvm-objdump-19");
-    cmd.args(["-d", "--mcpu=gfx1100"]);
+    // -z: a run of zero dwords is code here too (v_illegal), not padding to skip.
+    cmd.args(["-d", "-z", "--mcpu=gfx1100"]);
     if wave64 {
         cmd.arg("--mattr=+wavefrontsize64");
     }

@@ -407,6 +407,7 @@ v_fmac_f32 v1, 0x12345, v3
 v_fmac_f32_e64 v1, -v2, |v3| mul:2
 v_fmamk_f32 v1, v2, 0x42c80000, v3
 v_fmaak_f32 v1, v2, v3, 0x42c80000
+v_illegal
 v_nop
 v_nop_e64
 v_mov_b32 v1, v2

@@ -418,6 +418,7 @@ impl Wave {
                 Err(illegal("s_code_end executed (ran past the end of the shader)"))
             }
             S_ENDPGM => Ok(Flow::End),
+            V_ILLEGAL => Err(illegal("v_illegal executed (the all-zero instruction dword)")),
             S_BARRIER => Ok(Flow::Barrier),
             S_BRANCH => self.branch(inst),
             S_CBRANCH_SCC0 | S_CBRANCH_SCC1 | S_CBRANCH_VCCZ | S_CBRANCH_VCCNZ | S_CBRANCH_EXECZ | S_CBRANCH_EXECNZ => {
