@@ -204,14 +204,14 @@ const KNOWN_GAP: &[(&str, u64)] = &[
     ("SOPC", 1),
     ("SOPK", 0),
     ("SOPP", 0),
-    ("VINTERP", 27),
+    ("VINTERP", 0),
     ("VOP1", 35),
     ("VOP2", 2),
     ("VOP3", 46),
     ("VOP3P", 1),
     ("VOPC", 12),
     ("VOPD", 0),
-    ("random words", 26),
+    ("random words", 24),
 ];
 
 #[derive(Default)]
