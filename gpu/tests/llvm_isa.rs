@@ -204,14 +204,14 @@ const KNOWN_GAP: &[(&str, u64)] = &[
     ("SOPC", 1),
     ("SOPK", 0),
     ("SOPP", 0),
-    ("VINTERP", 26),
+    ("VINTERP", 0),
     ("VOP1", 0),
     ("VOP2", 0),
     ("VOP3", 2),
     ("VOP3P", 1),
     ("VOPC", 0),
     ("VOPD", 0),
-    ("random words", 21),
+    ("random words", 19),
 ];
 
 #[derive(Default)]

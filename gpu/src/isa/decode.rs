@@ -802,14 +802,22 @@ fn decode_vinterp(w0: u32, w: &[u32]) -> Result<Inst, DecodeError> {
     let op =
         lookup(Encoding::Vinterp, code).ok_or(DecodeError::UnknownOpcode { enc: Encoding::Vinterp, code, len: 2 })?;
     let t = op.info().ty;
-    let mut i = Inst::new(op, 2);
+    let fields = [bits(w1, 0, 9), bits(w1, 9, 9), bits(w1, 18, 9)];
+    // LLVM takes a literal source (an invalid immediate, but one dword longer).
+    let len = 2 + uses_literal(&fields) as u8;
+    let mut i = Inst::new(op, len);
     i.dst = Operand::Vgpr(bits(w0, 0, 8) as u16);
     i.imm = bits(w0, 8, 3) as i32; // wait_exp
     i.opsel = bits(w0, 11, 4) as u8;
+    // The f32 forms have no op_sel: LLVM rejects any of its bits.
+    if i.opsel != 0 && matches!(op, Op::V_INTERP_P10_F32 | Op::V_INTERP_P2_F32) {
+        return Err(DecodeError::Unsupported { what: "op_sel on a 32-bit VINTERP opcode", len });
+    }
     i.clamp = bits(w0, 15, 1) != 0;
     i.neg = bits(w1, 29, 3) as u8;
-    for (k, f) in [bits(w1, 0, 9), bits(w1, 9, 9), bits(w1, 18, 9)].into_iter().enumerate() {
-        i.src[k] = source(f, t[k + 1], None)?;
+    let lit = w.get(2).copied();
+    for (k, f) in fields.into_iter().enumerate() {
+        i.src[k] = source(f, t[k + 1], lit)?;
     }
     Ok(i)
 }

@@ -715,6 +715,9 @@ fn invalid_register(text: &mut String, class: &str) {
     let _ = write!(text, "/*Invalid register, operand has '{class}' register class*/");
 }
 
+/// VINTERP: LLVM prints `clamp`, then `op_sel`, then `wait_exp`. Its "Invalid register"
+/// comment is not given to null, the src_shared/private/pops registers, src_vccz,
+/// src_execz and src_scc (registers outside every register class it names).
 fn vinterp(inst: &Inst) -> String {
     let info = inst.op.info();
     let ops: Vec<String> = (0..3)
@@ -726,13 +729,13 @@ fn vinterp(inst: &Inst) -> String {
         })
         .collect();
     let mut s = format!("{} {}, {}", info.name, operand(&inst.dst, Ty::F32, false), ops.join(", "));
+    if inst.clamp {
+        s.push_str(" clamp");
+    }
     if inst.opsel != 0 {
         let _ = write!(s, " op_sel:{}", bit_list(inst.opsel, 4));
     }
     let _ = write!(s, " wait_exp:{}", inst.imm);
-    if inst.clamp {
-        s.push_str(" clamp");
-    }
     s
 }
 
