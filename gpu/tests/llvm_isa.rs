@@ -208,10 +208,10 @@ const KNOWN_GAP: &[(&str, u64)] = &[
     ("VOP1", 0),
     ("VOP2", 0),
     ("VOP3", 2),
-    ("VOP3P", 1),
+    ("VOP3P", 0),
     ("VOPC", 0),
     ("VOPD", 0),
-    ("random words", 19),
+    ("random words", 13),
 ];
 
 #[derive(Default)]

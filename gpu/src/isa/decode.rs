@@ -771,7 +771,12 @@ fn decode_vop3p(w0: u32, w: &[u32]) -> Result<Inst, DecodeError> {
     let w1 = need(w.get(1).copied())?;
     let code = bits(w0, 16, 7);
     let (s0, s1, s2) = (bits(w1, 0, 9), bits(w1, 9, 9), bits(w1, 18, 9));
-    let len = 2 + uses_literal(&[s0, s1, s2]) as u8;
+    // The VOP3P encoding field is 9 bits (31:23): bit 23 is 0.
+    if bits(w0, 23, 1) != 0 {
+        return Err(DecodeError::UnknownEncoding(w0));
+    }
+    let dpp = dpp(s0, w.get(2).copied(), true)?;
+    let len = 2 + uses_literal(&[s0, s1, s2]) as u8 + dpp.is_some() as u8;
     let op = lookup(Encoding::Vop3p, code).ok_or(DecodeError::UnknownOpcode { enc: Encoding::Vop3p, code, len })?;
     if vop3_fields_set(w0, w1) & !vop3_fields(op).0 != 0 {
         return Err(DecodeError::Unsupported { what: "a VOP3P modifier this opcode does not have", len });
@@ -787,11 +792,15 @@ fn decode_vop3p(w0: u32, w: &[u32]) -> Result<Inst, DecodeError> {
     i.opsel_hi = (bits(w1, 27, 2) | bits(w0, 14, 1) << 2) as u8;
     i.clamp = bits(w0, 15, 1) != 0;
     i.neg = bits(w1, 29, 3) as u8;
-    let lit = w.get(2).copied();
+    // A literal follows the DPP dword.
+    let lit = w.get(if dpp.is_some() { 3 } else { 2 }).copied();
     for (k, &f) in [s0, s1, s2].iter().enumerate() {
-        if t[k + 1] != Ty::N {
+        if t[k + 1] != Ty::N && !(k == 0 && dpp.is_some()) {
             i.src[k] = source(f, t[k + 1], lit)?;
         }
+    }
+    if let Some((form, w, fi)) = dpp {
+        apply_dpp(&mut i, form, w, fi)?;
     }
     Ok(i)
 }

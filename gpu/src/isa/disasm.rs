@@ -641,7 +641,11 @@ fn vop3p(inst: &Inst, wave64: bool) -> String {
     let mut ops = vec![operand(&inst.dst, slot_ty(inst.op, 0, wave64), wave64)];
     for k in 0..n {
         let ty = slot_ty(inst.op, k + 1, wave64);
-        let mut text = operand(&inst.src[k], ty, wave64);
+        // LLVM prints a mix source as an f16 (whatever op_sel_hi selects), except DPP's
+        // src1, a VGPR operand.
+        let shown = if mix && !(k == 1 && inst.form.is_dpp()) { Ty::F16 } else { ty };
+        let mut text = operand(&inst.src[k], shown, wave64);
+        class_comment(&mut text, inst, k);
         // WMMA sources are VGPR tuples; LLVM comments on SGPRs and on constants in A/B.
         if is_wmma(inst.op) {
             match inst.src[k] {
@@ -658,7 +662,8 @@ fn vop3p(inst: &Inst, wave64: bool) -> String {
         let constant = matches!(inst.src[k], Operand::Const { .. });
         ops.push(if mix { with_mods(text, inst.neg >> k & 1 != 0, inst.neg_hi >> k & 1 != 0, constant) } else { text });
     }
-    let mut s = format!("{} {}", info.name, ops.join(", "));
+    let dpp = if inst.form.is_dpp() { "_e64_dpp" } else { "" };
+    let mut s = format!("{}{dpp} {}", info.name, ops.join(", "));
     let full = (1u8 << n) - 1;
     let default_hi = if mix { 0 } else { full };
     // The fields LLVM prints for this opcode (see rules.rs for the layout).
@@ -679,6 +684,9 @@ fn vop3p(inst: &Inst, wave64: bool) -> String {
     }
     if inst.clamp && printed & 0x80 != 0 {
         s.push_str(" clamp");
+    }
+    if inst.form.is_dpp() {
+        s.push_str(&dpp_suffix(inst));
     }
     s
 }
@@ -704,8 +712,7 @@ fn scalar_dst(op: &Operand, ty: Ty, wave64: bool, class: &str) -> String {
 /// LLVM's comment on source `k` where it lies outside the register class of its field
 /// ([`src_class`]).
 fn class_comment(text: &mut String, inst: &Inst, k: usize) {
-    let vop3 = inst.op.encoding() == Encoding::Vop3 || inst.form.is_vop3();
-    if let Some(c) = src_class(inst.op, k, vop3).and_then(|c| c.comment(&inst.src[k])) {
+    if let Some(c) = src_class(inst.op, k, inst.form).and_then(|c| c.comment(&inst.src[k])) {
         text.push_str(&c);
     }
 }

@@ -15,7 +15,7 @@
 //! clamp; VOP3SD: the carry-out SGPR), bits 8-12 are bits 27-31 of the second dword (VOP3:
 //! omod[1:0], neg[2:0]; VOP3P: op_sel_hi[1:0], neg_lo[2:0]), bit 13 is the vdst field.
 
-use super::decode::{Operand, SGPR_NULL};
+use super::decode::{Form, Operand, SGPR_NULL};
 use super::table::{Op, Ty};
 
 /// The modifier fields `op` has in the VOP3/VOP3P encoding, and those of them LLVM prints
@@ -515,13 +515,16 @@ const fn class(name: &'static str, vgpr: bool, sgpr: bool, exec: bool, lds_direc
     RegClass { name, vgpr, sgpr, exec, lds_direct, consts }
 }
 
-/// The register class of source `k` of `op` in a VALU encoding (`vop3`: the VOP3 form),
-/// where it is narrower than the field; `None` where any source fits.
-pub fn src_class(op: Op, k: usize, vop3: bool) -> Option<RegClass> {
+/// The register class of source `k` of `op` in a VALU encoding of form `form`, where it
+/// is narrower than the field; `None` where any source fits.
+pub fn src_class(op: Op, k: usize, form: Form) -> Option<RegClass> {
     use super::table::Encoding;
     const VGPR: RegClass = class("VGPR_32", true, false, false, false, false);
     const SREG: RegClass = class("SReg_32", false, true, true, false, true);
+    let vop3 = op.encoding() == Encoding::Vop3 || form.is_vop3();
     Some(match (op, k) {
+        // v_fma_mix* with DPP: src1 is a VGPR.
+        (Op::V_FMA_MIX_F32 | Op::V_FMA_MIXLO_F16 | Op::V_FMA_MIXHI_F16, 1) if form.is_dpp() => VGPR,
         (Op::V_READFIRSTLANE_B32 | Op::V_READLANE_B32, 0) => class("VRegOrLds_32", true, false, false, true, false),
         (Op::V_READLANE_B32 | Op::V_WRITELANE_B32, 1) => SREG,
         (Op::V_WRITELANE_B32, 0) => class("SRegOrLds_32", false, true, true, true, true),
@@ -570,6 +573,9 @@ impl RegClass {
 /// Whether LLVM 19 has a DPP form (DPP16 and DPP8, e32 or VOP3) of `op`, beyond the rule
 /// that DPP has no 64-bit operands (probed with llvm-objdump-19).
 pub fn has_dpp(op: Op) -> bool {
+    if op.encoding() == super::table::Encoding::Vop3p {
+        return matches!(op, Op::V_DOT2_F32_F16 | Op::V_FMA_MIX_F32 | Op::V_FMA_MIXLO_F16 | Op::V_FMA_MIXHI_F16);
+    }
     !matches!(
         op,
         Op::V_READFIRSTLANE_B32
