@@ -18,12 +18,12 @@ pub fn sreg_name(idx: u8, count: u32) -> String {
     };
     let end = idx as u32 + count.max(1) - 1;
     match (idx, count) {
-        (106, 2) => "vcc".into(),
+        (106, 2..) => "vcc".into(),
         (106, _) => "vcc_lo".into(),
         (107, _) => "vcc_hi".into(),
         (124, _) => "null".into(),
         (125, _) => "m0".into(),
-        (126, 2) => "exec".into(),
+        (126, 2..) => "exec".into(),
         (126, _) => "exec_lo".into(),
         (127, _) => "exec_hi".into(),
         (108..=123, 1) => format!("ttmp{}", idx - 108),
@@ -518,8 +518,8 @@ fn valu(inst: &Inst, wave64: bool) -> String {
         let mods = vop3 || inst.form == Form::Dpp16;
         let neg = inst.neg >> k & 1 != 0 && mods && printed >> (10 + k) & 1 != 0;
         let abs = inst.abs >> k & 1 != 0 && mods && printed >> k & 1 != 0;
-        ops.push(if sext_src(inst.op, k, inst.form == Form::Dpp16) {
-            if neg {
+        ops.push(if sext_src(inst.op, k, inst.form) {
+            if inst.neg >> k & 1 != 0 && mods {
                 format!("sext({text})")
             } else {
                 text

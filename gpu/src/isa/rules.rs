@@ -613,14 +613,19 @@ pub fn dpp_mods(op: Op) -> (u8, u8) {
     ((printed >> 10) as u8 & present, abs & present)
 }
 
-/// Whether source `k` of `op` is an integer operand whose neg bit LLVM prints as `sext(..)`
-/// (and whose abs bit it ignores), in the VOP3 or the DPP16 form.
-pub fn sext_src(op: Op, k: usize, dpp: bool) -> bool {
+/// Whether source `k` of `op` in encoding form `form` is an integer operand whose neg bit
+/// LLVM prints as `sext(..)` (and whose abs bit it ignores).
+pub fn sext_src(op: Op, k: usize, form: Form) -> bool {
+    let (accept, printed) = vop3_fields(op);
+    let vop3 = form.is_vop3() || op.encoding() == super::table::Encoding::Vop3;
     match op {
-        Op::V_CVT_PK_U8_F32 => !dpp && k > 0,
-        Op::V_MOV_B16 => dpp && k == 0,
-        Op::V_LDEXP_F16 => dpp && k == 1,
-        _ => false,
+        Op::V_MOV_B16 => form == Form::Dpp16 && k == 0,
+        Op::V_LDEXP_F16 => form == Form::Dpp16 && k == 1,
+        // The exponent and the selector are integers.
+        Op::V_LDEXP_F32 | Op::V_LDEXP_F64 | Op::V_TRIG_PREOP_F64 => vop3 && k == 1,
+        Op::V_CVT_PK_U8_F32 => k > 0,
+        // With DPP, a neg bit VOP3 accepts but does not print (the 16-bit integer ops).
+        _ => vop3 && form.is_dpp() && (accept & !printed) >> (10 + k) & 1 != 0,
     }
 }
 
