@@ -3,8 +3,10 @@
 
 use std::fmt::Write;
 
-use super::decode::{inline_constant, mflag, Form, Inst, Operand, SRC_K};
-use super::rules::{is_wmma, lo128, slot_ty, vgpr_only, vop3_fields, Lo128};
+use super::decode::{
+    inline_constant, mflag, Form, Inst, Operand, SGPR_EXEC_HI, SGPR_EXEC_LO, SGPR_NULL, SRC_K, SRC_LDS_DIRECT,
+};
+use super::rules::{is_wmma, lo128, slot_ty, sreg_only, vgpr_only, vop3_fields, Lo128};
 use super::table::{Encoding, Op, Ty, F};
 
 /// Name of `count` scalar registers starting at `idx`.
@@ -351,12 +353,12 @@ pub fn disassemble(inst: &Inst, pc: u64, wave64: bool) -> String {
                     _ if inst.op.has_flag(F::SREG) && matches!(inst.src[k], Operand::Const { .. }) => {
                         v.push(format!("{}/*Invalid immediate*/", operand(&inst.src[k], Ty::B32, wave64)))
                     }
-                    ty => v.push(operand(&inst.src[k], ty, wave64)),
+                    ty => v.push(salu_src(&inst.src[k], ty, wave64)),
                 }
             }
             v
         }
-        Encoding::Sopc => vec![operand(&inst.src[0], t[1], wave64), operand(&inst.src[1], t[2], wave64)],
+        Encoding::Sopc => vec![salu_src(&inst.src[0], t[1], wave64), salu_src(&inst.src[1], t[2], wave64)],
         Encoding::Sopk => {
             let simm = inst.imm as u32 & 0xffff;
             let imm = match inst.op {
@@ -498,6 +500,7 @@ fn valu(inst: &Inst, wave64: bool) -> String {
         }
         let mut text = operand(&inst.src[k], ty, wave64);
         vgpr_only_comment(&mut text, inst, k);
+        sreg_only_comment(&mut text, inst, k);
         if let (Form::Native, false, Operand::Vgpr(128..)) = (inst.form, vop3, inst.src[k]) {
             if let Some(Lo128::Comment(class)) = lo128(inst.op).get(k + 1) {
                 invalid_register(&mut text, class);
@@ -648,14 +651,50 @@ fn vop3p(inst: &Inst, wave64: bool) -> String {
     s
 }
 
+/// Whether LLVM prints an "Invalid register" comment on `o` in a slot of register class
+/// `class` that does not hold it: never on null and the special sources (apertures,
+/// vccz, execz, scc), on src_lds_direct unless the class admits it (`...OrLds_32`).
+fn commented_special(o: Operand, class: &str) -> bool {
+    match o {
+        Operand::Special(SRC_LDS_DIRECT) => !class.ends_with("OrLds_32"),
+        Operand::Sgpr(SGPR_NULL) | Operand::Special(_) | Operand::Scc | Operand::Vccz | Operand::Execz => false,
+        _ => true,
+    }
+}
+
 /// LLVM's comment on a source that must be a VGPR but is not ([`vgpr_only`]).
 fn vgpr_only_comment(text: &mut String, inst: &Inst, k: usize) {
     let Some(class) = vgpr_only(inst.op, k) else { return };
     match inst.src[k] {
         Operand::Vgpr(_) | Operand::None => {}
         Operand::Const { .. } => text.push_str("/*Invalid immediate*/"),
-        _ => invalid_register(text, class),
+        o if commented_special(o, class) => invalid_register(text, class),
+        _ => {}
     }
+}
+
+/// LLVM's comment on a VOP3 source that must be a scalar register but is not
+/// ([`sreg_only`]): a VGPR or src_lds_direct; in a lane mask also exec and constants.
+fn sreg_only_comment(text: &mut String, inst: &Inst, k: usize) {
+    let Some(class) = sreg_only(inst.op, k) else { return };
+    let mask = class == "SReg_1_XEXEC";
+    match inst.src[k] {
+        Operand::Vgpr(_) => invalid_register(text, class),
+        Operand::Sgpr(SGPR_EXEC_LO | SGPR_EXEC_HI) if mask => invalid_register(text, class),
+        Operand::Const { .. } if mask => text.push_str("/*Invalid immediate*/"),
+        o @ Operand::Special(_) if commented_special(o, class) => invalid_register(text, class),
+        _ => {}
+    }
+}
+
+/// A 32-bit scalar source (SALU, buffer soffset): src_lds_direct is outside its class
+/// `SReg_32`, which LLVM says in a comment (64-bit ones cannot hold it, see `tuple_ok`).
+fn salu_src(o: &Operand, ty: Ty, wave64: bool) -> String {
+    let mut text = operand(o, ty, wave64);
+    if *o == Operand::Special(SRC_LDS_DIRECT) {
+        invalid_register(&mut text, "SReg_32");
+    }
+    text
 }
 
 /// Appends LLVM's comment on a register outside its operand's register class.
@@ -971,7 +1010,7 @@ fn mubuf(inst: &Inst) -> String {
         Operand::Sgpr(i) => sreg_name(i, 4),
         _ => String::new(),
     };
-    let soff = operand(&inst.src[3], Ty::B32, false);
+    let soff = salu_src(&inst.src[3], Ty::B32, false);
     let mut s = match inst.src[1] {
         Operand::Vgpr(v) => format!("{} {}, {vaddr}, {rsrc}, {soff}", info.name, vreg_name(v, n)),
         _ => format!("{} {vaddr}, {rsrc}, {soff}", info.name),

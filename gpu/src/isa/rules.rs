@@ -501,7 +501,7 @@ pub fn lo128(op: Op) -> [Lo128; 3] {
 pub fn vgpr_only(op: Op, k: usize) -> Option<&'static str> {
     use super::table::Encoding;
     match (op, k) {
-        (Op::V_READFIRSTLANE_B32, 0) => Some("VRegOrLds_32"),
+        (Op::V_READFIRSTLANE_B32 | Op::V_READLANE_B32, 0) => Some("VRegOrLds_32"),
         (
             Op::V_MOVRELS_B32
             | Op::V_MOVRELSD_B32
@@ -509,10 +509,27 @@ pub fn vgpr_only(op: Op, k: usize) -> Option<&'static str> {
             | Op::V_SWAP_B32
             | Op::V_SWAPREL_B32
             | Op::V_PERMLANE16_B32
-            | Op::V_PERMLANEX16_B32,
+            | Op::V_PERMLANEX16_B32
+            | Op::V_PERMLANE64_B32,
             0,
         ) => Some("VGPR_32"),
         _ if op.encoding() == Encoding::Vinterp => Some("VGPR_32"),
+        _ => None,
+    }
+}
+
+/// The register class LLVM names when VALU source `k` of `op` (in the VOP3 encoding),
+/// which must be a scalar register, holds a VGPR or src_lds_direct: the lane selects of
+/// readlane, writelane and permlane (`SReg_32`), writelane's data (`SRegOrLds_32`, which
+/// admits src_lds_direct) and the lane masks (`SReg_1_XEXEC`, which also excludes exec
+/// and constants). Probed with llvm-objdump-19.
+pub fn sreg_only(op: Op, k: usize) -> Option<&'static str> {
+    match (op, k) {
+        (Op::V_WRITELANE_B32, 0) => Some("SRegOrLds_32"),
+        (Op::V_READLANE_B32 | Op::V_WRITELANE_B32, 1) | (Op::V_PERMLANE16_B32 | Op::V_PERMLANEX16_B32, 1 | 2) => {
+            Some("SReg_32")
+        }
+        _ if op.info().ty.get(k + 1) == Some(&Ty::Mask) => Some("SReg_1_XEXEC"),
         _ => None,
     }
 }

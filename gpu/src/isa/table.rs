@@ -782,7 +782,7 @@ opcode_table! {
         0x25a V_MAD_I32_I16 "v_mad_i32_i16" [B32 B16 B16 B32] NONE;
         0x25b V_PERMLANE16_B32 "v_permlane16_b32" [B32 B32 B32 B32] NONE;
         0x25c V_PERMLANEX16_B32 "v_permlanex16_b32" [B32 B32 B32 B32] NONE;
-        0x25d V_CNDMASK_B16 "v_cndmask_b16" [B16 B16 B16 B32] NONE;
+        0x25d V_CNDMASK_B16 "v_cndmask_b16" [B16 B16 B16 Mask] NONE;
         0x25e V_MAXMIN_F32 "v_maxmin_f32" [F32 F32 F32 F32] NONE;
         0x25f V_MINMAX_F32 "v_minmax_f32" [F32 F32 F32 F32] NONE;
         0x260 V_MAXMIN_F16 "v_maxmin_f16" [F16 F16 F16 F16] NONE;
