@@ -179,6 +179,33 @@ fn illegal_instruction_unsupported_encoding() {
     new_device_works(gpu);
 }
 
+/// `v_illegal` (the all-zero dword, as LLVM 19 decodes it) raises the illegal-instruction
+/// exception where it stands.
+#[test]
+fn illegal_instruction_v_illegal() {
+    let mut gpu = Gpu::new();
+    let code = gpu.kernel("v_mov_b32 v1, 0\nv_illegal\ns_endpgm\n");
+    let r = expect_lost(&mut gpu, &Dispatch::new(&code, &[], [false; 3], [32, 1, 1]).ib([1, 1, 1], W32));
+    assert_eq!(r.kind, ReportKind::IllegalInstruction);
+    assert!(r.summary.contains("v_illegal executed"), "{}", r.summary);
+    assert!(r.summary.contains(&format!("PC {:#x}", code.va() + 4)), "{}", r.summary);
+    new_device_works(gpu);
+}
+
+/// A VOPC in VOP3 whose SGPR destination field holds a constant (LLVM prints
+/// `0/*Invalid immediate*/`) is decoded, and traps by name when reached.
+#[test]
+fn illegal_instruction_constant_scalar_destination() {
+    let mut gpu = Gpu::new();
+    // v_cmp_lt_f32_e64 0, v0, s0 (sdst field 128).
+    let code = gpu.kernel(".long 0xd4110080, 0x00000100\ns_endpgm\n");
+    let r = expect_lost(&mut gpu, &Dispatch::new(&code, &[], [false; 3], [32, 1, 1]).ib([1, 1, 1], W32));
+    assert_eq!(r.kind, ReportKind::IllegalInstruction);
+    assert!(r.summary.contains("constant or special source as its scalar destination"), "{}", r.summary);
+    assert!(r.details.contains("0/*Invalid immediate*/"), "{}", r.details);
+    new_device_works(gpu);
+}
+
 /// A packet with an opcode the CP does not know (0xEE) stops the CP: a CP error whose
 /// details hold the decoded packet and its words.
 #[test]

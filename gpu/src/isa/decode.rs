@@ -34,7 +34,10 @@ pub const SGPR_TTMP0: u8 = 108;
 pub const SGPR_NULL: u8 = 124;
 pub const SGPR_M0: u8 = 125;
 pub const SGPR_EXEC_LO: u8 = 126;
+pub const SGPR_EXEC_HI: u8 = 127;
 pub const SRC_LITERAL: u32 = 255;
+/// [`Operand::Special`] code of src_lds_direct.
+pub const SRC_LDS_DIRECT: u8 = 254;
 /// [`Operand::Const`] code of the constant K of fmamk/fmaak (a literal that is always
 /// there, printed as hex even where it could have been an inline constant).
 pub const SRC_K: u16 = 0x100;
@@ -190,7 +193,7 @@ fn sext(v: u32, width: u32) -> i32 {
 /// The constant an inline-constant source field denotes for an operand of type `ty`.
 pub fn inline_constant(code: u32, ty: Ty) -> Option<u64> {
     let wide = matches!(ty, Ty::B64 | Ty::F64);
-    let half = matches!(ty, Ty::B16 | Ty::F16);
+    let half = matches!(ty, Ty::B16 | Ty::F16 | Ty::V2F16);
     let int = |v: i64| if wide { v as u64 } else { v as i32 as u32 as u64 };
     Some(match code {
         128..=192 => int(code as i64 - 128),
@@ -218,7 +221,12 @@ pub fn inline_constant(code: u32, ty: Ty) -> Option<u64> {
                     0x3f000000, 0xbf000000, 0x3f800000, 0xbf800000, 0x40000000, 0xc0000000, 0x40800000, 0xc0800000,
                     0x3e22f983,
                 ];
-                S[i]
+                // bf16 is the high half of an f32.
+                if matches!(ty, Ty::BF16 | Ty::V2BF16) {
+                    S[i] >> 16
+                } else {
+                    S[i]
+                }
             }
         }
         _ => return None,
@@ -272,11 +280,14 @@ pub fn decode(w: &[u32], wave64: bool) -> Result<Inst, DecodeError> {
 }
 
 /// Whether a register tuple of `n` registers is one LLVM accepts: VGPR tuples end at v255,
-/// SGPR tuples as [`sgpr_tuple_ok`] says.
+/// SGPR tuples as [`sgpr_tuple_ok`] says. src_lds_direct is a single 32-bit register: LLVM
+/// rejects it in a wider operand (a 64-bit SALU or VALU source, a wave64 lane mask), while
+/// the other special sources (apertures, vccz, execz, scc) are accepted at any width.
 fn tuple_ok(o: Operand, n: u32) -> bool {
     match o {
         Operand::Vgpr(v) => v as u32 + n <= 256,
         Operand::Sgpr(s) => sgpr_tuple_ok(s as u32, n),
+        Operand::Special(SRC_LDS_DIRECT) => n <= 1,
         _ => true,
     }
 }
@@ -382,8 +393,9 @@ fn decode_salu(w0: u32, w1: Option<u32>) -> Result<Inst, DecodeError> {
             let (code, sdst, s0) = (bits(w0, 8, 8), bits(w0, 16, 7), bits(w0, 0, 8));
             let op = lookup(Encoding::Sop1, code);
             let t = op.map_or([Ty::N; 4], |op| op.info().ty);
-            // s_sendmsg_rtn_* take an 8-bit message id in the source field, never a literal.
-            let len = 1 + (t[1] != Ty::Imm16 && uses_literal(&[s0])) as u8;
+            // s_sendmsg_rtn_* take an 8-bit message id in the source field, never a literal;
+            // s_getpc_b64 has no source and ignores the field.
+            let len = 1 + (!matches!(t[1], Ty::Imm16 | Ty::N) && uses_literal(&[s0])) as u8;
             let op = op.ok_or(DecodeError::UnknownOpcode { enc: Encoding::Sop1, code, len })?;
             let mut i = Inst::new(op, len);
             if t[0] != Ty::N {
@@ -748,9 +760,6 @@ fn decode_vop3(w0: u32, w: &[u32]) -> Result<Inst, DecodeError> {
     i.neg = bits(w1, 29, 3) as u8;
     let n = source_count(&t);
     let fields = [s0, s1, s2];
-    if fields.contains(&254) {
-        return Err(DecodeError::Unsupported { what: "src_lds_direct in VOP3", len });
-    }
     // LLVM rejects encodings that set fields of absent sources.
     let absent = (1u8 << 3) - (1 << n);
     if fields[n..].iter().any(|&f| f != 0) || i.neg & absent != 0 || (!sd && i.abs & absent != 0) {
@@ -1293,6 +1302,21 @@ mod tests {
         let i = decode(&[0x7C980002], false).unwrap();
         assert_eq!(i.op, Op::V_CMP_GT_U32);
         assert_eq!(i.sdst, Operand::Sgpr(SGPR_VCC_LO));
+    }
+
+    #[test]
+    fn src_lds_direct_only_in_32_bit_operands() {
+        // Words probed with llvm-objdump-19: accepted in 32-bit SALU and VOP3 sources and
+        // a wave32 lane mask, rejected in 64-bit ones and a wave64 lane mask.
+        let lds = Operand::Special(SRC_LDS_DIRECT);
+        assert_eq!(decode(&[0xbe800ffe], false).map(|i| i.src[0]), Ok(lds)); // s_sext_i32_i16
+        assert!(decode(&[0xbe8033fe], false).is_err()); // s_or_not1_saveexec_b64
+        assert!(decode(&[0x8ccc8dfe], true).is_err()); // s_or_b64
+        assert_eq!(decode(&[0xd61000e6, 0x001dfc00], true).map(|i| i.src[1]), Ok(lds)); // v_bfe_u32
+        assert!(decode(&[0xd5970005, 0x000000fe], false).is_err()); // v_trunc_f64_e64
+        let cndmask = [0xd5010005, 0x03f80802]; // v_cndmask_b32_e64 v5, s2, s4, src_lds_direct
+        assert_eq!(decode(&cndmask, false).map(|i| i.src[2]), Ok(lds));
+        assert!(decode(&cndmask, true).is_err());
     }
 
     #[test]

@@ -3,7 +3,7 @@
 
 use std::fmt::Write;
 
-use super::decode::{inline_constant, mflag, Form, Inst, Operand, SRC_K};
+use super::decode::{inline_constant, mflag, Form, Inst, Operand, SRC_K, SRC_LDS_DIRECT};
 use super::rules::{is_wmma, lo128, sext_src, slot_ty, src_class, vop3_fields, Lo128};
 use super::table::{Encoding, Op, Ty, F};
 
@@ -79,7 +79,20 @@ fn literal(value: u64, ty: Ty) -> String {
         Ty::B16 => small(lit as i32 as i64)
             .or_else(|| float_name(lit as u64, Ty::F32).map(String::from))
             .unwrap_or_else(|| format!("{:#x}", lit & 0xffff)),
-        Ty::F64 => float_name((lit as u64) << 32, Ty::F64).map(String::from).unwrap_or_else(|| format!("{lit:#x}")),
+        // bf16 reads the low half, named as the high half of an f32; LLVM prints the whole
+        // dword otherwise.
+        Ty::BF16 => small(lit as u16 as i16 as i64)
+            .or_else(|| float_name(lit as u64 & 0xffff, Ty::BF16).map(String::from))
+            .unwrap_or_else(|| format!("{lit:#x}")),
+        // Packed halves: a constant name only where the high half is zero.
+        Ty::V2F16 | Ty::V2BF16 => small(lit as i32 as i64)
+            .or_else(|| (lit >> 16 == 0).then(|| float_name(lit as u64, ty)).flatten().map(String::from))
+            .unwrap_or_else(|| format!("{lit:#x}")),
+        // The literal is the high dword; only 0 reads as an inline integer.
+        Ty::F64 => (lit == 0)
+            .then(|| "0".to_string())
+            .or_else(|| float_name((lit as u64) << 32, Ty::F64).map(String::from))
+            .unwrap_or_else(|| format!("{lit:#x}")),
         Ty::B64 => small(lit as i64).unwrap_or_else(|| format!("{lit:#x}")),
         _ => small(lit as i32 as i64)
             .or_else(|| float_name(lit as u64, Ty::F32).map(String::from))
@@ -351,12 +364,12 @@ pub fn disassemble(inst: &Inst, pc: u64, wave64: bool) -> String {
                     _ if inst.op.has_flag(F::SREG) && matches!(inst.src[k], Operand::Const { .. }) => {
                         v.push(format!("{}/*Invalid immediate*/", operand(&inst.src[k], Ty::B32, wave64)))
                     }
-                    ty => v.push(operand(&inst.src[k], ty, wave64)),
+                    ty => v.push(salu_src(&inst.src[k], ty, wave64)),
                 }
             }
             v
         }
-        Encoding::Sopc => vec![operand(&inst.src[0], t[1], wave64), operand(&inst.src[1], t[2], wave64)],
+        Encoding::Sopc => vec![salu_src(&inst.src[0], t[1], wave64), salu_src(&inst.src[1], t[2], wave64)],
         Encoding::Sopk => {
             let simm = inst.imm as u32 & 0xffff;
             let imm = match inst.op {
@@ -548,6 +561,9 @@ fn valu(inst: &Inst, wave64: bool) -> String {
             let mut bits: Vec<String> = (0..nsrc).map(|k| (opsel >> k & 1).to_string()).collect();
             if matches!(inst.op, Op::V_PERMLANE16_B32 | Op::V_PERMLANEX16_B32) {
                 bits.truncate(2);
+            } else if inst.op == Op::V_FMAC_F16 {
+                // The accumulator is a third, tied source.
+                bits.extend([(opsel >> 2 & 1).to_string(), (opsel >> 3 & 1).to_string()]);
             } else if info.enc != Encoding::Vopc {
                 bits.push((opsel >> 3 & 1).to_string());
             }
@@ -644,7 +660,16 @@ fn vop3p(inst: &Inst, wave64: bool) -> String {
         // LLVM prints a mix source as an f16 (whatever op_sel_hi selects), except DPP's
         // src1, a VGPR operand.
         let shown = if mix && !(k == 1 && inst.form.is_dpp()) { Ty::F16 } else { ty };
-        let mut text = operand(&inst.src[k], shown, wave64);
+        let mut text = match inst.src[k] {
+            // WMMA constants print as 32-bit operands, except the wave32 accumulator C:
+            // as a 64-bit float one (its literal is the high dword).
+            Operand::Const { code, value } if is_wmma(inst.op) && k == 2 && !wave64 => {
+                let value = if code == 255 { value << 32 } else { value };
+                operand(&Operand::Const { code, value }, Ty::F64, wave64)
+            }
+            Operand::Const { .. } if is_wmma(inst.op) => operand(&inst.src[k], Ty::B32, wave64),
+            _ => operand(&inst.src[k], shown, wave64),
+        };
         class_comment(&mut text, inst, k);
         // WMMA sources are VGPR tuples; LLVM comments on SGPRs and on constants in A/B.
         if is_wmma(inst.op) {
@@ -703,7 +728,7 @@ fn scalar_dst(op: &Operand, ty: Ty, wave64: bool, class: &str) -> String {
     let mut text = operand(op, ty, wave64);
     match op {
         Operand::Const { .. } => text.push_str("/*Invalid immediate*/"),
-        Operand::Special(254) => invalid_register(&mut text, class),
+        Operand::Special(SRC_LDS_DIRECT) => invalid_register(&mut text, class),
         _ => {}
     }
     text
@@ -715,6 +740,16 @@ fn class_comment(text: &mut String, inst: &Inst, k: usize) {
     if let Some(c) = src_class(inst.op, k, inst.form).and_then(|c| c.comment(&inst.src[k])) {
         text.push_str(&c);
     }
+}
+
+/// A 32-bit scalar source (SALU, buffer soffset): src_lds_direct is outside its class
+/// `SReg_32`, which LLVM says in a comment (64-bit ones cannot hold it, see `tuple_ok`).
+fn salu_src(o: &Operand, ty: Ty, wave64: bool) -> String {
+    let mut text = operand(o, ty, wave64);
+    if *o == Operand::Special(SRC_LDS_DIRECT) {
+        invalid_register(&mut text, "SReg_32");
+    }
+    text
 }
 
 /// Appends LLVM's comment on a register outside its operand's register class.
@@ -1033,7 +1068,7 @@ fn mubuf(inst: &Inst) -> String {
         Operand::Sgpr(i) => sreg_name(i, 4),
         _ => String::new(),
     };
-    let soff = operand(&inst.src[3], Ty::B32, false);
+    let soff = salu_src(&inst.src[3], Ty::B32, false);
     let mut s = match inst.src[1] {
         Operand::Vgpr(v) => format!("{} {}, {vaddr}, {rsrc}, {soff}", info.name, vreg_name(v, n)),
         _ => format!("{} {vaddr}, {rsrc}, {soff}", info.name),

@@ -60,6 +60,12 @@ pub enum Ty {
     F16,
     B32,
     F32,
+    /// Two f16 halves (packed math); literals print as LLVM's v2f16.
+    V2F16,
+    /// bfloat16, the high half of an f32, in the low half of a register.
+    BF16,
+    /// Two bf16 halves.
+    V2BF16,
     B64,
     F64,
     B96,
@@ -77,7 +83,7 @@ impl Ty {
     pub fn dwords(self, wave64: bool) -> u32 {
         match self {
             Ty::N | Ty::Imm16 => 0,
-            Ty::B16 | Ty::F16 | Ty::B32 | Ty::F32 => 1,
+            Ty::B16 | Ty::F16 | Ty::BF16 | Ty::B32 | Ty::F32 | Ty::V2F16 | Ty::V2BF16 => 1,
             Ty::B64 | Ty::F64 => 2,
             Ty::B96 => 3,
             Ty::B128 => 4,
@@ -394,7 +400,7 @@ opcode_table! {
         // The all-zero dword: raises the illegal-instruction exception.
         0x00 V_ILLEGAL "v_illegal" [N N N N] X;
         0x01 V_CNDMASK_B32 "v_cndmask_b32" [B32 B32 B32 Mask] X;
-        0x02 V_DOT2ACC_F32_F16 "v_dot2acc_f32_f16" [F32 B32 B32 N] E32;
+        0x02 V_DOT2ACC_F32_F16 "v_dot2acc_f32_f16" [F32 V2F16 V2F16 N] E32;
         0x03 V_ADD_F32 "v_add_f32" [F32 F32 F32 N] X;
         0x04 V_SUB_F32 "v_sub_f32" [F32 F32 F32 N] X;
         0x05 V_SUBREV_F32 "v_subrev_f32" [F32 F32 F32 N] X;
@@ -438,7 +444,7 @@ opcode_table! {
         0x39 V_MAX_F16 "v_max_f16" [F16 F16 F16 N] NONE;
         0x3a V_MIN_F16 "v_min_f16" [F16 F16 F16 N] NONE;
         0x3b V_LDEXP_F16 "v_ldexp_f16" [F16 F16 F16 N] NONE;
-        0x3c V_PK_FMAC_F16 "v_pk_fmac_f16" [B32 B32 B32 N] E32;
+        0x3c V_PK_FMAC_F16 "v_pk_fmac_f16" [V2F16 V2F16 V2F16 N] E32;
     }
     Vop1 vop1_ops {
         0x00 V_NOP "v_nop" [N N N N] X;
@@ -793,8 +799,8 @@ opcode_table! {
         0x263 V_MINMAX_U32 "v_minmax_u32" [B32 B32 B32 B32] NONE;
         0x264 V_MAXMIN_I32 "v_maxmin_i32" [B32 B32 B32 B32] NONE;
         0x265 V_MINMAX_I32 "v_minmax_i32" [B32 B32 B32 B32] NONE;
-        0x266 V_DOT2_F16_F16 "v_dot2_f16_f16" [F16 F32 F32 F16] NONE;
-        0x267 V_DOT2_BF16_BF16 "v_dot2_bf16_bf16" [B32 B32 B32 B32] NONE;
+        0x266 V_DOT2_F16_F16 "v_dot2_f16_f16" [F16 V2F16 V2F16 F16] NONE;
+        0x267 V_DOT2_BF16_BF16 "v_dot2_bf16_bf16" [BF16 V2BF16 V2BF16 BF16] NONE;
         0x2fc V_DIV_SCALE_F32 "v_div_scale_f32" [F32 F32 F32 F32] SD;
         0x2fd V_DIV_SCALE_F64 "v_div_scale_f64" [F64 F64 F64 F64] SD;
         0x2fe V_MAD_U64_U32 "v_mad_u64_u32" [B64 B32 B32 B64] SD | X;
@@ -863,17 +869,17 @@ opcode_table! {
         0x0b V_PK_SUB_U16 "v_pk_sub_u16" [B32 B32 B32 N] NONE;
         0x0c V_PK_MAX_U16 "v_pk_max_u16" [B32 B32 B32 N] NONE;
         0x0d V_PK_MIN_U16 "v_pk_min_u16" [B32 B32 B32 N] NONE;
-        0x0e V_PK_FMA_F16 "v_pk_fma_f16" [B32 B32 B32 B32] NONE;
-        0x0f V_PK_ADD_F16 "v_pk_add_f16" [B32 B32 B32 N] NONE;
-        0x10 V_PK_MUL_F16 "v_pk_mul_f16" [B32 B32 B32 N] NONE;
-        0x11 V_PK_MIN_F16 "v_pk_min_f16" [B32 B32 B32 N] NONE;
-        0x12 V_PK_MAX_F16 "v_pk_max_f16" [B32 B32 B32 N] NONE;
-        0x13 V_DOT2_F32_F16 "v_dot2_f32_f16" [B32 B32 B32 B32] NONE;
+        0x0e V_PK_FMA_F16 "v_pk_fma_f16" [V2F16 V2F16 V2F16 V2F16] NONE;
+        0x0f V_PK_ADD_F16 "v_pk_add_f16" [V2F16 V2F16 V2F16 N] NONE;
+        0x10 V_PK_MUL_F16 "v_pk_mul_f16" [V2F16 V2F16 V2F16 N] NONE;
+        0x11 V_PK_MIN_F16 "v_pk_min_f16" [V2F16 V2F16 V2F16 N] NONE;
+        0x12 V_PK_MAX_F16 "v_pk_max_f16" [V2F16 V2F16 V2F16 N] NONE;
+        0x13 V_DOT2_F32_F16 "v_dot2_f32_f16" [F32 V2F16 V2F16 F32] NONE;
         0x16 V_DOT4_I32_IU8 "v_dot4_i32_iu8" [B32 B32 B32 B32] NONE;
         0x17 V_DOT4_U32_U8 "v_dot4_u32_u8" [B32 B32 B32 B32] NONE;
         0x18 V_DOT8_I32_IU4 "v_dot8_i32_iu4" [B32 B32 B32 B32] NONE;
         0x19 V_DOT8_U32_U4 "v_dot8_u32_u4" [B32 B32 B32 B32] NONE;
-        0x1a V_DOT2_F32_BF16 "v_dot2_f32_bf16" [B32 B32 B32 B32] NONE;
+        0x1a V_DOT2_F32_BF16 "v_dot2_f32_bf16" [F32 V2BF16 V2BF16 F32] NONE;
         0x20 V_FMA_MIX_F32 "v_fma_mix_f32" [B32 B32 B32 B32] NONE;
         0x21 V_FMA_MIXLO_F16 "v_fma_mixlo_f16" [B32 B32 B32 B32] NONE;
         0x22 V_FMA_MIXHI_F16 "v_fma_mixhi_f16" [B32 B32 B32 B32] NONE;

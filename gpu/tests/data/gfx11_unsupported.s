@@ -46,3 +46,17 @@ image_bvh_intersect_ray v[4:7], [v9, v10, v[11:13], v[14:16], v[17:19]], s[4:7]
 v_pk_fma_f16 v1, v2, v3, 0x1234
 v_pk_add_u16 v1, 0x1234, v3
 flat_atomic_add_u32 v[2:3], v4
+// src_lds_direct, which the assembler refuses in these slots, as raw words:
+// v_bfe_u32 v230, s0, src_lds_direct, s7; s_sub_i32 ttmp4, src_lds_direct, src_lds_direct;
+// buffer_load_d16_hi_i8 v0, off, s[0:3], src_lds_direct
+.long 0xd61000e6, 0x001dfc00
+.long 0x81f0fefe
+.long 0xe08b0000, 0xfe000000
+// VALU scalar destinations holding a constant, a literal, or src_lds_direct (LLVM prints
+// them with "Invalid immediate/register" comments): v_cmp_lt_f32_e64 0, v0, s0;
+// v_cmp_lt_f32_e64 0x12345678, v0, s0; v_readlane_b32 -1, v0, s0;
+// v_readfirstlane_b32 src_lds_direct, v0
+.long 0xd4110080, 0x00000100
+.long 0xd41100ff, 0x00000100, 0x12345678
+.long 0xd76000c1, 0x00000100
+.long 0x7ffc0500
