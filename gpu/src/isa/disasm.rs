@@ -519,7 +519,7 @@ fn valu(inst: &Inst, wave64: bool) -> String {
             Operand::Vgpr(v) if true16 => true16_name(v),
             _ => operand(&inst.src[k], ty, wave64),
         };
-        class_comment(&mut text, inst, k);
+        class_comment(&mut text, inst, k, wave64);
         if let (false, Operand::Vgpr(128..)) = (vop3, inst.src[k]) {
             match lo128(inst.op).get(k + 1) {
                 // DPP carries src0 as a plain VGPR number, without the e32 SGPR range.
@@ -670,19 +670,7 @@ fn vop3p(inst: &Inst, wave64: bool) -> String {
             Operand::Const { .. } if is_wmma(inst.op) => operand(&inst.src[k], Ty::B32, wave64),
             _ => operand(&inst.src[k], shown, wave64),
         };
-        class_comment(&mut text, inst, k);
-        // WMMA sources are VGPR tuples; LLVM comments on SGPRs and on constants in A/B.
-        if is_wmma(inst.op) {
-            match inst.src[k] {
-                // null reads zeros; the accumulator (src2) may be a constant.
-                Operand::Const { .. } if k != 2 => text.push_str("/*Invalid immediate*/"),
-                Operand::Sgpr(s) if s != 124 => {
-                    invalid_register(&mut text, &format!("VReg_{}", 32 * ty.dwords(wave64)))
-                }
-                // VGPRs, null, special sources, and the accumulator's constant print plainly.
-                _ => {}
-            }
-        }
+        class_comment(&mut text, inst, k, wave64);
         // The mix opcodes use neg_lo as neg and neg_hi as abs.
         let constant = matches!(inst.src[k], Operand::Const { .. });
         ops.push(if mix { with_mods(text, inst.neg >> k & 1 != 0, inst.neg_hi >> k & 1 != 0, constant) } else { text });
@@ -736,8 +724,8 @@ fn scalar_dst(op: &Operand, ty: Ty, wave64: bool, class: &str) -> String {
 
 /// LLVM's comment on source `k` where it lies outside the register class of its field
 /// ([`src_class`]).
-fn class_comment(text: &mut String, inst: &Inst, k: usize) {
-    if let Some(c) = src_class(inst.op, k, inst.form).and_then(|c| c.comment(&inst.src[k])) {
+fn class_comment(text: &mut String, inst: &Inst, k: usize, wave64: bool) {
+    if let Some(c) = src_class(inst.op, k, inst.form, wave64).and_then(|c| c.comment(&inst.src[k])) {
         text.push_str(&c);
     }
 }
@@ -766,7 +754,7 @@ fn vinterp(inst: &Inst) -> String {
         .map(|k| {
             let constant = matches!(inst.src[k], Operand::Const { .. });
             let mut text = operand(&inst.src[k], Ty::F32, false);
-            class_comment(&mut text, inst, k);
+            class_comment(&mut text, inst, k, false);
             with_mods(text, inst.neg >> k & 1 != 0, false, constant)
         })
         .collect();

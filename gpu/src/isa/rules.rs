@@ -517,11 +517,20 @@ const fn class(name: &'static str, vgpr: bool, sgpr: bool, exec: bool, lds_direc
 
 /// The register class of source `k` of `op` in a VALU encoding of form `form`, where it
 /// is narrower than the field; `None` where any source fits.
-pub fn src_class(op: Op, k: usize, form: Form) -> Option<RegClass> {
+pub fn src_class(op: Op, k: usize, form: Form, wave64: bool) -> Option<RegClass> {
     use super::table::Encoding;
     const VGPR: RegClass = class("VGPR_32", true, false, false, false, false);
     const SREG: RegClass = class("SReg_32", false, true, true, false, true);
     let vop3 = op.encoding() == Encoding::Vop3 || form.is_vop3();
+    if is_wmma(op) {
+        // VGPR tuples; only the accumulator C may be a constant.
+        let name = match slot_ty(op, k + 1, wave64).dwords(wave64) {
+            2 => "VReg_64",
+            4 => "VReg_128",
+            _ => "VReg_256",
+        };
+        return Some(class(name, true, false, false, false, k == 2));
+    }
     Some(match (op, k) {
         // v_fma_mix* with DPP: src1 is a VGPR.
         (Op::V_FMA_MIX_F32 | Op::V_FMA_MIXLO_F16 | Op::V_FMA_MIXHI_F16, 1) if form.is_dpp() => VGPR,
