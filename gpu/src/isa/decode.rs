@@ -269,10 +269,6 @@ pub fn decode(w: &[u32], wave64: bool) -> Result<Inst, DecodeError> {
     if i.op == Op::V_DUAL && wave64 {
         return Err(DecodeError::Unsupported { what: "VOPD in a wave64 program", len });
     }
-    // A wave64 lane mask is an SGPR pair; LDS-direct cannot stand in for one.
-    if wave64 && i.sdst == Operand::Special(254) {
-        return Err(DecodeError::Unsupported { what: "src_lds_direct as a wave64 lane mask", len });
-    }
     if !tuples_ok(&i, wave64) {
         return Err(DecodeError::Unsupported { what: "a register tuple past the register file or misaligned", len });
     }
@@ -361,6 +357,11 @@ fn need(w: Option<u32>) -> Result<u32, DecodeError> {
 /// SGPR is executed (see `program::not_executed`).
 fn scalar_dst(code: u32, literal: Option<u32>) -> Result<Operand, DecodeError> {
     source(code, Ty::B32, literal)
+}
+
+/// The literal of a 64-bit VALU encoding: the third dword, or the fourth after a DPP one.
+fn literal_after(w: &[u32], dpp: bool) -> Option<u32> {
+    w.get(2 + dpp as usize).copied()
 }
 
 /// Whether a 32-bit VOP/SOP instruction uses a literal (then it is one dword longer).
@@ -736,8 +737,7 @@ fn decode_vop3(w0: u32, w: &[u32]) -> Result<Inst, DecodeError> {
     let cmp = info.enc == Encoding::Vopc;
     let sdst = (cmp && !op.has_flag(F::CMPX)) || op == Op::V_READLANE_B32;
     let len = if sdst && vdst == SRC_LITERAL && !uses_literal(&[s0, s1, s2]) { len + 1 } else { len };
-    // A literal follows the DPP dword.
-    let lit = w.get(if dpp.is_some() { 3 } else { 2 }).copied();
+    let lit = literal_after(w, dpp.is_some());
     let mut i = Inst::new(op, len);
     i.form = form;
     let sd = op.has_flag(F::SD);
@@ -801,8 +801,7 @@ fn decode_vop3p(w0: u32, w: &[u32]) -> Result<Inst, DecodeError> {
     i.opsel_hi = (bits(w1, 27, 2) | bits(w0, 14, 1) << 2) as u8;
     i.clamp = bits(w0, 15, 1) != 0;
     i.neg = bits(w1, 29, 3) as u8;
-    // A literal follows the DPP dword.
-    let lit = w.get(if dpp.is_some() { 3 } else { 2 }).copied();
+    let lit = literal_after(w, dpp.is_some());
     for (k, &f) in [s0, s1, s2].iter().enumerate() {
         if t[k + 1] != Ty::N && !(k == 0 && dpp.is_some()) {
             i.src[k] = source(f, t[k + 1], lit)?;

@@ -3,8 +3,10 @@
 
 use std::fmt::Write;
 
-use super::decode::{inline_constant, mflag, Form, Inst, Operand, SRC_K, SRC_LDS_DIRECT};
-use super::rules::{is_wmma, lo128, sext_src, slot_ty, src_class, vop3_fields, Lo128};
+use super::decode::{inline_constant, mflag, Form, Inst, Operand, SRC_K};
+use super::rules::{
+    is_wmma, lo128, scalar_dst_class, sext_src, slot_ty, src_class, vop3_fields, Lo128, RegClass, SREG_32,
+};
 use super::table::{Encoding, Op, Ty, F};
 
 /// Name of `count` scalar registers starting at `idx`.
@@ -364,12 +366,14 @@ pub fn disassemble(inst: &Inst, pc: u64, wave64: bool) -> String {
                     _ if inst.op.has_flag(F::SREG) && matches!(inst.src[k], Operand::Const { .. }) => {
                         v.push(format!("{}/*Invalid immediate*/", operand(&inst.src[k], Ty::B32, wave64)))
                     }
-                    ty => v.push(salu_src(&inst.src[k], ty, wave64)),
+                    ty => v.push(in_class(&inst.src[k], ty, wave64, SREG_32)),
                 }
             }
             v
         }
-        Encoding::Sopc => vec![salu_src(&inst.src[0], t[1], wave64), salu_src(&inst.src[1], t[2], wave64)],
+        Encoding::Sopc => {
+            vec![in_class(&inst.src[0], t[1], wave64, SREG_32), in_class(&inst.src[1], t[2], wave64, SREG_32)]
+        }
         Encoding::Sopk => {
             let simm = inst.imm as u32 & 0xffff;
             let imm = match inst.op {
@@ -490,14 +494,14 @@ fn valu(inst: &Inst, wave64: bool) -> String {
     let mut ops = Vec::new();
     if info.enc == Encoding::Vopc {
         if !inst.op.has_flag(F::CMPX) {
-            ops.push(scalar_dst(&inst.sdst, Ty::Mask, wave64, "SReg_1"));
+            ops.push(in_class(&inst.sdst, Ty::Mask, wave64, scalar_dst_class(true)));
         }
     } else if t[0] != Ty::N {
         // v_readlane and v_readfirstlane write a scalar operand.
         ops.push(match inst.dst {
             Operand::Vgpr(v) if true16 => true16_name(v),
             Operand::Vgpr(_) => operand(&inst.dst, t[0], wave64),
-            _ => scalar_dst(&inst.dst, Ty::B32, wave64, "SReg_32"),
+            _ => in_class(&inst.dst, Ty::B32, wave64, scalar_dst_class(false)),
         });
         if inst.op.has_flag(F::SD) && vop3 {
             ops.push(operand(&inst.sdst, Ty::Mask, wave64));
@@ -710,14 +714,11 @@ fn true16_name(v: u16) -> String {
     format!("v{}.{}", v & 127, if v & 128 != 0 { 'h' } else { 'l' })
 }
 
-/// A scalar destination field, which LLVM decodes like a source: a constant there is an
-/// "Invalid immediate", LDS-direct is outside the register class `class`.
-fn scalar_dst(op: &Operand, ty: Ty, wave64: bool, class: &str) -> String {
-    let mut text = operand(op, ty, wave64);
-    match op {
-        Operand::Const { .. } => text.push_str("/*Invalid immediate*/"),
-        Operand::Special(SRC_LDS_DIRECT) => invalid_register(&mut text, class),
-        _ => {}
+/// `o` printed, with LLVM's comment where it lies outside the register class `class`.
+fn in_class(o: &Operand, ty: Ty, wave64: bool, class: RegClass) -> String {
+    let mut text = operand(o, ty, wave64);
+    if let Some(c) = class.comment(o) {
+        text.push_str(&c);
     }
     text
 }
@@ -728,16 +729,6 @@ fn class_comment(text: &mut String, inst: &Inst, k: usize, wave64: bool) {
     if let Some(c) = src_class(inst.op, k, inst.form, wave64).and_then(|c| c.comment(&inst.src[k])) {
         text.push_str(&c);
     }
-}
-
-/// A 32-bit scalar source (SALU, buffer soffset): src_lds_direct is outside its class
-/// `SReg_32`, which LLVM says in a comment (64-bit ones cannot hold it, see `tuple_ok`).
-fn salu_src(o: &Operand, ty: Ty, wave64: bool) -> String {
-    let mut text = operand(o, ty, wave64);
-    if *o == Operand::Special(SRC_LDS_DIRECT) {
-        invalid_register(&mut text, "SReg_32");
-    }
-    text
 }
 
 /// Appends LLVM's comment on a register outside its operand's register class.
@@ -1056,7 +1047,7 @@ fn mubuf(inst: &Inst) -> String {
         Operand::Sgpr(i) => sreg_name(i, 4),
         _ => String::new(),
     };
-    let soff = salu_src(&inst.src[3], Ty::B32, false);
+    let soff = in_class(&inst.src[3], Ty::B32, false, SREG_32);
     let mut s = match inst.src[1] {
         Operand::Vgpr(v) => format!("{} {}, {vaddr}, {rsrc}, {soff}", info.name, vreg_name(v, n)),
         _ => format!("{} {vaddr}, {rsrc}, {soff}", info.name),

@@ -15,7 +15,7 @@
 //! clamp; VOP3SD: the carry-out SGPR), bits 8-12 are bits 27-31 of the second dword (VOP3:
 //! omod[1:0], neg[2:0]; VOP3P: op_sel_hi[1:0], neg_lo[2:0]), bit 13 is the vdst field.
 
-use super::decode::{Form, Operand, SGPR_NULL};
+use super::decode::{Form, Operand, SGPR_EXEC_HI, SGPR_EXEC_LO, SGPR_NULL};
 use super::table::{Op, Ty};
 
 /// The modifier fields `op` has in the VOP3/VOP3P encoding, and those of them LLVM prints
@@ -520,7 +520,7 @@ const fn class(name: &'static str, vgpr: bool, sgpr: bool, exec: bool, lds_direc
 pub fn src_class(op: Op, k: usize, form: Form, wave64: bool) -> Option<RegClass> {
     use super::table::Encoding;
     const VGPR: RegClass = class("VGPR_32", true, false, false, false, false);
-    const SREG: RegClass = class("SReg_32", false, true, true, false, true);
+    const SREG: RegClass = SREG_32;
     let vop3 = op.encoding() == Encoding::Vop3 || form.is_vop3();
     if is_wmma(op) {
         // VGPR tuples; only the accumulator C may be a constant.
@@ -559,6 +559,15 @@ pub fn src_class(op: Op, k: usize, form: Form, wave64: bool) -> Option<RegClass>
     })
 }
 
+/// A 32-bit scalar source (SALU, buffer soffset, lane selects).
+pub const SREG_32: RegClass = class("SReg_32", false, true, true, false, true);
+
+/// The SGPR destination field of VOPC in VOP3 (`lane_mask`: `SReg_1`), v_readlane and
+/// v_readfirstlane (`SReg_32`): LLVM decodes it like a source, so it may hold a constant.
+pub fn scalar_dst_class(lane_mask: bool) -> RegClass {
+    class(if lane_mask { "SReg_1" } else { "SReg_32" }, false, true, true, false, false)
+}
+
 impl RegClass {
     /// What LLVM appends to operand `o` printed in a field of this class: an "Invalid
     /// immediate" or "Invalid register" comment, or nothing. LLVM never comments on the
@@ -569,7 +578,7 @@ impl RegClass {
                 return (!self.consts).then(|| "/*Invalid immediate*/".to_string());
             }
             Operand::Vgpr(_) => self.vgpr,
-            Operand::Sgpr(126 | 127) => self.exec,
+            Operand::Sgpr(SGPR_EXEC_LO | SGPR_EXEC_HI) => self.exec,
             Operand::Sgpr(SGPR_NULL) | Operand::Special(235..=239) => true,
             Operand::Sgpr(_) => self.sgpr,
             Operand::Special(_) => self.lds_direct,
