@@ -40,10 +40,20 @@ pub fn run_tool(cmd: &mut Command) -> Vec<u8> {
 
 /// Assembles gfx1100 assembly into an object file; returns its path.
 pub fn assemble_object(src: &str) -> PathBuf {
+    assemble_object_for(src, false)
+}
+
+/// Assembles for wave64 (`vcc` and lane masks are SGPR pairs) or wave32.
+pub fn assemble_object_for(src: &str, wave64: bool) -> PathBuf {
     let dir = scratch_dir("mc");
     let (s, o) = (dir.join("k.s"), dir.join("k.o"));
     std::fs::write(&s, src).unwrap();
-    run_tool(Command::new("llvm-mc-19").args(["-arch=amdgcn", "-mcpu=gfx1100", "-filetype=obj", "-o"]).arg(&o).arg(&s));
+    let mut cmd = Command::new("llvm-mc-19");
+    cmd.args(["-arch=amdgcn", "-mcpu=gfx1100", "-filetype=obj"]);
+    if wave64 {
+        cmd.arg("-mattr=+wavefrontsize64");
+    }
+    run_tool(cmd.arg("-o").arg(&o).arg(&s));
     o
 }
 
@@ -51,14 +61,22 @@ pub fn assemble_object(src: &str) -> PathBuf {
 /// `SOFTNAVI_ASM_CACHE=DIR` the words are kept in DIR by a hash of the text, so that a
 /// benchmark built here can run on a machine without LLVM.
 pub fn assemble(src: &str) -> Vec<u32> {
+    assemble_for(src, false)
+}
+
+/// [`assemble`] for wave64 or wave32.
+pub fn assemble_for(src: &str, wave64: bool) -> Vec<u32> {
     let cached = std::env::var_os("SOFTNAVI_ASM_CACHE").map(|dir| {
         // FNV-1a: stable across builds, unlike std's hasher.
-        let h = src.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| (h ^ b as u64).wrapping_mul(0x100_0000_01b3));
+        let h = src
+            .bytes()
+            .chain(wave64.then_some(0xff))
+            .fold(0xcbf2_9ce4_8422_2325u64, |h, b| (h ^ b as u64).wrapping_mul(0x100_0000_01b3));
         PathBuf::from(dir).join(format!("{h:016x}.bin"))
     });
     let words = match cached.as_ref().and_then(|p| std::fs::read(p).ok()) {
         Some(bytes) => bytes,
-        None => assemble_uncached(src),
+        None => assemble_uncached(src, wave64),
     };
     if let Some(p) = &cached {
         let _ = std::fs::create_dir_all(p.parent().unwrap());
@@ -68,8 +86,8 @@ pub fn assemble(src: &str) -> Vec<u32> {
     words.chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect()
 }
 
-fn assemble_uncached(src: &str) -> Vec<u8> {
-    let o = assemble_object(src);
+fn assemble_uncached(src: &str, wave64: bool) -> Vec<u8> {
+    let o = assemble_object_for(src, wave64);
     let bin = o.with_extension("bin");
     run_tool(Command::new("llvm-objcopy-19").args(["-O", "binary", "--only-section=.text"]).arg(&o).arg(&bin));
     std::fs::read(&bin).unwrap()
@@ -148,6 +166,11 @@ impl Gpu {
     /// Assembles and uploads a kernel.
     pub fn kernel(&self, src: &str) -> Arc<Bo> {
         self.upload_code(&assemble(src))
+    }
+
+    /// Assembles (for wave64 or wave32) and uploads a kernel.
+    pub fn kernel_for(&self, src: &str, wave64: bool) -> Arc<Bo> {
+        self.upload_code(&assemble_for(src, wave64))
     }
 
     /// Puts an indirect buffer into GPU memory (kept alive by `self`).
@@ -312,4 +335,100 @@ pub fn objdump(obj: &Path, wave64: bool) -> Vec<Line> {
     let lines = parse_objdump(&out);
     assert!(!lines.is_empty(), "no instructions in\n{out}");
     lines
+}
+
+/// What [`run_wave`] gives back: each lane's v4..v11 and the scalar state after the body.
+#[derive(Clone, Debug)]
+pub struct WaveOut {
+    /// Per lane, v4..v11.
+    pub v: Vec<[u32; 8]>,
+    /// s10..s25.
+    pub s: [u32; 16],
+    pub vcc: u64,
+    pub exec: u64,
+    pub scc: bool,
+}
+
+/// Runs `body` (gfx1100 assembly) in one wave of 32 or 64 lanes, the per-opcode test
+/// harness. Lane `l` starts with v0..v3 = `inputs[l]` (lanes past the end get zeros),
+/// v4..v11 = 0, s10..s25 = 0, EXEC all ones, VCC 0. The body may use every register
+/// except s90..s99 and v240..v255; it may change EXEC (the harness restores it before
+/// storing). MODE starts as LLVM's kernels start it (FLOAT_MODE 0xf0: round to nearest
+/// even, denormals kept; DX10_CLAMP and IEEE set). `Err` is the device-lost report.
+pub fn try_run_wave(body: &str, inputs: &[[u32; 4]], wave64: bool) -> Result<WaveOut, Arc<Report>> {
+    let lanes = if wave64 { 64 } else { 32 };
+    assert!(inputs.len() <= lanes, "{} inputs for a wave of {lanes}", inputs.len());
+    let (full_exec, save_vcc, save_exec) = if wave64 {
+        ("s_mov_b64 exec, -1", "s_mov_b64 s[94:95], vcc", "s_mov_b64 s[96:97], exec")
+    } else {
+        (
+            "s_mov_b32 exec_lo, -1",
+            "s_mov_b32 s94, vcc_lo\n s_mov_b32 s95, 0",
+            "s_mov_b32 s96, exec_lo\n s_mov_b32 s97, 0",
+        )
+    };
+    let zero_s: String = (10..26).step_by(2).map(|i| format!(" s_mov_b64 s[{i}:{}], 0\n", i + 1)).collect();
+    let zero_v: String = (4..12).map(|i| format!(" v_mov_b32 v{i}, 0\n")).collect();
+    let scalars: String = (0..16).map(|k| format!(" v_mov_b32 v{}, s{}\n", 224 + k, 10 + k)).collect();
+    let src = format!(
+        "
+ s_mov_b64 s[90:91], s[0:1]
+ s_mov_b64 s[92:93], s[2:3]
+ v_and_b32 v250, 0x3ff, v0
+ v_lshlrev_b32 v251, 4, v250
+ global_load_b128 v[0:3], v251, s[90:91]
+ v_lshlrev_b32 v251, 5, v250
+{zero_v}{zero_s} s_mov_b64 vcc, 0
+ s_waitcnt vmcnt(0)
+{body}
+ {save_vcc}
+ {save_exec}
+ s_cselect_b32 s98, 1, 0
+ {full_exec}
+ global_store_b128 v251, v[4:7], s[92:93]
+ global_store_b128 v251, v[8:11], s[92:93] offset:16
+{scalars} v_mov_b32 v240, s94
+ v_mov_b32 v241, s95
+ v_mov_b32 v242, s96
+ v_mov_b32 v243, s97
+ v_mov_b32 v244, s98
+ v_mov_b32 v252, {base}
+ global_store_b128 v252, v[224:227], s[92:93]
+ global_store_b128 v252, v[228:231], s[92:93] offset:16
+ global_store_b128 v252, v[232:235], s[92:93] offset:32
+ global_store_b128 v252, v[236:239], s[92:93] offset:48
+ global_store_b128 v252, v[240:243], s[92:93] offset:64
+ global_store_b32 v252, v244, s[92:93] offset:80
+ s_endpgm
+",
+        base = lanes * 32
+    );
+    let mut gpu = Gpu::new();
+    let code = gpu.kernel_for(&src, wave64);
+    let mut input = vec![0u32; lanes * 4];
+    for (l, i) in inputs.iter().enumerate() {
+        input[4 * l..4 * l + 4].copy_from_slice(i);
+    }
+    let inb = gpu.buffer(&input);
+    let out = gpu.alloc((lanes * 32 + 96) as u64);
+    write_words(&out, 0, &vec![0xdead_beef; lanes * 8 + 24]);
+    let mut user = addr(inb.va()).to_vec();
+    user.extend(addr(out.va()));
+    let d = Dispatch::new(&code, &user, [false; 3], [lanes as u32, 1, 1]);
+    gpu.run(&d.ib([1, 1, 1], if wave64 { W64 } else { W32 }))?;
+    let words = read_words(&out, 0, lanes * 8 + 24);
+    let v = (0..lanes).map(|l| std::array::from_fn(|k| words[8 * l + k])).collect();
+    let sc = &words[lanes * 8..];
+    Ok(WaveOut {
+        v,
+        s: std::array::from_fn(|k| sc[k]),
+        vcc: sc[16] as u64 | (sc[17] as u64) << 32,
+        exec: sc[18] as u64 | (sc[19] as u64) << 32,
+        scc: sc[20] != 0,
+    })
+}
+
+/// [`try_run_wave`], panicking with the device-lost report if the wave faulted.
+pub fn run_wave(body: &str, inputs: &[[u32; 4]], wave64: bool) -> WaveOut {
+    try_run_wave(body, inputs, wave64).unwrap_or_else(|r| panic!("the wave faulted:\n{r}\nbody:\n{body}"))
 }

@@ -945,7 +945,7 @@ impl Wave {
             | V_NOP => return Err(illegal(format!("{} reached the ALU but is not an ALU instruction", op.name()))),
             // Decoded opcodes without an implementation never get here (the program
             // builder turns them into traps), but say so if one does.
-            _ => return Err(illegal(format!("{} is not executed by softnavi", op.name()))),
+            _ => return self.salu_more(inst),
         }
         Ok(())
     }

@@ -10,7 +10,17 @@
 #[allow(clippy::needless_range_loop)]
 mod alu;
 #[allow(clippy::needless_range_loop)]
+mod lanes;
+#[allow(clippy::needless_range_loop)]
 mod mem;
+#[allow(clippy::needless_range_loop)]
+mod packed;
+#[allow(clippy::needless_range_loop)]
+mod salu;
+#[allow(clippy::needless_range_loop)]
+mod valu16;
+#[allow(clippy::needless_range_loop)]
+mod valu64;
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -489,6 +499,10 @@ impl Wave {
             }
 
             // ---- Everything else is ALU ----
+            _ if inst.form.is_dpp() => {
+                self.dpp(inst)?;
+                Ok(Flow::Next)
+            }
             _ => {
                 self.alu(inst)?;
                 Ok(Flow::Next)
