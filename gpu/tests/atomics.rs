@@ -108,6 +108,9 @@ fn reference32(op: &str, t: u32, v: u32, cmp: u32) -> u32 {
                 v
             }
         }
+        // A NaN input propagates quieted, memory's (src0) first.
+        "add_f32" if ft.is_nan() => t | 0x0040_0000,
+        "add_f32" if fv.is_nan() => v | 0x0040_0000,
         "add_f32" => (ft + fv).to_bits(),
         _ => panic!("no reference for {op}"),
     }

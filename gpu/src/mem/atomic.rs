@@ -80,7 +80,7 @@ pub fn apply32(op: AtomicOp, m: &AtomicU32, src: u32, cmp: u32) -> u32 {
         FCmpSwap => update(&|t| if f(t) == f(cmp) { src } else { t }),
         FMin => update(&|t| f(t).min(f(src)).to_bits()),
         FMax => update(&|t| f(t).max(f(src)).to_bits()),
-        FAdd => update(&|t| (f(t) + f(src)).to_bits()),
+        FAdd => update(&|t| crate::isa::exec::fp::add(f(t), f(src)).to_bits()),
         // Every other operation is an integer one.
         _ => integer32(op, m, src, cmp).unwrap_or_else(|| m.load(SeqCst)),
     }

@@ -3,6 +3,7 @@
 //! compares set it to the result, arithmetic to the carry, logic to "result != 0",
 //! moves leave it alone.
 
+use super::fp::{self, F32Mode};
 use super::{illegal, FaultKind, Wave};
 use crate::isa::decode::{Inst, Operand};
 use crate::isa::table::{
@@ -125,22 +126,6 @@ fn fcmp(op: Op, a: f32, b: f32) -> bool {
     }
 }
 
-fn icmp(op: Op, a: u32, b: u32) -> bool {
-    let (sa, sb) = (a as i32, b as i32);
-    match op {
-        V_CMP_LT_I32 | V_CMPX_LT_I32 => sa < sb,
-        V_CMP_EQ_I32 | V_CMPX_EQ_I32 | V_CMP_EQ_U32 | V_CMPX_EQ_U32 => a == b,
-        V_CMP_LE_I32 | V_CMPX_LE_I32 => sa <= sb,
-        V_CMP_GT_I32 | V_CMPX_GT_I32 => sa > sb,
-        V_CMP_NE_I32 | V_CMPX_NE_I32 | V_CMP_NE_U32 | V_CMPX_NE_U32 => a != b,
-        V_CMP_GE_I32 | V_CMPX_GE_I32 => sa >= sb,
-        V_CMP_LT_U32 | V_CMPX_LT_U32 => a < b,
-        V_CMP_LE_U32 | V_CMPX_LE_U32 => a <= b,
-        V_CMP_GT_U32 | V_CMPX_GT_U32 => a > b,
-        _ => a >= b, // V_CMP_GE_U32 | V_CMPX_GE_U32
-    }
-}
-
 fn med3<T: Ord + Copy>(a: T, b: T, c: T) -> T {
     a.max(b).min(a.min(b).max(c))
 }
@@ -172,19 +157,36 @@ impl Wave {
         x
     }
 
-    /// Float source `k` with VOP3 input modifiers applied.
+    /// Float source `k` with VOP3 input modifiers applied, and input denormals flushed
+    /// when MODE says so.
+    #[inline(always)]
     fn fsrc(&self, inst: &Inst, k: usize) -> [f32; 64] {
-        let raw = self.vsrc(&inst.src[k]);
-        let mut out = [0f32; 64];
-        for l in 0..self.lanes {
-            out[l] = f32::from_bits(self.vop3_float_mods(inst, k, raw[l]));
+        let mut raw = self.vsrc(&inst.src[k]);
+        let n = self.lanes.min(64);
+        if (inst.abs | inst.neg) >> k & 1 != 0 {
+            let and = if inst.abs >> k & 1 != 0 { 0x7fff_ffff } else { u32::MAX };
+            let xor = if inst.neg >> k & 1 != 0 { 0x8000_0000 } else { 0 };
+            for x in &mut raw[..n] {
+                *x = *x & and ^ xor;
+            }
         }
-        out
+        let out = fp::as_f32(raw);
+        if fp::f32_host_mode(self.mode) || F32Mode::of(self.mode).keep_in {
+            out
+        } else {
+            out.map(fp::flush)
+        }
     }
 
-    /// Writes a float result with the output modifiers (omod, then clamp to [0, 1]).
+    /// Writes a float result with the output modifiers (omod, then clamp to [0, 1]) and
+    /// output denormals flushed when MODE says so.
+    #[inline(always)]
     fn fdst(&mut self, inst: &Inst, vals: &[f32; 64]) {
         let exec = self.exec();
+        if inst.omod == 0 && !inst.clamp && fp::f32_host_mode(self.mode) {
+            self.vdst(&inst.dst, &fp::as_bits(*vals), exec);
+            return;
+        }
         let mut out = [0u32; 64];
         let scale = match inst.omod {
             1 => 2.0,
@@ -192,6 +194,7 @@ impl Wave {
             3 => 0.5,
             _ => 1.0,
         };
+        let mode = F32Mode::of(self.mode);
         for l in 0..self.lanes {
             let mut v = vals[l];
             if scale != 1.0 {
@@ -201,7 +204,7 @@ impl Wave {
                 // DX10 clamp: NaN becomes 0.
                 v = if v.is_nan() { 0.0 } else { v.clamp(0.0, 1.0) };
             }
-            out[l] = v.to_bits();
+            out[l] = mode.write(v).to_bits();
         }
         self.vdst(&inst.dst, &out, exec);
     }
@@ -211,6 +214,58 @@ impl Wave {
             return Err(illegal(format!("{} with VOP3 modifiers is not supported", inst.op.name())));
         }
         Ok(())
+    }
+
+    /// The hottest VALU operations, run straight from the wave's loop when they have no
+    /// modifiers, no DPP and MODE computes f32 as the host does; `false` sends the
+    /// instruction down the general path (`step`, `alu`), which computes the same.
+    #[inline(always)]
+    pub(super) fn fast(&mut self, inst: &Inst) -> bool {
+        let plain = inst.abs | inst.neg | inst.omod == 0 && !inst.clamp && !inst.form.is_dpp();
+        if !plain {
+            return false;
+        }
+        let f = f32::from_bits;
+        match inst.op {
+            V_FMAC_F32 | V_FMAMK_F32 | V_FMAAK_F32 | V_FMA_F32 if fp::f32_host_mode(self.mode) => {
+                let [s0, s1, s2, _] = &inst.src;
+                let srcs = match inst.op {
+                    // fmac accumulates into its destination; fmamk is src0 * K + src1 (K in src2).
+                    V_FMAC_F32 => [s0, s1, &inst.dst],
+                    V_FMAMK_F32 => [s0, s2, s1],
+                    _ => [s0, s1, s2],
+                };
+                self.fma3(inst, srcs);
+            }
+            V_ADD_F32 if fp::f32_host_mode(self.mode) => self.map2(inst, |x, y| fp::add(f(x), f(y)).to_bits()),
+            V_SUB_F32 if fp::f32_host_mode(self.mode) => {
+                self.map2(inst, |x, y| fp::nan2(f(x), f(y), f(x) - f(y)).to_bits())
+            }
+            V_MUL_F32 if fp::f32_host_mode(self.mode) => {
+                self.map2(inst, |x, y| fp::nan2(f(x), f(y), f(x) * f(y)).to_bits())
+            }
+            V_ADD_NC_U32 => self.map2(inst, |x, y| x.wrapping_add(y)),
+            V_SUB_NC_U32 => self.map2(inst, |x, y| x.wrapping_sub(y)),
+            V_AND_B32 => self.map2(inst, |x, y| x & y),
+            V_OR_B32 => self.map2(inst, |x, y| x | y),
+            V_XOR_B32 => self.map2(inst, |x, y| x ^ y),
+            V_LSHLREV_B32 => self.map2(inst, |x, y| y << (x & 31)),
+            V_LSHRREV_B32 => self.map2(inst, |x, y| y >> (x & 31)),
+            V_CMP_GT_U32 | V_CMP_LT_U32 | V_CMP_EQ_U32 | V_CMP_NE_U32 | V_CMP_GT_I32 | V_CMP_LT_I32 => {
+                let i = |x: u32| x as i32;
+                let m = match inst.op {
+                    V_CMP_GT_U32 => self.cmp_mask(inst, |x, y| x > y),
+                    V_CMP_LT_U32 => self.cmp_mask(inst, |x, y| x < y),
+                    V_CMP_EQ_U32 => self.cmp_mask(inst, |x, y| x == y),
+                    V_CMP_NE_U32 => self.cmp_mask(inst, |x, y| x != y),
+                    V_CMP_GT_I32 => self.cmp_mask(inst, |x, y| i(x) > i(y)),
+                    _ => self.cmp_mask(inst, |x, y| i(x) < i(y)),
+                };
+                self.mask_dst(&inst.sdst, m & self.exec());
+            }
+            _ => return false,
+        }
+        true
     }
 
     /// Scalar ALU and vector ALU instructions.
@@ -569,42 +624,38 @@ impl Wave {
             | V_XNOR_B32 | V_ADD_NC_U32 | V_SUB_NC_U32 | V_SUBREV_NC_U32 | V_BFM_B32 | V_BCNT_U32_B32
             | V_MUL_LO_U32 | V_MUL_HI_U32 | V_MUL_HI_I32 => {
                 self.no_int_mods(inst)?;
-                let (a, b) = (self.vsrc(&inst.src[0]), self.vsrc(&inst.src[1]));
-                let sat = inst.clamp;
-                let mut d = [0u32; 64];
-                for l in 0..self.lanes {
-                    let (x, y) = (a[l], b[l]);
-                    let i24 = |v: u32| ((v << 8) as i32 >> 8) as i64;
-                    d[l] = match op {
-                        V_MUL_I32_I24 => (i24(x) * i24(y)) as u32,
-                        V_MUL_HI_I32_I24 => ((i24(x) * i24(y)) >> 32) as u32,
-                        V_MUL_U32_U24 => (x & 0xff_ffff).wrapping_mul(y & 0xff_ffff),
-                        V_MUL_HI_U32_U24 => (((x & 0xff_ffff) as u64 * (y & 0xff_ffff) as u64) >> 32) as u32,
-                        V_MIN_I32 => (x as i32).min(y as i32) as u32,
-                        V_MAX_I32 => (x as i32).max(y as i32) as u32,
-                        V_MIN_U32 => x.min(y),
-                        V_MAX_U32 => x.max(y),
-                        V_LSHLREV_B32 => y << (x & 31),
-                        V_LSHRREV_B32 => y >> (x & 31),
-                        V_ASHRREV_I32 => ((y as i32) >> (x & 31)) as u32,
-                        V_AND_B32 => x & y,
-                        V_OR_B32 => x | y,
-                        V_XOR_B32 => x ^ y,
-                        V_XNOR_B32 => !(x ^ y),
-                        V_ADD_NC_U32 if sat => x.saturating_add(y),
-                        V_ADD_NC_U32 => x.wrapping_add(y),
-                        V_SUB_NC_U32 if sat => x.saturating_sub(y),
-                        V_SUB_NC_U32 => x.wrapping_sub(y),
-                        V_SUBREV_NC_U32 if sat => y.saturating_sub(x),
-                        V_SUBREV_NC_U32 => y.wrapping_sub(x),
-                        V_BFM_B32 => (((1u64 << (x & 31)) - 1) as u32) << (y & 31),
-                        V_BCNT_U32_B32 => x.count_ones().wrapping_add(y),
-                        V_MUL_LO_U32 => x.wrapping_mul(y),
-                        V_MUL_HI_U32 => ((x as u64 * y as u64) >> 32) as u32,
-                        _ => (((x as i32 as i64) * (y as i32 as i64)) >> 32) as u32, // V_MUL_HI_I32
-                    };
+                let i24 = |v: u32| ((v << 8) as i32 >> 8) as i64;
+                match op {
+                    V_MUL_I32_I24 => self.map2(inst, |x, y| (i24(x) * i24(y)) as u32),
+                    V_MUL_HI_I32_I24 => self.map2(inst, |x, y| ((i24(x) * i24(y)) >> 32) as u32),
+                    V_MUL_U32_U24 => self.map2(inst, |x, y| (x & 0xff_ffff).wrapping_mul(y & 0xff_ffff)),
+                    V_MUL_HI_U32_U24 => {
+                        self.map2(inst, |x, y| (((x & 0xff_ffff) as u64 * (y & 0xff_ffff) as u64) >> 32) as u32)
+                    }
+                    V_MIN_I32 => self.map2(inst, |x, y| (x as i32).min(y as i32) as u32),
+                    V_MAX_I32 => self.map2(inst, |x, y| (x as i32).max(y as i32) as u32),
+                    V_MIN_U32 => self.map2(inst, |x, y| x.min(y)),
+                    V_MAX_U32 => self.map2(inst, |x, y| x.max(y)),
+                    V_LSHLREV_B32 => self.map2(inst, |x, y| y << (x & 31)),
+                    V_LSHRREV_B32 => self.map2(inst, |x, y| y >> (x & 31)),
+                    V_ASHRREV_I32 => self.map2(inst, |x, y| ((y as i32) >> (x & 31)) as u32),
+                    V_AND_B32 => self.map2(inst, |x, y| x & y),
+                    V_OR_B32 => self.map2(inst, |x, y| x | y),
+                    V_XOR_B32 => self.map2(inst, |x, y| x ^ y),
+                    V_XNOR_B32 => self.map2(inst, |x, y| !(x ^ y)),
+                    // The clamp bit saturates the unsigned result.
+                    V_ADD_NC_U32 if inst.clamp => self.map2(inst, |x, y| x.saturating_add(y)),
+                    V_ADD_NC_U32 => self.map2(inst, |x, y| x.wrapping_add(y)),
+                    V_SUB_NC_U32 if inst.clamp => self.map2(inst, |x, y| x.saturating_sub(y)),
+                    V_SUB_NC_U32 => self.map2(inst, |x, y| x.wrapping_sub(y)),
+                    V_SUBREV_NC_U32 if inst.clamp => self.map2(inst, |x, y| y.saturating_sub(x)),
+                    V_SUBREV_NC_U32 => self.map2(inst, |x, y| y.wrapping_sub(x)),
+                    V_BFM_B32 => self.map2(inst, |x, y| (((1u64 << (x & 31)) - 1) as u32) << (y & 31)),
+                    V_BCNT_U32_B32 => self.map2(inst, |x, y| x.count_ones().wrapping_add(y)),
+                    V_MUL_LO_U32 => self.map2(inst, |x, y| x.wrapping_mul(y)),
+                    V_MUL_HI_U32 => self.map2(inst, |x, y| ((x as u64 * y as u64) >> 32) as u32),
+                    _ => self.map2(inst, |x, y| (((x as i32 as i64) * (y as i32 as i64)) >> 32) as u32), // V_MUL_HI_I32
                 }
-                self.vdst(&inst.dst, &d, self.exec());
             }
             // ---------------- VALU: 32-bit integer, three sources ----------------
             V_MAD_I32_I24 | V_MAD_U32_U24 | V_BFE_U32 | V_BFE_I32 | V_BFI_B32 | V_ALIGNBIT_B32 | V_ALIGNBYTE_B32
@@ -800,23 +851,44 @@ impl Wave {
             }
 
             // ---------------- VALU: f32 ----------------
+            V_ADD_F32 | V_SUB_F32 | V_SUBREV_F32 | V_MUL_F32 if plain_f32(inst) && fp::f32_host_mode(self.mode) => {
+                let f = f32::from_bits;
+                match op {
+                    V_ADD_F32 => self.map2(inst, |x, y| fp::add(f(x), f(y)).to_bits()),
+                    V_SUB_F32 => self.map2(inst, |x, y| fp::nan2(f(x), f(y), f(x) - f(y)).to_bits()),
+                    V_SUBREV_F32 => self.map2(inst, |x, y| fp::nan2(f(x), f(y), f(y) - f(x)).to_bits()),
+                    _ => self.map2(inst, |x, y| fp::nan2(f(x), f(y), f(x) * f(y)).to_bits()),
+                }
+            }
             V_ADD_F32 | V_SUB_F32 | V_SUBREV_F32 | V_MUL_F32 | V_MUL_DX9_ZERO_F32 | V_MIN_F32 | V_MAX_F32 => {
                 let a = self.fsrc(inst, 0);
                 let b = self.fsrc(inst, 1);
                 let mut d = [0f32; 64];
-                for l in 0..self.lanes {
-                    let (x, y) = (a[l], b[l]);
-                    d[l] = match op {
-                        V_ADD_F32 => x + y,
-                        V_SUB_F32 => x - y,
-                        V_SUBREV_F32 => y - x,
-                        V_MUL_F32 => x * y,
-                        // Legacy multiply: 0 times anything (even inf or NaN) is +0.
-                        V_MUL_DX9_ZERO_F32 if x == 0.0 || y == 0.0 => 0.0,
-                        V_MUL_DX9_ZERO_F32 => x * y,
-                        V_MIN_F32 => fmin(x, y),
-                        _ => fmax(x, y), // V_MAX_F32
+                let n = self.lanes.min(64);
+                let m = F32Mode::of(self.mode);
+                let host = fp::f32_host_mode(self.mode);
+                // One loop per operation (the match hoisted out of it) so that each vectorises.
+                macro_rules! each {
+                    (|$x:ident, $y:ident| $e:expr) => {
+                        for l in 0..n {
+                            let ($x, $y) = (a[l], b[l]);
+                            d[l] = $e;
+                        }
                     };
+                }
+                match op {
+                    V_ADD_F32 if host => each!(|x, y| fp::add(x, y)),
+                    V_SUB_F32 if host => each!(|x, y| fp::nan2(x, y, x - y)),
+                    V_SUBREV_F32 if host => each!(|x, y| fp::nan2(x, y, y - x)),
+                    V_MUL_F32 if host => each!(|x, y| fp::nan2(x, y, x * y)),
+                    V_ADD_F32 => each!(|x, y| m.add(x, y)),
+                    V_SUB_F32 => each!(|x, y| m.add(x, -y)),
+                    V_SUBREV_F32 => each!(|x, y| m.add(y, -x)),
+                    V_MUL_F32 => each!(|x, y| m.mul(x, y)),
+                    // Legacy multiply: 0 times anything (even inf or NaN) is +0.
+                    V_MUL_DX9_ZERO_F32 => each!(|x, y| if x == 0.0 || y == 0.0 { 0.0 } else { m.mul(x, y) }),
+                    V_MIN_F32 => each!(|x, y| fmin(x, y)),
+                    _ => each!(|x, y| fmax(x, y)), // V_MAX_F32
                 }
                 self.fdst(inst, &d);
             }
@@ -829,37 +901,61 @@ impl Wave {
                 }
                 self.fdst(inst, &d);
             }
+            V_FMAC_F32 | V_FMAMK_F32 | V_FMAAK_F32 | V_FMA_F32 if plain_f32(inst) && fp::f32_host_mode(self.mode) => {
+                let [s0, s1, s2, _] = &inst.src;
+                let srcs = match op {
+                    // fmac accumulates into its destination; fmamk is src0 * K + src1 (K in src2).
+                    V_FMAC_F32 => [s0, s1, &inst.dst],
+                    V_FMAMK_F32 => [s0, s2, s1],
+                    _ => [s0, s1, s2],
+                };
+                self.fma3(inst, srcs);
+            }
             V_FMAC_F32 | V_FMAMK_F32 | V_FMAAK_F32 | V_FMA_F32 | V_MIN3_F32 | V_MAX3_F32 => {
                 let a = self.fsrc(inst, 0);
-                let b = self.fsrc(inst, 1);
-                let c = match op {
+                let mut b = self.fsrc(inst, 1);
+                let mut c = match op {
                     // fmac accumulates into its destination.
-                    V_FMAC_F32 => {
-                        let mut acc = [0f32; 64];
-                        let d = self.vsrc(&inst.dst);
-                        for l in 0..self.lanes {
-                            acc[l] = f32::from_bits(d[l]);
-                        }
-                        acc
-                    }
+                    V_FMAC_F32 => fp::as_f32(self.vsrc(&inst.dst)),
                     _ => self.fsrc(inst, 2),
                 };
+                // fmamk: src0 * K + src1, with the literal K in src2.
+                if op == V_FMAMK_F32 {
+                    std::mem::swap(&mut b, &mut c);
+                }
                 let mut d = [0f32; 64];
-                for l in 0..self.lanes {
-                    d[l] = match op {
-                        V_FMAMK_F32 => a[l].mul_add(c[l], b[l]),
-                        V_MIN3_F32 => fmin(fmin(a[l], b[l]), c[l]),
-                        V_MAX3_F32 => fmax(fmax(a[l], b[l]), c[l]),
-                        _ => a[l].mul_add(b[l], c[l]),
-                    };
+                let n = self.lanes.min(64);
+                match op {
+                    V_MIN3_F32 => {
+                        for l in 0..n {
+                            d[l] = fmin(fmin(a[l], b[l]), c[l]);
+                        }
+                    }
+                    V_MAX3_F32 => {
+                        for l in 0..n {
+                            d[l] = fmax(fmax(a[l], b[l]), c[l]);
+                        }
+                    }
+                    _ if fp::f32_host_mode(self.mode) => {
+                        for l in 0..n {
+                            d[l] = fp::nan3(a[l], b[l], c[l], a[l].mul_add(b[l], c[l]));
+                        }
+                    }
+                    _ => {
+                        let m = F32Mode::of(self.mode);
+                        for l in 0..n {
+                            d[l] = m.fma(a[l], b[l], c[l]);
+                        }
+                    }
                 }
                 self.fdst(inst, &d);
             }
             V_CVT_F32_I32 | V_CVT_F32_U32 => {
                 let a = self.vsrc(&inst.src[0]);
                 let mut d = [0f32; 64];
+                let m = F32Mode::of(self.mode);
                 for l in 0..self.lanes {
-                    d[l] = if op == V_CVT_F32_I32 { a[l] as i32 as f32 } else { a[l] as f32 };
+                    d[l] = m.round_int(if op == V_CVT_F32_I32 { a[l] as i32 as f64 } else { a[l] as f64 });
                 }
                 self.fdst(inst, &d);
             }
@@ -914,16 +1010,21 @@ impl Wave {
             | V_CMP_EQ_U32 | V_CMP_LE_U32 | V_CMP_GT_U32 | V_CMP_NE_U32 | V_CMP_GE_U32 | V_CMPX_LT_I32
             | V_CMPX_EQ_I32 | V_CMPX_LE_I32 | V_CMPX_GT_I32 | V_CMPX_NE_I32 | V_CMPX_GE_I32 | V_CMPX_LT_U32
             | V_CMPX_EQ_U32 | V_CMPX_LE_U32 | V_CMPX_GT_U32 | V_CMPX_NE_U32 | V_CMPX_GE_U32 => {
-                let (a, b) = (self.vsrc(&inst.src[0]), self.vsrc(&inst.src[1]));
-                let exec = self.exec();
-                let mut m = 0u64;
-                for l in 0..self.lanes {
-                    if icmp(op, a[l], b[l]) {
-                        m |= 1 << l;
-                    }
-                }
+                let i = |x: u32| x as i32;
+                let m = match op {
+                    V_CMP_LT_I32 | V_CMPX_LT_I32 => self.cmp_mask(inst, |x, y| i(x) < i(y)),
+                    V_CMP_EQ_I32 | V_CMPX_EQ_I32 | V_CMP_EQ_U32 | V_CMPX_EQ_U32 => self.cmp_mask(inst, |x, y| x == y),
+                    V_CMP_LE_I32 | V_CMPX_LE_I32 => self.cmp_mask(inst, |x, y| i(x) <= i(y)),
+                    V_CMP_GT_I32 | V_CMPX_GT_I32 => self.cmp_mask(inst, |x, y| i(x) > i(y)),
+                    V_CMP_NE_I32 | V_CMPX_NE_I32 | V_CMP_NE_U32 | V_CMPX_NE_U32 => self.cmp_mask(inst, |x, y| x != y),
+                    V_CMP_GE_I32 | V_CMPX_GE_I32 => self.cmp_mask(inst, |x, y| i(x) >= i(y)),
+                    V_CMP_LT_U32 | V_CMPX_LT_U32 => self.cmp_mask(inst, |x, y| x < y),
+                    V_CMP_LE_U32 | V_CMPX_LE_U32 => self.cmp_mask(inst, |x, y| x <= y),
+                    V_CMP_GT_U32 | V_CMPX_GT_U32 => self.cmp_mask(inst, |x, y| x > y),
+                    _ => self.cmp_mask(inst, |x, y| x >= y), // V_CMP_GE_U32 | V_CMPX_GE_U32
+                };
                 // v_cmpx's destination is EXEC (the decoder put it in sdst).
-                self.mask_dst(&inst.sdst, m & exec);
+                self.mask_dst(&inst.sdst, m & self.exec());
             }
 
             // Not ALU instructions: the executor's step() handles them before the ALU.
@@ -965,6 +1066,11 @@ impl Wave {
             self.sgpr[crate::isa::decode::SGPR_EXEC_LO as usize + 1] = (v >> 32) as u32;
         }
     }
+}
+
+/// Whether an f32 instruction has no input or output modifiers (the fast path).
+fn plain_f32(inst: &Inst) -> bool {
+    inst.abs | inst.neg | inst.omod == 0 && !inst.clamp
 }
 
 /// Integer ops whose VOP3 clamp bit (saturation) the executor implements.

@@ -9,6 +9,7 @@
 // Lane loops index several per-lane arrays (sources, results, EXEC bits) by lane number.
 #[allow(clippy::needless_range_loop)]
 mod alu;
+pub(crate) mod fp;
 #[allow(clippy::needless_range_loop)]
 mod lanes;
 #[allow(clippy::needless_range_loop)]
@@ -22,6 +23,7 @@ mod valu16;
 #[allow(clippy::needless_range_loop)]
 mod valu64;
 
+use std::mem::MaybeUninit;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use super::decode::{Inst, Operand, SGPR_EXEC_LO, SGPR_NULL, SGPR_TTMP0, SGPR_VCC_LO};
@@ -186,12 +188,14 @@ impl Wave {
     }
 
     /// A VGPR's lanes.
+    #[inline(always)]
     pub fn v(&self, r: usize) -> &[u32] {
         let n = self.lanes;
         let r = r.min(VGPR_ALLOC - 1);
         &self.vgpr[r * n..r * n + n]
     }
 
+    #[inline(always)]
     fn v_mut(&mut self, r: usize) -> &mut [u32] {
         let n = self.lanes;
         let r = r.min(VGPR_ALLOC - 1);
@@ -288,13 +292,109 @@ impl Wave {
     }
 
     /// Per-lane 32-bit values of a vector source (VGPR, or a broadcast scalar).
+    #[inline(always)]
     fn vsrc(&self, op: &Operand) -> [u32; 64] {
         let mut out = [0u32; 64];
         match *op {
+            // Constant-size copies compile to a few vector moves, not a memcpy call.
+            Operand::Vgpr(r) if self.lanes == 32 => out[..32].copy_from_slice(&self.v(r as usize)[..32]),
             Operand::Vgpr(r) => out[..self.lanes].copy_from_slice(self.v(r as usize)),
             _ => out[..self.lanes].fill(self.s32(op)),
         }
         out
+    }
+
+    /// A source's `N` lane values (`N` = the wave's lanes): a VGPR's lanes in the register
+    /// file, or a scalar broadcast into `tmp`. Constant sizes let the hot VALU operations
+    /// compile to vector loads and a vectorised loop without copies.
+    #[inline(always)]
+    fn src_n<'a, const N: usize>(&'a self, op: &Operand, tmp: &'a mut MaybeUninit<[u32; N]>) -> &'a [u32; N] {
+        if let Operand::Vgpr(r) = *op {
+            let r = (r as usize).min(VGPR_ALLOC - 1);
+            if let Some(v) = self.vgpr[r * N..].first_chunk::<N>() {
+                return v;
+            }
+        }
+        tmp.write([self.s32(op); N])
+    }
+
+    /// Writes the active lanes of `N` lane values to a VGPR destination.
+    #[inline(always)]
+    fn dst_n<const N: usize>(&mut self, op: &Operand, vals: &[u32; N]) {
+        let Operand::Vgpr(r) = *op else { return };
+        let exec = self.exec();
+        let r = (r as usize).min(VGPR_ALLOC - 1);
+        let d = &mut self.vgpr[r * N..r * N + N];
+        if exec == u64::MAX >> (64 - N) {
+            d.copy_from_slice(vals);
+        } else {
+            for l in 0..N {
+                if exec >> l & 1 != 0 {
+                    d[l] = vals[l];
+                }
+            }
+        }
+    }
+
+    /// `dst[l] = f(src0[l], src1[l])` for the active lanes.
+    #[inline(always)]
+    fn map2(&mut self, inst: &Inst, f: impl Fn(u32, u32) -> u32) {
+        #[inline(always)]
+        fn go<const N: usize>(w: &mut Wave, inst: &Inst, f: impl Fn(u32, u32) -> u32) {
+            let (mut t0, mut t1, mut out) = (MaybeUninit::uninit(), MaybeUninit::uninit(), [0u32; N]);
+            let (a, b) = (w.src_n::<N>(&inst.src[0], &mut t0), w.src_n::<N>(&inst.src[1], &mut t1));
+            for l in 0..N {
+                out[l] = f(a[l], b[l]);
+            }
+            w.dst_n::<N>(&inst.dst, &out);
+        }
+        if self.lanes == 32 {
+            go::<32>(self, inst, f)
+        } else {
+            go::<64>(self, inst, f)
+        }
+    }
+
+    /// `dst[l] = a[l] * b[l] + c[l]` (f32, one rounding) for the active lanes, the sources
+    /// given explicitly (fmac reads its destination, fmamk its literal in src2).
+    #[inline(always)]
+    fn fma3(&mut self, inst: &Inst, srcs: [&Operand; 3]) {
+        #[inline(always)]
+        fn go<const N: usize>(w: &mut Wave, inst: &Inst, srcs: [&Operand; 3]) {
+            let (mut t0, mut t1, mut t2) = (MaybeUninit::uninit(), MaybeUninit::uninit(), MaybeUninit::uninit());
+            let mut out = [0u32; N];
+            let a = w.src_n::<N>(srcs[0], &mut t0);
+            let b = w.src_n::<N>(srcs[1], &mut t1);
+            let c = w.src_n::<N>(srcs[2], &mut t2);
+            fp::fma_lanes(a, b, c, &mut out);
+            w.dst_n::<N>(&inst.dst, &out);
+        }
+        if self.lanes == 32 {
+            go::<32>(self, inst, srcs)
+        } else {
+            go::<64>(self, inst, srcs)
+        }
+    }
+
+    /// The lane mask of lanes where `f(src0[l], src1[l])` holds (VOPC).
+    #[inline(always)]
+    fn cmp_mask(&self, inst: &Inst, f: impl Fn(u32, u32) -> bool) -> u64 {
+        #[inline(always)]
+        fn go<const N: usize>(w: &Wave, inst: &Inst, f: impl Fn(u32, u32) -> bool) -> u64 {
+            let (mut t0, mut t1) = (MaybeUninit::uninit(), MaybeUninit::uninit());
+            let (a, b) = (w.src_n::<N>(&inst.src[0], &mut t0), w.src_n::<N>(&inst.src[1], &mut t1));
+            // An OR reduction of per-lane bits: vectorises, unlike a shift per lane.
+            let mut m = 0u64;
+            for l in 0..N {
+                m |= if f(a[l], b[l]) { 1u64 << l } else { 0 };
+            }
+            m
+        }
+        if self.lanes == 32 {
+            go::<32>(self, inst, f)
+        } else {
+            go::<64>(self, inst, f)
+        }
     }
 
     /// Per-lane 64-bit values of a vector source (VGPR pair, or a broadcast scalar).
@@ -313,12 +413,17 @@ impl Wave {
     }
 
     /// Writes the active lanes of a VGPR destination.
+    #[inline(always)]
     fn vdst(&mut self, op: &Operand, vals: &[u32; 64], exec: u64) {
         let Operand::Vgpr(r) = *op else { return };
         let n = self.lanes;
         let d = self.v_mut(r as usize);
         if exec == u64::MAX >> (64 - n) {
-            d.copy_from_slice(&vals[..n]);
+            if n == 32 {
+                d[..32].copy_from_slice(&vals[..32]);
+            } else {
+                d.copy_from_slice(&vals[..n]);
+            }
         } else {
             for l in 0..n {
                 if exec >> l & 1 != 0 {
@@ -355,6 +460,9 @@ impl Wave {
             };
             self.pc = idx + 1;
             self.executed += 1;
+            if self.fast(inst) {
+                continue;
+            }
             match self.step(inst, idx, prog, ctx) {
                 Ok(Flow::Next) => {}
                 Ok(Flow::Jump(t)) => self.pc = t,
