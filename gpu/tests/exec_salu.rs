@@ -440,7 +440,7 @@ fn call_and_rfe_transfer_control() {
         false,
     );
     let s = |r: usize| out.s[r - 10];
-    // s_getpc_b64 gave the address of s_call_b64 (4 bytes); s_call_b64 is 4 bytes.
+    // The return address s_call_b64 saved in s[10:11], seen again inside the callee.
     let call_ret = out.s[0] as u64 | (out.s[1] as u64) << 32;
     assert_eq!(s(14), 1);
     assert_eq!(s(15), 2);
@@ -455,7 +455,7 @@ fn call_and_rfe_transfer_control() {
 /// The SOPP opcodes without an effect in this model run as NOPs: s_trap without a trap
 /// handler (seed 000, "STATUS . TRAP_EN": trap_en == 0 turns s_trap into a NOP), the debug
 /// branches (debug mode is never on), s_setkill 0, s_sethalt 0, s_wait_event, s_wakeup,
-/// s_incperflevel / s_decperflevel, s_ttracedata(_imm), s_sendmsghalt is not among them.
+/// s_incperflevel / s_decperflevel and s_ttracedata(_imm).
 #[test]
 fn sopp_ops_without_an_effect_here() {
     let out = run_wave(
@@ -494,16 +494,18 @@ fn setkill_and_endpgm_saved_end_the_wave() {
     }
 }
 
-/// s_sethalt 1 halts the wave and nothing resumes it: the dispatch hangs and the hang
-/// timeout reports it with the wave at the s_sethalt.
+/// s_sethalt 1 (and s_sendmsghalt, after its message) halts the wave and nothing resumes
+/// it: the dispatch hangs and the hang timeout reports it with the wave at that instruction.
 #[test]
 fn sethalt_halts_the_wave_until_the_hang_timeout() {
-    let mut gpu = Gpu::with_timeout(Duration::from_millis(200));
-    let code = gpu.kernel("s_sethalt 1\n s_endpgm");
-    let d = Dispatch::new(&code, &addr(0), [false; 3], [32, 1, 1]);
-    let r = gpu.run(&d.ib([1, 1, 1], W32)).expect_err("a halted wave never ends");
-    assert_eq!(r.kind, ReportKind::Hang, "{r}");
-    assert!(r.details.contains("s_sethalt"), "{r}");
+    for (asm, name) in [("s_sethalt 1", "s_sethalt"), ("s_sendmsghalt sendmsg(MSG_DEALLOC_VGPRS)", "s_sendmsghalt")] {
+        let mut gpu = Gpu::with_timeout(Duration::from_millis(200));
+        let code = gpu.kernel(&format!("{asm}\n s_endpgm"));
+        let d = Dispatch::new(&code, &addr(0), [false; 3], [32, 1, 1]);
+        let r = gpu.run(&d.ib([1, 1, 1], W32)).expect_err("a halted wave never ends");
+        assert_eq!(r.kind, ReportKind::Hang, "{r}");
+        assert!(r.details.contains(name), "{r}");
+    }
 }
 
 /// Seed `000_5e6764f932d07b8a.txt`, "STATUS . TRAP_EN": with a trap handler present
