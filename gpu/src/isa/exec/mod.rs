@@ -113,6 +113,8 @@ pub struct Wave {
     pub scc: bool,
     pub mode: u32,
     pub status: u32,
+    /// TRAPSTS (s_getreg / s_setreg; zero at launch).
+    pub trapsts: u32,
     pub flat_scratch: u64,
     /// Instructions executed, for statistics and hang reports.
     pub executed: u64,
@@ -138,6 +140,7 @@ impl Wave {
             scc: false,
             mode: 0,
             status: 0,
+            trapsts: 0,
             flat_scratch: 0,
             executed: 0,
         }
@@ -154,6 +157,7 @@ impl Wave {
         self.scc = false;
         self.mode = 0;
         self.status = 0;
+        self.trapsts = 0;
         self.flat_scratch = 0;
         self.executed = 0;
     }
@@ -527,7 +531,50 @@ impl Wave {
             | S_WAITCNT_EXPCNT
             | S_WAITCNT_LGKMCNT
             | S_VERSION
-            | V_NOP => Ok(Flow::Next),
+            | V_NOP
+            // Performance levels, thread trace data and the wake-up of sleeping waves have
+            // no effect here (s_sleep does not sleep); the debug-mode branches are never
+            // taken (no debugger sets COND_DBG_SYS/USER); s_wait_event times out at once
+            // (no export-ready event exists for compute waves).
+            | S_INCPERFLEVEL
+            | S_DECPERFLEVEL
+            | S_TTRACEDATA
+            | S_TTRACEDATA_IMM
+            | S_WAKEUP
+            | S_WAIT_EVENT
+            | S_CBRANCH_CDBGSYS
+            | S_CBRANCH_CDBGUSER
+            | S_CBRANCH_CDBGSYS_OR_USER
+            | S_CBRANCH_CDBGSYS_AND_USER => Ok(Flow::Next),
+            S_ROUND_MODE | S_DENORM_MODE => {
+                self.set_float_mode(inst);
+                Ok(Flow::Next)
+            }
+            // Seed 000, "STATUS . TRAP_EN": without a trap handler s_trap is a NOP.
+            S_TRAP if self.status & 1 << crate::spi::status::TRAP_EN == 0 => Ok(Flow::Next),
+            S_TRAP => Err(illegal("s_trap with a trap handler: not supported yet")),
+            // A halted wave stays at this instruction until something resumes it; nothing
+            // does here, so the dispatch hangs until the device's hang timeout, as on
+            // hardware without a debugger. The trap handler ignores HALT.
+            S_SETHALT => {
+                if self.set_halt(inst.imm & 1 != 0) {
+                    return Ok(Flow::Jump(idx));
+                }
+                Ok(Flow::Next)
+            }
+            S_SENDMSGHALT => {
+                // The halted wave stays here; repeating the message is harmless, as the
+                // messages executed (sendmsg) have no effect that repeats.
+                self.sendmsg(inst.imm)?;
+                if self.set_halt(true) {
+                    return Ok(Flow::Jump(idx));
+                }
+                Ok(Flow::Next)
+            }
+            // s_setkill 1 kills the wave: it ends where it is.
+            S_SETKILL if inst.imm & 1 != 0 => Ok(Flow::End),
+            S_SETKILL => Ok(Flow::Next),
+            S_ENDPGM_SAVED => Ok(Flow::End),
             S_CODE_END => {
                 if let Some(e) = prog.decode_error(idx) {
                     let words: Vec<String> = prog.words(idx).iter().map(|w| format!("{w:08x}")).collect();
@@ -554,11 +601,24 @@ impl Wave {
                     Ok(Flow::Next)
                 }
             }
-            S_SENDMSG => match inst.imm & 0xff {
-                // MSG_DEALLOC_VGPRS: an early release of VGPRs before s_endpgm.
-                3 => Ok(Flow::Next),
-                m => Err(illegal(format!("s_sendmsg message {m} is not supported"))),
-            },
+            S_SENDMSG => {
+                self.sendmsg(inst.imm)?;
+                Ok(Flow::Next)
+            }
+            S_CALL_B64 => {
+                self.sdst64(&inst.dst, prog.addr(idx + 1));
+                self.branch(inst)
+            }
+            // S_RFE_B64 (RDNA3 pseudo-code "WAVE_STATUS.PRIV = 0; PC = S0"): outside a trap
+            // handler PRIV is already clear and it is a jump like s_setpc_b64.
+            S_RFE_B64 => {
+                let target = self.s64(&inst.src[0]) & 0xffff_ffff_ffff;
+                self.status &= !STATUS_PRIV;
+                match prog.index_of(target) {
+                    Some(t) => Ok(Flow::Jump(t)),
+                    None => Err(illegal(format!("jump to {target:#x}, outside the decoded program"))),
+                }
+            }
             S_GETPC_B64 => {
                 self.sdst64(&inst.dst, prog.addr(idx + 1));
                 Ok(Flow::Next)
