@@ -1366,7 +1366,11 @@ fn quiet64(x: f64) -> f64 {
     f64::from_bits(x.to_bits() | QNAN64)
 }
 
-/// v_div_fixup_f64 (ISA pseudocode): S0 quotient, S1 denominator, S2 numerator.
+/// v_div_fixup_f64 (ISA pseudocode): S0 quotient, S1 denominator, S2 numerator. The
+/// text's OVERFLOW test reads "exponent(S1) == 2047", which the earlier NaN and infinity
+/// cases make unreachable; it is applied to the quotient S0 here (an infinite or NaN
+/// quotient of finite, nonzero operands is an overflow), which LLVM's expansion needs for
+/// quotients past MAX.
 fn div_fixup64(q: f64, d: f64, n: f64) -> f64 {
     let neg = d.is_sign_negative() != n.is_sign_negative();
     let sgn = |x: f64| if neg { -x } else { x };
@@ -1381,6 +1385,9 @@ fn div_fixup64(q: f64, d: f64, n: f64) -> f64 {
     } else if d.is_infinite() || n == 0.0 || expf64(n) - expf64(d) < -1075 {
         // x/inf, 0/y, and quotients below half the smallest denormal (UNDERFLOW).
         sgn(0.0)
+    } else if expf64(q) == 0x7ff {
+        // OVERFLOW: a quotient that came out infinite or NaN (the scaled macro overflowed).
+        sgn(f64::INFINITY)
     } else {
         sgn(q.abs())
     }
@@ -1399,6 +1406,8 @@ fn div_fixup32(q: f32, d: f32, n: f32) -> f32 {
         sgn(f32::INFINITY)
     } else if d.is_infinite() || n == 0.0 || expf32(n) - expf32(d) < -150 {
         sgn(0.0)
+    } else if expf32(q) == 0xff {
+        sgn(f32::INFINITY)
     } else {
         sgn(q.abs())
     }
@@ -1449,6 +1458,46 @@ mod tests {
         assert_eq!(fma64_scaled(r, 1.0, 0.0, -128, RNE), 2.0 * f64::from_bits(1));
         let below = fma64_scaled(1.5, 2f64.powi(-1074 + 128), -2f64.powi(-1010), -128, RNE);
         assert_eq!(below, f64::from_bits(1));
+    }
+
+    /// Runs one VALU instruction (machine words from llvm-mc-19) in a wave32 with `mode`.
+    fn run_one(words: &[u32], mode: u32, regs: &[(usize, u32)]) -> Wave {
+        let inst = crate::isa::decode::decode(words, false).expect("the test encoding decodes");
+        let mut w = Wave::new(32);
+        w.set_exec(u32::MAX as u64);
+        w.mode = mode;
+        for &(r, v) in regs {
+            w.v_mut(r).fill(v);
+        }
+        w.valu64(&inst).expect("executes");
+        w
+    }
+
+    /// Seed 000 (S_GETREG/S_SETREG, the MODE register): FP_ROUND[3:2] and FP_DENORM[3:2]
+    /// govern f64, FP_ROUND[1:0] and FP_DENORM[1:0] f32.
+    #[test]
+    fn mode_round_and_denormal_fields_apply() {
+        // v_add_f64 v[4:5], v[0:1], v[2:3] with 1 + 2^-60.
+        let add = [0xd727_0004, 0x0002_0500];
+        let one = 1f64.to_bits();
+        let t = 2f64.powi(-60).to_bits();
+        let regs = [(0, one as u32), (1, (one >> 32) as u32), (2, t as u32), (3, (t >> 32) as u32)];
+        let res = |w: &Wave| w.v(4)[0] as u64 | (w.v(5)[0] as u64) << 32;
+        assert_eq!(res(&run_one(&add, 0xf0, &regs)), one);
+        assert_eq!(res(&run_one(&add, 0xf0 | RUP << 2, &regs)), one + 1);
+        // The f32 round field leaves f64 alone.
+        assert_eq!(res(&run_one(&add, 0xf0 | RUP, &regs)), one);
+        // f64 input denormals flushed: 2^-1074 + 0 = 0 (FP_DENORM[3:2] = 0b10 keeps outputs).
+        let regs = [(0, 1), (1, 0), (2, 0), (3, 0)];
+        assert_eq!(res(&run_one(&add, 0xf0, &regs)), 1);
+        assert_eq!(res(&run_one(&add, 0xb0, &regs)), 0);
+        // v_div_fmas_f32 v4, v0, v1, v2 with VCC clear is an fma: 1·1 + 2^-30 rounds up
+        // only in round-up mode.
+        let regs = [(0, 1f32.to_bits()), (1, 1f32.to_bits()), (2, 2f32.powi(-30).to_bits())];
+        let fmas = [0xd637_0004, 0x040a_0300];
+        assert_eq!(run_one(&fmas, 0xf0, &regs).v(4)[0], 1f32.to_bits());
+        assert_eq!(run_one(&fmas, 0xf0 | RUP, &regs).v(4)[0], 1f32.to_bits() + 1);
+        assert_eq!(run_one(&fmas, 0xf0 | RTZ, &regs).v(4)[0], 1f32.to_bits());
     }
 
     #[test]
