@@ -444,7 +444,7 @@ opcode_table! {
         0x39 V_MAX_F16 "v_max_f16" [F16 F16 F16 N] X;
         0x3a V_MIN_F16 "v_min_f16" [F16 F16 F16 N] X;
         0x3b V_LDEXP_F16 "v_ldexp_f16" [F16 F16 F16 N] X;
-        0x3c V_PK_FMAC_F16 "v_pk_fmac_f16" [V2F16 V2F16 V2F16 N] E32;
+        0x3c V_PK_FMAC_F16 "v_pk_fmac_f16" [V2F16 V2F16 V2F16 N] E32 | X;
     }
     Vop1 vop1_ops {
         0x00 V_NOP "v_nop" [N N N N] X;
@@ -855,40 +855,40 @@ opcode_table! {
         0x364 V_XOR_B16 "v_xor_b16" [B16 B16 B16 N] X;
     }
     Vop3p vop3p_ops {
-        0x00 V_PK_MAD_I16 "v_pk_mad_i16" [B32 B32 B32 B32] NONE;
-        0x01 V_PK_MUL_LO_U16 "v_pk_mul_lo_u16" [B32 B32 B32 N] NONE;
-        0x02 V_PK_ADD_I16 "v_pk_add_i16" [B32 B32 B32 N] NONE;
-        0x03 V_PK_SUB_I16 "v_pk_sub_i16" [B32 B32 B32 N] NONE;
-        0x04 V_PK_LSHLREV_B16 "v_pk_lshlrev_b16" [B32 B32 B32 N] NONE;
-        0x05 V_PK_LSHRREV_B16 "v_pk_lshrrev_b16" [B32 B32 B32 N] NONE;
-        0x06 V_PK_ASHRREV_I16 "v_pk_ashrrev_i16" [B32 B32 B32 N] NONE;
-        0x07 V_PK_MAX_I16 "v_pk_max_i16" [B32 B32 B32 N] NONE;
-        0x08 V_PK_MIN_I16 "v_pk_min_i16" [B32 B32 B32 N] NONE;
-        0x09 V_PK_MAD_U16 "v_pk_mad_u16" [B32 B32 B32 B32] NONE;
-        0x0a V_PK_ADD_U16 "v_pk_add_u16" [B32 B32 B32 N] NONE;
-        0x0b V_PK_SUB_U16 "v_pk_sub_u16" [B32 B32 B32 N] NONE;
-        0x0c V_PK_MAX_U16 "v_pk_max_u16" [B32 B32 B32 N] NONE;
-        0x0d V_PK_MIN_U16 "v_pk_min_u16" [B32 B32 B32 N] NONE;
-        0x0e V_PK_FMA_F16 "v_pk_fma_f16" [V2F16 V2F16 V2F16 V2F16] NONE;
-        0x0f V_PK_ADD_F16 "v_pk_add_f16" [V2F16 V2F16 V2F16 N] NONE;
-        0x10 V_PK_MUL_F16 "v_pk_mul_f16" [V2F16 V2F16 V2F16 N] NONE;
-        0x11 V_PK_MIN_F16 "v_pk_min_f16" [V2F16 V2F16 V2F16 N] NONE;
-        0x12 V_PK_MAX_F16 "v_pk_max_f16" [V2F16 V2F16 V2F16 N] NONE;
-        0x13 V_DOT2_F32_F16 "v_dot2_f32_f16" [F32 V2F16 V2F16 F32] NONE;
-        0x16 V_DOT4_I32_IU8 "v_dot4_i32_iu8" [B32 B32 B32 B32] NONE;
-        0x17 V_DOT4_U32_U8 "v_dot4_u32_u8" [B32 B32 B32 B32] NONE;
-        0x18 V_DOT8_I32_IU4 "v_dot8_i32_iu4" [B32 B32 B32 B32] NONE;
-        0x19 V_DOT8_U32_U4 "v_dot8_u32_u4" [B32 B32 B32 B32] NONE;
-        0x1a V_DOT2_F32_BF16 "v_dot2_f32_bf16" [F32 V2BF16 V2BF16 F32] NONE;
-        0x20 V_FMA_MIX_F32 "v_fma_mix_f32" [B32 B32 B32 B32] NONE;
-        0x21 V_FMA_MIXLO_F16 "v_fma_mixlo_f16" [B32 B32 B32 B32] NONE;
-        0x22 V_FMA_MIXHI_F16 "v_fma_mixhi_f16" [B32 B32 B32 B32] NONE;
-        0x40 V_WMMA_F32_16X16X16_F16 "v_wmma_f32_16x16x16_f16" [B256 B256 B256 B256] NONE;
-        0x41 V_WMMA_F32_16X16X16_BF16 "v_wmma_f32_16x16x16_bf16" [B256 B256 B256 B256] NONE;
-        0x42 V_WMMA_F16_16X16X16_F16 "v_wmma_f16_16x16x16_f16" [B256 B256 B256 B256] NONE;
-        0x43 V_WMMA_BF16_16X16X16_BF16 "v_wmma_bf16_16x16x16_bf16" [B256 B256 B256 B256] NONE;
-        0x44 V_WMMA_I32_16X16X16_IU8 "v_wmma_i32_16x16x16_iu8" [B256 B128 B128 B256] NONE;
-        0x45 V_WMMA_I32_16X16X16_IU4 "v_wmma_i32_16x16x16_iu4" [B256 B64 B64 B256] NONE;
+        0x00 V_PK_MAD_I16 "v_pk_mad_i16" [B32 B32 B32 B32] X;
+        0x01 V_PK_MUL_LO_U16 "v_pk_mul_lo_u16" [B32 B32 B32 N] X;
+        0x02 V_PK_ADD_I16 "v_pk_add_i16" [B32 B32 B32 N] X;
+        0x03 V_PK_SUB_I16 "v_pk_sub_i16" [B32 B32 B32 N] X;
+        0x04 V_PK_LSHLREV_B16 "v_pk_lshlrev_b16" [B32 B32 B32 N] X;
+        0x05 V_PK_LSHRREV_B16 "v_pk_lshrrev_b16" [B32 B32 B32 N] X;
+        0x06 V_PK_ASHRREV_I16 "v_pk_ashrrev_i16" [B32 B32 B32 N] X;
+        0x07 V_PK_MAX_I16 "v_pk_max_i16" [B32 B32 B32 N] X;
+        0x08 V_PK_MIN_I16 "v_pk_min_i16" [B32 B32 B32 N] X;
+        0x09 V_PK_MAD_U16 "v_pk_mad_u16" [B32 B32 B32 B32] X;
+        0x0a V_PK_ADD_U16 "v_pk_add_u16" [B32 B32 B32 N] X;
+        0x0b V_PK_SUB_U16 "v_pk_sub_u16" [B32 B32 B32 N] X;
+        0x0c V_PK_MAX_U16 "v_pk_max_u16" [B32 B32 B32 N] X;
+        0x0d V_PK_MIN_U16 "v_pk_min_u16" [B32 B32 B32 N] X;
+        0x0e V_PK_FMA_F16 "v_pk_fma_f16" [V2F16 V2F16 V2F16 V2F16] X;
+        0x0f V_PK_ADD_F16 "v_pk_add_f16" [V2F16 V2F16 V2F16 N] X;
+        0x10 V_PK_MUL_F16 "v_pk_mul_f16" [V2F16 V2F16 V2F16 N] X;
+        0x11 V_PK_MIN_F16 "v_pk_min_f16" [V2F16 V2F16 V2F16 N] X;
+        0x12 V_PK_MAX_F16 "v_pk_max_f16" [V2F16 V2F16 V2F16 N] X;
+        0x13 V_DOT2_F32_F16 "v_dot2_f32_f16" [F32 V2F16 V2F16 F32] X;
+        0x16 V_DOT4_I32_IU8 "v_dot4_i32_iu8" [B32 B32 B32 B32] X;
+        0x17 V_DOT4_U32_U8 "v_dot4_u32_u8" [B32 B32 B32 B32] X;
+        0x18 V_DOT8_I32_IU4 "v_dot8_i32_iu4" [B32 B32 B32 B32] X;
+        0x19 V_DOT8_U32_U4 "v_dot8_u32_u4" [B32 B32 B32 B32] X;
+        0x1a V_DOT2_F32_BF16 "v_dot2_f32_bf16" [F32 V2BF16 V2BF16 F32] X;
+        0x20 V_FMA_MIX_F32 "v_fma_mix_f32" [B32 B32 B32 B32] X;
+        0x21 V_FMA_MIXLO_F16 "v_fma_mixlo_f16" [B32 B32 B32 B32] X;
+        0x22 V_FMA_MIXHI_F16 "v_fma_mixhi_f16" [B32 B32 B32 B32] X;
+        0x40 V_WMMA_F32_16X16X16_F16 "v_wmma_f32_16x16x16_f16" [B256 B256 B256 B256] X;
+        0x41 V_WMMA_F32_16X16X16_BF16 "v_wmma_f32_16x16x16_bf16" [B256 B256 B256 B256] X;
+        0x42 V_WMMA_F16_16X16X16_F16 "v_wmma_f16_16x16x16_f16" [B256 B256 B256 B256] X;
+        0x43 V_WMMA_BF16_16X16X16_BF16 "v_wmma_bf16_16x16x16_bf16" [B256 B256 B256 B256] X;
+        0x44 V_WMMA_I32_16X16X16_IU8 "v_wmma_i32_16x16x16_iu8" [B256 B128 B128 B256] X;
+        0x45 V_WMMA_I32_16X16X16_IU4 "v_wmma_i32_16x16x16_iu4" [B256 B64 B64 B256] X;
     }
     Vinterp vinterp_ops {
         0x00 V_INTERP_P10_F32 "v_interp_p10_f32" [B32 B32 B32 B32] NONE;
