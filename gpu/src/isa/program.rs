@@ -196,15 +196,16 @@ impl Program {
 }
 
 /// The opcode to name when `i` (with its VOPD halves) decodes but softnavi does not
-/// execute it, and the form that is not executed: an opcode without the `X` flag, any DPP
-/// form, GDS forms of DS, and special (aperture, LDS-direct) sources.
+/// execute it, and the form that is not executed: an opcode without the `X` flag, DPP
+/// forms [`dpp_not_executed`] names, GDS forms of DS, and special (aperture, LDS-direct)
+/// sources.
 fn not_executed(i: &Inst, halves: Option<&[Inst; 2]>) -> Option<(Op, &'static str)> {
     let unexecuted_half = halves.and_then(|d| d.iter().map(|h| h.op).find(|op| !op.executed()));
     let special = |i: &Inst| i.src.iter().any(|s| matches!(s, Operand::Special(_)));
     if !i.op.executed() {
         Some((i.op, ""))
-    } else if i.form.is_dpp() {
-        Some((i.op, " with DPP"))
+    } else if let Some(with) = dpp_not_executed(i) {
+        Some((i.op, with))
     } else if i.flags & mflag::GDS != 0 && i.op.encoding() == Encoding::Ds {
         Some((i.op, " with GDS"))
     } else if special(i) || halves.is_some_and(|d| d.iter().any(special)) {
@@ -214,6 +215,23 @@ fn not_executed(i: &Inst, halves: Option<&[Inst; 2]>) -> Option<(Op, &'static st
     } else {
         unexecuted_half.map(|op| (op, ""))
     }
+}
+
+/// Why a DPP form of an executed opcode is not executed, if it is not: a DPP16 control
+/// gfx11 does not have (the GFX9 wave shifts and row broadcasts, unassigned values), or
+/// the M0-relative moves, whose DPP semantics the ISA reference does not define.
+fn dpp_not_executed(i: &Inst) -> Option<&'static str> {
+    if !i.form.is_dpp() {
+        return None;
+    }
+    let ctrl = i.ext >> 8 & 0x1ff;
+    let ctrl_ok =
+        matches!(ctrl, 0x000..=0x0ff | 0x101..=0x10f | 0x111..=0x11f | 0x121..=0x12f | 0x140..=0x141 | 0x150..=0x16f);
+    if !i.form.is_dpp8() && !ctrl_ok {
+        return Some(" with a dpp_ctrl gfx11 does not have");
+    }
+    matches!(i.op, Op::V_MOVRELD_B32 | Op::V_MOVRELS_B32 | Op::V_MOVRELSD_B32 | Op::V_MOVRELSD_2_B32)
+        .then_some(" with DPP")
 }
 
 /// Whether a VALU scalar destination field (VOPC e64, v_readlane, v_readfirstlane) holds

@@ -473,7 +473,7 @@ opcode_table! {
         0x18 V_CEIL_F64 "v_ceil_f64" [F64 F64 N N] X;
         0x19 V_RNDNE_F64 "v_rndne_f64" [F64 F64 N N] X;
         0x1a V_FLOOR_F64 "v_floor_f64" [F64 F64 N N] X;
-        0x1b V_PIPEFLUSH "v_pipeflush" [N N N N] NONE;
+        0x1b V_PIPEFLUSH "v_pipeflush" [N N N N] X;
         0x1c V_MOV_B16 "v_mov_b16" [B16 B16 N N] X;
         0x20 V_FRACT_F32 "v_fract_f32" [F32 F32 N N] X;
         0x21 V_TRUNC_F32 "v_trunc_f32" [F32 F32 N N] X;
@@ -501,10 +501,10 @@ opcode_table! {
         0x3e V_FRACT_F64 "v_fract_f64" [F64 F64 N N] X;
         0x3f V_FREXP_EXP_I32_F32 "v_frexp_exp_i32_f32" [B32 F32 N N] X;
         0x40 V_FREXP_MANT_F32 "v_frexp_mant_f32" [F32 F32 N N] X;
-        0x42 V_MOVRELD_B32 "v_movreld_b32" [B32 B32 N N] NONE;
-        0x43 V_MOVRELS_B32 "v_movrels_b32" [B32 B32 N N] NONE;
-        0x44 V_MOVRELSD_B32 "v_movrelsd_b32" [B32 B32 N N] NONE;
-        0x48 V_MOVRELSD_2_B32 "v_movrelsd_2_b32" [B32 B32 N N] NONE;
+        0x42 V_MOVRELD_B32 "v_movreld_b32" [B32 B32 N N] X;
+        0x43 V_MOVRELS_B32 "v_movrels_b32" [B32 B32 N N] X;
+        0x44 V_MOVRELSD_B32 "v_movrelsd_b32" [B32 B32 N N] X;
+        0x48 V_MOVRELSD_2_B32 "v_movrelsd_2_b32" [B32 B32 N N] X;
         0x50 V_CVT_F16_U16 "v_cvt_f16_u16" [F16 B16 N N] X;
         0x51 V_CVT_F16_I16 "v_cvt_f16_i16" [F16 B16 N N] X;
         0x52 V_CVT_U16_F16 "v_cvt_u16_f16" [B16 F16 N N] X;
@@ -526,9 +526,9 @@ opcode_table! {
         0x62 V_SAT_PK_U8_I16 "v_sat_pk_u8_i16" [B16 B32 N N] X;
         0x63 V_CVT_NORM_I16_F16 "v_cvt_norm_i16_f16" [B16 F16 N N] X;
         0x64 V_CVT_NORM_U16_F16 "v_cvt_norm_u16_f16" [B16 F16 N N] X;
-        0x65 V_SWAP_B32 "v_swap_b32" [B32 B32 N N] E32;
-        0x67 V_PERMLANE64_B32 "v_permlane64_b32" [B32 B32 N N] E32;
-        0x68 V_SWAPREL_B32 "v_swaprel_b32" [B32 B32 N N] E32;
+        0x65 V_SWAP_B32 "v_swap_b32" [B32 B32 N N] E32 | X;
+        0x67 V_PERMLANE64_B32 "v_permlane64_b32" [B32 B32 N N] E32 | X;
+        0x68 V_SWAPREL_B32 "v_swaprel_b32" [B32 B32 N N] E32 | X;
         0x69 V_NOT_B16 "v_not_b16" [B16 B16 N N] X;
         0x6a V_CVT_I32_I16 "v_cvt_i32_i16" [B32 B16 N N] X;
         0x6b V_CVT_U32_U16 "v_cvt_u32_u16" [B32 B16 N N] X;
@@ -788,8 +788,8 @@ opcode_table! {
         0x258 V_OR3_B32 "v_or3_b32" [B32 B32 B32 B32] X;
         0x259 V_MAD_U32_U16 "v_mad_u32_u16" [B32 B16 B16 B32] X;
         0x25a V_MAD_I32_I16 "v_mad_i32_i16" [B32 B16 B16 B32] X;
-        0x25b V_PERMLANE16_B32 "v_permlane16_b32" [B32 B32 B32 B32] NONE;
-        0x25c V_PERMLANEX16_B32 "v_permlanex16_b32" [B32 B32 B32 B32] NONE;
+        0x25b V_PERMLANE16_B32 "v_permlane16_b32" [B32 B32 B32 B32] X;
+        0x25c V_PERMLANEX16_B32 "v_permlanex16_b32" [B32 B32 B32 B32] X;
         0x25d V_CNDMASK_B16 "v_cndmask_b16" [B16 B16 B16 Mask] X;
         0x25e V_MAXMIN_F32 "v_maxmin_f32" [F32 F32 F32 F32] X;
         0x25f V_MINMAX_F32 "v_minmax_f32" [F32 F32 F32 F32] X;
@@ -1441,9 +1441,10 @@ pub fn coverage_markdown() -> String {
          (`SOFTNAVI_BLESS=1 cargo test -p softnavi-gpu --test isa_doc` rewrites it).\n\n\
          *Decoded*: the decoder knows the opcode and the disassembler prints it. *Executed*: a wave\n\
          runs it; a decoded opcode that is not executed raises the illegal-instruction exception\n\
-         (named, with PC and disassembly) when a wave reaches it. DPP forms and GDS/GWS DS forms\n\
-         are decoded and not executed. How far the disassembly matches LLVM 19 is measured by\n\
-         `gpu/tests/llvm_isa.rs`.\n\n\
+         (named, with PC and disassembly) when a wave reaches it. The DPP16 and DPP8 forms of an\n\
+         executed opcode are executed (except those of v_movrel*, and dpp_ctrl values gfx11 does\n\
+         not have); GDS/GWS DS forms are decoded and not executed. How far the disassembly\n\
+         matches LLVM 19 is measured by `gpu/tests/llvm_isa.rs`.\n\n\
          | Encoding | Decoded | Executed |\n|---|---:|---:|\n",
     );
     let (mut td, mut tx) = (0, 0);

@@ -759,6 +759,23 @@ v_lshrrev_b64 v[1:2], s4, 7
 v_ashrrev_i64 v[1:2], v2, v[4:5]
 v_ashrrev_i64 v[1:2], s4, 7
 v_readlane_b32 s4, v1, 3
+v_pipeflush
+v_movreld_b32 v1, v2
+v_movreld_b32 v1, s5
+v_movrels_b32 v1, v2
+v_movrelsd_b32 v1, v2
+v_movrelsd_2_b32 v1, v2
+v_swap_b32 v1, v2
+v_swaprel_b32 v1, v2
+v_permlane64_b32 v1, v2
+v_permlane16_b32 v1, v2, s3, s4
+v_permlane16_b32 v1, v2, s3, 0x12345678 op_sel:[1,1]
+v_permlanex16_b32 v1, v2, m0, exec_lo op_sel:[1,0]
+v_mov_b32_dpp v1, v2 row_share:3 row_mask:0xf bank_mask:0xf bound_ctrl:1 fi:1
+v_mov_b32_dpp v1, v2 row_xmask:3 row_mask:0x5 bank_mask:0xa
+v_add_f32_dpp v1, -v2, |v3| row_ror:7 row_mask:0xf bank_mask:0xf
+v_add_f32_e64_dpp v1, v2, v3 dpp8:[7,6,5,4,3,2,1,0] fi:1
+v_cmp_lt_f32_e64_dpp s5, v2, v3 row_half_mirror row_mask:0xf bank_mask:0xf
 v_readlane_b32 s4, v1, s5
 v_writelane_b32 v1, s4, 3
 v_writelane_b32 v1, 7, s5

@@ -1,11 +1,9 @@
 // Instructions softnavi does not execute: decoding must reject them (an illegal
 // instruction when executed) and know their length, so that decoding goes on after them.
-v_mov_b32_dpp v1, v2 quad_perm:[1,0,3,2] row_mask:0xf bank_mask:0xf
-v_mov_b32_dpp v1, v2 dpp8:[7,6,5,4,3,2,1,0]
-v_add_f32_e64_dpp v1, v2, v3 quad_perm:[0,1,2,3] row_mask:0xf bank_mask:0xf
-v_add_f32_e64_dpp v1, v2, v3 dpp8:[7,6,5,4,3,2,1,0]
-v_cmp_lt_f32_e64_dpp vcc_lo, v2, v3 quad_perm:[0,1,2,3] row_mask:0xf bank_mask:0xf
-v_add_f32_dpp v1, v2, v3 row_shl:1 row_mask:0xf bank_mask:0xf
+v_movrels_b32_dpp v1, v2 quad_perm:[1,0,3,2] row_mask:0xf bank_mask:0xf
+v_movreld_b32_dpp v1, v2 dpp8:[7,6,5,4,3,2,1,0]
+.long 0x7e0202fa, 0xff013002 // v_mov_b32_dpp v1, v2 with dpp_ctrl 0x130 (GFX9 wave_shl:1)
+.long 0x7e0202fa, 0xff014302 // v_mov_b32_dpp v1, v2 with dpp_ctrl 0x143 (GFX9 row_bcast:31)
 v_pk_add_f16 v1, v2, v3
 v_pk_mul_f16 v1, v2, 0x1234
 v_dot2_f32_f16 v1, v2, v3, v4
@@ -39,7 +37,6 @@ v_fmac_f16 v1, v2, v3
 v_interp_p10_f32 v0, v1, v2, v3
 lds_param_load v1, attr0.x
 lds_direct_load v1
-v_permlane16_b32 v1, v2, s3, s4
 s_add_u32 s4, src_shared_base, s5
 image_load v[0:3], [v0, v1], s[0:7] dmask:0xf dim:SQ_RSRC_IMG_2D
 image_bvh_intersect_ray v[4:7], [v9, v10, v[11:13], v[14:16], v[17:19]], s[4:7]

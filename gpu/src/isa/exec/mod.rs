@@ -35,6 +35,8 @@ use crate::mem::{AddressSpace, Tlb, VmFault};
 pub const VGPR_ALLOC: usize = 256 + 16;
 /// The private register VOPD computes its X half into.
 const VOPD_TEMP: u16 = 256;
+/// The private register that holds a DPP instruction's permuted src0 (lanes.rs).
+const DPP_TEMP: u16 = 257;
 /// Scalar register file size (incl. VCC, TTMP, NULL, M0, EXEC), plus slack for pairs.
 const SGPR_FILE: usize = 128 + 16;
 
