@@ -338,10 +338,9 @@ fn assemble_object_w64(src: &str) -> PathBuf {
 }
 
 /// `data/gfx11_unsupported.s` lists instructions softnavi does not execute (DPP of the
-/// v_movrel* moves and DPP controls gfx11 dropped, VOP3P,
-/// MIMG with and without NSA, MTBUF, EXP, FLAT, GDS, LDS permutes,
-/// s_getreg/s_setreg, s_setreg_imm32 with its literal, 16- and 64-bit VALU, VINTERP,
-/// LDSDIR, apertures): in a program every one must become a trap (a wave that reaches it
+/// v_movrel* moves and DPP controls gfx11 dropped, s_subvector_loop_*, MIMG with and
+/// without NSA, MTBUF, EXP, FLAT, GDS/GWS, LDS permutes, buffer forms not executed yet,
+/// VINTERP, LDSDIR, apertures): in a program every one must become a trap (a wave that reaches it
 /// raises the illegal-instruction exception), and take LLVM's length, so that decoding
 /// goes on at the next instruction.
 #[test]

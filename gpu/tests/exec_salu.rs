@@ -556,3 +556,26 @@ fn m0_and_exec_halves() {
     assert!(out.v.iter().all(|v| v[0] == 7));
     assert_eq!(out.s[0], 0);
 }
+
+/// Seed `000_5e6764f932d07b8a.txt`, "SCC": s_max sets SCC to S0 >= S1 (so equal inputs set
+/// it), s_min to S0 < S1 (the RDNA3 ISA's pseudocode for both).
+#[test]
+fn max_and_min_set_scc_as_the_isa_compares() {
+    let out = run_wave(
+        "
+        s_max_u32 s10, 5, 5
+        s_cselect_b32 s11, 1, 0
+        s_max_i32 s12, -3, -3
+        s_cselect_b32 s13, 1, 0
+        s_max_u32 s14, 4, 5
+        s_cselect_b32 s15, 1, 0
+        s_min_u32 s16, 5, 5
+        s_cselect_b32 s17, 1, 0
+        s_min_i32 s18, -4, -3
+        s_cselect_b32 s19, 1, 0
+        ",
+        &[],
+        false,
+    );
+    assert_eq!(&out.s[..10], &[5, 1, -3i32 as u32, 1, 5, 0, 5, 0, -4i32 as u32, 1]);
+}

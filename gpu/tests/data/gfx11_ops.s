@@ -1141,6 +1141,7 @@ v_dual_mov_b32 v0, s5 :: v_dual_lshlrev_b32 v3, 2, v5
 v_dual_mov_b32 v0, v1 :: v_dual_and_b32 v3, 0xff, v5
 v_dual_mul_f32 v10, v11, v12 :: v_dual_mul_f32 v11, v13, v14
 v_dual_add_f32 v255, v1, v2 :: v_dual_add_f32 v254, v3, v4
+v_dual_dot2acc_f32_f16 v1, v2, v3 :: v_dual_mov_b32 v4, v5
 // ---- Operand variety ----
 s_mov_b32 s4, vcc_lo
 s_mov_b32 vcc_hi, s4
@@ -1288,3 +1289,371 @@ s_lshl_b64 s[4:5], s[4:5], 63
 s_getpc_b64 s[104:105]
 s_addk_i32 s4, 0xfff0
 s_movk_i32 vcc_lo, 0x8000
+// Opcodes executed since issue 4 (generated forms, each checked with llvm-mc-19).
+s_getreg_b32 s4, hwreg(HW_REG_MODE)
+s_setreg_b32 hwreg(HW_REG_MODE), s4
+s_setreg_imm32_b32 hwreg(HW_REG_MODE), 0x1234
+s_call_b64 s[4:5], 16
+s_cls_i32 s4, s5
+s_cls_i32_i64 s4, s[6:7]
+s_bitreplicate_b64_b32 s[4:5], s6
+s_quadmask_b32 s4, s5
+s_quadmask_b64 s[4:5], s[6:7]
+s_wqm_b32 s4, s5
+s_wqm_b64 s[4:5], s[6:7]
+s_nand_saveexec_b32 s4, s5
+s_nand_saveexec_b64 s[4:5], s[6:7]
+s_nor_saveexec_b32 s4, s5
+s_nor_saveexec_b64 s[4:5], s[6:7]
+s_xnor_saveexec_b32 s4, s5
+s_xnor_saveexec_b64 s[4:5], s[6:7]
+s_and_not0_wrexec_b32 s4, s5
+s_and_not0_wrexec_b64 s[4:5], s[6:7]
+s_and_not1_wrexec_b32 s4, s5
+s_and_not1_wrexec_b64 s[4:5], s[6:7]
+s_movrels_b32 s4, s5
+s_movrels_b64 s[4:5], s[6:7]
+s_movreld_b32 s4, s5
+s_movreld_b64 s[4:5], s[6:7]
+s_movrelsd_2_b32 s4, s5
+s_rfe_b64 s[4:5]
+s_sendmsg_rtn_b32 s4, sendmsg(MSG_RTN_GET_REALTIME)
+s_sendmsg_rtn_b64 s[4:5], 16
+s_setkill 1
+s_sethalt 1
+s_wait_event 1
+s_trap 1
+s_round_mode 1
+s_denorm_mode 1
+s_cbranch_cdbgsys 1
+s_cbranch_cdbguser 1
+s_cbranch_cdbgsys_or_user 1
+s_cbranch_cdbgsys_and_user 1
+s_endpgm_saved
+s_wakeup
+s_sendmsghalt 1
+s_incperflevel 1
+s_decperflevel 1
+s_ttracedata
+s_ttracedata_imm 1
+v_dot2acc_f32_f16 v1, v2, v3
+v_fmac_dx9_zero_f32 v1, v2, v3
+v_cvt_pk_rtz_f16_f32 v1, v2, v3
+v_add_f16 v1, v2, v3
+v_sub_f16 v1, v2, v3
+v_subrev_f16 v1, v2, v3
+v_mul_f16 v1, v2, v3
+v_fmac_f16 v1, v2, v3
+v_max_f16 v1, v2, v3
+v_min_f16 v1, v2, v3
+v_ldexp_f16 v1, v2, v3
+v_pk_fmac_f16 v1, v2, v3
+v_cvt_i32_f64 v1, v[2:3]
+v_cvt_f64_i32 v[2:3], v1
+v_cvt_f16_f32 v1, v2
+v_cvt_f32_f16 v1, v2
+v_cvt_nearest_i32_f32 v1, v2
+v_cvt_floor_i32_f32 v1, v2
+v_cvt_off_f32_i4 v1, v2
+v_cvt_f32_f64 v1, v[2:3]
+v_cvt_f64_f32 v[2:3], v1
+v_cvt_f32_ubyte0 v1, v2
+v_cvt_f32_ubyte1 v1, v2
+v_cvt_f32_ubyte2 v1, v2
+v_cvt_f32_ubyte3 v1, v2
+v_cvt_u32_f64 v1, v[2:3]
+v_cvt_f64_u32 v[2:3], v1
+v_trunc_f64 v[2:3], v[4:5]
+v_ceil_f64 v[2:3], v[4:5]
+v_rndne_f64 v[2:3], v[4:5]
+v_floor_f64 v[2:3], v[4:5]
+v_rcp_f64 v[2:3], v[4:5]
+v_rsq_f64 v[2:3], v[4:5]
+v_sqrt_f64 v[2:3], v[4:5]
+v_sin_f32 v1, v2
+v_cos_f32 v1, v2
+v_cls_i32 v1, v2
+v_frexp_exp_i32_f64 v1, v[2:3]
+v_frexp_mant_f64 v[2:3], v[4:5]
+v_fract_f64 v[2:3], v[4:5]
+v_frexp_exp_i32_f32 v1, v2
+v_frexp_mant_f32 v1, v2
+v_cvt_f16_u16 v1, v2
+v_cvt_f16_i16 v1, v2
+v_cvt_u16_f16 v1, v2
+v_cvt_i16_f16 v1, v2
+v_rcp_f16 v1, v2
+v_sqrt_f16 v1, v2
+v_rsq_f16 v1, v2
+v_log_f16 v1, v2
+v_exp_f16 v1, v2
+v_frexp_mant_f16 v1, v2
+v_frexp_exp_i16_f16 v1, v2
+v_floor_f16 v1, v2
+v_ceil_f16 v1, v2
+v_trunc_f16 v1, v2
+v_rndne_f16 v1, v2
+v_fract_f16 v1, v2
+v_sin_f16 v1, v2
+v_cos_f16 v1, v2
+v_sat_pk_u8_i16 v1, v2
+v_cvt_norm_i16_f16 v1, v2
+v_cvt_norm_u16_f16 v1, v2
+v_not_b16 v1, v2
+v_cvt_i32_i16 v1, v2
+v_cvt_u32_u16 v1, v2
+v_cmp_f_f16 v1, v2
+v_cmp_lt_f16 v1, v2
+v_cmp_eq_f16 v1, v2
+v_cmp_le_f16 v1, v2
+v_cmp_gt_f16 v1, v2
+v_cmp_lg_f16 v1, v2
+v_cmp_ge_f16 v1, v2
+v_cmp_o_f16 v1, v2
+v_cmp_u_f16 v1, v2
+v_cmp_nge_f16 v1, v2
+v_cmp_nlg_f16 v1, v2
+v_cmp_ngt_f16 v1, v2
+v_cmp_nle_f16 v1, v2
+v_cmp_neq_f16 v1, v2
+v_cmp_nlt_f16 v1, v2
+v_cmp_t_f16 v1, v2
+v_cmp_f_f32 v1, v2
+v_cmp_t_f32 v1, v2
+v_cmp_f_f64 v[2:3], v[4:5]
+v_cmp_lt_f64 v[2:3], v[4:5]
+v_cmp_eq_f64 v[2:3], v[4:5]
+v_cmp_le_f64 v[2:3], v[4:5]
+v_cmp_gt_f64 v[2:3], v[4:5]
+v_cmp_lg_f64 v[2:3], v[4:5]
+v_cmp_ge_f64 v[2:3], v[4:5]
+v_cmp_o_f64 v[2:3], v[4:5]
+v_cmp_u_f64 v[2:3], v[4:5]
+v_cmp_nge_f64 v[2:3], v[4:5]
+v_cmp_nlg_f64 v[2:3], v[4:5]
+v_cmp_ngt_f64 v[2:3], v[4:5]
+v_cmp_nle_f64 v[2:3], v[4:5]
+v_cmp_neq_f64 v[2:3], v[4:5]
+v_cmp_nlt_f64 v[2:3], v[4:5]
+v_cmp_t_f64 v[2:3], v[4:5]
+v_cmp_lt_i16 v1, v2
+v_cmp_eq_i16 v1, v2
+v_cmp_le_i16 v1, v2
+v_cmp_gt_i16 v1, v2
+v_cmp_ne_i16 v1, v2
+v_cmp_ge_i16 v1, v2
+v_cmp_lt_u16 v1, v2
+v_cmp_eq_u16 v1, v2
+v_cmp_le_u16 v1, v2
+v_cmp_gt_u16 v1, v2
+v_cmp_ne_u16 v1, v2
+v_cmp_ge_u16 v1, v2
+v_cmp_f_i32 v1, v2
+v_cmp_t_i32 v1, v2
+v_cmp_f_u32 v1, v2
+v_cmp_t_u32 v1, v2
+v_cmp_f_i64 v[2:3], v[4:5]
+v_cmp_lt_i64 v[2:3], v[4:5]
+v_cmp_eq_i64 v[2:3], v[4:5]
+v_cmp_le_i64 v[2:3], v[4:5]
+v_cmp_gt_i64 v[2:3], v[4:5]
+v_cmp_ne_i64 v[2:3], v[4:5]
+v_cmp_ge_i64 v[2:3], v[4:5]
+v_cmp_t_i64 v[2:3], v[4:5]
+v_cmp_f_u64 v[2:3], v[4:5]
+v_cmp_lt_u64 v[2:3], v[4:5]
+v_cmp_eq_u64 v[2:3], v[4:5]
+v_cmp_le_u64 v[2:3], v[4:5]
+v_cmp_gt_u64 v[2:3], v[4:5]
+v_cmp_ne_u64 v[2:3], v[4:5]
+v_cmp_ge_u64 v[2:3], v[4:5]
+v_cmp_t_u64 v[2:3], v[4:5]
+v_cmp_class_f16 v1, v2
+v_cmp_class_f32 v1, v2
+v_cmp_class_f64 v[2:3], v1
+v_cmpx_f_f16 v1, v2
+v_cmpx_lt_f16 v1, v2
+v_cmpx_eq_f16 v1, v2
+v_cmpx_le_f16 v1, v2
+v_cmpx_gt_f16 v1, v2
+v_cmpx_lg_f16 v1, v2
+v_cmpx_ge_f16 v1, v2
+v_cmpx_o_f16 v1, v2
+v_cmpx_u_f16 v1, v2
+v_cmpx_nge_f16 v1, v2
+v_cmpx_nlg_f16 v1, v2
+v_cmpx_ngt_f16 v1, v2
+v_cmpx_nle_f16 v1, v2
+v_cmpx_neq_f16 v1, v2
+v_cmpx_nlt_f16 v1, v2
+v_cmpx_t_f16 v1, v2
+v_cmpx_f_f32 v1, v2
+v_cmpx_t_f32 v1, v2
+v_cmpx_f_f64 v[2:3], v[4:5]
+v_cmpx_lt_f64 v[2:3], v[4:5]
+v_cmpx_eq_f64 v[2:3], v[4:5]
+v_cmpx_le_f64 v[2:3], v[4:5]
+v_cmpx_gt_f64 v[2:3], v[4:5]
+v_cmpx_lg_f64 v[2:3], v[4:5]
+v_cmpx_ge_f64 v[2:3], v[4:5]
+v_cmpx_o_f64 v[2:3], v[4:5]
+v_cmpx_u_f64 v[2:3], v[4:5]
+v_cmpx_nge_f64 v[2:3], v[4:5]
+v_cmpx_nlg_f64 v[2:3], v[4:5]
+v_cmpx_ngt_f64 v[2:3], v[4:5]
+v_cmpx_nle_f64 v[2:3], v[4:5]
+v_cmpx_neq_f64 v[2:3], v[4:5]
+v_cmpx_nlt_f64 v[2:3], v[4:5]
+v_cmpx_t_f64 v[2:3], v[4:5]
+v_cmpx_lt_i16 v1, v2
+v_cmpx_eq_i16 v1, v2
+v_cmpx_le_i16 v1, v2
+v_cmpx_gt_i16 v1, v2
+v_cmpx_ne_i16 v1, v2
+v_cmpx_ge_i16 v1, v2
+v_cmpx_lt_u16 v1, v2
+v_cmpx_eq_u16 v1, v2
+v_cmpx_le_u16 v1, v2
+v_cmpx_gt_u16 v1, v2
+v_cmpx_ne_u16 v1, v2
+v_cmpx_ge_u16 v1, v2
+v_cmpx_f_i32 v1, v2
+v_cmpx_t_i32 v1, v2
+v_cmpx_f_u32 v1, v2
+v_cmpx_t_u32 v1, v2
+v_cmpx_f_i64 v[2:3], v[4:5]
+v_cmpx_lt_i64 v[2:3], v[4:5]
+v_cmpx_eq_i64 v[2:3], v[4:5]
+v_cmpx_le_i64 v[2:3], v[4:5]
+v_cmpx_gt_i64 v[2:3], v[4:5]
+v_cmpx_ne_i64 v[2:3], v[4:5]
+v_cmpx_ge_i64 v[2:3], v[4:5]
+v_cmpx_t_i64 v[2:3], v[4:5]
+v_cmpx_f_u64 v[2:3], v[4:5]
+v_cmpx_lt_u64 v[2:3], v[4:5]
+v_cmpx_eq_u64 v[2:3], v[4:5]
+v_cmpx_le_u64 v[2:3], v[4:5]
+v_cmpx_gt_u64 v[2:3], v[4:5]
+v_cmpx_ne_u64 v[2:3], v[4:5]
+v_cmpx_ge_u64 v[2:3], v[4:5]
+v_cmpx_t_u64 v[2:3], v[4:5]
+v_cmpx_class_f16 v1, v2
+v_cmpx_class_f32 v1, v2
+v_cmpx_class_f64 v[2:3], v1
+v_fma_dx9_zero_f32 v1, v2, v3, v4
+v_cubeid_f32 v1, v2, v3, v4
+v_cubesc_f32 v1, v2, v3, v4
+v_cubetc_f32 v1, v2, v3, v4
+v_cubema_f32 v1, v2, v3, v4
+v_fma_f64 v[2:3], v[4:5], v[6:7], v[8:9]
+v_lerp_u8 v1, v2, v3, v4
+v_mullit_f32 v1, v2, v3, v4
+v_med3_f32 v1, v2, v3, v4
+v_sad_u8 v1, v2, v3, v4
+v_sad_hi_u8 v1, v2, v3, v4
+v_sad_u16 v1, v2, v3, v4
+v_sad_u32 v1, v2, v3, v4
+v_cvt_pk_u8_f32 v1, v2, v3, v4
+v_div_fixup_f32 v1, v2, v3, v4
+v_div_fixup_f64 v[2:3], v[4:5], v[6:7], v[8:9]
+v_div_fmas_f32 v1, v2, v3, v4
+v_div_fmas_f64 v[2:3], v[4:5], v[6:7], v[8:9]
+v_msad_u8 v1, v2, v3, v4
+v_qsad_pk_u16_u8 v[2:3], v[4:5], v6, v[8:9]
+v_mqsad_pk_u16_u8 v[2:3], v[4:5], v6, v[8:9]
+v_mqsad_u32_u8 v[0:3], v[4:5], v6, v[0:3]
+v_mad_u16 v1, v2, v3, v4
+v_fma_f16 v1, v2, v3, v4
+v_min3_f16 v1, v2, v3, v4
+v_min3_i16 v1, v2, v3, v4
+v_min3_u16 v1, v2, v3, v4
+v_max3_f16 v1, v2, v3, v4
+v_max3_i16 v1, v2, v3, v4
+v_max3_u16 v1, v2, v3, v4
+v_med3_f16 v1, v2, v3, v4
+v_med3_i16 v1, v2, v3, v4
+v_med3_u16 v1, v2, v3, v4
+v_mad_i16 v1, v2, v3, v4
+v_div_fixup_f16 v1, v2, v3, v4
+v_mad_u32_u16 v1, v2, v3, v4
+v_mad_i32_i16 v1, v2, v3, v4
+v_maxmin_f32 v1, v2, v3, v4
+v_minmax_f32 v1, v2, v3, v4
+v_maxmin_f16 v1, v2, v3, v4
+v_minmax_f16 v1, v2, v3, v4
+v_maxmin_u32 v1, v2, v3, v4
+v_minmax_u32 v1, v2, v3, v4
+v_maxmin_i32 v1, v2, v3, v4
+v_minmax_i32 v1, v2, v3, v4
+v_div_scale_f32 v1, vcc_lo, v2, v3, v4
+v_div_scale_f64 v[2:3], vcc_lo, v[4:5], v[6:7], v[8:9]
+v_add_nc_u16 v1, v2, v3
+v_sub_nc_u16 v1, v2, v3
+v_mul_lo_u16 v1, v2, v3
+v_cvt_pk_i16_f32 v1, v2, v3
+v_cvt_pk_u16_f32 v1, v2, v3
+v_max_u16 v1, v2, v3
+v_max_i16 v1, v2, v3
+v_min_u16 v1, v2, v3
+v_min_i16 v1, v2, v3
+v_add_nc_i16 v1, v2, v3
+v_sub_nc_i16 v1, v2, v3
+v_pack_b32_f16 v1, v2, v3
+v_cvt_pk_norm_i16_f16 v1, v2, v3
+v_cvt_pk_norm_u16_f16 v1, v2, v3
+v_cvt_pk_norm_i16_f32 v1, v2, v3
+v_cvt_pk_norm_u16_f32 v1, v2, v3
+v_cvt_pk_u16_u32 v1, v2, v3
+v_cvt_pk_i16_i32 v1, v2, v3
+v_sub_nc_i32 v1, v2, v3
+v_add_nc_i32 v1, v2, v3
+v_add_f64 v[2:3], v[4:5], v[6:7]
+v_mul_f64 v[2:3], v[4:5], v[6:7]
+v_min_f64 v[2:3], v[4:5], v[6:7]
+v_max_f64 v[2:3], v[4:5], v[6:7]
+v_ldexp_f64 v[2:3], v[4:5], v6
+v_trig_preop_f64 v[2:3], v[4:5], v6
+v_lshlrev_b16 v1, v2, v3
+v_lshrrev_b16 v1, v2, v3
+v_ashrrev_i16 v1, v2, v3
+v_and_b16 v1, v2, v3
+v_or_b16 v1, v2, v3
+v_xor_b16 v1, v2, v3
+v_pk_mad_i16 v1, v2, v3, v4
+v_pk_mul_lo_u16 v1, v2, v3
+v_pk_add_i16 v1, v2, v3
+v_pk_sub_i16 v1, v2, v3
+v_pk_lshlrev_b16 v1, v2, v3
+v_pk_lshrrev_b16 v1, v2, v3
+v_pk_ashrrev_i16 v1, v2, v3
+v_pk_max_i16 v1, v2, v3
+v_pk_min_i16 v1, v2, v3
+v_pk_mad_u16 v1, v2, v3, v4
+v_pk_add_u16 v1, v2, v3
+v_pk_sub_u16 v1, v2, v3
+v_pk_max_u16 v1, v2, v3
+v_pk_min_u16 v1, v2, v3
+v_pk_fma_f16 v1, v2, v3, v4
+v_pk_add_f16 v1, v2, v3
+v_pk_mul_f16 v1, v2, v3
+v_pk_min_f16 v1, v2, v3
+v_pk_max_f16 v1, v2, v3
+v_dot2_f32_f16 v1, v2, v3, v4
+v_dot4_i32_iu8 v1, v2, v3, v4
+v_dot4_u32_u8 v1, v2, v3, v4
+v_dot8_i32_iu4 v1, v2, v3, v4
+v_dot8_u32_u4 v1, v2, v3, v4
+v_dot2_f32_bf16 v1, v2, v3, v4
+v_fma_mix_f32 v1, v2, v3, v4
+v_fma_mixlo_f16 v1, v2, v3, v4
+v_fma_mixhi_f16 v1, v2, v3, v4
+v_wmma_f32_16x16x16_f16 v[0:7], v[8:15], v[16:23], v[0:7]
+v_wmma_f32_16x16x16_bf16 v[0:7], v[8:15], v[16:23], v[0:7]
+v_wmma_f16_16x16x16_f16 v[0:7], v[8:15], v[16:23], v[0:7]
+v_wmma_bf16_16x16x16_bf16 v[0:7], v[8:15], v[16:23], v[0:7]
+v_wmma_i32_16x16x16_iu8 v[0:7], v[8:11], v[12:15], v[0:7]
+v_wmma_i32_16x16x16_iu4 v[0:7], v[8:9], v[10:11], v[0:7]
+v_fmamk_f16 v1, v2, 0x1234, v3
+v_fmaak_f16 v1, v2, v3, 0x1234
+v_mov_b16 v1.l, v2.l
+v_cndmask_b16 v1, v2, v3, vcc_lo

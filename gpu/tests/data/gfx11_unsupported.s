@@ -4,10 +4,6 @@ v_movrels_b32_dpp v1, v2 quad_perm:[1,0,3,2] row_mask:0xf bank_mask:0xf
 v_movreld_b32_dpp v1, v2 dpp8:[7,6,5,4,3,2,1,0]
 .long 0x7e0202fa, 0xff013002 // v_mov_b32_dpp v1, v2 with dpp_ctrl 0x130 (GFX9 wave_shl:1)
 .long 0x7e0202fa, 0xff014302 // v_mov_b32_dpp v1, v2 with dpp_ctrl 0x143 (GFX9 row_bcast:31)
-v_pk_add_f16 v1, v2, v3
-v_pk_mul_f16 v1, v2, 0x1234
-v_dot2_f32_f16 v1, v2, v3, v4
-v_fma_mix_f32 v1, v2, v3, v4
 image_load v[0:3], v0, s[0:7] dmask:0xf dim:SQ_RSRC_IMG_1D
 image_sample v[0:3], [v4, v5], s[0:7], s[8:11] dmask:0xf dim:SQ_RSRC_IMG_2D
 tbuffer_load_format_x v1, v2, s[4:7], 0 format:[BUF_FMT_32_FLOAT] offen
@@ -17,32 +13,27 @@ ds_bpermute_b32 v1, v2, v3
 ds_swizzle_b32 v1, v2 offset:swizzle(SWAP,1)
 ds_max_rtn_u32 v1, v2, v3
 ds_add_u32 v1, v2 gds
-s_getreg_b32 s4, hwreg(HW_REG_MODE)
-s_setreg_b32 hwreg(HW_REG_MODE), s4
-s_setreg_imm32_b32 hwreg(HW_REG_MODE), 0x1234
-s_call_b64 s[4:5], 16
-s_sendmsg_rtn_b32 s4, sendmsg(MSG_RTN_GET_REALTIME)
-s_movreld_b32 s4, s5
-v_sin_f32 v1, v2
-v_sin_f32 v1, 0x3f000001
-v_cvt_f16_f32 v1, v2
-v_add_nc_u16 v1, v2, 0x1234
-v_mad_u16 v1, v2, v3, v4
-v_med3_f32 v1, v2, v3, 0x1234
-v_add_f64 v[1:2], v[3:4], v[5:6]
-v_cmp_eq_u64 vcc_lo, v[1:2], v[3:4]
-v_cmp_eq_u16 vcc_lo, 0x1234, v1
-v_cmpx_eq_u64 v[1:2], v[3:4]
-v_fmac_f16 v1, v2, v3
 v_interp_p10_f32 v0, v1, v2, v3
 lds_param_load v1, attr0.x
 lds_direct_load v1
 s_add_u32 s4, src_shared_base, s5
 image_load v[0:3], [v0, v1], s[0:7] dmask:0xf dim:SQ_RSRC_IMG_2D
 image_bvh_intersect_ray v[4:7], [v9, v10, v[11:13], v[14:16], v[17:19]], s[4:7]
-v_pk_fma_f16 v1, v2, v3, 0x1234
-v_pk_add_u16 v1, 0x1234, v3
 flat_atomic_add_u32 v[2:3], v4
+s_subvector_loop_begin s4, 16
+s_subvector_loop_end s4, 16
+buffer_load_format_xyzw v[1:4], v2, s[4:7], 0 offen
+buffer_store_format_x v1, v2, s[4:7], 0 idxen
+tbuffer_store_format_xy v[1:2], v2, s[4:7], 0 format:[BUF_FMT_32_32_FLOAT] idxen
+flat_store_b64 v[2:3], v[4:5]
+flat_load_d16_b16 v1, v[2:3]
+exp pos0 v0, v1, v2, v3
+flat_atomic_max_i32 v[2:3], v4
+flat_atomic_cmpswap_b32 v1, v[2:3], v[4:5] glc
+ds_gws_init v1 offset:16 gds
+ds_append v1
+image_store v[0:3], v0, s[0:7] dmask:0xf dim:SQ_RSRC_IMG_1D
+image_atomic_add v1, v0, s[0:7] dmask:0x1 dim:SQ_RSRC_IMG_1D glc
 // src_lds_direct, which the assembler refuses in these slots, as raw words:
 // v_bfe_u32 v230, s0, src_lds_direct, s7; s_sub_i32 ttmp4, src_lds_direct, src_lds_direct;
 // buffer_load_d16_hi_i8 v0, off, s[0:3], src_lds_direct

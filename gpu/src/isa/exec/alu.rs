@@ -341,13 +341,14 @@ impl Wave {
                         let lt = a < b;
                         (if lt { a } else { b }, Some(lt))
                     }
+                    // SCC = S0 >= S1 (RDNA3 ISA pseudocode), unlike min's S0 < S1.
                     S_MAX_I32 => {
-                        let gt = (a as i32) > (b as i32);
-                        (if gt { a } else { b }, Some(gt))
+                        let ge = (a as i32) >= (b as i32);
+                        (if ge { a } else { b }, Some(ge))
                     }
                     S_MAX_U32 => {
-                        let gt = a > b;
-                        (if gt { a } else { b }, Some(gt))
+                        let ge = a >= b;
+                        (if ge { a } else { b }, Some(ge))
                     }
                     S_AND_B32 | S_OR_B32 | S_XOR_B32 | S_NAND_B32 | S_NOR_B32 | S_XNOR_B32 | S_AND_NOT1_B32
                     | S_OR_NOT1_B32 => {
