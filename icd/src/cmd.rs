@@ -154,6 +154,9 @@ impl Drop for CmdStream {
     }
 }
 
+/// User SGPR values of a dispatch: (first SGPR, dwords, how many of them).
+type UserData = Vec<(u32, [u32; 2], u32)>;
+
 /// Descriptor state bound for dispatches.
 #[derive(Default, Clone)]
 struct Bound {
@@ -213,11 +216,7 @@ impl CommandBuffer {
 
     /// Builds the kernarg segment for a dispatch (docs/ABI.md) and uploads it; returns its
     /// address and the user SGPR values, (first SGPR, dwords).
-    fn kernarg(
-        &mut self,
-        p: &Pipeline,
-        counts: [u32; 3],
-    ) -> Result<(u64, Vec<(u32, [u32; 2], u32)>), (vk::Result, String)> {
+    fn kernarg(&mut self, p: &Pipeline, counts: [u32; 3]) -> Result<(u64, UserData), (vk::Result, String)> {
         let k = match &p.kernarg {
             Kernarg::Spirv(k) => *k,
             Kernarg::CodeObject(plan) => return self.code_object_kernarg(p, plan, counts),
@@ -261,7 +260,7 @@ impl CommandBuffer {
         p: &Pipeline,
         plan: &hsa::KernargPlan,
         counts: [u32; 3],
-    ) -> Result<(u64, Vec<(u32, [u32; 2], u32)>), (vk::Result, String)> {
+    ) -> Result<(u64, UserData), (vk::Result, String)> {
         let oom = |e| (e, "out of memory for kernargs".to_string());
         let mut buf = vec![0u8; plan.size as usize];
         let values = hsa::DispatchValues {

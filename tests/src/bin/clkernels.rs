@@ -480,9 +480,13 @@ fn cases() -> Vec<Case> {
         binop("log_f32", f32s_in(s(109), 1e-30, 1e30), f32s(s(110)), Tol::Ulp(3), f32_ref(f64::ln)),
         binop("log2_f32", f32s_in(s(111), 1e-30, 1e30), f32s(s(112)), Tol::Ulp(3), f32_ref(f64::log2)),
         // native_*: implementation-defined precision (OpenCL C 7.4); the hardware's.
-        binop("sincos_f32", f32s_in(s(113), -3.14159, 3.14159), f32s(s(114)), Tol::Abs(1e-5), |a: f32, _| {
-            [(a as f64).sin() as f32, (a as f64).cos() as f32]
-        }),
+        binop(
+            "sincos_f32",
+            f32s_in(s(113), -std::f32::consts::PI, std::f32::consts::PI),
+            f32s(s(114)),
+            Tol::Abs(1e-5),
+            |a: f32, _| [(a as f64).sin() as f32, (a as f64).cos() as f32],
+        ),
         binop(
             "powr_f32",
             f32s_in(s(115), 0.01, 100.0),
@@ -928,8 +932,8 @@ fn group_cases() -> Vec<Case> {
                 for x in 0..size[0] {
                     let i = 4 * ((z * size[1] + y) * size[0] + x) as usize;
                     want[i] = x | y << 8 | z << 16 | 3 << 24;
-                    want[i + 1] = x % ls[0] | (y % ls[1]) << 8 | (z % ls[2]) << 16;
-                    want[i + 2] = x / ls[0] | (y / ls[1]) << 8 | (z / ls[2]) << 16;
+                    want[i + 1] = (x % ls[0]) | ((y % ls[1]) << 8) | ((z % ls[2]) << 16);
+                    want[i + 2] = (x / ls[0]) | ((y / ls[1]) << 8) | ((z / ls[2]) << 16);
                     want[i + 3] = gs[0] | gs[1] << 8 | gs[2] << 16 | ls[0] << 24;
                 }
             }
