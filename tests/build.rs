@@ -1,4 +1,5 @@
-//! Compiles the probe's GLSL shaders with glslangValidator into OUT_DIR.
+//! Compiles the probe's GLSL shaders with glslangValidator, and the OpenCL C kernels of
+//! `opencl/` with clang-19 (+ ld.lld-19) into code objects, into OUT_DIR.
 
 use std::path::PathBuf;
 use std::process::Command;
@@ -16,5 +17,54 @@ fn main() {
             Ok(o) => panic!("{tool} failed on {src}:\n{}", String::from_utf8_lossy(&o.stdout)), // ok: build script
             Err(e) => panic!("cannot run {tool} ({e}); install glslang-tools (scripts/setup)"), // ok: build script
         }
+    }
+    opencl(&out);
+}
+
+/// The OpenCL builds: (directory, code object version, wave64, linked with ld.lld).
+/// Every kernel runs in each, so each runs in wave32 and wave64, and v4, v5 and v6 code
+/// objects, ET_DYN and ET_REL, are all loaded.
+const OPENCL_BUILDS: [(&str, u32, bool, bool); 4] =
+    [("w32v5", 5, false, true), ("w64v5", 5, true, true), ("w32v4", 4, false, true), ("w64v6rel", 6, true, false)];
+
+fn opencl(out: &std::path::Path) {
+    let clang = std::env::var("CLANG").unwrap_or_else(|_| "clang-19".into());
+    let lld = std::env::var("LD_LLD").unwrap_or_else(|_| "ld.lld-19".into());
+    println!("cargo:rerun-if-changed=opencl/prelude.h");
+    for file in ["scalar", "vector", "group"] {
+        let src = format!("opencl/{file}.cl");
+        println!("cargo:rerun-if-changed={src}");
+        for (dir, cov, wave64, linked) in OPENCL_BUILDS {
+            let dir = out.join(dir);
+            std::fs::create_dir_all(&dir).expect("OUT_DIR is writable"); // ok: build script
+            let obj = dir.join(format!("{file}.o"));
+            let mut cmd = Command::new(&clang);
+            cmd.args(["-x", "cl", "-cl-std=CL2.0", "-target", "amdgcn-amd-amdhsa", "-mcpu=gfx1100", "-nogpulib"])
+                .args(["-O2", "-Xclang", "-finclude-default-header", "-include", "opencl/prelude.h"])
+                .arg(format!("-DCOV={cov}"))
+                .arg(format!("-mcode-object-version={cov}"))
+                .args(if wave64 { &["-mwavefrontsize64"][..] } else { &[] })
+                .args(["-c", &src, "-o"])
+                .arg(&obj);
+            run(cmd, &format!("{clang} on {src}"));
+            // Linking also proves that the prelude defines every built-in used.
+            let so = dir.join(format!("{file}.so"));
+            let mut link = Command::new(&lld);
+            link.arg("-shared").arg(&obj).arg("-o").arg(&so);
+            run(link, &format!("{lld} on {src}"));
+            // What the test loads: the ET_DYN object, or the ET_REL one itself.
+            let elf = dir.join(format!("{file}.elf"));
+            if let Err(e) = std::fs::copy(if linked { &so } else { &obj }, &elf) {
+                panic!("cannot write {}: {e}", elf.display()); // ok: build script
+            }
+        }
+    }
+}
+
+fn run(mut cmd: Command, what: &str) {
+    match cmd.output() {
+        Ok(o) if o.status.success() => {}
+        Ok(o) => panic!("{what} failed:\n{}", String::from_utf8_lossy(&o.stderr)), // ok: build script
+        Err(e) => panic!("cannot run {what} ({e}); install clang-19 and lld-19 (scripts/setup)"), // ok: build script
     }
 }

@@ -249,6 +249,8 @@ pub struct KernelArg {
     pub value_kind: String,
     /// `.address_space` for pointers: `global`, `constant`, ...
     pub address_space: Option<String>,
+    /// `.pointee_align` of `dynamic_shared_pointer` arguments.
+    pub pointee_align: Option<u32>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -842,6 +844,7 @@ fn parse_metadata(bytes: &[u8]) -> Result<Vec<(String, String, KernelMetadata)>,
                     size: get_u32(a, ".size", &actx)?.ok_or_else(|| missing(".size"))?,
                     value_kind: get_str(a, ".value_kind", &actx)?.ok_or_else(|| missing(".value_kind"))?,
                     address_space: get_str(a, ".address_space", &actx)?,
+                    pointee_align: get_u32(a, ".pointee_align", &actx)?,
                 });
             }
         }

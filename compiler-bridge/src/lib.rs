@@ -7,6 +7,7 @@
 pub mod abi;
 pub mod elf;
 mod error;
+pub mod hsa;
 pub mod llvm;
 pub mod spirv;
 

@@ -14,7 +14,8 @@ use crate::descriptor::DescriptorSet;
 use crate::device::{DeviceShared, Event};
 use crate::handle::{destroy, guard, object, slice, Object};
 use crate::memory::buffer;
-use crate::pipeline::Pipeline;
+use crate::pipeline::{Kernarg, Pipeline};
+use compiler_bridge::hsa::{self, UserValue};
 
 /// IB chunk size in dwords (32 KiB).
 const CHUNK_DWORDS: u32 = 8192;
@@ -153,6 +154,9 @@ impl Drop for CmdStream {
     }
 }
 
+/// User SGPR values of a dispatch: (first SGPR, dwords, how many of them).
+type UserData = Vec<(u32, [u32; 2], u32)>;
+
 /// Descriptor state bound for dispatches.
 #[derive(Default, Clone)]
 struct Bound {
@@ -161,6 +165,8 @@ struct Bound {
     sets: [u64; 32],
     /// Per set: its dynamic buffers (address with the dynamic offset applied, range).
     dynamic: Vec<Vec<(u64, u64)>>,
+    /// Device addresses of set 0's buffer descriptors (for external code objects).
+    set0_buffers: Vec<u64>,
     push: Vec<u8>,
 }
 
@@ -208,9 +214,13 @@ impl CommandBuffer {
             .ok_or((vk::Result::ERROR_UNKNOWN, "dispatch with no compute pipeline bound".into()))
     }
 
-    /// Builds the kernarg segment for a dispatch (docs/ABI.md) and uploads it.
-    fn kernarg(&mut self, p: &Pipeline, counts: [u32; 3]) -> Result<u64, (vk::Result, String)> {
-        let k = p.kernarg;
+    /// Builds the kernarg segment for a dispatch (docs/ABI.md) and uploads it; returns its
+    /// address and the user SGPR values, (first SGPR, dwords).
+    fn kernarg(&mut self, p: &Pipeline, counts: [u32; 3]) -> Result<(u64, UserData), (vk::Result, String)> {
+        let k = match &p.kernarg {
+            Kernarg::Spirv(k) => *k,
+            Kernarg::CodeObject(plan) => return self.code_object_kernarg(p, plan, counts),
+        };
         let mut buf = vec![0u8; k.size.max(16) as usize];
         for (i, c) in counts.iter().enumerate() {
             buf[k.num_workgroups as usize + 4 * i..][..4].copy_from_slice(&c.to_le_bytes());
@@ -238,7 +248,51 @@ impl CommandBuffer {
             ));
         }
         buf[k.push_constants as usize..k.push_constants as usize + pc].copy_from_slice(&self.bound.push[..pc]);
-        self.stream.upload(&buf, 256).map_err(|e| (e, "out of memory for kernargs".into()))
+        let va = self.stream.upload(&buf, 256).map_err(|e| (e, "out of memory for kernargs".into()))?;
+        let user = p.user_sgprs.iter().map(|&(sgpr, _, n)| (sgpr, [va as u32, (va >> 32) as u32], n)).collect();
+        Ok((va, user))
+    }
+
+    /// The kernarg segment of an external code object's kernel, filled as an HSA runtime
+    /// fills it (compiler_bridge::hsa), and its dispatch packet / queue when it takes them.
+    fn code_object_kernarg(
+        &mut self,
+        p: &Pipeline,
+        plan: &hsa::KernargPlan,
+        counts: [u32; 3],
+    ) -> Result<(u64, UserData), (vk::Result, String)> {
+        let oom = |e| (e, "out of memory for kernargs".to_string());
+        let mut buf = vec![0u8; plan.size as usize];
+        let values = hsa::DispatchValues {
+            counts,
+            workgroup_size: p.workgroup_size,
+            buffers: &self.bound.set0_buffers,
+            push: &self.bound.push,
+        };
+        plan.fill(&values, &mut buf);
+        let va = self.stream.upload(&buf, 256).map_err(oom)?;
+        let mut user = Vec::with_capacity(plan.user_sgprs.len());
+        for &(sgpr, what, n) in &plan.user_sgprs {
+            let v: u64 = match what {
+                UserValue::Kernarg => va,
+                UserValue::DispatchPtr => {
+                    let pkt = hsa::dispatch_packet(
+                        counts,
+                        p.workgroup_size,
+                        p.private_bytes,
+                        p.lds_bytes,
+                        p.kernel_object,
+                        va,
+                    );
+                    self.stream.upload(&pkt, 64).map_err(oom)?
+                }
+                UserValue::QueuePtr => self.stream.upload(&[0u8; hsa::QUEUE_SIZE], 64).map_err(oom)?,
+                UserValue::DispatchId => 0,
+                UserValue::PrivateSegmentSize(bytes) => bytes as u64,
+            };
+            user.push((sgpr, [v as u32, (v >> 32) as u32], n));
+        }
+        Ok((va, user))
     }
 
     /// Programs the compute registers for `p` and emits the dispatch packet(s).
@@ -252,12 +306,30 @@ impl CommandBuffer {
             return Ok(());
         }
         let p = self.pipeline()?;
-        let regs =
-            (p.pgm, p.rsrc1, p.rsrc2, p.rsrc3, p.scratch, p.tmpring_waves, p.kernarg_sgpr, p.workgroup_size, p.wave32);
-        let (pgm, rsrc1, rsrc2, rsrc3, scratch, waves, karg_sgpr, wg, wave32) = regs;
+        let regs = (p.pgm, p.rsrc1, p.rsrc2, p.rsrc3, p.scratch, p.tmpring_waves, p.workgroup_size, p.wave32);
+        let (pgm, rsrc1, rsrc2, rsrc3, scratch, waves, wg, wave32) = regs;
         let p: *const Pipeline = p;
         // SAFETY: the pipeline stays alive during recording (see `pipeline`).
-        let kernarg = self.kernarg(unsafe { &*p }, counts)?;
+        let p = unsafe { &*p };
+        // Counts an indirect dispatch reads from memory: where the CP copies them.
+        // (kernarg offset, offset in the indirect buffer, bytes)
+        let indirect_counts: Vec<(u64, u64, u32)> = match (&p.kernarg, indirect) {
+            (_, None) => Vec::new(),
+            (Kernarg::Spirv(_), Some(_)) => vec![(abi::KERNARG_NUM_WORKGROUPS as u64, 0, 12)],
+            (Kernarg::CodeObject(plan), Some(_)) => {
+                if plan.needs_dispatch_packet() {
+                    return Err((
+                        vk::Result::ERROR_FEATURE_NOT_PRESENT,
+                        "vkCmdDispatchIndirect of a code object kernel that reads the HSA dispatch packet \
+                         (grid sizes known only on the GPU) is not supported"
+                            .into(),
+                    ));
+                }
+                let offsets = plan.block_count_offsets();
+                (0..3).filter_map(|d| offsets[d].map(|o| (o as u64, 4 * d as u64, 4))).collect()
+            }
+        };
+        let (kernarg, user) = self.kernarg(p, counts)?;
         let (tmpring, scratch_base) = match scratch {
             Some((va, per_wave)) => ((waves & 0xfff) | ((per_wave / 256) as u32 & 0x7fff) << 12, va),
             None => (0, 0),
@@ -278,7 +350,9 @@ impl CommandBuffer {
                 reg::COMPUTE_DISPATCH_SCRATCH_BASE_LO,
                 &[(scratch_base >> 8) as u32, (scratch_base >> 40) as u32],
             );
-            b.set_sh_regs(reg::COMPUTE_USER_DATA_0 + 4 * karg_sgpr, &[kernarg as u32, (kernarg >> 32) as u32]);
+            for (sgpr, v, n) in &user {
+                b.set_sh_regs(reg::COMPUTE_USER_DATA_0 + 4 * sgpr, &v[..(*n as usize).min(2)]);
+            }
             b.set_sh_regs(reg::COMPUTE_NUM_THREAD_X, &wg);
             b.set_sh_regs(reg::COMPUTE_START_X, &base);
         })?;
@@ -289,8 +363,10 @@ impl CommandBuffer {
             }
             Some(va) => {
                 // The CP copies the workgroup counts into the kernarg segment first, so
-                // that NumWorkgroups reads what the dispatch uses.
-                self.emit(|b| b.dma_copy(kernarg + abi::KERNARG_NUM_WORKGROUPS as u64, va, 12))?;
+                // that NumWorkgroups (or hidden_block_count_*) reads what the dispatch uses.
+                for &(at, from, len) in &indirect_counts {
+                    self.emit(|b| b.dma_copy(kernarg + at, va + from, len))?;
+                }
                 self.emit(|b| b.dispatch_indirect(va, initiator))
             }
         }
@@ -517,6 +593,9 @@ pub unsafe extern "system" fn cmd_bind_descriptor_sets(
             }
             c.bound.dynamic[idx] =
                 set.dynamic.iter().map(|&(va, range)| (va + *offsets.next().unwrap_or(&0) as u64, range)).collect();
+            if idx == 0 {
+                c.bound.set0_buffers = set.buffer_addresses(&c.bound.dynamic[0]);
+            }
         }
     })
 }

@@ -310,6 +310,31 @@ pub unsafe extern "system" fn free_descriptor_sets(
 }
 
 impl DescriptorSet {
+    /// The device address of every buffer descriptor of the set, bindings in increasing
+    /// number and array elements in order (what an external code object's `global_buffer`
+    /// arguments receive). `dynamic` holds the dynamic buffers with their offsets applied.
+    pub fn buffer_addresses(&self, dynamic: &[(u64, u64)]) -> Vec<u64> {
+        let mut out = Vec::new();
+        for b in self.layout.bindings() {
+            for e in 0..b.count {
+                let va = match self.locate(b.binding, e) {
+                    Some(BindingLocation::SetMemory(off)) => {
+                        // SAFETY: off + 16 <= the set's size (the layout computed it).
+                        let (w0, w1) = unsafe {
+                            let p = self.host.add(off as usize) as *const u32;
+                            (p.read_unaligned(), p.add(1).read_unaligned())
+                        };
+                        w0 as u64 | ((w1 & 0xffff) as u64) << 32
+                    }
+                    Some(BindingLocation::Dynamic(i)) => dynamic.get(i as usize).map_or(0, |d| d.0),
+                    None => 0,
+                };
+                out.push(va);
+            }
+        }
+        out
+    }
+
     /// Resolves (binding, element) to a location, moving on to the next bindings when the
     /// element runs past the binding's count (as consecutive-binding updates require).
     fn locate(&self, mut binding: u32, mut element: u32) -> Option<BindingLocation> {

@@ -1,12 +1,16 @@
 //! Shader modules, pipeline layouts, pipeline caches and compute pipelines. A compute
 //! pipeline is an AMDHSA kernel compiled by compiler-bridge (SPIR-V → LLVM 19), uploaded to
 //! GPU memory, with the register values a dispatch needs taken from its kernel descriptor.
+//! A shader module may also hold an AMDHSA code object itself (ELF magic instead of the
+//! SPIR-V one): `pName` then names one of its kernels, whose arguments are filled as
+//! `compiler_bridge::hsa` plans (ARCHITECTURE.md, docs/ABI.md).
 
 use std::sync::Arc;
 
 use ash::vk;
 use compiler_bridge::abi;
-use compiler_bridge::elf::{CodeObject, UserSgpr};
+use compiler_bridge::elf::{CodeObject, Kernel, UserSgpr};
+use compiler_bridge::hsa::{KernargPlan, UserValue};
 
 use crate::descriptor::DescriptorSetLayout;
 use crate::device::{dev, DeviceShared};
@@ -16,8 +20,15 @@ use crate::handle::{destroy, guard, object, slice, Object};
 /// to 256 bytes past the end (seed 004, "shader padding requirements").
 const CODE_PADDING: u64 = 256;
 
+/// What a shader module holds.
+enum ModuleCode {
+    Spirv(Vec<u32>),
+    /// An AMDHSA code object, checked to parse when the module was created.
+    CodeObject(Box<CodeObject>),
+}
+
 pub struct ShaderModule {
-    words: Vec<u32>,
+    code: ModuleCode,
 }
 object!(ShaderModule, vk::ShaderModule);
 
@@ -37,13 +48,26 @@ pub unsafe extern "system" fn create_shader_module(
             return vk::Result::ERROR_INVALID_SHADER_NV;
         }
         // SAFETY: p_code points to code_size bytes.
-        let words = unsafe { std::slice::from_raw_parts(info.p_code, info.code_size / 4) }.to_vec();
-        if let Err(e) = compiler_bridge::validate_module(&words) {
-            tracing::warn!("vkCreateShaderModule: {e}");
-            return vk::Result::ERROR_INVALID_SHADER_NV;
-        }
+        let bytes = unsafe { std::slice::from_raw_parts(info.p_code as *const u8, info.code_size) };
+        let code = if bytes.starts_with(b"\x7fELF") {
+            match CodeObject::parse(bytes) {
+                Ok(co) => ModuleCode::CodeObject(Box::new(co)),
+                Err(e) => {
+                    tracing::warn!("vkCreateShaderModule: the module is an ELF file but not a usable code object: {e}");
+                    return vk::Result::ERROR_INVALID_SHADER_NV;
+                }
+            }
+        } else {
+            // SAFETY: p_code points to code_size bytes, 4-byte aligned.
+            let words = unsafe { std::slice::from_raw_parts(info.p_code, info.code_size / 4) }.to_vec();
+            if let Err(e) = compiler_bridge::validate_module(&words) {
+                tracing::warn!("vkCreateShaderModule: {e}");
+                return vk::Result::ERROR_INVALID_SHADER_NV;
+            }
+            ModuleCode::Spirv(words)
+        };
         // SAFETY: out is valid per the specification.
-        unsafe { *out = ShaderModule { words }.into_handle() };
+        unsafe { *out = ShaderModule { code }.into_handle() };
         vk::Result::SUCCESS
     })
 }
@@ -189,10 +213,16 @@ pub struct Pipeline {
     pub rsrc3: u32,
     pub wave32: bool,
     pub workgroup_size: [u32; 3],
-    /// User SGPR receiving the kernarg segment address.
-    pub kernarg_sgpr: u32,
+    /// User SGPRs to program: (first SGPR, value, SGPR count).
+    pub user_sgprs: Vec<(u32, UserValue, u32)>,
     pub layout: abi::PipelineLayout,
-    pub kernarg: abi::KernargLayout,
+    pub kernarg: Kernarg,
+    /// Private (scratch) bytes per work-item.
+    pub private_bytes: u32,
+    /// LDS bytes per workgroup.
+    pub lds_bytes: u32,
+    /// GPU address of the kernel descriptor (the dispatch packet's kernel object).
+    pub kernel_object: u64,
     /// Scratch ring address and bytes per wave, when the kernel uses scratch.
     pub scratch: Option<(u64, u64)>,
     pub tmpring_waves: u32,
@@ -204,6 +234,14 @@ impl Drop for Pipeline {
     fn drop(&mut self) {
         self.dev.gpu.free(&self.bo);
     }
+}
+
+/// How a pipeline's kernarg segment is made.
+pub enum Kernarg {
+    /// A SPIR-V pipeline: docs/ABI.md's layout.
+    Spirv(abi::KernargLayout),
+    /// An external code object: its arguments per the metadata.
+    CodeObject(KernargPlan),
 }
 
 /// Why a pipeline could not be created, and the Vulkan code for it.
@@ -243,12 +281,12 @@ fn build(
     // SAFETY: p_name is a NUL-terminated string.
     let entry = unsafe { std::ffi::CStr::from_ptr(stage.p_name) }.to_string_lossy().into_owned();
     let spec = specialization(stage.p_specialization_info);
-    let input = compiler_bridge::ShaderInput {
-        spirv: &module.words,
-        entry_point: &entry,
-        layout: &layout.abi,
-        specialization: &spec,
+    let words = match &module.code {
+        ModuleCode::Spirv(words) => words,
+        ModuleCode::CodeObject(co) => return build_code_object(shared, co, &entry, &spec, &layout.abi),
     };
+    let input =
+        compiler_bridge::ShaderInput { spirv: words, entry_point: &entry, layout: &layout.abi, specialization: &spec };
     let compiled = match compiler_bridge::compile(&input) {
         Ok(c) => c,
         Err(e @ compiler_bridge::CompileError::Unsupported { .. }) => {
@@ -269,6 +307,89 @@ fn build(
     else {
         return fail(vk::Result::ERROR_UNKNOWN, "the kernel does not take a kernarg segment pointer".into());
     };
+    let user_sgprs = vec![(kernarg_sgpr, UserValue::Kernarg, 2)];
+    let kernarg = Kernarg::Spirv(layout.abi.kernarg());
+    let lds = kd.group_segment_fixed_size;
+    upload(shared, &co, kernel, compiled.workgroup_size, user_sgprs, kernarg, lds, &layout.abi)
+}
+
+/// A specialisation constant's value as a u32 (little-endian, up to 4 bytes).
+fn spec_u32(spec: &[compiler_bridge::SpecConstant], id: u32) -> Option<u32> {
+    let c = spec.iter().find(|c| c.id == id)?;
+    let mut b = [0u8; 4];
+    let n = c.data.len().min(4);
+    b[..n].copy_from_slice(&c.data[..n]);
+    Some(u32::from_le_bytes(b))
+}
+
+/// A pipeline from an external code object's kernel `entry` (ARCHITECTURE.md, "External
+/// code objects can be used as shader modules").
+fn build_code_object(
+    shared: &Arc<DeviceShared>,
+    co: &CodeObject,
+    entry: &str,
+    spec: &[compiler_bridge::SpecConstant],
+    layout: &abi::PipelineLayout,
+) -> Result<Pipeline, (vk::Result, String)> {
+    let err = |what: String| (vk::Result::ERROR_UNKNOWN, format!("code object kernel `{entry}`: {what}"));
+    let kernel = co
+        .kernel(entry)
+        .or_else(|| co.kernels.iter().find(|k| k.symbol == entry || k.symbol.strip_suffix(".kd") == Some(entry)))
+        .ok_or_else(|| {
+            let names: Vec<&str> = co.kernels.iter().map(|k| k.name.as_str()).collect();
+            err(format!("no such kernel in the code object (it has: {})", names.join(", ")))
+        })?;
+    let meta = &kernel.metadata;
+    let workgroup_size = match meta.reqd_workgroup_size {
+        Some(s) => s,
+        None => [(0, 64), (1, 1), (2, 1)].map(|(id, default)| spec_u32(spec, id).unwrap_or(default)),
+    };
+    let threads = workgroup_size.iter().map(|&d| d as u64).product::<u64>();
+    let max = if meta.max_flat_workgroup_size > 0 { meta.max_flat_workgroup_size.min(1024) } else { 1024 };
+    if workgroup_size.contains(&0) || threads > max as u64 || workgroup_size.iter().any(|&d| d > 1024) {
+        return Err(err(format!(
+            "workgroup size {workgroup_size:?} is empty or exceeds the kernel's maximum of {max}"
+        )));
+    }
+    let kd = &kernel.descriptor;
+    let dynamic = meta.args.iter().filter(|a| a.value_kind == "dynamic_shared_pointer").count() as u32;
+    let dynamic_lds: Vec<u32> = (0..dynamic).map_while(|i| spec_u32(spec, 3 + i)).collect();
+    let plan = KernargPlan::new(kernel, &dynamic_lds).map_err(err)?;
+    // Every descriptor type a set layout can hold here is a buffer.
+    let buffers: u32 = layout.sets.first().map_or(0, |s| s.bindings().iter().map(|b| b.count).sum());
+    if plan.buffers > buffers {
+        return Err(err(format!(
+            "the kernel takes {} global buffers but set 0 of the pipeline layout has {buffers} buffer descriptors",
+            plan.buffers
+        )));
+    }
+    if plan.push_bytes > layout.push_constant_size {
+        return Err(err(format!(
+            "its by-value arguments take {} bytes of push constants; the pipeline layout has {}",
+            plan.push_bytes, layout.push_constant_size
+        )));
+    }
+    if meta.wavefront_size != 0 && meta.wavefront_size != if kd.wave32() { 32 } else { 64 } {
+        return Err(err(format!("metadata wavefront size {} disagrees with the descriptor", meta.wavefront_size)));
+    }
+    let user_sgprs = plan.user_sgprs.clone();
+    let lds = plan.lds_bytes;
+    upload(shared, co, kernel, workgroup_size, user_sgprs, Kernarg::CodeObject(plan), lds, layout)
+}
+
+/// Uploads the code object and makes the pipeline of one of its kernels.
+#[allow(clippy::too_many_arguments)]
+fn upload(
+    shared: &Arc<DeviceShared>,
+    co: &CodeObject,
+    kernel: &Kernel,
+    workgroup_size: [u32; 3],
+    user_sgprs: Vec<(u32, UserValue, u32)>,
+    kernarg: Kernarg,
+    lds_bytes: u32,
+    layout: &abi::PipelineLayout,
+) -> Result<Pipeline, (vk::Result, String)> {
+    let kd = &kernel.descriptor;
     let bo = shared
         .gpu
         .alloc(co.image_size() + CODE_PADDING, 256)
@@ -289,7 +410,7 @@ fn build(
         return fail(vk::Result::ERROR_UNKNOWN, format!("kernel entry {pgm:#x} is not 256-byte aligned"));
     }
     // The descriptor leaves LDS_SIZE to the driver (AMDGPUUsage: "CP uses the packet value").
-    let lds = kd.group_segment_fixed_size.div_ceil(512);
+    let lds = lds_bytes.div_ceil(512);
     let rsrc2 = (kd.compute_pgm_rsrc2 & !(0x1ff << 15)) | (lds & 0x1ff) << 15;
     let wave32 = kd.wave32();
     let lanes = if wave32 { 32 } else { 64 };
@@ -302,10 +423,17 @@ fn build(
             );
         }
         let per_wave = kd.private_segment_fixed_size as u64 * lanes;
-        Some(shared.scratch_ring(per_wave).map_err(|e| (e, "no memory for the scratch ring".into()))?)
+        match shared.scratch_ring(per_wave) {
+            Ok(s) => Some(s),
+            Err(e) => {
+                shared.gpu.free(&bo);
+                return Err((e, "no memory for the scratch ring".into()));
+            }
+        }
     } else {
         None
     };
+    let kernel_object = bo.va() + kernel.descriptor_offset;
     Ok(Pipeline {
         bo,
         pgm,
@@ -313,10 +441,13 @@ fn build(
         rsrc2,
         rsrc3: kd.compute_pgm_rsrc3,
         wave32,
-        workgroup_size: compiled.workgroup_size,
-        kernarg_sgpr,
-        kernarg: layout.abi.kernarg(),
-        layout: layout.abi.clone(),
+        workgroup_size,
+        user_sgprs,
+        kernarg,
+        private_bytes: kd.private_segment_fixed_size,
+        lds_bytes,
+        kernel_object,
+        layout: layout.clone(),
         scratch,
         tmpring_waves: shared.info.scratch_wave_slots,
         dev: shared.clone(),
