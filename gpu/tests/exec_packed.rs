@@ -775,3 +775,73 @@ fn unclear_modifiers_trap_by_name() {
         assert!(text.contains("illegal instruction") && text.contains(name), "{body}: {text}");
     }
 }
+
+/// v_dot2_f16_f16 / v_dot2_bf16_bf16 against the ISA's pseudocode computed on the host:
+/// `tmp = S2; tmp += S0.lo * S1.lo; tmp += S0.hi * S1.hi` with each product exact and each
+/// addition rounded to nearest even in the 16-bit format (`half`'s conversions from f64);
+/// op_sel[3] writes the high half and keeps the low one.
+#[test]
+fn dot2_half_accumulates_in_the_half_format() {
+    let mut seed = 0x2545_f491u32;
+    let mut next = || {
+        seed = seed.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+        seed
+    };
+    for wave64 in [false, true] {
+        for bf16 in [false, true] {
+            let lanes = if wave64 { 64 } else { 32 };
+            // Values with exponents in [-6, 6] keep every exact sum inside f64's precision.
+            let val = |r: u32| -> (u16, f64) {
+                let sign = if r & 1 != 0 { -1.0 } else { 1.0 };
+                let x = sign * (1.0 + (r >> 8 & 0x3ff) as f64 / 1024.0) * 2f64.powi((r >> 20 & 0xf) as i32 % 13 - 6);
+                if bf16 {
+                    let h = half::bf16::from_f64(x);
+                    (h.to_bits(), h.to_f64())
+                } else {
+                    let h = half::f16::from_f64(x);
+                    (h.to_bits(), h.to_f64())
+                }
+            };
+            let round = |x: f64| -> (u16, f64) {
+                if bf16 {
+                    let h = half::bf16::from_f64(x);
+                    (h.to_bits(), h.to_f64())
+                } else {
+                    let h = half::f16::from_f64(x);
+                    (h.to_bits(), h.to_f64())
+                }
+            };
+            let mut inputs = Vec::new();
+            let mut want = Vec::new();
+            for _ in 0..lanes {
+                let (a0, a1, b0, b1, c) = (val(next()), val(next()), val(next()), val(next()), val(next()));
+                inputs.push([
+                    a0.0 as u32 | (a1.0 as u32) << 16,
+                    b0.0 as u32 | (b1.0 as u32) << 16,
+                    c.0 as u32 | 0xabcd_0000,
+                    0,
+                ]);
+                let t = round(c.1 + a0.1 * b0.1).1;
+                want.push(round(t + a1.1 * b1.1).0 as u32);
+            }
+            let op = if bf16 { "v_dot2_bf16_bf16" } else { "v_dot2_f16_f16" };
+            let out = run_wave(
+                &format!(
+                    "
+                    v_mov_b32 v4, 0x5555aaaa
+                    v_mov_b32 v5, 0x5555aaaa
+                    {op} v4, v0, v1, v2
+                    {op} v5, v0, v1, v2 op_sel:[0,0,0,1]
+                    "
+                ),
+                &inputs,
+                wave64,
+            );
+            for l in 0..lanes {
+                let v = out.v[l];
+                assert_eq!(v[0], 0x5555_0000 | want[l], "{op} lane {l} (wave64 {wave64}): {:x?}", inputs[l]);
+                assert_eq!(v[1], 0xaaaa | want[l] << 16, "{op} op_sel:[0,0,0,1] lane {l}");
+            }
+        }
+    }
+}

@@ -324,6 +324,7 @@ impl Wave {
                 self.pk_f16(inst)
             }
             V_DOT2_F32_F16 | V_DOT2_F32_BF16 => self.dot2_f32(inst),
+            V_DOT2_F16_F16 | V_DOT2_BF16_BF16 => self.dot2_half(inst),
             V_DOT4_I32_IU8 | V_DOT4_U32_U8 | V_DOT8_I32_IU4 | V_DOT8_U32_U4 => self.dot_int(inst),
             V_FMA_MIX_F32 | V_FMA_MIXLO_F16 | V_FMA_MIXHI_F16 => self.fma_mix(inst),
             V_WMMA_F32_16X16X16_F16
@@ -499,6 +500,45 @@ impl Wave {
                 }
             };
             out[l] = if inst.clamp { clamp01(v, F32, dx10) } else { v };
+        }
+        let exec = self.exec();
+        self.vdst(&inst.dst, &out, exec);
+        Ok(())
+    }
+
+    /// v_dot2_f16_f16 / v_dot2_bf16_bf16 (VOP3): the pseudocode of the f32 form with a
+    /// 16-bit accumulator: `tmp = S2.half; tmp += S0[0] * S1[0]; tmp += S0[1] * S1[1]`, each
+    /// product exact and each addition rounded to the accumulator's format (the reading
+    /// `dot2_f32` uses). op_sel[2] picks S2's half and op_sel[3] the destination half (the
+    /// other half is kept, as for every gfx11 16-bit result). f16 follows the f16 fields of
+    /// MODE, bf16 (f32's exponent range) the f32 fields.
+    fn dot2_half(&mut self, inst: &Inst) -> Result<(), FaultKind> {
+        if inst.opsel & 3 != 0 || inst.neg != 0 || inst.abs != 0 || inst.omod != 0 {
+            return Err(Self::not_executed(inst, "op_sel on S0/S1 or input modifiers"));
+        }
+        let bf16 = inst.op == V_DOT2_BF16_BF16;
+        let (fmt, r) = if bf16 { (BF16, rnd_f32(self.mode)) } else { (F16, rnd_f16(self.mode)) };
+        let dx10 = self.mode >> mode::DX10_CLAMP & 1 != 0;
+        let conv = |h: u16| if bf16 { b2d(h, r.keep_in) } else { h2d(h, r.keep_in) };
+        let (a, b, c) = (self.vsrc(&inst.src[0]), self.vsrc(&inst.src[1]), self.vsrc(&inst.src[2]));
+        let old = self.vsrc(&inst.dst);
+        let (c_hi, d_hi) = (inst.opsel >> 2 & 1 != 0, inst.opsel >> 3 & 1 != 0);
+        let mut out = [0u32; 64];
+        for l in 0..self.lanes {
+            let acc = (if c_hi { c[l] >> 16 } else { c[l] }) as u16;
+            let ins = [a[l] as u16, b[l] as u16, (a[l] >> 16) as u16, (b[l] >> 16) as u16];
+            let v = if let Some(&n) = [acc].iter().chain(&ins).find(|&&h| is_nan_in(h as u32, fmt)) {
+                n as u32 | fmt.qnan()
+            } else {
+                let t = round_sum(conv(acc), conv(ins[0]) * conv(ins[1]), fmt, r);
+                if is_nan_in(t, fmt) {
+                    t
+                } else {
+                    round_sum(conv(t as u16), conv(ins[2]) * conv(ins[3]), fmt, r)
+                }
+            };
+            let v = if inst.clamp { clamp01(v, fmt, dx10) } else { v } & 0xffff;
+            out[l] = if d_hi { old[l] & 0xffff | v << 16 } else { old[l] & 0xffff_0000 | v };
         }
         let exec = self.exec();
         self.vdst(&inst.dst, &out, exec);
