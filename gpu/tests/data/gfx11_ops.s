@@ -1657,3 +1657,5 @@ v_fmamk_f16 v1, v2, 0x1234, v3
 v_fmaak_f16 v1, v2, v3, 0x1234
 v_mov_b16 v1.l, v2.l
 v_cndmask_b16 v1, v2, v3, vcc_lo
+v_dot2_f16_f16 v1, v2, v3, v4
+v_dot2_bf16_bf16 v1, v2, v3, v4 op_sel:[0,0,1,1]

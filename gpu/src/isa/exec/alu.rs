@@ -6,6 +6,7 @@
 use super::fp::{self, F32Mode};
 use super::{illegal, FaultKind, Wave};
 use crate::isa::decode::{Inst, Operand};
+use crate::isa::program::NO_TARGET;
 use crate::isa::table::{
     ds_ops, global_ops, mubuf_ops, scratch_ops, smem_ops, sopp_ops, vopd_ops,
     Op::{self, *},
@@ -225,7 +226,6 @@ impl Wave {
         if !plain {
             return false;
         }
-        let f = f32::from_bits;
         match inst.op {
             V_FMAC_F32 | V_FMAMK_F32 | V_FMAAK_F32 | V_FMA_F32 if fp::f32_host_mode(self.mode) => {
                 let [s0, s1, s2, _] = &inst.src;
@@ -237,13 +237,9 @@ impl Wave {
                 };
                 self.fma3(inst, srcs);
             }
-            V_ADD_F32 if fp::f32_host_mode(self.mode) => self.map2(inst, |x, y| fp::add(f(x), f(y)).to_bits()),
-            V_SUB_F32 if fp::f32_host_mode(self.mode) => {
-                self.map2(inst, |x, y| fp::nan2(f(x), f(y), f(x) - f(y)).to_bits())
-            }
-            V_MUL_F32 if fp::f32_host_mode(self.mode) => {
-                self.map2(inst, |x, y| fp::nan2(f(x), f(y), f(x) * f(y)).to_bits())
-            }
+            V_ADD_F32 if fp::f32_host_mode(self.mode) => self.map2_f32(inst, |x, y| x + y),
+            V_SUB_F32 if fp::f32_host_mode(self.mode) => self.map2_f32(inst, |x, y| x - y),
+            V_MUL_F32 if fp::f32_host_mode(self.mode) => self.map2_f32(inst, |x, y| x * y),
             V_ADD_NC_U32 => self.map2(inst, |x, y| x.wrapping_add(y)),
             V_SUB_NC_U32 => self.map2(inst, |x, y| x.wrapping_sub(y)),
             V_AND_B32 => self.map2(inst, |x, y| x & y),
@@ -262,6 +258,14 @@ impl Wave {
                     _ => self.cmp_mask(inst, |x, y| i(x) < i(y)),
                 };
                 self.mask_dst(&inst.sdst, m & self.exec());
+            }
+            // Branches with a target inside the program (the others fault in step()).
+            S_CBRANCH_SCC0 | S_CBRANCH_SCC1 | S_CBRANCH_VCCZ | S_CBRANCH_VCCNZ | S_CBRANCH_EXECZ | S_CBRANCH_EXECNZ
+                if inst.imm1 != NO_TARGET =>
+            {
+                if self.branch_taken(inst.op) {
+                    self.pc = inst.imm1 as usize;
+                }
             }
             _ => return false,
         }
@@ -853,12 +857,11 @@ impl Wave {
 
             // ---------------- VALU: f32 ----------------
             V_ADD_F32 | V_SUB_F32 | V_SUBREV_F32 | V_MUL_F32 if plain_f32(inst) && fp::f32_host_mode(self.mode) => {
-                let f = f32::from_bits;
                 match op {
-                    V_ADD_F32 => self.map2(inst, |x, y| fp::add(f(x), f(y)).to_bits()),
-                    V_SUB_F32 => self.map2(inst, |x, y| fp::nan2(f(x), f(y), f(x) - f(y)).to_bits()),
-                    V_SUBREV_F32 => self.map2(inst, |x, y| fp::nan2(f(x), f(y), f(y) - f(x)).to_bits()),
-                    _ => self.map2(inst, |x, y| fp::nan2(f(x), f(y), f(x) * f(y)).to_bits()),
+                    V_ADD_F32 => self.map2_f32(inst, |x, y| x + y),
+                    V_SUB_F32 => self.map2_f32(inst, |x, y| x - y),
+                    V_SUBREV_F32 => self.map2_f32(inst, |x, y| y - x),
+                    _ => self.map2_f32(inst, |x, y| x * y),
                 }
             }
             V_ADD_F32 | V_SUB_F32 | V_SUBREV_F32 | V_MUL_F32 | V_MUL_DX9_ZERO_F32 | V_MIN_F32 | V_MAX_F32 => {

@@ -237,35 +237,41 @@ pub(super) fn as_bits(x: [f32; 64]) -> [u32; 64] {
     unsafe { std::mem::transmute::<[f32; 64], [u32; 64]>(x) }
 }
 
-/// `d[l] = a[l] * b[l] + c[l]` with one rounding, on f32 bit patterns. The host's FMA
+/// `d[l] = a[l] * b[l] + c[l]` with one rounding, on f32 bit patterns (NaN results as the
+/// host makes them: the caller applies [`nan3`]). The host's FMA
 /// instruction when it has one (a libm call per lane costs more than the rest of the
 /// instruction). Built for x86-64-v3 (.cargo/config.toml) the check is made at compile time.
 #[inline(always)]
-pub(super) fn fma_lanes<const N: usize>(a: &[u32; N], b: &[u32; N], c: &[u32; N], d: &mut [u32; N]) {
+pub(super) fn fma_lanes<const N: usize>(a: &[u32; N], b: &[u32; N], c: &[u32; N]) -> ([u32; N], bool) {
     #[cfg(all(target_arch = "x86_64", not(target_feature = "fma")))]
     {
         if std::is_x86_feature_detected!("fma") {
             // SAFETY: the CPU supports FMA (checked just above).
-            unsafe { fma_lanes_x86_fma(a, b, c, d) };
-            return;
+            return unsafe { fma_lanes_x86_fma(a, b, c) };
         }
     }
-    fma_lanes_portable(a, b, c, d);
+    fma_lanes_portable(a, b, c)
 }
 
+/// The lanes and whether any is NaN (accumulated in the same loop: a separate pass over
+/// the stored results costs more than the FMAs).
 #[inline(always)]
-fn fma_lanes_portable<const N: usize>(a: &[u32; N], b: &[u32; N], c: &[u32; N], d: &mut [u32; N]) {
+fn fma_lanes_portable<const N: usize>(a: &[u32; N], b: &[u32; N], c: &[u32; N]) -> ([u32; N], bool) {
     let f = f32::from_bits;
+    let mut d = [0u32; N];
+    let mut nan = 0u32;
     for l in 0..N {
-        let (x, y, z) = (f(a[l]), f(b[l]), f(c[l]));
-        d[l] = nan3(x, y, z, x.mul_add(y, z)).to_bits();
+        let r = f(a[l]).mul_add(f(b[l]), f(c[l]));
+        nan |= r.is_nan() as u32;
+        d[l] = r.to_bits();
     }
+    (d, nan != 0)
 }
 
 #[cfg(all(target_arch = "x86_64", not(target_feature = "fma")))]
 #[target_feature(enable = "avx2,fma")]
-unsafe fn fma_lanes_x86_fma<const N: usize>(a: &[u32; N], b: &[u32; N], c: &[u32; N], d: &mut [u32; N]) {
-    fma_lanes_portable(a, b, c, d)
+unsafe fn fma_lanes_x86_fma<const N: usize>(a: &[u32; N], b: &[u32; N], c: &[u32; N]) -> ([u32; N], bool) {
+    fma_lanes_portable(a, b, c)
 }
 
 #[cfg(test)]
