@@ -108,7 +108,7 @@ pub struct Ctx<'a> {
 pub struct Wave {
     pub sgpr: [u32; SGPR_FILE],
     /// `VGPR_ALLOC` registers × `lanes`, lane-contiguous per register.
-    pub vgpr: Vgprs,
+    pub vgpr: Vec<u32>,
     pub lanes: usize,
     /// Index of the next instruction in the program.
     pub pc: usize,
@@ -120,39 +120,6 @@ pub struct Wave {
     pub flat_scratch: u64,
     /// Instructions executed, for statistics and hang reports.
     pub executed: u64,
-}
-
-/// The VGPR file: `len` u32 starting on a 64-byte boundary, so that a register's 32 or 64
-/// lanes are whole cache lines and the lane loops' vector loads never straddle two (a
-/// plain `Vec<u32>` is only 16-byte aligned, which made throughput vary by a third from
-/// one allocation to the next).
-pub struct Vgprs {
-    buf: Vec<u32>,
-    start: usize,
-    len: usize,
-}
-
-impl Vgprs {
-    fn new(len: usize) -> Vgprs {
-        let buf = vec![0u32; len + 16];
-        let start = (64 - buf.as_ptr() as usize % 64) % 64 / 4;
-        Vgprs { buf, start, len }
-    }
-}
-
-impl std::ops::Deref for Vgprs {
-    type Target = [u32];
-    #[inline(always)]
-    fn deref(&self) -> &[u32] {
-        &self.buf[self.start..self.start + self.len]
-    }
-}
-
-impl std::ops::DerefMut for Vgprs {
-    #[inline(always)]
-    fn deref_mut(&mut self) -> &mut [u32] {
-        &mut self.buf[self.start..self.start + self.len]
-    }
 }
 
 enum Flow {
@@ -169,7 +136,7 @@ impl Wave {
     pub fn new(lanes: usize) -> Wave {
         Wave {
             sgpr: [0; SGPR_FILE],
-            vgpr: Vgprs::new(VGPR_ALLOC * lanes),
+            vgpr: vec![0; VGPR_ALLOC * lanes],
             lanes,
             pc: 0,
             scc: false,
@@ -185,7 +152,7 @@ impl Wave {
     pub fn reset(&mut self, lanes: usize) {
         self.sgpr = [0; SGPR_FILE];
         if self.vgpr.len() != VGPR_ALLOC * lanes {
-            self.vgpr = Vgprs::new(VGPR_ALLOC * lanes);
+            self.vgpr = vec![0; VGPR_ALLOC * lanes];
         }
         self.lanes = lanes;
         self.pc = 0;
