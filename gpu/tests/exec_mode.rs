@@ -77,3 +77,26 @@ fn f32_denormal_modes_flush_inputs_and_outputs() {
     assert_eq!(v[5], 0);
     assert_eq!(v[6], half_tiny.to_bits());
 }
+
+/// The clamp bit on an f32 result: [0, 1], and a NaN becomes 0 only while MODE.DX10_CLAMP
+/// is set (LLVM's kernels set it); without it the quiet NaN passes through.
+#[test]
+fn f32_clamp_follows_dx10_clamp() {
+    let nan = 0x7fc0_0000u32;
+    let inputs = [[nan, 1f32.to_bits(), 2f32.to_bits(), (-3f32).to_bits()]];
+    let out = run_wave(
+        "
+        v_add_f32 v4, v0, v1 clamp
+        v_add_f32 v5, v2, v1 clamp
+        v_add_f32 v6, v3, v1 clamp
+        s_setreg_imm32_b32 hwreg(HW_REG_MODE, 8, 1), 0
+        v_add_f32 v7, v0, v1 clamp
+        v_fma_f32 v8, v0, v1, v2 clamp
+        v_fma_f32 v9, v2, v1, v1 clamp
+        ",
+        &inputs,
+        false,
+    );
+    let v = out.v[0];
+    assert_eq!(&v[..6], &[0, 1f32.to_bits(), 0, nan, nan, 1f32.to_bits()]);
+}

@@ -196,14 +196,20 @@ impl Wave {
             _ => 1.0,
         };
         let mode = F32Mode::of(self.mode);
+        let dx10 = self.mode >> crate::spi::mode::DX10_CLAMP & 1 != 0;
         for l in 0..self.lanes {
             let mut v = vals[l];
             if scale != 1.0 {
                 v *= scale;
             }
             if inst.clamp {
-                // DX10 clamp: NaN becomes 0.
-                v = if v.is_nan() { 0.0 } else { v.clamp(0.0, 1.0) };
+                // Clamp to [0, 1]; a NaN becomes 0 under MODE.DX10_CLAMP and stays NaN
+                // otherwise (as in the f16 and f64 paths).
+                v = match v.is_nan() {
+                    true if dx10 => 0.0,
+                    true => v,
+                    false => v.clamp(0.0, 1.0),
+                };
             }
             out[l] = mode.write(v).to_bits();
         }
