@@ -62,21 +62,26 @@ pub(super) fn f32_host_mode(mode_reg: u32) -> bool {
 /// default NaN 0xffc00000, the host's and RDNA3's alike.
 #[inline(always)]
 pub(crate) fn nan2(x: f32, y: f32, r: f32) -> f32 {
-    match () {
-        _ if !r.is_nan() => r,
-        _ if x.is_nan() => quiet(x),
-        _ if y.is_nan() => quiet(y),
-        _ => r,
-    }
+    nan3(x, y, y, r)
 }
 
-/// [`nan2`] for three operands.
+/// [`nan2`] for three operands. Selects rather than branches, so that a pass over lanes
+/// vectorises.
 #[inline(always)]
 pub(crate) fn nan3(x: f32, y: f32, z: f32, r: f32) -> f32 {
-    if r.is_nan() && !x.is_nan() && !y.is_nan() {
-        nan2(z, z, r)
+    let first = if x.is_nan() {
+        x
+    } else if y.is_nan() {
+        y
+    } else if z.is_nan() {
+        z
     } else {
-        nan2(x, y, r)
+        r
+    };
+    if r.is_nan() {
+        quiet(first)
+    } else {
+        r
     }
 }
 

@@ -316,23 +316,34 @@ impl Wave {
     #[inline(always)]
     fn src_n<'a, const N: usize>(&'a self, op: &Operand, tmp: &'a mut MaybeUninit<[u32; N]>) -> &'a [u32; N] {
         if let Operand::Vgpr(r) = *op {
-            let r = (r as usize).min(VGPR_ALLOC - 1);
-            if let Some(v) = self.vgpr[r * N..].first_chunk::<N>() {
+            // One bounds check per operand, and a fixed-size view for the lane loops.
+            let r = r as usize * N;
+            if let Some(v) = self.vgpr.get(r..r + N).and_then(|v| <&[u32; N]>::try_from(v).ok()) {
                 return v;
             }
         }
         tmp.write([self.s32(op); N])
     }
 
+    /// EXEC for a wave of `N` lanes (wave32 reads EXEC_LO alone).
+    #[inline(always)]
+    fn exec_n<const N: usize>(&self) -> u64 {
+        if N == 32 {
+            self.sgpr[SGPR_EXEC_LO as usize] as u64
+        } else {
+            self.sgpr[SGPR_EXEC_LO as usize] as u64 | (self.sgpr[SGPR_EXEC_LO as usize + 1] as u64) << 32
+        }
+    }
+
     /// Writes the active lanes of `N` lane values to a VGPR destination.
     #[inline(always)]
     fn dst_n<const N: usize>(&mut self, op: &Operand, vals: &[u32; N]) {
         let Operand::Vgpr(r) = *op else { return };
-        let exec = self.exec();
-        let r = (r as usize).min(VGPR_ALLOC - 1);
-        let d = &mut self.vgpr[r * N..r * N + N];
+        let exec = self.exec_n::<N>();
+        let r = r as usize * N;
+        let Some(d) = self.vgpr.get_mut(r..r + N).and_then(|d| <&mut [u32; N]>::try_from(d).ok()) else { return };
         if exec == u64::MAX >> (64 - N) {
-            d.copy_from_slice(vals);
+            *d = *vals;
         } else {
             for l in 0..N {
                 if exec >> l & 1 != 0 {
