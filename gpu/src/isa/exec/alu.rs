@@ -3,7 +3,7 @@
 //! compares set it to the result, arithmetic to the carry, logic to "result != 0",
 //! moves leave it alone.
 
-use super::fp::{self, F32Mode};
+use super::fp::{self, FloatMode};
 use super::{illegal, FaultKind, Wave};
 use crate::isa::decode::{Inst, Operand};
 use crate::isa::program::NO_TARGET;
@@ -172,7 +172,7 @@ impl Wave {
             }
         }
         let out = fp::as_f32(raw);
-        if fp::f32_host_mode(self.mode) || F32Mode::of(self.mode).keep_in {
+        if fp::f32_host_mode(self.mode) || FloatMode::f32(self.mode).keep_in {
             out
         } else {
             out.map(fp::flush)
@@ -195,7 +195,7 @@ impl Wave {
             3 => 0.5,
             _ => 1.0,
         };
-        let mode = F32Mode::of(self.mode);
+        let mode = FloatMode::f32(self.mode);
         let dx10 = self.mode >> crate::spi::mode::DX10_CLAMP & 1 != 0;
         for l in 0..self.lanes {
             let mut v = vals[l];
@@ -875,7 +875,7 @@ impl Wave {
                 let b = self.fsrc(inst, 1);
                 let mut d = [0f32; 64];
                 let n = self.lanes.min(64);
-                let m = F32Mode::of(self.mode);
+                let m = FloatMode::f32(self.mode);
                 let host = fp::f32_host_mode(self.mode);
                 // One loop per operation (the match hoisted out of it) so that each vectorises.
                 macro_rules! each {
@@ -952,7 +952,7 @@ impl Wave {
                         }
                     }
                     _ => {
-                        let m = F32Mode::of(self.mode);
+                        let m = FloatMode::f32(self.mode);
                         for l in 0..n {
                             d[l] = m.fma(a[l], b[l], c[l]);
                         }
@@ -963,7 +963,7 @@ impl Wave {
             V_CVT_F32_I32 | V_CVT_F32_U32 => {
                 let a = self.vsrc(&inst.src[0]);
                 let mut d = [0f32; 64];
-                let m = F32Mode::of(self.mode);
+                let m = FloatMode::f32(self.mode);
                 for l in 0..self.lanes {
                     d[l] = m.round_int(if op == V_CVT_F32_I32 { a[l] as i32 as f64 } else { a[l] as f64 });
                 }

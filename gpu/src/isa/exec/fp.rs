@@ -15,38 +15,63 @@ const F32_MODE_MASK: u32 = 0b11 << mode::FP_ROUND | 0b11 << mode::FP_DENORM;
 /// Round to nearest even, input and output denormals kept.
 const F32_MODE_DEFAULT: u32 = 0b11 << mode::FP_DENORM;
 
-/// An f32 rounding mode (MODE.FP_ROUND[1:0]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Round {
-    NearestEven,
-    Up,
-    Down,
-    Zero,
-}
+/// Round modes, as MODE.FP_ROUND encodes them (per field).
+pub(super) const RNE: u32 = 0;
+pub(super) const RUP: u32 = 1;
+pub(super) const RDN: u32 = 2;
+pub(super) const RTZ: u32 = 3;
 
-/// How f32 arithmetic behaves under a MODE value.
+/// The MODE fields that arithmetic of one float width reads, decoded once per instruction:
+/// f32 has FP_ROUND[1:0] and FP_DENORM[1:0] (MODE[5:4]), f64 and f16 share the upper
+/// halves (FP_ROUND[3:2], FP_DENORM[3:2]); FP16_OVFL, IEEE and DX10_CLAMP are common.
+/// The one decoder of MODE for every VALU module.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) struct F32Mode {
-    pub round: Round,
+pub(super) struct FloatMode {
+    /// [`RNE`], [`RUP`], [`RDN`] or [`RTZ`].
+    pub round: u32,
     /// FP_DENORM bit 0: input denormals are kept (otherwise read as ±0).
     pub keep_in: bool,
     /// FP_DENORM bit 1: output denormals are kept (otherwise written as ±0).
     pub keep_out: bool,
+    /// FP16_OVFL: an f16 result that overflows becomes ±65504, not ±inf (f16 only).
+    pub fp16_ovfl: bool,
+    pub ieee: bool,
+    pub dx10: bool,
 }
 
-impl F32Mode {
-    pub fn of(mode_reg: u32) -> F32Mode {
-        let denorm = mode_reg >> mode::FP_DENORM & 3;
-        F32Mode {
-            round: match mode_reg >> mode::FP_ROUND & 3 {
-                0 => Round::NearestEven,
-                1 => Round::Up,
-                2 => Round::Down,
-                _ => Round::Zero,
-            },
-            keep_in: denorm & 1 != 0,
-            keep_out: denorm & 2 != 0,
+impl FloatMode {
+    const fn decode(m: u32, shift: u32, fp16_ovfl: bool) -> FloatMode {
+        FloatMode {
+            round: m >> (mode::FP_ROUND + shift) & 3,
+            keep_in: m >> (mode::FP_DENORM + shift) & 1 != 0,
+            keep_out: m >> (mode::FP_DENORM + shift + 1) & 1 != 0,
+            fp16_ovfl,
+            ieee: m >> mode::IEEE & 1 != 0,
+            dx10: m >> mode::DX10_CLAMP & 1 != 0,
         }
+    }
+
+    /// The f32 fields of MODE value `m`.
+    pub const fn f32(m: u32) -> FloatMode {
+        FloatMode::decode(m, 0, false)
+    }
+
+    /// The fields f64 and f16 share.
+    pub const fn f64_f16(m: u32) -> FloatMode {
+        FloatMode::decode(m, 2, m >> mode::FP16_OVFL & 1 != 0)
+    }
+
+    pub fn flush_in(self) -> bool {
+        !self.keep_in
+    }
+
+    pub fn flush_out(self) -> bool {
+        !self.keep_out
+    }
+
+    /// Rounding toward -inf (an exact zero sum of opposite signs is -0 then).
+    pub fn down(self) -> bool {
+        self.round == RDN
     }
 }
 
@@ -106,14 +131,14 @@ pub(super) fn flush(x: f32) -> f32 {
 }
 
 /// `(s, e)` with `s = fl(a + b)` and `s + e = a + b` exactly (Knuth's TwoSum).
-fn two_sum(a: f64, b: f64) -> (f64, f64) {
+pub(super) fn two_sum(a: f64, b: f64) -> (f64, f64) {
     let s = a + b;
     let bb = s - a;
     let e = (a - (s - bb)) + (b - bb);
     (s, e)
 }
 
-fn next_up(x: f32) -> f32 {
+pub(super) fn next_up(x: f32) -> f32 {
     if x.is_nan() || x == f32::INFINITY {
         x
     } else if x == 0.0 {
@@ -125,14 +150,14 @@ fn next_up(x: f32) -> f32 {
     }
 }
 
-fn next_down(x: f32) -> f32 {
+pub(super) fn next_down(x: f32) -> f32 {
     -next_up(-x)
 }
 
 /// Rounds the exact value `s + e` (|e| at most half an ulp of `s`) to f32.
-fn round_f32(s: f64, e: f64, round: Round) -> f32 {
+fn round_f32(s: f64, e: f64, round: u32) -> f32 {
     let r = s as f32;
-    if round == Round::NearestEven || !s.is_finite() {
+    if round == RNE || !s.is_finite() {
         // Ties of `s as f32` are ties of the exact value only when e == 0; when e != 0 the
         // f64 `s` already lies strictly on one side, so nearest-even is right either way.
         return r;
@@ -142,9 +167,9 @@ fn round_f32(s: f64, e: f64, round: Round) -> f32 {
     let above = if d != 0.0 { d > 0.0 } else { e > 0.0 };
     let below = if d != 0.0 { d < 0.0 } else { e < 0.0 };
     let r = match round {
-        Round::Up if above => next_up(r),
-        Round::Down if below => next_down(r),
-        Round::Zero if (above && r < 0.0) || (below && r > 0.0) => {
+        RUP if above => next_up(r),
+        RDN if below => next_down(r),
+        RTZ if (above && r < 0.0) || (below && r > 0.0) => {
             if r > 0.0 {
                 next_down(r)
             } else {
@@ -161,7 +186,8 @@ fn round_f32(s: f64, e: f64, round: Round) -> f32 {
     }
 }
 
-impl F32Mode {
+/// f32 arithmetic under these fields (for `FloatMode::f32`).
+impl FloatMode {
     fn input(&self, x: f32) -> f32 {
         if self.keep_in {
             x
@@ -185,24 +211,20 @@ impl F32Mode {
 
     pub fn add(&self, a: f32, b: f32) -> f32 {
         let (a, b) = (self.input(a), self.input(b));
-        if self.round == Round::NearestEven || !(a.is_finite() && b.is_finite()) {
+        if self.round == RNE || !(a.is_finite() && b.is_finite()) {
             return self.output(add(a, b));
         }
         let (s, e) = two_sum(a as f64, b as f64);
         // An exact zero from operands of opposite signs is +0 in every mode but toward -inf.
         if s == 0.0 && e == 0.0 {
-            return if self.round == Round::Down && a.is_sign_negative() != b.is_sign_negative() {
-                -0.0
-            } else {
-                a + b
-            };
+            return if self.round == RDN && a.is_sign_negative() != b.is_sign_negative() { -0.0 } else { a + b };
         }
         self.output(round_f32(s, e, self.round))
     }
 
     pub fn mul(&self, a: f32, b: f32) -> f32 {
         let (a, b) = (self.input(a), self.input(b));
-        if self.round == Round::NearestEven || !(a.is_finite() && b.is_finite()) {
+        if self.round == RNE || !(a.is_finite() && b.is_finite()) {
             return self.output(nan2(a, b, a * b));
         }
         // 24 × 24 bits: exact in f64, including products of denormals.
@@ -211,13 +233,13 @@ impl F32Mode {
 
     pub fn fma(&self, a: f32, b: f32, c: f32) -> f32 {
         let (a, b, c) = (self.input(a), self.input(b), self.input(c));
-        if self.round == Round::NearestEven || !(a.is_finite() && b.is_finite() && c.is_finite()) {
+        if self.round == RNE || !(a.is_finite() && b.is_finite() && c.is_finite()) {
             return self.output(nan3(a, b, c, a.mul_add(b, c)));
         }
         let (s, e) = two_sum(a as f64 * b as f64, c as f64);
         if s == 0.0 && e == 0.0 {
             let opposite = (a.is_sign_negative() != b.is_sign_negative()) != c.is_sign_negative();
-            return if self.round == Round::Down && opposite { -0.0 } else { a.mul_add(b, c) };
+            return if self.round == RDN && opposite { -0.0 } else { a.mul_add(b, c) };
         }
         self.output(round_f32(s, e, self.round))
     }
@@ -283,8 +305,8 @@ unsafe fn fma_lanes_x86_fma<const N: usize>(a: &[u32; N], b: &[u32; N], c: &[u32
 mod tests {
     use super::*;
 
-    fn m(round: Round) -> F32Mode {
-        F32Mode { round, keep_in: true, keep_out: true }
+    fn m(round: u32) -> FloatMode {
+        FloatMode { round, ..FloatMode::f32(0xf0) }
     }
 
     /// Directed rounding checked against exact rational reasoning on values whose exact
@@ -293,43 +315,43 @@ mod tests {
     fn directed_rounding_of_add_mul_fma() {
         let tiny = 2f32.powi(-30);
         let up = f32::from_bits(1f32.to_bits() + 1);
-        assert_eq!(m(Round::NearestEven).add(1.0, tiny), 1.0);
-        assert_eq!(m(Round::Up).add(1.0, tiny), up);
-        assert_eq!(m(Round::Down).add(1.0, tiny), 1.0);
-        assert_eq!(m(Round::Zero).add(-1.0, -tiny), -1.0);
-        assert_eq!(m(Round::Down).add(-1.0, -tiny), -up);
+        assert_eq!(m(RNE).add(1.0, tiny), 1.0);
+        assert_eq!(m(RUP).add(1.0, tiny), up);
+        assert_eq!(m(RDN).add(1.0, tiny), 1.0);
+        assert_eq!(m(RTZ).add(-1.0, -tiny), -1.0);
+        assert_eq!(m(RDN).add(-1.0, -tiny), -up);
         // x - x is -0 only when rounding toward -inf.
-        assert!(m(Round::Down).add(1.0, -1.0).is_sign_negative());
-        assert!(m(Round::Up).add(1.0, -1.0).is_sign_positive());
+        assert!(m(RDN).add(1.0, -1.0).is_sign_negative());
+        assert!(m(RUP).add(1.0, -1.0).is_sign_positive());
         // (1 + 2^-23)(1 + 2^-23) = 1 + 2^-22 + 2^-46.
         let x = up;
-        assert_eq!(m(Round::NearestEven).mul(x, x), f32::from_bits(1f32.to_bits() + 2));
-        assert_eq!(m(Round::Up).mul(x, x), f32::from_bits(1f32.to_bits() + 3));
-        assert_eq!(m(Round::Zero).mul(x, -x), -f32::from_bits(1f32.to_bits() + 2));
+        assert_eq!(m(RNE).mul(x, x), f32::from_bits(1f32.to_bits() + 2));
+        assert_eq!(m(RUP).mul(x, x), f32::from_bits(1f32.to_bits() + 3));
+        assert_eq!(m(RTZ).mul(x, -x), -f32::from_bits(1f32.to_bits() + 2));
         // fma(x, x, -1) = 2^-22 + 2^-46, half an ulp above 2^-22: up gives 2^-22 + 2^-45,
         // nearest even 2^-22 (a tie), toward zero 2^-22.
-        assert_eq!(m(Round::Up).fma(x, x, -1.0), 2f32.powi(-22) + 2f32.powi(-45));
-        assert_eq!(m(Round::NearestEven).fma(x, x, -1.0), 2f32.powi(-22));
-        assert_eq!(m(Round::Zero).fma(x, x, -1.0), 2f32.powi(-22));
-        assert_eq!(m(Round::Up).fma(1.0, 1.0, tiny), up);
+        assert_eq!(m(RUP).fma(x, x, -1.0), 2f32.powi(-22) + 2f32.powi(-45));
+        assert_eq!(m(RNE).fma(x, x, -1.0), 2f32.powi(-22));
+        assert_eq!(m(RTZ).fma(x, x, -1.0), 2f32.powi(-22));
+        assert_eq!(m(RUP).fma(1.0, 1.0, tiny), up);
         // Overflow: toward zero stays at the largest finite value.
-        assert_eq!(m(Round::Zero).mul(f32::MAX, 2.0), f32::MAX);
-        assert_eq!(m(Round::Up).mul(f32::MAX, 2.0), f32::INFINITY);
-        assert_eq!(m(Round::Down).mul(f32::MAX, -2.0), f32::NEG_INFINITY);
-        assert_eq!(m(Round::Up).mul(f32::MAX, -2.0), f32::MIN);
+        assert_eq!(m(RTZ).mul(f32::MAX, 2.0), f32::MAX);
+        assert_eq!(m(RUP).mul(f32::MAX, 2.0), f32::INFINITY);
+        assert_eq!(m(RDN).mul(f32::MAX, -2.0), f32::NEG_INFINITY);
+        assert_eq!(m(RUP).mul(f32::MAX, -2.0), f32::MIN);
         // Underflow: the smallest denormal rounds up from a tiny positive product.
-        assert_eq!(m(Round::Up).mul(f32::from_bits(1), 0.5), f32::from_bits(1));
-        assert_eq!(m(Round::Down).mul(f32::from_bits(1), 0.5), 0.0);
-        assert_eq!(m(Round::Down).mul(-f32::from_bits(1), 0.5), -f32::from_bits(1));
+        assert_eq!(m(RUP).mul(f32::from_bits(1), 0.5), f32::from_bits(1));
+        assert_eq!(m(RDN).mul(f32::from_bits(1), 0.5), 0.0);
+        assert_eq!(m(RDN).mul(-f32::from_bits(1), 0.5), -f32::from_bits(1));
     }
 
     #[test]
     fn denormal_flushing_follows_fp_denorm() {
         let d = f32::from_bits(0x0000_0100);
-        let flush_all = F32Mode::of(0);
+        let flush_all = FloatMode::f32(0);
         assert_eq!(flush_all.add(d, 0.0), 0.0);
         assert_eq!(flush_all.mul(-d, 1.0).to_bits(), 0x8000_0000);
-        let keep_in = F32Mode::of(1 << mode::FP_DENORM);
+        let keep_in = FloatMode::f32(1 << mode::FP_DENORM);
         // Kept on input, flushed on output.
         assert_eq!(keep_in.mul(d, 2.0), 0.0);
         assert_eq!(keep_in.mul(d, 2f32.powi(30)), d * 2f32.powi(30));

@@ -11,6 +11,7 @@
 //! value (an f16 constant sits in the low half with zero above it, an integer is
 //! sign-extended), as LLVM's `getInlineEncodingV216` models it.
 
+use super::fp::{two_sum, FloatMode};
 use super::{illegal, FaultKind, Wave};
 use crate::isa::decode::{Inst, Operand};
 use crate::isa::table::Op::*;
@@ -50,45 +51,10 @@ impl Fmt {
     }
 }
 
-/// Rounding state from MODE for one format.
-#[derive(Clone, Copy)]
-struct Rnd {
-    /// 0 nearest even, 1 toward +inf, 2 toward -inf, 3 toward zero.
-    rm: u32,
-    keep_in: bool,
-    keep_out: bool,
-    /// FP16_OVFL: an f16 overflow gives ±max instead of ±inf.
-    ovfl_clamp: bool,
-}
-
-fn rnd_f16(m: u32) -> Rnd {
-    Rnd {
-        rm: m >> (mode::FP_ROUND + 2) & 3,
-        keep_in: m >> (mode::FP_DENORM + 2) & 1 != 0,
-        keep_out: m >> (mode::FP_DENORM + 3) & 1 != 0,
-        ovfl_clamp: m >> mode::FP16_OVFL & 1 != 0,
-    }
-}
-
-fn rnd_f32(m: u32) -> Rnd {
-    Rnd {
-        rm: m >> mode::FP_ROUND & 3,
-        keep_in: m >> mode::FP_DENORM & 1 != 0,
-        keep_out: m >> (mode::FP_DENORM + 1) & 1 != 0,
-        ovfl_clamp: false,
-    }
-}
-
-/// The rounding error of `s = a + b` (Knuth's TwoSum): `a + b == s + err` exactly.
-fn two_sum_err(a: f64, b: f64, s: f64) -> f64 {
-    let bb = s - a;
-    (a - (s - bb)) + (b - bb)
-}
-
 /// Rounds the exact value `x + err` (`x` finite or infinite, the f64 nearest to it; `err`
 /// the remainder) to `fmt` with `r`, returning the format's bits. Rounding `x` to odd in
 /// its last bit first keeps the sticky information, so the second rounding is exact.
-fn round_fmt(x: f64, err: f64, fmt: Fmt, r: Rnd) -> u32 {
+fn round_fmt(x: f64, err: f64, fmt: Fmt, r: FloatMode) -> u32 {
     let neg = x.is_sign_negative();
     let sign = if neg { fmt.sign() } else { 0 };
     if x.is_infinite() {
@@ -105,13 +71,13 @@ fn round_fmt(x: f64, err: f64, fmt: Fmt, r: Rnd) -> u32 {
     }
     let a = f64::from_bits(bits & !(1 << 63));
     let overflow = || {
-        let up = match r.rm {
+        let up = match r.round {
             0 => true,
             1 => !neg,
             2 => neg,
             _ => false,
         };
-        if up && !r.ovfl_clamp {
+        if up && !r.fp16_ovfl {
             sign | fmt.inf()
         } else {
             sign | fmt.max()
@@ -130,7 +96,7 @@ fn round_fmt(x: f64, err: f64, fmt: Fmt, r: Rnd) -> u32 {
     let m = a * f64::from_bits(((1023 - u) as u64) << 52);
     let mut i = m.trunc() as u32;
     let frac = m - m.trunc();
-    let inc = match r.rm {
+    let inc = match r.round {
         0 => frac > 0.5 || (frac == 0.5 && i & 1 != 0),
         1 => frac > 0.0 && !neg,
         2 => frac > 0.0 && neg,
@@ -149,7 +115,7 @@ fn round_fmt(x: f64, err: f64, fmt: Fmt, r: Rnd) -> u32 {
 }
 
 /// The exact sum `p + z` rounded to `fmt`; IEEE's sign of an exact zero sum.
-fn round_sum(p: f64, z: f64, fmt: Fmt, r: Rnd) -> u32 {
+fn round_sum(p: f64, z: f64, fmt: Fmt, r: FloatMode) -> u32 {
     let s = p + z;
     if s.is_nan() {
         return fmt.qnan();
@@ -158,11 +124,11 @@ fn round_sum(p: f64, z: f64, fmt: Fmt, r: Rnd) -> u32 {
         let neg = if p == 0.0 && z == 0.0 && p.is_sign_negative() == z.is_sign_negative() {
             p.is_sign_negative()
         } else {
-            r.rm == 2
+            r.round == 2
         };
         return if neg { fmt.sign() } else { 0 };
     }
-    let err = if s.is_finite() { two_sum_err(p, z, s) } else { 0.0 };
+    let err = if s.is_finite() { two_sum(p, z).1 } else { 0.0 };
     round_fmt(s, err, fmt, r)
 }
 
@@ -216,7 +182,7 @@ fn is_nan_in(bits: u32, f: Fmt) -> bool {
 }
 
 /// f16 fused multiply-add `a * b + c` rounded once.
-fn f16_fma(a: u16, b: u16, c: u16, r: Rnd) -> u16 {
+fn f16_fma(a: u16, b: u16, c: u16, r: FloatMode) -> u16 {
     for x in [a, b, c] {
         if f16_is_nan(x) {
             return x | 0x200;
@@ -226,7 +192,7 @@ fn f16_fma(a: u16, b: u16, c: u16, r: Rnd) -> u16 {
     round_sum(p, h2d(c, r.keep_in), F16, r) as u16
 }
 
-fn f16_add(a: u16, b: u16, r: Rnd) -> u16 {
+fn f16_add(a: u16, b: u16, r: FloatMode) -> u16 {
     for x in [a, b] {
         if f16_is_nan(x) {
             return x | 0x200;
@@ -235,7 +201,7 @@ fn f16_add(a: u16, b: u16, r: Rnd) -> u16 {
     round_sum(h2d(a, r.keep_in), h2d(b, r.keep_in), F16, r) as u16
 }
 
-fn f16_mul(a: u16, b: u16, r: Rnd) -> u16 {
+fn f16_mul(a: u16, b: u16, r: FloatMode) -> u16 {
     for x in [a, b] {
         if f16_is_nan(x) {
             return x | 0x200;
@@ -250,7 +216,7 @@ fn f16_mul(a: u16, b: u16, r: Rnd) -> u16 {
 
 /// v_pk_min_f16 / v_pk_max_f16: IEEE mode quiets a signalling NaN and returns it; a quiet
 /// NaN loses to a number; -0 < +0.
-fn f16_min_max(a: u16, b: u16, max: bool, r: Rnd, ieee: bool) -> u16 {
+fn f16_min_max(a: u16, b: u16, max: bool, r: FloatMode, ieee: bool) -> u16 {
     let flush = |x: u16| if x & 0x7c00 == 0 && !r.keep_in { x & 0x8000 } else { x };
     let (a, b) = (flush(a), flush(b));
     let snan = |x: u16| f16_is_nan(x) && x & 0x200 == 0;
@@ -435,7 +401,7 @@ impl Wave {
     }
 
     fn pk_f16(&mut self, inst: &Inst) -> Result<(), FaultKind> {
-        let r = rnd_f16(self.mode);
+        let r = FloatMode::f64_f16(self.mode);
         let ieee = self.mode >> mode::IEEE & 1 != 0;
         let dx10 = self.mode >> mode::DX10_CLAMP & 1 != 0;
         let cl = |x: u16| if inst.clamp { clamp01(x as u32, F16, dx10) as u16 } else { x };
@@ -475,9 +441,9 @@ impl Wave {
             return Err(Self::not_executed(inst, "modifiers on the f32 accumulator"));
         }
         let bf16 = inst.op == V_DOT2_F32_BF16;
-        let r32 = rnd_f32(self.mode);
-        let r = if bf16 { r32 } else { Rnd { keep_in: false, keep_out: false, ..r32 } };
-        let keep_half = if bf16 { r32.keep_in } else { rnd_f16(self.mode).keep_in };
+        let r32 = FloatMode::f32(self.mode);
+        let r = if bf16 { r32 } else { FloatMode { keep_in: false, keep_out: false, ..r32 } };
+        let keep_half = if bf16 { r32.keep_in } else { FloatMode::f64_f16(self.mode).keep_in };
         let half_fmt = if bf16 { BF16 } else { F16 };
         let dx10 = self.mode >> mode::DX10_CLAMP & 1 != 0;
         let (a_lo, a_hi) = self.halves(inst, 0, true);
@@ -517,7 +483,7 @@ impl Wave {
             return Err(Self::not_executed(inst, "op_sel on S0/S1 or input modifiers"));
         }
         let bf16 = inst.op == V_DOT2_BF16_BF16;
-        let (fmt, r) = if bf16 { (BF16, rnd_f32(self.mode)) } else { (F16, rnd_f16(self.mode)) };
+        let (fmt, r) = if bf16 { (BF16, FloatMode::f32(self.mode)) } else { (F16, FloatMode::f64_f16(self.mode)) };
         let dx10 = self.mode >> mode::DX10_CLAMP & 1 != 0;
         let conv = |h: u16| if bf16 { b2d(h, r.keep_in) } else { h2d(h, r.keep_in) };
         let (a, b, c) = (self.vsrc(&inst.src[0]), self.vsrc(&inst.src[1]), self.vsrc(&inst.src[2]));
@@ -586,7 +552,7 @@ impl Wave {
     /// The fused a * b + c is rounded once to f32, or to f16 for mixlo (low half written,
     /// high kept) and mixhi (the reverse).
     fn fma_mix(&mut self, inst: &Inst) -> Result<(), FaultKind> {
-        let (r16, r32) = (rnd_f16(self.mode), rnd_f32(self.mode));
+        let (r16, r32) = (FloatMode::f64_f16(self.mode), FloatMode::f32(self.mode));
         let dx10 = self.mode >> mode::DX10_CLAMP & 1 != 0;
         // Each source as (f64 value, NaN bits in F32 with their quiet form).
         let mut vals = [[0f64; 64]; 3];
@@ -738,8 +704,8 @@ impl Wave {
                 V_WMMA_BF16_16X16X16_BF16 => BF16,
                 _ => F32,
             };
-            let r = if out_fmt.emin == -14 { rnd_f16(self.mode) } else { rnd_f32(self.mode) };
-            let r = Rnd { keep_in: true, keep_out: true, ..r };
+            let r = if out_fmt.emin == -14 { FloatMode::f64_f16(self.mode) } else { FloatMode::f32(self.mode) };
+            let r = FloatMode { keep_in: true, keep_out: true, ..r };
             let conv = |h: u16| -> f64 {
                 if is_nan_in(h as u32, in_fmt) {
                     f64::NAN
@@ -783,9 +749,9 @@ impl Wave {
                     for k in 0..16 {
                         let p = a[row][k] * b[col][k];
                         plain += p;
-                        let t = s + p;
+                        let (t, err) = two_sum(s, p);
                         if t.is_finite() {
-                            e += two_sum_err(s, p, t);
+                            e += err;
                         }
                         s = t;
                     }
@@ -821,7 +787,7 @@ impl Wave {
 mod tests {
     use super::*;
 
-    const RNE: Rnd = Rnd { rm: 0, keep_in: true, keep_out: true, ovfl_clamp: false };
+    const RNE: FloatMode = FloatMode::f32(0xf0);
 
     #[test]
     fn round_fmt_matches_host_conversions() {
@@ -833,11 +799,11 @@ mod tests {
         assert_eq!(round_fmt(65504.0, 0.0, F16, RNE), 0x7bff);
         assert_eq!(round_fmt(65519.0, 0.0, F16, RNE), 0x7bff);
         assert_eq!(round_fmt(65520.0, 0.0, F16, RNE), 0x7c00);
-        assert_eq!(round_fmt(65520.0, 0.0, F16, Rnd { rm: 3, ..RNE }), 0x7bff);
-        assert_eq!(round_fmt(65520.0, 0.0, F16, Rnd { ovfl_clamp: true, ..RNE }), 0x7bff);
+        assert_eq!(round_fmt(65520.0, 0.0, F16, FloatMode { round: 3, ..RNE }), 0x7bff);
+        assert_eq!(round_fmt(65520.0, 0.0, F16, FloatMode { fp16_ovfl: true, ..RNE }), 0x7bff);
         // Smallest f16 denormal, and its flush.
         assert_eq!(round_fmt(2f64.powi(-24), 0.0, F16, RNE), 1);
-        assert_eq!(round_fmt(2f64.powi(-24), 0.0, F16, Rnd { keep_out: false, ..RNE }), 0);
+        assert_eq!(round_fmt(2f64.powi(-24), 0.0, F16, FloatMode { keep_out: false, ..RNE }), 0);
         // The sticky remainder breaks a tie: 1 + 2^-11 + tiny rounds up.
         assert_eq!(round_fmt(1.0 + 2f64.powi(-11), 1e-30, F16, RNE), 0x3c01);
         assert_eq!(round_fmt(1.0 + 2f64.powi(-11), -1e-30, F16, RNE), 0x3c00);
@@ -847,7 +813,7 @@ mod tests {
     /// FP16_OVFL, against results written from IEEE 754's definitions.
     #[test]
     fn f16_ops_honour_mode() {
-        let m = |rm| Rnd { rm, ..RNE };
+        let m = |round| FloatMode { round, ..RNE };
         // 1 + 2^-24 is not representable: up, down, toward zero.
         assert_eq!(f16_add(0x3c00, 0x0001, m(1)), 0x3c01);
         assert_eq!(f16_add(0x3c00, 0x0001, m(2)), 0x3c00);
@@ -858,13 +824,13 @@ mod tests {
         assert_eq!(f16_add(0x3c00, 0xbc00, m(2)), 0x8000);
         assert_eq!(f16_fma(0x3c00, 0x3c00, 0xbc00, m(2)), 0x8000);
         // Denormal inputs flushed, denormal results flushed.
-        assert_eq!(f16_add(0x0001, 0x0000, Rnd { keep_in: false, ..RNE }), 0x0000);
-        assert_eq!(f16_mul(0x0400, 0x3800, Rnd { keep_out: false, ..RNE }), 0x0000);
+        assert_eq!(f16_add(0x0001, 0x0000, FloatMode { keep_in: false, ..RNE }), 0x0000);
+        assert_eq!(f16_mul(0x0400, 0x3800, FloatMode { keep_out: false, ..RNE }), 0x0000);
         assert_eq!(f16_mul(0x0400, 0x3800, RNE), 0x0200);
         // Overflow: inf, or max with FP16_OVFL; a true infinity stays infinite.
         assert_eq!(f16_add(0x7bff, 0x7bff, RNE), 0x7c00);
-        assert_eq!(f16_add(0x7bff, 0x7bff, Rnd { ovfl_clamp: true, ..RNE }), 0x7bff);
-        assert_eq!(f16_add(0x7c00, 0x3c00, Rnd { ovfl_clamp: true, ..RNE }), 0x7c00);
+        assert_eq!(f16_add(0x7bff, 0x7bff, FloatMode { fp16_ovfl: true, ..RNE }), 0x7bff);
+        assert_eq!(f16_add(0x7c00, 0x3c00, FloatMode { fp16_ovfl: true, ..RNE }), 0x7c00);
         assert_eq!(f16_mul(0xfbff, 0x4000, m(1)), 0xfbff);
         // Non-IEEE mode: a signalling NaN loses to a number like a quiet one.
         assert_eq!(f16_min_max(0x7c01, 0x3c00, true, RNE, false), 0x3c00);
@@ -873,7 +839,7 @@ mod tests {
 
     #[test]
     fn f32_rounding_modes() {
-        let m = |rm| Rnd { rm, ..RNE };
+        let m = |round| FloatMode { round, ..RNE };
         let one_plus = 1.0 + 2f64.powi(-30);
         assert_eq!(round_fmt(one_plus, 0.0, F32, m(1)), 0x3f80_0001);
         assert_eq!(round_fmt(one_plus, 0.0, F32, m(2)), 0x3f80_0000);
@@ -881,6 +847,6 @@ mod tests {
         assert_eq!(round_fmt(-one_plus, 0.0, F32, m(3)), 0xbf80_0000);
         assert_eq!(round_fmt(1e39, 0.0, F32, m(3)), 0x7f7f_ffff);
         assert_eq!(round_fmt(-1e39, 0.0, F32, m(1)), 0xff7f_ffff);
-        assert_eq!(round_fmt(1e-40, 0.0, F32, Rnd { keep_out: false, ..RNE }), 0);
+        assert_eq!(round_fmt(1e-40, 0.0, F32, FloatMode { keep_out: false, ..RNE }), 0);
     }
 }

@@ -19,6 +19,7 @@
 //! - A generated NaN is 0xfe00 (the ISA's functional examples: `V_SQRT_F16(0xfc00) =>
 //!   0xfe00`); a NaN input is returned quieted.
 
+use super::fp::FloatMode;
 use super::{illegal, FaultKind, Wave};
 use crate::isa::decode::{Inst, Operand};
 use crate::isa::table::{
@@ -26,36 +27,6 @@ use crate::isa::table::{
     Op::{self, *},
 };
 use crate::spi::mode;
-
-/// The MODE fields that 16-bit float operations read, decoded once per instruction.
-#[derive(Clone, Copy, Debug)]
-struct Fp16Mode {
-    /// 0 nearest even, 1 toward +inf, 2 toward -inf, 3 toward zero.
-    round: u32,
-    keep_in: bool,
-    keep_out: bool,
-    /// FP16_OVFL: an overflowing finite result becomes ±65504.
-    ovfl: bool,
-    ieee: bool,
-    dx10: bool,
-}
-
-impl Fp16Mode {
-    fn of(m: u32) -> Fp16Mode {
-        Fp16Mode {
-            round: (m >> (mode::FP_ROUND + 2)) & 3,
-            keep_in: m >> (mode::FP_DENORM + 2) & 1 != 0,
-            keep_out: m >> (mode::FP_DENORM + 3) & 1 != 0,
-            ovfl: m >> mode::FP16_OVFL & 1 != 0,
-            ieee: m >> mode::IEEE & 1 != 0,
-            dx10: m >> mode::DX10_CLAMP & 1 != 0,
-        }
-    }
-
-    fn down(&self) -> bool {
-        self.round == 2
-    }
-}
 
 const SIGN: u16 = 0x8000;
 const INF: u16 = 0x7c00;
@@ -127,7 +98,7 @@ enum R16 {
 
 /// Rounds `(-1)^neg * mag * 2^exp` to f16 with the mode's rounding, overflow and output
 /// denormal rules.
-fn round_f16(neg: bool, mag: u128, exp: i32, m: Fp16Mode) -> u16 {
+fn round_f16(neg: bool, mag: u128, exp: i32, m: FloatMode) -> u16 {
     let s = if neg { SIGN } else { 0 };
     if mag == 0 {
         return s;
@@ -135,7 +106,7 @@ fn round_f16(neg: bool, mag: u128, exp: i32, m: Fp16Mode) -> u16 {
     let msb = 127 - mag.leading_zeros() as i32;
     let e = msb + exp;
     let overflow = |s: u16| -> u16 {
-        let to_max = m.ovfl
+        let to_max = m.fp16_ovfl
             || match m.round {
                 0 => false,
                 1 => neg,
@@ -228,14 +199,14 @@ fn nan_in(xs: &[u16]) -> Option<u16> {
 
 /// IEEE sign of an exact zero sum whose addends had signs `a` and `b`: -0 only when both
 /// are -0, or in round-toward-negative mode.
-fn zero_sum_sign(a_zero_neg: Option<(bool, bool)>, m: Fp16Mode) -> bool {
+fn zero_sum_sign(a_zero_neg: Option<(bool, bool)>, m: FloatMode) -> bool {
     match a_zero_neg {
         Some((a, b)) => (a && b) || (m.down() && (a || b)),
         None => m.down(),
     }
 }
 
-fn add16(a: u16, b: u16, m: Fp16Mode) -> R16 {
+fn add16(a: u16, b: u16, m: FloatMode) -> R16 {
     if let Some(n) = nan_in(&[a, b]) {
         return R16::Bits(n);
     }
@@ -248,18 +219,18 @@ fn add16(a: u16, b: u16, m: Fp16Mode) -> R16 {
     exact(sum, -24, sum == 0 && zero_sum_sign(both_zero, m))
 }
 
-fn sub16(a: u16, b: u16, m: Fp16Mode) -> R16 {
+fn sub16(a: u16, b: u16, m: FloatMode) -> R16 {
     if let Some(n) = nan_in(&[a, b]) {
         return R16::Bits(n);
     }
     add16(a, b ^ SIGN, m)
 }
 
-fn subrev16(a: u16, b: u16, m: Fp16Mode) -> R16 {
+fn subrev16(a: u16, b: u16, m: FloatMode) -> R16 {
     sub16(b, a, m)
 }
 
-fn mul16(a: u16, b: u16, _m: Fp16Mode) -> R16 {
+fn mul16(a: u16, b: u16, _m: FloatMode) -> R16 {
     if let Some(n) = nan_in(&[a, b]) {
         return R16::Bits(n);
     }
@@ -269,7 +240,7 @@ fn mul16(a: u16, b: u16, _m: Fp16Mode) -> R16 {
     exact(k24(a) as i128 * k24(b) as i128, -48, neg_of(a) ^ neg_of(b))
 }
 
-fn fma16(a: u16, b: u16, c: u16, m: Fp16Mode) -> R16 {
+fn fma16(a: u16, b: u16, c: u16, m: FloatMode) -> R16 {
     if let Some(n) = nan_in(&[a, b, c]) {
         return R16::Bits(n);
     }
@@ -284,7 +255,7 @@ fn fma16(a: u16, b: u16, c: u16, m: Fp16Mode) -> R16 {
     exact(sum, -48, sum == 0 && zero_sum_sign(both_zero, m))
 }
 
-fn ldexp16(a: u16, n: i16, _m: Fp16Mode) -> R16 {
+fn ldexp16(a: u16, n: i16, _m: FloatMode) -> R16 {
     if is_nan(a) {
         return R16::Bits(quiet(a));
     }
@@ -392,7 +363,7 @@ fn sincos_rev(x: f64, cos: bool) -> f64 {
 }
 
 /// One-source f16 → f16 operations.
-fn unary16(op: Op, a: u16, m: Fp16Mode) -> R16 {
+fn unary16(op: Op, a: u16, m: FloatMode) -> R16 {
     match op {
         V_FREXP_MANT_F16 => {
             if is_nan(a) || is_inf(a) {
@@ -616,7 +587,7 @@ impl Wave {
     }
 
     /// Source `k` as f16 bits with the VOP3 abs/neg modifiers and input denormal flushing.
-    fn fsrc16(&self, inst: &Inst, k: usize, m: Fp16Mode) -> Result<[u16; 64], FaultKind> {
+    fn fsrc16(&self, inst: &Inst, k: usize, m: FloatMode) -> Result<[u16; 64], FaultKind> {
         let mut v = self.src16(inst, k)?;
         let abs = if inst.abs >> k & 1 != 0 { 0x7fff } else { 0xffff };
         let neg = if inst.neg >> k & 1 != 0 { SIGN } else { 0 };
@@ -676,7 +647,7 @@ impl Wave {
 
     /// The output stage of an f16 result: omod (exact scaling before the one rounding),
     /// rounding, then clamp to [0, 1] (NaN → 0 under DX10_CLAMP).
-    fn finish16(inst: &Inst, r: R16, m: Fp16Mode) -> u16 {
+    fn finish16(inst: &Inst, r: R16, m: FloatMode) -> u16 {
         let scale = match inst.omod {
             1 => 1,
             2 => 2,
@@ -724,12 +695,12 @@ impl Wave {
     /// Executes `inst` if it belongs here; otherwise passes it on.
     pub(super) fn valu16(&mut self, inst: &Inst) -> Result<(), FaultKind> {
         let op = inst.op;
-        let m = Fp16Mode::of(self.mode);
+        let m = FloatMode::f64_f16(self.mode);
         let n = self.lanes;
         match op {
             // ---------------- f16 arithmetic, two sources ----------------
             V_ADD_F16 | V_SUB_F16 | V_SUBREV_F16 | V_MUL_F16 => {
-                let f: fn(u16, u16, Fp16Mode) -> R16 = match op {
+                let f: fn(u16, u16, FloatMode) -> R16 = match op {
                     V_ADD_F16 => add16,
                     V_SUB_F16 => sub16,
                     V_SUBREV_F16 => subrev16,
@@ -901,7 +872,7 @@ impl Wave {
                 }
                 let (a, b) = (self.fsrc32(inst, 0), self.fsrc32(inst, 1));
                 let keep32 = self.mode >> mode::FP_DENORM & 1 != 0;
-                let rtz = Fp16Mode { round: 3, ..m };
+                let rtz = FloatMode { round: 3, ..m };
                 let cvt = |x: u32| -> u16 {
                     let x = if !keep32 && x & 0x7f80_0000 == 0 { x & 0x8000_0000 } else { x };
                     match from_f32(x) {
@@ -1100,7 +1071,7 @@ impl Wave {
                     return Err(illegal("v_cndmask_b16 with clamp or omod is not supported"));
                 }
                 // Float modifiers are bitwise (abs clears, neg flips the sign bit); no flushing.
-                let keep = Fp16Mode { keep_in: true, ..m };
+                let keep = FloatMode { keep_in: true, ..m };
                 let (a, b) = (self.fsrc16(inst, 0, keep)?, self.fsrc16(inst, 1, keep)?);
                 let mask = self.mask_src(&inst.src[2]);
                 let mut d = [0u16; 64];
@@ -1164,7 +1135,7 @@ impl Wave {
             V_CMP_CLASS_F16 | V_CMPX_CLASS_F16 => {
                 // The class of the raw value (after abs/neg), without denormal flushing;
                 // the class mask is a 32-bit operand.
-                let keep = Fp16Mode { keep_in: true, ..m };
+                let keep = FloatMode { keep_in: true, ..m };
                 let a = self.fsrc16(inst, 0, keep)?;
                 let mask = self.vsrc(&inst.src[1]);
                 let mut r = 0u64;
@@ -1184,11 +1155,11 @@ mod tests {
     use super::*;
     use half::f16;
 
-    fn md(round: u32, keep_in: bool, keep_out: bool, ovfl: bool) -> Fp16Mode {
-        Fp16Mode { round, keep_in, keep_out, ovfl, ieee: true, dx10: true }
+    fn md(round: u32, keep_in: bool, keep_out: bool, ovfl: bool) -> FloatMode {
+        FloatMode { round, keep_in, keep_out, fp16_ovfl: ovfl, ieee: true, dx10: true }
     }
 
-    fn r(x: R16, m: Fp16Mode) -> u16 {
+    fn r(x: R16, m: FloatMode) -> u16 {
         match x {
             R16::Bits(b) => b,
             R16::Exact { neg, mag, exp } => round_f16(neg, mag, exp, m),

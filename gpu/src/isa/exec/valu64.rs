@@ -10,6 +10,7 @@
 //! derived exactly from error terms (TwoSum, the product residual, an exact expansion for
 //! fma), never by re-rounding a rounded result.
 
+use super::fp::{self, two_sum, FloatMode, RDN, RNE, RTZ, RUP};
 use super::{illegal, FaultKind, Wave};
 use crate::isa::decode::{Inst, Operand};
 use crate::isa::table::Op::{self, *};
@@ -20,47 +21,7 @@ const SIGN64: u64 = 1 << 63;
 const QNAN32: u32 = 0x0040_0000;
 const QNAN64: u64 = 1 << 51;
 
-/// Round modes of MODE.FP_ROUND (per field).
-const RNE: u32 = 0;
-const RUP: u32 = 1;
-const RDN: u32 = 2;
-const RTZ: u32 = 3;
-
-/// The rounding and denormal controls MODE gives one float width.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Fp {
-    round: u32,
-    denorm: u32,
-}
-
-impl Fp {
-    fn f32(m: u32) -> Fp {
-        Fp { round: m >> mode::FP_ROUND & 3, denorm: m >> mode::FP_DENORM & 3 }
-    }
-
-    /// f64 (and f16) share the upper round and denormal fields.
-    fn f64(m: u32) -> Fp {
-        Fp { round: m >> (mode::FP_ROUND + 2) & 3, denorm: m >> (mode::FP_DENORM + 2) & 3 }
-    }
-
-    fn flush_in(self) -> bool {
-        self.denorm & 1 == 0
-    }
-
-    fn flush_out(self) -> bool {
-        self.denorm & 2 == 0
-    }
-}
-
 // ---------------------------------------------------------------- float helpers
-
-fn flush32(x: f32) -> f32 {
-    if x.is_subnormal() {
-        f32::from_bits(x.to_bits() & SIGN32)
-    } else {
-        x
-    }
-}
 
 fn flush64(x: f64) -> f64 {
     if x.is_subnormal() {
@@ -86,22 +47,6 @@ fn next_down64(x: f64) -> f64 {
     -next_up64(-x)
 }
 
-fn next_up32(x: f32) -> f32 {
-    if x.is_nan() || x == f32::INFINITY {
-        return x;
-    }
-    let b = x.to_bits();
-    f32::from_bits(match b {
-        0 | SIGN32 => 1,
-        _ if b & SIGN32 == 0 => b + 1,
-        _ => b - 1,
-    })
-}
-
-fn next_down32(x: f32) -> f32 {
-    -next_up32(-x)
-}
-
 /// Moves `r`, the round-to-nearest-even result of an operation, to the result of round
 /// mode `rm`, given the sign `dir` of (exact result − r).
 fn directed64(r: f64, dir: i32, rm: u32) -> f64 {
@@ -124,10 +69,10 @@ fn directed32(r: f32, dir: i32, rm: u32) -> f32 {
     }
     let exact_positive = if r == 0.0 { dir > 0 } else { r > 0.0 };
     match (rm, dir > 0) {
-        (RUP, true) => next_up32(r),
-        (RDN, false) => next_down32(r),
-        (RTZ, true) if !exact_positive => next_up32(r),
-        (RTZ, false) if exact_positive => next_down32(r),
+        (RUP, true) => fp::next_up(r),
+        (RDN, false) => fp::next_down(r),
+        (RTZ, true) if !exact_positive => fp::next_up(r),
+        (RTZ, false) if exact_positive => fp::next_down(r),
         _ => r,
     }
 }
@@ -140,13 +85,6 @@ fn sign_of(x: f64) -> i32 {
     } else {
         0
     }
-}
-
-/// Knuth's TwoSum: `s + e == a + b` exactly (finite, non-overflowing inputs).
-fn two_sum(a: f64, b: f64) -> (f64, f64) {
-    let s = a + b;
-    let bb = s - a;
-    (s, (a - (s - bb)) + (b - bb))
 }
 
 /// The sign of `a*b + c - r` for finite values, from an exact expansion (Shewchuk's
@@ -580,12 +518,12 @@ fn fcmp_hit(kind: u32, o: Option<std::cmp::Ordering>) -> bool {
 }
 
 impl Wave {
-    fn fp32(&self) -> Fp {
-        Fp::f32(self.mode)
+    fn fp32(&self) -> FloatMode {
+        FloatMode::f32(self.mode)
     }
 
-    fn fp64(&self) -> Fp {
-        Fp::f64(self.mode)
+    fn fp64(&self) -> FloatMode {
+        FloatMode::f64_f16(self.mode)
     }
 
     fn ieee(&self) -> bool {
@@ -593,7 +531,7 @@ impl Wave {
     }
 
     /// f32 source `k` with VOP3 abs/neg and input denormal flushing.
-    fn src_f32(&self, inst: &Inst, k: usize, fp: Fp) -> [f32; 64] {
+    fn src_f32(&self, inst: &Inst, k: usize, fp: FloatMode) -> [f32; 64] {
         let raw = self.vsrc(&inst.src[k]);
         let (abs, neg) = (inst.abs >> k & 1 != 0, inst.neg >> k & 1 != 0);
         let mut out = [0f32; 64];
@@ -606,14 +544,14 @@ impl Wave {
                 b ^= SIGN32;
             }
             let x = f32::from_bits(b);
-            out[l] = if fp.flush_in() { flush32(x) } else { x };
+            out[l] = if fp.flush_in() { fp::flush(x) } else { x };
         }
         out
     }
 
     /// f64 source `k` (VGPR pair, SGPR pair or 64-bit constant) with abs/neg and input
     /// denormal flushing.
-    fn src_f64(&self, inst: &Inst, k: usize, fp: Fp) -> [f64; 64] {
+    fn src_f64(&self, inst: &Inst, k: usize, fp: FloatMode) -> [f64; 64] {
         let raw = self.vsrc64(&inst.src[k]);
         let (abs, neg) = (inst.abs >> k & 1 != 0, inst.neg >> k & 1 != 0);
         let mut out = [0f64; 64];
@@ -642,7 +580,7 @@ impl Wave {
 
     /// Writes f32 results: output modifier, output denormal flushing, clamp to [0, 1]
     /// (NaN → 0 under MODE.DX10_CLAMP).
-    fn dst_f32(&mut self, inst: &Inst, vals: &[f32; 64], fp: Fp) {
+    fn dst_f32(&mut self, inst: &Inst, vals: &[f32; 64], fp: FloatMode) {
         let exec = self.exec();
         let scale = Self::omod(inst) as f32;
         let dx10 = self.mode >> mode::DX10_CLAMP & 1 != 0;
@@ -653,7 +591,7 @@ impl Wave {
                 v *= scale;
             }
             if fp.flush_out() {
-                v = flush32(v);
+                v = fp::flush(v);
             }
             if inst.clamp {
                 v = if v.is_nan() {
@@ -671,7 +609,7 @@ impl Wave {
         self.vdst(&inst.dst, &out, exec);
     }
 
-    fn dst_f64(&mut self, inst: &Inst, vals: &[f64; 64], fp: Fp) {
+    fn dst_f64(&mut self, inst: &Inst, vals: &[f64; 64], fp: FloatMode) {
         let exec = self.exec();
         let scale = Self::omod(inst);
         let dx10 = self.mode >> mode::DX10_CLAMP & 1 != 0;
@@ -769,7 +707,7 @@ impl Wave {
             // ---------------- VOPC: class ----------------
             V_CMP_CLASS_F32 | V_CMPX_CLASS_F32 | V_CMP_CLASS_F64 | V_CMPX_CLASS_F64 => {
                 // The class test reads the value's bits: no denormal flushing.
-                let keep = Fp { round: 0, denorm: 3 };
+                let keep = FloatMode { round: RNE, keep_in: true, keep_out: true, ..FloatMode::f32(0) };
                 let mask = self.vsrc(&inst.src[1]);
                 let mut m = 0u64;
                 if matches!(op, V_CMP_CLASS_F64 | V_CMPX_CLASS_F64) {
@@ -923,7 +861,7 @@ impl Wave {
             V_DIV_FMAS_F64 => {
                 // Input denormals are not flushed (ISA note); output flushing applies.
                 let fp = self.fp64();
-                let keep = Fp { denorm: 3, ..fp };
+                let keep = FloatMode { keep_in: true, keep_out: true, ..fp };
                 let (a, b, c) = (self.src_f64(inst, 0, keep), self.src_f64(inst, 1, keep), self.src_f64(inst, 2, keep));
                 let vcc = self.vcc();
                 let mut d = [0f64; 64];
@@ -939,7 +877,7 @@ impl Wave {
             }
             V_DIV_FMAS_F32 => {
                 let fp = self.fp32();
-                let keep = Fp { denorm: 3, ..fp };
+                let keep = FloatMode { keep_in: true, keep_out: true, ..fp };
                 let (a, b, c) = (self.src_f32(inst, 0, keep), self.src_f32(inst, 1, keep), self.src_f32(inst, 2, keep));
                 let vcc = self.vcc();
                 let mut d = [0f32; 64];
@@ -1030,7 +968,7 @@ impl Wave {
                     let raw = self.vsrc(&inst.dst);
                     for l in 0..self.lanes {
                         let x = f32::from_bits(raw[l]);
-                        acc[l] = if fp.flush_in() { flush32(x) } else { x };
+                        acc[l] = if fp.flush_in() { fp::flush(x) } else { x };
                     }
                     acc
                 } else {
@@ -1445,8 +1383,8 @@ mod tests {
         assert_eq!(ldexp64(1.0, -1075, RUP), tiny);
         assert_eq!(ldexp64(-1.0, -1075, RDN), -tiny);
         assert_eq!(ldexp64(1.0, 1024, RTZ), f64::MAX);
-        assert_eq!(to_f32(1.0 + 2f64.powi(-30), RUP), next_up32(1.0));
-        assert_eq!(fma32_scaled(1.0, 1.0, 2f32.powi(-30), 0, RUP), next_up32(1.0));
+        assert_eq!(to_f32(1.0 + 2f64.powi(-30), RUP), fp::next_up(1.0));
+        assert_eq!(fma32_scaled(1.0, 1.0, 2f32.powi(-30), 0, RUP), fp::next_up(1.0));
         assert_eq!(fma32_scaled(1.0, 1.0, 2f32.powi(-30), 0, RNE), 1.0);
     }
 
