@@ -228,8 +228,7 @@ impl Wave {
     /// instruction down the general path (`step`, `alu`), which computes the same.
     #[inline(always)]
     pub(super) fn fast(&mut self, inst: &Inst) -> bool {
-        let plain = inst.abs | inst.neg | inst.omod == 0 && !inst.clamp && !inst.form.is_dpp();
-        if !plain {
+        if !plain(inst) || inst.form.is_dpp() {
             return false;
         }
         match inst.op {
@@ -276,6 +275,16 @@ impl Wave {
             _ => return false,
         }
         true
+    }
+
+    /// A VALU instruction run outside the wave's loop (a VOPD half, the plain form of a
+    /// DPP instruction): the fast path when it applies, else the general one.
+    pub(super) fn valu(&mut self, inst: &Inst) -> Result<(), FaultKind> {
+        if self.fast(inst) {
+            Ok(())
+        } else {
+            self.alu(inst)
+        }
     }
 
     /// Scalar ALU and vector ALU instructions.
@@ -862,14 +871,6 @@ impl Wave {
             }
 
             // ---------------- VALU: f32 ----------------
-            V_ADD_F32 | V_SUB_F32 | V_SUBREV_F32 | V_MUL_F32 if plain_f32(inst) && fp::f32_host_mode(self.mode) => {
-                match op {
-                    V_ADD_F32 => self.map2_f32(inst, |x, y| x + y),
-                    V_SUB_F32 => self.map2_f32(inst, |x, y| x - y),
-                    V_SUBREV_F32 => self.map2_f32(inst, |x, y| y - x),
-                    _ => self.map2_f32(inst, |x, y| x * y),
-                }
-            }
             V_ADD_F32 | V_SUB_F32 | V_SUBREV_F32 | V_MUL_F32 | V_MUL_DX9_ZERO_F32 | V_MIN_F32 | V_MAX_F32 => {
                 let a = self.fsrc(inst, 0);
                 let b = self.fsrc(inst, 1);
@@ -910,16 +911,6 @@ impl Wave {
                     d[l] = ldexp(a[l], n[l] as i32);
                 }
                 self.fdst(inst, &d);
-            }
-            V_FMAC_F32 | V_FMAMK_F32 | V_FMAAK_F32 | V_FMA_F32 if plain_f32(inst) && fp::f32_host_mode(self.mode) => {
-                let [s0, s1, s2, _] = &inst.src;
-                let srcs = match op {
-                    // fmac accumulates into its destination; fmamk is src0 * K + src1 (K in src2).
-                    V_FMAC_F32 => [s0, s1, &inst.dst],
-                    V_FMAMK_F32 => [s0, s2, s1],
-                    _ => [s0, s1, s2],
-                };
-                self.fma3(inst, srcs);
             }
             V_FMAC_F32 | V_FMAMK_F32 | V_FMAAK_F32 | V_FMA_F32 | V_MIN3_F32 | V_MAX3_F32 => {
                 let a = self.fsrc(inst, 0);
@@ -1078,8 +1069,8 @@ impl Wave {
     }
 }
 
-/// Whether an f32 instruction has no input or output modifiers (the fast path).
-fn plain_f32(inst: &Inst) -> bool {
+/// Whether a VALU instruction has no input or output modifiers (the fast path).
+fn plain(inst: &Inst) -> bool {
     inst.abs | inst.neg | inst.omod == 0 && !inst.clamp
 }
 

@@ -287,7 +287,7 @@ impl Wave {
         i.ext = 0;
         i.flags &= !mflag::FI;
         if write == exec {
-            return self.alu(&i);
+            return self.valu(&i);
         }
         // Sources that read EXEC see the wave's EXEC, not the narrowed one.
         let exec_lo = self.sget(SGPR_EXEC_LO as usize);
@@ -301,7 +301,7 @@ impl Wave {
             };
         }
         self.set_exec(write);
-        let r = self.alu(&i);
+        let r = self.valu(&i);
         let is_exec = |o: &Operand| matches!(o, Operand::Sgpr(SGPR_EXEC_LO | SGPR_EXEC_HI));
         if !(is_exec(&i.dst) || is_exec(&i.sdst)) {
             self.sgpr[SGPR_EXEC_LO as usize] = exec_lo;

@@ -547,8 +547,8 @@ impl Wave {
         self.vgpr.copy_within(xd * n..xd * n + n, tmp * n);
         let mut xt = *x;
         xt.dst = Operand::Vgpr(VOPD_TEMP);
-        self.alu(&xt)?;
-        self.alu(y)?;
+        self.valu(&xt)?;
+        self.valu(y)?;
         self.vgpr.copy_within(tmp * n..tmp * n + n, xd * n);
         Ok(())
     }
