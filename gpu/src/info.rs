@@ -3,6 +3,8 @@
 
 use std::time::Duration;
 
+use crate::spi::{AlignMode, VmidRegs};
+
 /// What softnavi models: a Navi 31 (Radeon RX 7900 XTX class) gfx1100.
 #[derive(Clone, Debug)]
 pub struct ChipInfo {
@@ -40,6 +42,10 @@ pub struct Config {
     pub memory_size: u64,
     /// `SOFTNAVI_PM4_TRACE=1`: the CP prints every packet it executes to stderr.
     pub pm4_trace: bool,
+    /// The per-VMID registers the kernel driver would program (SH_MEM_CONFIG and
+    /// SH_MEM_BASES); `SOFTNAVI_ALIGNMENT_MODE` (`dword`, `dword_strict`, `strict` or
+    /// `unaligned`, the default) sets SH_MEM_CONFIG.ALIGNMENT_MODE.
+    pub vmid: VmidRegs,
 }
 
 impl Default for Config {
@@ -49,6 +55,7 @@ impl Default for Config {
             hang_timeout: Duration::from_millis(5000),
             memory_size: 4096 << 20,
             pm4_trace: false,
+            vmid: VmidRegs::default(),
         }
     }
 }
@@ -67,6 +74,19 @@ impl Config {
             c.memory_size = mb << 20;
         }
         c.pm4_trace = num("SOFTNAVI_PM4_TRACE").is_some_and(|v| v != 0);
+        if let Ok(v) = std::env::var("SOFTNAVI_ALIGNMENT_MODE") {
+            let mode = match v.trim() {
+                "dword" => Some(AlignMode::Dword),
+                "dword_strict" => Some(AlignMode::DwordStrict),
+                "strict" => Some(AlignMode::Strict),
+                "unaligned" => Some(AlignMode::Unaligned),
+                _ => None,
+            };
+            match mode {
+                Some(m) => c.vmid = c.vmid.with_alignment(m),
+                None => tracing::warn!("SOFTNAVI_ALIGNMENT_MODE={v} is not dword, dword_strict, strict or unaligned"),
+            }
+        }
         c
     }
 

@@ -24,6 +24,71 @@ pub struct Dispatch {
     pub initiator: u32,
     pub tmpring_size: u32,
     pub scratch_base: u64,
+    /// The VMID's privileged registers, as the queue had them at the dispatch.
+    pub vmid: VmidRegs,
+}
+
+/// SH_MEM_CONFIG.ALIGNMENT_MODE: how vector memory and LDS accesses must be aligned
+/// (seed 000, "内存对齐和超出范围行为"; seed 002, "对齐").
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AlignMode {
+    /// Accesses are aligned down to the smaller of their size and a dword.
+    Dword = 0,
+    /// Accesses must be aligned to the smaller of their size and a dword, else MEMVIOL.
+    DwordStrict = 1,
+    /// Accesses must be aligned to their size, else MEMVIOL.
+    Strict = 2,
+    /// Any alignment.
+    Unaligned = 3,
+}
+
+/// The registers the kernel driver programs per VMID, out of reach of a user command
+/// stream: SH_MEM_CONFIG, SH_MEM_BASES and the trap handler (SQ_SHADER_TBA/TMA).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct VmidRegs {
+    /// SH_MEM_CONFIG: ADDRESS_MODE bit 0, ALIGNMENT_MODE bits 3:2.
+    pub sh_mem_config: u32,
+    /// SH_MEM_BASES: PRIVATE_BASE bits 15:0 and SHARED_BASE bits 31:16, the bits 63:48 of
+    /// the flat scratch and LDS apertures.
+    pub sh_mem_bases: u32,
+    /// Trap handler code (TBA) and data (TMA) addresses; zero when there is none.
+    pub tba: u64,
+    pub tma: u64,
+}
+
+impl Default for VmidRegs {
+    /// What amdgpu programs on gfx11: 64-bit addressing, unaligned accesses allowed, the
+    /// private aperture at 0x1000_0000_0000_0000 and the shared (LDS) one at
+    /// 0x2000_0000_0000_0000.
+    fn default() -> Self {
+        VmidRegs { sh_mem_config: (AlignMode::Unaligned as u32) << 2 | 1, sh_mem_bases: 0x2000_1000, tba: 0, tma: 0 }
+    }
+}
+
+impl VmidRegs {
+    pub fn alignment(&self) -> AlignMode {
+        match self.sh_mem_config >> 2 & 3 {
+            0 => AlignMode::Dword,
+            1 => AlignMode::DwordStrict,
+            2 => AlignMode::Strict,
+            _ => AlignMode::Unaligned,
+        }
+    }
+
+    pub fn with_alignment(mut self, mode: AlignMode) -> Self {
+        self.sh_mem_config = (self.sh_mem_config & !0xc) | (mode as u32) << 2;
+        self
+    }
+
+    /// Bits 63:48 of flat addresses that fall in the private (scratch) aperture.
+    pub fn private_aperture(&self) -> u64 {
+        ((self.sh_mem_bases & 0xffff) as u64) << 48
+    }
+
+    /// Bits 63:48 of flat addresses that fall in the shared (LDS) aperture.
+    pub fn shared_aperture(&self) -> u64 {
+        ((self.sh_mem_bases >> 16) as u64) << 48
+    }
 }
 
 /// Why a dispatch cannot be launched.
@@ -193,6 +258,7 @@ impl Dispatch {
             tmpring_size: sh(reg::COMPUTE_TMPRING_SIZE),
             scratch_base: (sh(reg::COMPUTE_DISPATCH_SCRATCH_BASE_LO) as u64) << 8
                 | ((sh(reg::COMPUTE_DISPATCH_SCRATCH_BASE_HI) & 0xff) as u64) << 40,
+            vmid: VmidRegs::default(),
         }
     }
 
@@ -383,8 +449,10 @@ impl Dispatch {
         let user_sgprs = field(self.rsrc2, 1, 5) as usize;
         let tidig = field(self.rsrc2, 11, 2);
         let scratch = self.rsrc2 & 1 != 0;
+        let vgprs = self.occupancy().vgprs_per_wave.min(256);
         for (w, wave) in waves.iter_mut().enumerate().take(count) {
             wave.reset(lanes);
+            wave.vgprs = vgprs;
             // User SGPRs: exactly RSRC2.USER_SGPR of them, then the enabled system SGPRs.
             wave.sgpr[..user_sgprs].copy_from_slice(&self.user_data[..user_sgprs]);
             let mut s = user_sgprs;

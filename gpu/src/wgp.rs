@@ -214,7 +214,13 @@ impl Worker {
                 if state[w] != WaveState::Running {
                     continue;
                 }
-                let mut ctx = Ctx { vm: &job.vm, tlb: &mut self.tlb, lds: &mut self.lds[..lds_len], abort: &job.abort };
+                let mut ctx = Ctx {
+                    vm: &job.vm,
+                    tlb: &mut self.tlb,
+                    lds: &mut self.lds[..lds_len],
+                    abort: &job.abort,
+                    vmid: &d.vmid,
+                };
                 let wave = &mut self.waves[w];
                 match wave.run(prog, &mut ctx) {
                     Ok(Stop::Ended) => {

@@ -393,8 +393,8 @@ opcode_table! {
         0x0c S_BUFFER_LOAD_B512 "s_buffer_load_b512" [B512 B128 N N] X;
         0x20 S_GL1_INV "s_gl1_inv" [N N N N] X;
         0x21 S_DCACHE_INV "s_dcache_inv" [N N N N] X;
-        0x22 S_ATC_PROBE "s_atc_probe" [N B64 N N] NONE;
-        0x23 S_ATC_PROBE_BUFFER "s_atc_probe_buffer" [N B128 N N] NONE;
+        0x22 S_ATC_PROBE "s_atc_probe" [N B64 N N] X;
+        0x23 S_ATC_PROBE_BUFFER "s_atc_probe_buffer" [N B128 N N] X;
     }
     Vop2 vop2_ops {
         // The all-zero dword: raises the illegal-instruction exception.

@@ -137,7 +137,12 @@ impl Gpu {
 
     /// A device with `threads` WGP worker threads.
     pub fn with_threads(threads: usize, hang_timeout: Duration) -> Gpu {
-        let dev = Device::new(Config { threads, hang_timeout, memory_size: 256 << 20, ..Config::default() }).unwrap();
+        Gpu::with_config(Config { threads, hang_timeout, memory_size: 256 << 20, ..Config::default() })
+    }
+
+    /// A device with its own configuration (e.g. the VMID's SH_MEM_CONFIG or trap handler).
+    pub fn with_config(config: Config) -> Gpu {
+        let dev = Device::new(config).unwrap();
         let queue = dev.create_queue().unwrap();
         Gpu { dev, queue, ibs: Vec::new() }
     }
@@ -217,6 +222,9 @@ pub fn rsrc2(user: u32, tgid: [bool; 3], lds: u32) -> u32 {
 /// RSRC1 as LLVM writes it for a small kernel (VGPR blocks, FLOAT_MODE 0xf0, DX10_CLAMP,
 /// IEEE_MODE, WGP_MODE, MEM_ORDERED).
 pub const RSRC1: u32 = 0x60af_0004;
+
+/// [`RSRC1`] with all 256 VGPRs allocated (the harness uses v224..v255).
+pub const RSRC1_ALL_VGPRS: u32 = RSRC1 & !0x3f | 0x3f;
 
 impl Dispatch {
     pub fn new(code: &Bo, user_data: &[u32], tgid: [bool; 3], threads: [u32; 3]) -> Dispatch {
@@ -356,6 +364,38 @@ pub struct WaveOut {
 /// storing). MODE starts as LLVM's kernels start it (FLOAT_MODE 0xf0: round to nearest
 /// even, denormals kept; DX10_CLAMP and IEEE set). `Err` is the device-lost report.
 pub fn try_run_wave(body: &str, inputs: &[[u32; 4]], wave64: bool) -> Result<WaveOut, Arc<Report>> {
+    try_run_wave_env(body, inputs, wave64, &WaveEnv::default()).map(|(out, _)| out)
+}
+
+/// What a [`try_run_wave_env`] wave has besides its inputs: a data buffer whose address
+/// is in s[4:5] and size in bytes in s6, LDS, scratch, and the VMID's registers.
+#[derive(Clone, Debug)]
+pub struct WaveEnv {
+    /// Initial contents of the data buffer (its final contents come back).
+    pub mem: Vec<u32>,
+    /// LDS bytes of the workgroup (RSRC2.LDS_SIZE, in 512-byte units).
+    pub lds: u32,
+    /// Scratch bytes per lane (0: no scratch; FLAT_SCRATCH is zero).
+    pub scratch_per_lane: u32,
+    /// The device configuration: SH_MEM_CONFIG, SH_MEM_BASES, trap handler.
+    pub vmid: gpu::spi::VmidRegs,
+    /// RSRC1 (VGPR count, FLOAT_MODE, ...).
+    pub rsrc1: u32,
+}
+
+impl Default for WaveEnv {
+    fn default() -> Self {
+        WaveEnv { mem: Vec::new(), lds: 0, scratch_per_lane: 0, vmid: Default::default(), rsrc1: RSRC1_ALL_VGPRS }
+    }
+}
+
+/// [`try_run_wave`] in an environment: also returns the data buffer's final contents.
+pub fn try_run_wave_env(
+    body: &str,
+    inputs: &[[u32; 4]],
+    wave64: bool,
+    env: &WaveEnv,
+) -> Result<(WaveOut, Vec<u32>), Arc<Report>> {
     let lanes = if wave64 { 64 } else { 32 };
     assert!(inputs.len() <= lanes, "{} inputs for a wave of {lanes}", inputs.len());
     let (full_exec, save_vcc, save_exec) = if wave64 {
@@ -403,7 +443,13 @@ pub fn try_run_wave(body: &str, inputs: &[[u32; 4]], wave64: bool) -> Result<Wav
 ",
         base = lanes * 32
     );
-    let mut gpu = Gpu::new();
+    let mut gpu = Gpu::with_config(Config {
+        threads: 2,
+        hang_timeout: Duration::from_secs(5),
+        memory_size: 256 << 20,
+        vmid: env.vmid,
+        ..Config::default()
+    });
     let code = gpu.kernel_for(&src, wave64);
     let mut input = vec![0u32; lanes * 4];
     for (l, i) in inputs.iter().enumerate() {
@@ -412,20 +458,43 @@ pub fn try_run_wave(body: &str, inputs: &[[u32; 4]], wave64: bool) -> Result<Wav
     let inb = gpu.buffer(&input);
     let out = gpu.alloc((lanes * 32 + 96) as u64);
     write_words(&out, 0, &vec![0xdead_beef; lanes * 8 + 24]);
+    let data = gpu.buffer(&env.mem);
     let mut user = addr(inb.va()).to_vec();
     user.extend(addr(out.va()));
-    let d = Dispatch::new(&code, &user, [false; 3], [lanes as u32, 1, 1]);
-    gpu.run(&d.ib([1, 1, 1], if wave64 { W64 } else { W32 }))?;
+    user.extend(addr(data.va()));
+    user.push(4 * env.mem.len() as u32);
+    let mut d = Dispatch::new(&code, &user, [false; 3], [lanes as u32, 1, 1]).lds(env.lds);
+    d.rsrc1 = env.rsrc1;
+    let mut ib = Vec::new();
+    let mut b = Builder(&mut ib);
+    let _scratch = (env.scratch_per_lane > 0).then(|| {
+        d.rsrc2 |= 1; // SCRATCH_EN
+        let slots = gpu.dev.info().scratch_wave_slots;
+        let wavesize = (env.scratch_per_lane * lanes as u32).div_ceil(256);
+        let bo = gpu.alloc(slots as u64 * wavesize as u64 * 256);
+        b.set_sh_reg(reg::COMPUTE_TMPRING_SIZE, slots | wavesize << 12);
+        b.set_sh_regs(reg::COMPUTE_DISPATCH_SCRATCH_BASE_LO, &[(bo.va() >> 8) as u32, (bo.va() >> 40) as u32]);
+        bo
+    });
+    d.emit(&mut b, [1, 1, 1], if wave64 { W64 } else { W32 });
+    gpu.run(&ib)?;
     let words = read_words(&out, 0, lanes * 8 + 24);
+    let mem = read_words(&data, 0, env.mem.len());
     let v = (0..lanes).map(|l| std::array::from_fn(|k| words[8 * l + k])).collect();
     let sc = &words[lanes * 8..];
-    Ok(WaveOut {
+    let out = WaveOut {
         v,
         s: std::array::from_fn(|k| sc[k]),
         vcc: sc[16] as u64 | (sc[17] as u64) << 32,
         exec: sc[18] as u64 | (sc[19] as u64) << 32,
         scc: sc[20] != 0,
-    })
+    };
+    Ok((out, mem))
+}
+
+/// [`try_run_wave_env`], panicking with the device-lost report if the wave faulted.
+pub fn run_wave_env(body: &str, inputs: &[[u32; 4]], wave64: bool, env: &WaveEnv) -> (WaveOut, Vec<u32>) {
+    try_run_wave_env(body, inputs, wave64, env).unwrap_or_else(|r| panic!("the wave faulted:\n{r}\nbody:\n{body}"))
 }
 
 /// [`try_run_wave`], panicking with the device-lost report if the wave faulted.

@@ -267,6 +267,8 @@ s_buffer_load_b512 s[4:19], s[8:11], 0x40
 s_buffer_load_b512 s[4:19], s[8:11], s2
 s_gl1_inv
 s_dcache_inv
+s_atc_probe 7, s[4:5], 0x64
+s_atc_probe_buffer 7, s[8:11], 0x64
 v_cndmask_b32 v1, v2, v3, vcc_lo
 v_cndmask_b32_e64 v1, v2, v3, s6
 v_add_f32 v1, v2, v3

@@ -9,19 +9,27 @@
 // Lane loops index several per-lane arrays (sources, results, EXEC bits) by lane number.
 #[allow(clippy::needless_range_loop)]
 mod alu;
+#[allow(clippy::needless_range_loop)]
+mod buffer;
+#[allow(clippy::needless_range_loop)]
+mod ds;
+#[allow(clippy::needless_range_loop)]
+mod flat;
 pub(crate) mod fp;
 #[allow(clippy::needless_range_loop)]
 mod lanes;
-#[allow(clippy::needless_range_loop)]
-mod mem;
 #[allow(clippy::needless_range_loop)]
 mod packed;
 #[allow(clippy::needless_range_loop)]
 mod salu;
 #[allow(clippy::needless_range_loop)]
+mod smem;
+#[allow(clippy::needless_range_loop)]
 mod valu16;
 #[allow(clippy::needless_range_loop)]
 mod valu64;
+#[allow(clippy::needless_range_loop)]
+mod vmem;
 
 use std::mem::MaybeUninit;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -102,6 +110,8 @@ pub struct Ctx<'a> {
     /// The workgroup's LDS allocation.
     pub lds: &'a mut [u8],
     pub abort: &'a AtomicBool,
+    /// SH_MEM_CONFIG, SH_MEM_BASES and the trap handler of the dispatch's VMID.
+    pub vmid: &'a crate::spi::VmidRegs,
 }
 
 /// Architectural state of one wave.
@@ -118,6 +128,9 @@ pub struct Wave {
     /// TRAPSTS (s_getreg / s_setreg; zero at launch).
     pub trapsts: u32,
     pub flat_scratch: u64,
+    /// VGPRs allocated to the wave (RSRC1.VGPRS rounded up to the allocation granule):
+    /// operands at or past it are out of range (seed 000, "VGPR 超出范围行为").
+    pub vgprs: u32,
     /// Instructions executed, for statistics and hang reports.
     pub executed: u64,
 }
@@ -144,6 +157,7 @@ impl Wave {
             status: 0,
             trapsts: 0,
             flat_scratch: 0,
+            vgprs: 256,
             executed: 0,
         }
     }
@@ -161,6 +175,7 @@ impl Wave {
         self.status = 0;
         self.trapsts = 0;
         self.flat_scratch = 0;
+        self.vgprs = 256;
         self.executed = 0;
     }
 
