@@ -1661,3 +1661,17 @@ v_mov_b16 v1.l, v2.l
 v_cndmask_b16 v1, v2, v3, vcc_lo
 v_dot2_f16_f16 v1, v2, v3, v4
 v_dot2_bf16_bf16 v1, v2, v3, v4 op_sel:[0,0,1,1]
+
+// ---- DS (issue 5): add DS forms below this line ----
+
+
+// ---- MUBUF and MTBUF (issue 5): add buffer forms below this line ----
+
+
+// ---- FLAT, GLOBAL and SCRATCH (issue 5): add flat forms below this line ----
+
+
+// ---- Wave state and program flow (issue 5): add forms below this line ----
+
+
+// ---- end of the issue 5 sections ----

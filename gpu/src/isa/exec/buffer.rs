@@ -59,4 +59,8 @@ impl Wave {
         }
         self.transfer(inst, ctx, &addr, &ok, size, signed)
     }
+
+    pub(super) fn mtbuf(&mut self, inst: &Inst, _ctx: &mut Ctx) -> Result<(), FaultKind> {
+        Err(illegal(format!("{} is not executed by softnavi", inst.op.name())))
+    }
 }

@@ -2,7 +2,7 @@
 //! through FLAT_SCRATCH.
 
 use super::vmem::{access, is_store, narrow};
-use super::{Ctx, FaultKind, Wave};
+use super::{illegal, Ctx, FaultKind, Wave};
 use crate::isa::decode::{Inst, Operand};
 use crate::isa::table::F;
 
@@ -95,5 +95,9 @@ impl Wave {
             }
         }
         Ok(())
+    }
+
+    pub(super) fn flat(&mut self, inst: &Inst, _ctx: &mut Ctx) -> Result<(), FaultKind> {
+        Err(illegal(format!("{} is not executed by softnavi", inst.op.name())))
     }
 }

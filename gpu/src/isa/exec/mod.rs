@@ -590,7 +590,9 @@ impl Wave {
     }
 
     fn step(&mut self, inst: &Inst, idx: usize, prog: &Program, ctx: &mut Ctx) -> Result<Flow, FaultKind> {
-        use super::table::{ds_ops, global_ops, mubuf_ops, scratch_ops, smem_ops, vopd_ops, Op::*};
+        use super::table::{
+            ds_ops, flat_ops, global_ops, mtbuf_ops, mubuf_ops, scratch_ops, smem_ops, vopd_ops, Op::*,
+        };
         let op = inst.op;
         match op {
             // ---- Program control (SOPP) ----
@@ -719,6 +721,14 @@ impl Wave {
             // ---- Vector memory ----
             mubuf_ops!() => {
                 self.mubuf(inst, ctx)?;
+                Ok(Flow::Next)
+            }
+            mtbuf_ops!() => {
+                self.mtbuf(inst, ctx)?;
+                Ok(Flow::Next)
+            }
+            flat_ops!() => {
+                self.flat(inst, ctx)?;
                 Ok(Flow::Next)
             }
             global_ops!() => {
