@@ -1007,3 +1007,43 @@ fn vgpr_out_of_range_rules() {
         assert_eq!(got, want, "wave64={wave64}");
     }
 }
+
+/// The aperture sources LLVM reads to make a flat pointer of an LDS or private one
+/// (`s_mov_b64 s[2:3], src_shared_base`, then the high half): 64-bit reads give the
+/// window's base (or last byte, for the limits) from SH_MEM_BASES, 32-bit reads the low
+/// half; a flat pointer built that way reaches LDS and scratch.
+#[test]
+fn aperture_sources_give_the_flat_windows() {
+    for wave64 in [false, true] {
+        for bases in [VmidRegs::default().sh_mem_bases, 0x3000_4000] {
+            let vmid = VmidRegs { sh_mem_bases: bases, ..VmidRegs::default() };
+            let body = "
+ s_mov_b64 s[10:11], src_shared_base
+ s_mov_b64 s[12:13], src_shared_limit
+ s_mov_b64 s[14:15], src_private_base
+ s_mov_b64 s[16:17], src_private_limit
+ s_mov_b32 s18, src_shared_base
+ s_mov_b32 s19, src_private_limit
+ v_mov_b32 v20, 8
+ v_mov_b32 v21, s11
+ v_mov_b32 v22, 4
+ v_mov_b32 v23, s15
+ flat_store_b32 v[20:21], v1
+ flat_store_b32 v[22:23], v2
+ s_waitcnt vmcnt(0) lgkmcnt(0)
+ v_mov_b32 v24, 0
+ ds_load_b32 v4, v24 offset:8
+ scratch_load_b32 v5, off, off offset:4
+ s_waitcnt vmcnt(0) lgkmcnt(0)
+";
+            let inputs: Vec<[u32; 4]> = (0..lanes(wave64)).map(|l| [0, 7, 300 + l as u32, 0]).collect();
+            let e = WaveEnv { lds: 1024, scratch_per_lane: 64, vmid, ..WaveEnv::default() };
+            let (out, _) = run_wave_env(body, &inputs, wave64, &e);
+            let (shared, private) = (bases >> 16 << 16, bases << 16);
+            assert_eq!(out.s[..10], [0, shared, !0, shared, 0, private, !0, private, 0, !0], "{bases:#x}");
+            for (l, v) in out.v.iter().enumerate() {
+                assert_eq!([v[0], v[1]], [7, 300 + l as u32], "lane {l}");
+            }
+        }
+    }
+}

@@ -1669,6 +1669,11 @@ v_dot2_bf16_bf16 v1, v2, v3, v4 op_sel:[0,0,1,1]
 
 
 // ---- FLAT, GLOBAL and SCRATCH (issue 5): add flat forms below this line ----
+// The aperture sources LLVM reads to turn LDS and private pointers into flat ones.
+s_mov_b64 s[2:3], src_shared_base
+s_mov_b64 s[2:3], src_private_base
+s_mov_b32 s2, src_shared_limit
+s_add_u32 s4, src_private_limit, s5
 flat_load_u8 v1, v[2:3] offset:2 glc slc dlc
 flat_load_i8 v1, v[2:3] offset:2 glc slc dlc
 flat_load_u16 v1, v[2:3] offset:2 glc slc dlc
