@@ -809,11 +809,10 @@ fn dword_mode_aligns_down() {
              flat_store_b32 v[14:15], v1 offset:2\n\
              s_waitcnt vmcnt(0) lgkmcnt(0)\n\
              ds_load_b32 v10, v14\n\
-             flat_load_b16 v11, v[12:13] offset:3\n\
+             flat_load_u16 v11, v[12:13] offset:3\n\
              s_waitcnt vmcnt(0) lgkmcnt(0)\n",
             vaddr_of_v20(wave64)
         );
-        let body = body.replace("flat_load_b16", "flat_load_u16");
         let vmid = VmidRegs::default().with_alignment(AlignMode::Dword);
         let e = WaveEnv { mem: mem.clone(), lds: 1024, scratch_per_lane: 64, vmid, ..WaveEnv::default() };
         let (out, got) = run_wave_env(&body, &inputs, wave64, &e);
@@ -1044,6 +1043,70 @@ fn aperture_sources_give_the_flat_windows() {
             for (l, v) in out.v.iter().enumerate() {
                 assert_eq!([v[0], v[1]], [7, 300 + l as u32], "lane {l}");
             }
+        }
+    }
+}
+
+/// FLAT multi-dword and D16 accesses to LDS and scratch: a b128 store and b96 load at an
+/// unaligned LDS offset; a multi-dword LDS load reaching past the allocation reads zero as
+/// a whole and such a store writes nothing (seed 000, "LDS/GDS 对齐和超出范围": "对于多
+/// DWORD 读取，如果 LDS 地址的任何部分超出范围，则整个指令将返回零"); D16 forms to both.
+#[test]
+fn flat_wide_and_d16_accesses_to_lds_and_scratch() {
+    for wave64 in [false, true] {
+        let n = lanes(wave64);
+        let mut r = rng(43);
+        let inputs: Vec<[u32; 4]> = (0..n).map(|_| [r(), r(), r(), r()]).collect();
+        let body = format!(
+            " v_mov_b32 v20, 0\n v_mov_b32 v21, {SHARED_HI:#x}\n\
+             v_mov_b32 v22, 1016\n v_mov_b32 v23, {SHARED_HI:#x}\n\
+             v_mov_b32 v24, 6\n v_mov_b32 v25, {PRIVATE_HI:#x}\n\
+             v_mov_b32 v26, 0\n\
+             v_mov_b32 v30, v0\n v_mov_b32 v31, v1\n v_mov_b32 v32, v2\n v_mov_b32 v33, v3\n\
+             ds_store_b32 v26, v26 offset:1012\n ds_store_b32 v26, v26 offset:1016\n ds_store_b32 v26, v26 offset:1020\n\
+             s_waitcnt lgkmcnt(0)\n\
+             flat_store_b128 v[20:21], v[30:33] offset:6\n\
+             flat_store_b64 v[22:23], v[30:31] offset:4\n\
+             flat_store_d16_hi_b16 v[24:25], v1\n\
+             flat_store_b64 v[24:25], v[30:31] offset:3\n\
+             s_waitcnt vmcnt(0) lgkmcnt(0)\n\
+             flat_load_b96 v[4:6], v[20:21] offset:6\n\
+             v_mov_b32 v7, -1\n v_mov_b32 v8, -1\n\
+             flat_load_b64 v[7:8], v[22:23] offset:4\n\
+             s_waitcnt vmcnt(0) lgkmcnt(0)\n\
+             ds_load_b32 v8, v26 offset:1020\n\
+             v_mov_b32 v9, v3\n v_mov_b32 v10, v3\n\
+             flat_load_d16_hi_u8 v9, v[20:21] offset:7\n\
+             flat_load_d16_b16 v10, v[24:25]\n\
+             flat_load_b32 v11, v[24:25] offset:3\n\
+             s_waitcnt vmcnt(0) lgkmcnt(0)\n",
+        );
+        let e = WaveEnv { lds: 1024, scratch_per_lane: 64, ..WaveEnv::default() };
+        let (out, _) = run_wave_env(&body, &inputs, wave64, &e);
+        let last = inputs[n - 1];
+        for l in 0..n {
+            let [v0, v1, _, v3] = inputs[l];
+            // LDS: all lanes stored to the same place; the last lane's values are there.
+            let mut lds = vec![0u8; 32];
+            for (k, v) in last.iter().enumerate() {
+                put(&mut lds, 6 + 4 * k, *v, 4);
+            }
+            // Private (per lane): d16_hi_b16 of v1 at 6, then b64 (v0, v1) at 9.
+            let mut p = vec![0u8; 32];
+            put(&mut p, 6, v1 >> 16, 2);
+            put(&mut p, 9, v0, 4);
+            put(&mut p, 13, v1, 4);
+            let want = [
+                le(&lds, 6, 4),
+                le(&lds, 10, 4),
+                le(&lds, 14, 4),
+                0,
+                0,
+                v3 & 0xffff | (lds[7] as u32) << 16,
+                v3 & 0xffff_0000 | le(&p, 6, 2),
+                le(&p, 9, 4),
+            ];
+            assert_eq!(out.v[l], want, "wave64={wave64} lane {l}");
         }
     }
 }
