@@ -484,6 +484,7 @@ impl Dispatch {
             if scratch {
                 wave.flat_scratch = self.scratch_base + (slot_base as u64 + w as u64) * self.scratch_per_wave();
             }
+            wave.sh_mem_bases = self.vmid.sh_mem_bases;
             wave.mode = self.initial_mode();
             wave.status = self.initial_status(count > 1);
         }

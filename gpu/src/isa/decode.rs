@@ -24,7 +24,8 @@ pub enum Operand {
     Vccz,
     Execz,
     /// src_shared_base/limit, src_private_base/limit, src_pops_exiting_wave_id (235–239)
-    /// and src_lds_direct (254): decoded and printed; an instruction that reads one is not
+    /// and src_lds_direct (254): decoded and printed; the apertures (235–238) are read from
+    /// the wave's SH_MEM_BASES, an instruction that reads one of the others is not
     /// executed (it traps by name).
     Special(u8),
 }

@@ -197,11 +197,11 @@ impl Program {
 
 /// The opcode to name when `i` (with its VOPD halves) decodes but softnavi does not
 /// execute it, and the form that is not executed: an opcode without the `X` flag, DPP
-/// forms [`dpp_not_executed`] names, GDS forms of DS, and special (aperture, LDS-direct)
-/// sources.
+/// forms [`dpp_not_executed`] names, GDS forms of DS, and the special sources other than
+/// the apertures (src_pops_exiting_wave_id, LDS-direct).
 fn not_executed(i: &Inst, halves: Option<&[Inst; 2]>) -> Option<(Op, &'static str)> {
     let unexecuted_half = halves.and_then(|d| d.iter().map(|h| h.op).find(|op| !op.executed()));
-    let special = |i: &Inst| i.src.iter().any(|s| matches!(s, Operand::Special(_)));
+    let special = |i: &Inst| i.src.iter().any(|s| matches!(s, Operand::Special(c) if !(235..=238).contains(c)));
     if !i.op.executed() {
         Some((i.op, ""))
     } else if let Some(with) = dpp_not_executed(i) {
@@ -209,7 +209,7 @@ fn not_executed(i: &Inst, halves: Option<&[Inst; 2]>) -> Option<(Op, &'static st
     } else if i.flags & mflag::GDS != 0 && i.op.encoding() == Encoding::Ds {
         Some((i.op, " with GDS"))
     } else if special(i) || halves.is_some_and(|d| d.iter().any(special)) {
-        Some((i.op, " with an aperture or LDS-direct source"))
+        Some((i.op, " with a POPS or LDS-direct source"))
     } else if scalar_dst_not_sgpr(i) {
         Some((i.op, " with a constant or special source as its scalar destination"))
     } else {

@@ -1669,6 +1669,141 @@ v_dot2_bf16_bf16 v1, v2, v3, v4 op_sel:[0,0,1,1]
 
 
 // ---- FLAT, GLOBAL and SCRATCH (issue 5): add flat forms below this line ----
+// The aperture sources LLVM reads to turn LDS and private pointers into flat ones.
+s_mov_b64 s[2:3], src_shared_base
+s_mov_b64 s[2:3], src_private_base
+s_mov_b32 s2, src_shared_limit
+s_add_u32 s4, src_private_limit, s5
+flat_load_u8 v1, v[2:3] offset:2 glc slc dlc
+flat_load_i8 v1, v[2:3] offset:2 glc slc dlc
+flat_load_u16 v1, v[2:3] offset:2 glc slc dlc
+flat_load_i16 v1, v[2:3] offset:2 glc slc dlc
+flat_load_b32 v1, v[2:3] offset:2 glc slc dlc
+flat_load_b64 v[1:2], v[2:3] offset:2 glc slc dlc
+flat_load_b96 v[1:3], v[2:3] offset:2 glc slc dlc
+flat_load_b128 v[1:4], v[2:3] offset:2 glc slc dlc
+flat_store_b8 v[2:3], v4 offset:12
+flat_store_b16 v[2:3], v4 offset:12
+flat_store_b32 v[2:3], v4 offset:12
+flat_store_b64 v[2:3], v[4:5] offset:12
+flat_store_b96 v[2:3], v[4:6] offset:12
+flat_store_b128 v[2:3], v[4:7] offset:12
+flat_load_d16_u8 v1, v[2:3] offset:2 glc slc dlc
+flat_load_d16_i8 v1, v[2:3] offset:2 glc slc dlc
+flat_load_d16_b16 v1, v[2:3] offset:2 glc slc dlc
+flat_load_d16_hi_u8 v1, v[2:3] offset:2 glc slc dlc
+flat_load_d16_hi_i8 v1, v[2:3] offset:2 glc slc dlc
+flat_load_d16_hi_b16 v1, v[2:3] offset:2 glc slc dlc
+flat_store_d16_hi_b8 v[2:3], v4 offset:12
+flat_store_d16_hi_b16 v[2:3], v4 offset:12
+flat_atomic_swap_b32 v[2:3], v4 offset:4095
+flat_atomic_swap_b32 v1, v[2:3], v4 glc
+flat_atomic_cmpswap_b32 v[2:3], v[4:5] offset:4095
+flat_atomic_cmpswap_b32 v1, v[2:3], v[4:5] glc
+flat_atomic_add_u32 v[2:3], v4 offset:4095
+flat_atomic_add_u32 v1, v[2:3], v4 glc
+flat_atomic_sub_u32 v[2:3], v4 offset:4095
+flat_atomic_sub_u32 v1, v[2:3], v4 glc
+flat_atomic_min_i32 v[2:3], v4 offset:4095
+flat_atomic_min_i32 v1, v[2:3], v4 glc
+flat_atomic_min_u32 v[2:3], v4 offset:4095
+flat_atomic_min_u32 v1, v[2:3], v4 glc
+flat_atomic_max_i32 v[2:3], v4 offset:4095
+flat_atomic_max_i32 v1, v[2:3], v4 glc
+flat_atomic_max_u32 v[2:3], v4 offset:4095
+flat_atomic_max_u32 v1, v[2:3], v4 glc
+flat_atomic_and_b32 v[2:3], v4 offset:4095
+flat_atomic_and_b32 v1, v[2:3], v4 glc
+flat_atomic_or_b32 v[2:3], v4 offset:4095
+flat_atomic_or_b32 v1, v[2:3], v4 glc
+flat_atomic_xor_b32 v[2:3], v4 offset:4095
+flat_atomic_xor_b32 v1, v[2:3], v4 glc
+flat_atomic_inc_u32 v[2:3], v4 offset:4095
+flat_atomic_inc_u32 v1, v[2:3], v4 glc
+flat_atomic_dec_u32 v[2:3], v4 offset:4095
+flat_atomic_dec_u32 v1, v[2:3], v4 glc
+flat_atomic_swap_b64 v[2:3], v[4:5] offset:4095
+flat_atomic_swap_b64 v[1:2], v[2:3], v[4:5] glc
+flat_atomic_cmpswap_b64 v[2:3], v[4:7] offset:4095
+flat_atomic_cmpswap_b64 v[1:2], v[2:3], v[4:7] glc
+flat_atomic_add_u64 v[2:3], v[4:5] offset:4095
+flat_atomic_add_u64 v[1:2], v[2:3], v[4:5] glc
+flat_atomic_sub_u64 v[2:3], v[4:5] offset:4095
+flat_atomic_sub_u64 v[1:2], v[2:3], v[4:5] glc
+flat_atomic_min_i64 v[2:3], v[4:5] offset:4095
+flat_atomic_min_i64 v[1:2], v[2:3], v[4:5] glc
+flat_atomic_min_u64 v[2:3], v[4:5] offset:4095
+flat_atomic_min_u64 v[1:2], v[2:3], v[4:5] glc
+flat_atomic_max_i64 v[2:3], v[4:5] offset:4095
+flat_atomic_max_i64 v[1:2], v[2:3], v[4:5] glc
+flat_atomic_max_u64 v[2:3], v[4:5] offset:4095
+flat_atomic_max_u64 v[1:2], v[2:3], v[4:5] glc
+flat_atomic_and_b64 v[2:3], v[4:5] offset:4095
+flat_atomic_and_b64 v[1:2], v[2:3], v[4:5] glc
+flat_atomic_or_b64 v[2:3], v[4:5] offset:4095
+flat_atomic_or_b64 v[1:2], v[2:3], v[4:5] glc
+flat_atomic_xor_b64 v[2:3], v[4:5] offset:4095
+flat_atomic_xor_b64 v[1:2], v[2:3], v[4:5] glc
+flat_atomic_inc_u64 v[2:3], v[4:5] offset:4095
+flat_atomic_inc_u64 v[1:2], v[2:3], v[4:5] glc
+flat_atomic_dec_u64 v[2:3], v[4:5] offset:4095
+flat_atomic_dec_u64 v[1:2], v[2:3], v[4:5] glc
+flat_atomic_cmpswap_f32 v[2:3], v[4:5] offset:4095
+flat_atomic_cmpswap_f32 v1, v[2:3], v[4:5] glc
+flat_atomic_min_f32 v[2:3], v4 offset:4095
+flat_atomic_min_f32 v1, v[2:3], v4 glc
+flat_atomic_max_f32 v[2:3], v4 offset:4095
+flat_atomic_max_f32 v1, v[2:3], v4 glc
+flat_atomic_add_f32 v[2:3], v4 offset:4095
+flat_atomic_add_f32 v1, v[2:3], v4 glc
+global_load_d16_u8 v1, v5, s[2:3] offset:-1
+global_load_d16_u8 v1, v[6:7], off offset:2047 glc
+global_load_d16_i8 v1, v5, s[2:3] offset:-1
+global_load_d16_i8 v1, v[6:7], off offset:2047 glc
+global_load_d16_b16 v1, v5, s[2:3] offset:-1
+global_load_d16_b16 v1, v[6:7], off offset:2047 glc
+global_load_d16_hi_u8 v1, v5, s[2:3] offset:-1
+global_load_d16_hi_u8 v1, v[6:7], off offset:2047 glc
+global_load_d16_hi_i8 v1, v5, s[2:3] offset:-1
+global_load_d16_hi_i8 v1, v[6:7], off offset:2047 glc
+global_load_d16_hi_b16 v1, v5, s[2:3] offset:-1
+global_load_d16_hi_b16 v1, v[6:7], off offset:2047 glc
+global_store_d16_hi_b8 v5, v1, s[2:3] offset:-4096
+global_store_d16_hi_b8 v[6:7], v1, off offset:4095
+global_store_d16_hi_b16 v5, v1, s[2:3] offset:-4096
+global_store_d16_hi_b16 v[6:7], v1, off offset:4095
+global_load_addtid_b32 v1, s[2:3] offset:16 glc
+global_load_addtid_b32 v1, off
+global_store_addtid_b32 v1, s[2:3] offset:-16
+global_store_addtid_b32 v1, off offset:8
+scratch_load_d16_u8 v1, off, off offset:4095
+scratch_load_d16_u8 v1, v5, off offset:-8 glc
+scratch_load_d16_u8 v1, off, s3
+scratch_load_d16_i8 v1, off, off offset:4095
+scratch_load_d16_i8 v1, v5, off offset:-8 glc
+scratch_load_d16_i8 v1, off, s3
+scratch_load_d16_b16 v1, off, off offset:4095
+scratch_load_d16_b16 v1, v5, off offset:-8 glc
+scratch_load_d16_b16 v1, off, s3
+scratch_load_d16_hi_u8 v1, off, off offset:4095
+scratch_load_d16_hi_u8 v1, v5, off offset:-8 glc
+scratch_load_d16_hi_u8 v1, off, s3
+scratch_load_d16_hi_i8 v1, off, off offset:4095
+scratch_load_d16_hi_i8 v1, v5, off offset:-8 glc
+scratch_load_d16_hi_i8 v1, off, s3
+scratch_load_d16_hi_b16 v1, off, off offset:4095
+scratch_load_d16_hi_b16 v1, v5, off offset:-8 glc
+scratch_load_d16_hi_b16 v1, off, s3
+scratch_store_d16_hi_b8 off, v1, off offset:-4096
+scratch_store_d16_hi_b8 v5, v1, s3 offset:8
+scratch_store_d16_hi_b8 off, v1, s3
+scratch_store_d16_hi_b16 off, v1, off offset:-4096
+scratch_store_d16_hi_b16 v5, v1, s3 offset:8
+scratch_store_d16_hi_b16 off, v1, s3
+scratch_store_b128 off, v[0:3], off offset:48
+scratch_load_b32 v0, v0, off
+scratch_load_i16 v3, off, s42 offset:2
+scratch_store_b64 v5, v[1:2], s3 offset:-2
 
 
 // ---- Wave state and program flow (issue 5): add forms below this line ----

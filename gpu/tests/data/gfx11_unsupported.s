@@ -8,7 +8,6 @@ image_load v[0:3], v0, s[0:7] dmask:0xf dim:SQ_RSRC_IMG_1D
 image_sample v[0:3], [v4, v5], s[0:7], s[8:11] dmask:0xf dim:SQ_RSRC_IMG_2D
 tbuffer_load_format_x v1, v2, s[4:7], 0 format:[BUF_FMT_32_FLOAT] offen
 exp mrt0 v0, v0, v0, v0 done
-flat_load_b32 v1, v[2:3]
 ds_bpermute_b32 v1, v2, v3
 ds_swizzle_b32 v1, v2 offset:swizzle(SWAP,1)
 ds_max_rtn_u32 v1, v2, v3
@@ -16,24 +15,28 @@ ds_add_u32 v1, v2 gds
 v_interp_p10_f32 v0, v1, v2, v3
 lds_param_load v1, attr0.x
 lds_direct_load v1
-s_add_u32 s4, src_shared_base, s5
 image_load v[0:3], [v0, v1], s[0:7] dmask:0xf dim:SQ_RSRC_IMG_2D
 image_bvh_intersect_ray v[4:7], [v9, v10, v[11:13], v[14:16], v[17:19]], s[4:7]
-flat_atomic_add_u32 v[2:3], v4
 s_subvector_loop_begin s4, 16
 s_subvector_loop_end s4, 16
 buffer_load_format_xyzw v[1:4], v2, s[4:7], 0 offen
 buffer_store_format_x v1, v2, s[4:7], 0 idxen
 tbuffer_store_format_xy v[1:2], v2, s[4:7], 0 format:[BUF_FMT_32_32_FLOAT] idxen
-flat_store_b64 v[2:3], v[4:5]
-flat_load_d16_b16 v1, v[2:3]
 exp pos0 v0, v1, v2, v3
-flat_atomic_max_i32 v[2:3], v4
-flat_atomic_cmpswap_b32 v1, v[2:3], v[4:5] glc
 ds_gws_init v1 offset:16 gds
 ds_append v1
 image_store v[0:3], v0, s[0:7] dmask:0xf dim:SQ_RSRC_IMG_1D
 image_atomic_add v1, v0, s[0:7] dmask:0x1 dim:SQ_RSRC_IMG_1D glc
+// More MIMG forms (in place of the FLAT lines and the aperture sources, now executed):
+image_load_mip v[0:3], [v0, v1], s[0:7] dmask:0xf dim:SQ_RSRC_IMG_1D
+image_store_mip v[0:3], [v4, v5], s[0:7] dmask:0xf dim:SQ_RSRC_IMG_1D
+image_sample_l v[0:3], [v4, v5, v6], s[0:7], s[8:11] dmask:0xf dim:SQ_RSRC_IMG_2D
+image_gather4 v[0:3], [v4, v5], s[0:7], s[8:11] dmask:0x1 dim:SQ_RSRC_IMG_2D
+image_get_resinfo v[0:3], v0, s[0:7] dmask:0xf dim:SQ_RSRC_IMG_1D
+image_atomic_swap v1, v0, s[0:7] dmask:0x1 dim:SQ_RSRC_IMG_1D glc
+image_msaa_load v[0:3], [v4, v5, v6], s[0:7] dmask:0x1 dim:SQ_RSRC_IMG_2D_MSAA
+image_sample_b v[0:3], [v4, v5, v6], s[0:7], s[8:11] dmask:0xf dim:SQ_RSRC_IMG_2D
+image_atomic_cmpswap v[0:1], v2, s[0:7] dmask:0x3 dim:SQ_RSRC_IMG_1D glc
 // src_lds_direct, which the assembler refuses in these slots, as raw words:
 // v_bfe_u32 v230, s0, src_lds_direct, s7; s_sub_i32 ttmp4, src_lds_direct, src_lds_direct;
 // buffer_load_d16_hi_i8 v0, off, s[0:3], src_lds_direct

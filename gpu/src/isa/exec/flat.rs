@@ -1,103 +1,542 @@
 //! FLAT, GLOBAL and SCRATCH instructions: 64-bit addresses, and per-lane private memory
 //! through FLAT_SCRATCH.
+//!
+//! The three segments share their opcodes (same codes, same data shapes) and differ in
+//! where a lane's address comes from and where it lands:
+//! - GLOBAL: `saddr` (SGPR pair) + 32-bit VGPR offset, or a 64-bit VGPR address, plus a
+//!   signed 13-bit offset; `global_*_addtid_b32` use `saddr + offset + lane * 4`
+//!   (AMDGPUUsage's gfx11 operand notes: "Address = [saddr] + offset13s + ThreadID * 4").
+//! - SCRATCH: a 32-bit private address per lane, the sum of `vaddr` (with SVE), `saddr`
+//!   (an SGPR) and the signed offset, neither (ST mode) giving just the offset; it goes
+//!   through the per-lane swizzle into the wave's memory at FLAT_SCRATCH.
+//! - FLAT: a 64-bit VGPR address plus an unsigned 12-bit offset, routed by aperture: the
+//!   shared (LDS) and private (scratch) apertures are 4 GiB windows whose bits 63:48 are
+//!   SH_MEM_BASES.SHARED_BASE / PRIVATE_BASE (AMDGPUUsage, "Address Spaces": "in 64-bit
+//!   address mode the aperture sizes are 2^32 bytes and the base is aligned to 2^32"); the
+//!   low 32 bits are the LDS offset or the private address. Everything else is global.
+//!
+//! Seed 000, "内存对齐和超出范围行为" (memory alignment and out-of-range behaviour) and
+//! seed 002, "对齐" (alignment): every access obeys SH_MEM_CONFIG.ALIGNMENT_MODE
+//! ([`aligned`]); a lane misaligned under a strict mode loads zero and stores nothing,
+//! and the instruction raises MEMVIOL once all lanes are done. Atomics must be aligned to
+//! their size in every mode. Seed 000, "VGPR 超出范围行为": returned registers not all
+//! allocated make the instruction a no-op (issued with EXEC = 0); an unallocated source
+//! register reads v0.
 
-use super::vmem::{access, is_store, narrow};
+use std::sync::atomic::{AtomicU32, AtomicU64};
+
+use super::vmem::{aligned, atomic_op, misaligned, narrow};
 use super::{illegal, Ctx, FaultKind, Wave};
-use crate::isa::decode::{Inst, Operand};
+use crate::isa::decode::{mflag, Inst, Operand};
 use crate::isa::table::F;
+use crate::mem::atomic::{self, AtomicError};
+
+/// Where a lane's access lands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Seg {
+    Global,
+    /// The workgroup's LDS (an offset into it).
+    Lds,
+    /// The lane's private (scratch) memory (a private address, before the swizzle).
+    Private,
+}
+
+/// Which half of the data register a D16 access uses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Half {
+    /// The whole register(s).
+    None,
+    /// Bits 15:0 (loads keep bits 31:16).
+    Lo,
+    /// Bits 31:16 (loads keep bits 15:0; stores take their data from there).
+    Hi,
+}
+
+/// The data shape of a load or store, from its opcode (the same in the three segments).
+#[derive(Clone, Copy, Debug)]
+struct Shape {
+    /// Bytes per lane.
+    size: u32,
+    signed: bool,
+    store: bool,
+    half: Half,
+}
+
+fn shape(code: u16) -> Option<Shape> {
+    let s = |size, signed, store, half| Some(Shape { size, signed, store, half });
+    match code {
+        0x10 => s(1, false, false, Half::None),
+        0x11 => s(1, true, false, Half::None),
+        0x12 => s(2, false, false, Half::None),
+        0x13 => s(2, true, false, Half::None),
+        0x14..=0x17 => s(4 * (code as u32 - 0x13), false, false, Half::None),
+        0x18 => s(1, false, true, Half::None),
+        0x19 => s(2, false, true, Half::None),
+        0x1a..=0x1d => s(4 * (code as u32 - 0x19), false, true, Half::None),
+        0x1e => s(1, false, false, Half::Lo),
+        0x1f => s(1, true, false, Half::Lo),
+        0x20 => s(2, false, false, Half::Lo),
+        0x21 => s(1, false, false, Half::Hi),
+        0x22 => s(1, true, false, Half::Hi),
+        0x23 => s(2, false, false, Half::Hi),
+        0x24 => s(1, false, true, Half::Hi),
+        0x25 => s(2, false, true, Half::Hi),
+        // global_load_addtid_b32 / global_store_addtid_b32.
+        0x28 => s(4, false, false, Half::None),
+        0x29 => s(4, false, true, Half::None),
+        _ => None,
+    }
+}
 
 impl Wave {
     pub(super) fn global(&mut self, inst: &Inst, ctx: &mut Ctx) -> Result<(), FaultKind> {
         let exec = self.exec();
-        let (size, signed) = access(inst.op);
-        let dwords = (size / 4).max(1);
-        // saddr form: 64-bit SGPR base + 32-bit VGPR offset; otherwise a 64-bit VGPR address.
+        let info = inst.op.info();
+        let off = inst.imm as i64 as u64;
         let saddr = match inst.src[2] {
-            Operand::Sgpr(_) => Some(self.s64(&inst.src[2])),
-            _ => None,
-        };
-        let (lo, hi) = match inst.src[0] {
-            Operand::Vgpr(r) => (self.vsrc(&Operand::Vgpr(r)), self.vsrc(&Operand::Vgpr(r.wrapping_add(1)))),
-            _ => ([0; 64], [0; 64]),
+            Operand::Sgpr(_) => self.s64(&inst.src[2]),
+            _ => 0,
         };
         let mut addr = [0u64; 64];
-        let mut ok = [0u8; 64];
-        for l in 0..self.lanes {
-            if exec >> l & 1 == 0 {
-                continue;
+        if info.code == 0x28 || info.code == 0x29 {
+            for l in 0..self.lanes {
+                addr[l] = saddr.wrapping_add(off).wrapping_add(4 * l as u64);
             }
-            let base = match saddr {
-                Some(s) => s.wrapping_add(lo[l] as u64),
-                None => lo[l] as u64 | (hi[l] as u64) << 32,
-            };
-            addr[l] = base.wrapping_add(inst.imm as i64 as u64);
-            ok[l] = ((1u32 << dwords) - 1) as u8;
+        } else if matches!(inst.src[2], Operand::Sgpr(_)) {
+            let lo = self.vmem_src(&inst.src[0]);
+            for l in 0..self.lanes {
+                addr[l] = saddr.wrapping_add(lo[l] as u64).wrapping_add(off);
+            }
+        } else {
+            let lo = self.vmem_src(&inst.src[0]);
+            let hi = self.vmem_src(&self.reg_plus(&inst.src[0], 1));
+            for l in 0..self.lanes {
+                addr[l] = (lo[l] as u64 | (hi[l] as u64) << 32).wrapping_add(off);
+            }
         }
-        if inst.op.info().flags & F::ATOMIC != 0 {
-            return self.atomic(inst, ctx, &addr, exec);
-        }
-        self.transfer(inst, ctx, &addr, &ok, size, signed)
+        self.segment_access(inst, ctx, &addr, None, exec)
     }
 
-    /// Scratch (private) memory through FLAT_SCRATCH. Each lane has its own private
-    /// address space; the wave's memory interleaves lanes per dword (address `a` of lane
-    /// `l` is at `FLAT_SCRATCH + (a / 4) * lanes * 4 + l * 4 + a % 4`), the swizzle the
-    /// hardware applies so that a wave's accesses to one private address are contiguous.
+    /// Scratch (private) memory: the lane's 32-bit private address from SVE's VGPR, the
+    /// SGPR `saddr` and the signed offset.
     pub(super) fn scratch(&mut self, inst: &Inst, ctx: &mut Ctx) -> Result<(), FaultKind> {
         let exec = self.exec();
-        let (size, signed) = access(inst.op);
-        let dwords = (size / 4).max(1) as usize;
-        let store = is_store(inst.op);
-        let vaddr = if matches!(inst.src[0], Operand::Vgpr(_)) { self.vsrc(&inst.src[0]) } else { [0; 64] };
+        let vaddr = if inst.flags & mflag::SVE != 0 { self.vmem_src(&inst.src[0]) } else { [0; 64] };
         let saddr = match inst.src[2] {
             Operand::Sgpr(_) => self.s32(&inst.src[2]),
             _ => 0,
         };
-        let data = if store { self.vsrc_n(&inst.src[1], dwords) } else { [[0; 64]; 4] };
-        let mut out = [[0u32; 64]; 4];
-        let lanes = self.lanes as u64;
+        let base = saddr.wrapping_add(inst.imm as u32);
+        let mut addr = [0u64; 64];
         for l in 0..self.lanes {
+            addr[l] = vaddr[l].wrapping_add(base) as u64;
+        }
+        let seg = [Seg::Private; 64];
+        self.segment_access(inst, ctx, &addr, Some(&seg), exec)
+    }
+
+    /// FLAT: a 64-bit address per lane, routed to LDS, scratch or global memory by the
+    /// apertures of SH_MEM_BASES.
+    pub(super) fn flat(&mut self, inst: &Inst, ctx: &mut Ctx) -> Result<(), FaultKind> {
+        let exec = self.exec();
+        let lo = self.vmem_src(&inst.src[0]);
+        let hi = self.vmem_src(&self.reg_plus(&inst.src[0], 1));
+        let shared = ctx.vmid.shared_aperture() >> 32;
+        let private = ctx.vmid.private_aperture() >> 32;
+        let mut addr = [0u64; 64];
+        let mut seg = [Seg::Global; 64];
+        let mut mixed = false;
+        for l in 0..self.lanes {
+            let a = (lo[l] as u64 | (hi[l] as u64) << 32).wrapping_add(inst.imm as u32 as u64);
             if exec >> l & 1 == 0 {
                 continue;
             }
-            let off = vaddr[l].wrapping_add(saddr).wrapping_add(inst.imm as u32) as u64;
-            let mut bytes = [0u8; 16];
-            if store {
-                for k in 0..dwords {
-                    bytes[4 * k..4 * k + 4].copy_from_slice(&data[k][l].to_le_bytes());
-                }
-            }
-            // Byte by byte unless dword aligned, since the swizzle is per dword.
-            let step = if off % 4 == 0 && size >= 4 { 4 } else { 1 };
-            let mut b = 0u64;
-            while b < size as u64 {
-                let a = off + b;
-                let phys = self.flat_scratch.wrapping_add((a / 4) * lanes * 4 + l as u64 * 4 + a % 4);
-                let chunk = &mut bytes[b as usize..(b + step) as usize];
-                if store {
-                    ctx.tlb.write(ctx.vm, phys, chunk)?;
-                } else {
-                    ctx.tlb.read(ctx.vm, phys, chunk)?;
-                }
-                b += step;
-            }
-            if !store {
-                for k in 0..dwords {
-                    let w = [bytes[4 * k], bytes[4 * k + 1], bytes[4 * k + 2], bytes[4 * k + 3]];
-                    out[k][l] = narrow(w, size, signed);
+            (addr[l], seg[l]) = match a >> 32 {
+                h if h == shared => (a & 0xffff_ffff, Seg::Lds),
+                h if h == private => (a & 0xffff_ffff, Seg::Private),
+                _ => (a, Seg::Global),
+            };
+            mixed |= seg[l] != Seg::Global;
+        }
+        self.segment_access(inst, ctx, &addr, mixed.then_some(&seg), exec)
+    }
+
+    /// One FLAT-family instruction once each lane's address is known: `seg` says where
+    /// each lane goes (`None`: all global).
+    fn segment_access(
+        &mut self,
+        inst: &Inst,
+        ctx: &mut Ctx,
+        addr: &[u64; 64],
+        seg: Option<&[Seg; 64]>,
+        exec: u64,
+    ) -> Result<(), FaultKind> {
+        let info = inst.op.info();
+        if info.flags & F::ATOMIC != 0 {
+            return self.flat_atomic(inst, ctx, addr, seg, exec);
+        }
+        let sh = shape(info.code).ok_or_else(|| illegal(format!("{} is not a load or store", info.name)))?;
+        let dwords = sh.size.div_ceil(4) as usize;
+        // Seed 000, "内存对齐和超出范围行为": a load whose returned VGPRs are not all
+        // allocated is issued with EXEC = 0.
+        if !sh.store {
+            if let Operand::Vgpr(r) = inst.dst {
+                if !self.vgprs_in_range(r, dwords as u32) {
+                    return Ok(());
                 }
             }
         }
-        if !store {
-            for (k, vals) in out.iter().enumerate().take(dwords) {
+        // Alignment (seed 000 / seed 002): DWORD mode aligns down, the strict modes drop
+        // the lane and raise MEMVIOL after the instruction.
+        let mode = ctx.vmid.alignment();
+        let mut addr = *addr;
+        let mut active = exec;
+        let mut viol = None;
+        if mode != crate::spi::AlignMode::Unaligned {
+            for l in 0..self.lanes {
+                if active >> l & 1 == 0 {
+                    continue;
+                }
+                match aligned(mode, addr[l], sh.size) {
+                    Some(a) => addr[l] = a,
+                    None => {
+                        active &= !(1 << l);
+                        viol.get_or_insert((l, addr[l]));
+                    }
+                }
+            }
+        }
+        let mut data = [[0u32; 64]; 4];
+        if sh.store {
+            for (k, d) in data.iter_mut().enumerate().take(dwords) {
+                *d = self.vmem_src(&self.reg_plus(&inst.src[1], k));
+            }
+            if sh.half == Half::Hi {
+                for v in data[0].iter_mut() {
+                    *v >>= 16;
+                }
+            }
+        }
+        let mut out = [[0u32; 64]; 4];
+        let global = match seg {
+            None => active,
+            Some(seg) => {
+                let mut g = 0u64;
+                for l in 0..self.lanes {
+                    if active >> l & 1 == 0 {
+                        continue;
+                    }
+                    match seg[l] {
+                        Seg::Global => g |= 1 << l,
+                        Seg::Lds => self.lds_lane(ctx, l, addr[l], sh, &data, &mut out),
+                        Seg::Private => self.private_lane(ctx, l, addr[l], sh, &data, &mut out)?,
+                    }
+                }
+                g
+            }
+        };
+        if global != 0 {
+            global_move(ctx, self.lanes, &addr, global, sh, &data, &mut out)?;
+        }
+        if !sh.store {
+            for k in 0..dwords {
                 let d = self.reg_plus(&inst.dst, k);
-                self.vdst(&d, vals, exec);
+                let old = if sh.half == Half::None { [0; 64] } else { self.vsrc(&d) };
+                let mut vals = [0u32; 64];
+                for l in 0..self.lanes {
+                    let v = out[k][l];
+                    vals[l] = match sh.half {
+                        Half::None => narrow(v.to_le_bytes(), sh.size, sh.signed),
+                        Half::Lo => old[l] & 0xffff_0000 | narrow(v.to_le_bytes(), sh.size, sh.signed) & 0xffff,
+                        Half::Hi => old[l] & 0xffff | narrow(v.to_le_bytes(), sh.size, sh.signed) << 16,
+                    };
+                }
+                self.vdst(&d, &vals, exec);
+            }
+        }
+        match viol {
+            Some((l, a)) => Err(misaligned(inst, mode, l, a)),
+            None => Ok(()),
+        }
+    }
+
+    /// The address of byte `a` of lane `l`'s private memory. Seed 002, "暂存缓冲区"
+    /// (scratch buffer): scratch is a swizzled buffer with a 4-byte element and an index
+    /// stride of the wave's lanes, the lane id as the index (its part above the wave,
+    /// TID / 64, is folded into the wave's base, FLAT_SCRATCH): private dword `a / 4` of
+    /// all lanes are contiguous, so a wave's accesses to one private address are.
+    fn private_addr(&self, l: usize, a: u64) -> u64 {
+        self.flat_scratch.wrapping_add((a / 4) * self.lanes as u64 * 4 + l as u64 * 4 + a % 4)
+    }
+
+    /// A load or store of one lane's private memory (`addr` its 32-bit private address).
+    /// Scratch has no range check (seed 002, "暂存缓冲区": OOB mode 2); an address
+    /// outside every mapping is a VM fault.
+    fn private_lane(
+        &self,
+        ctx: &mut Ctx,
+        l: usize,
+        addr: u64,
+        sh: Shape,
+        data: &[[u32; 64]; 4],
+        out: &mut [[u32; 64]; 4],
+    ) -> Result<(), FaultKind> {
+        let mut bytes = [0u8; 16];
+        let n = sh.size as usize;
+        if sh.store {
+            for k in 0..n.div_ceil(4) {
+                bytes[4 * k..4 * k + 4].copy_from_slice(&data[k][l].to_le_bytes());
+            }
+        }
+        // Dword by dword when aligned, else byte by byte, since the swizzle is per dword.
+        let step = if addr % 4 == 0 && n >= 4 { 4 } else { 1 };
+        for b in (0..n).step_by(step) {
+            // The private address wraps at 32 bits.
+            let phys = self.private_addr(l, (addr + b as u64) & 0xffff_ffff);
+            let chunk = &mut bytes[b..b + step];
+            if sh.store {
+                ctx.tlb.write(ctx.vm, phys, chunk)?;
+            } else {
+                ctx.tlb.read(ctx.vm, phys, chunk)?;
+            }
+        }
+        if !sh.store {
+            for k in 0..n.div_ceil(4) {
+                out[k][l] = u32::from_le_bytes([bytes[4 * k], bytes[4 * k + 1], bytes[4 * k + 2], bytes[4 * k + 3]]);
             }
         }
         Ok(())
     }
 
-    pub(super) fn flat(&mut self, inst: &Inst, _ctx: &mut Ctx) -> Result<(), FaultKind> {
-        Err(illegal(format!("{} is not executed by softnavi", inst.op.name())))
+    /// A FLAT load or store of one lane that lands in LDS. Seed 000, "LDS/GDS 对齐和超出范围"
+    /// (LDS alignment and out of range): an access past the allocation reads zero (all of
+    /// it, for a multi-dword one) and writes nothing.
+    fn lds_lane(&self, ctx: &mut Ctx, l: usize, addr: u64, sh: Shape, data: &[[u32; 64]; 4], out: &mut [[u32; 64]; 4]) {
+        let n = sh.size as usize;
+        let a = addr as usize;
+        let Some(mem) = ctx.lds.get_mut(a..a + n) else { return };
+        for k in 0..n.div_ceil(4) {
+            let len = (n - 4 * k).min(4);
+            let m = &mut mem[4 * k..4 * k + len];
+            if sh.store {
+                m.copy_from_slice(&data[k][l].to_le_bytes()[..len]);
+            } else {
+                let mut w = [0u8; 4];
+                w[..len].copy_from_slice(m);
+                out[k][l] = u32::from_le_bytes(w);
+            }
+        }
+    }
+
+    /// A FLAT, GLOBAL atomic: each active lane, in lane order, does one indivisible
+    /// read-modify-write; global memory with the host's atomics (so atomics from other
+    /// waves never interleave inside one), LDS and private memory (which no other thread
+    /// touches during the instruction) by the same operation on a copy. With GLC the value
+    /// memory held before is returned to VDST. Seed 000, "内存对齐和超出范围行为": an atomic
+    /// not aligned to its data size is a MEMVIOL (after the other lanes are done; the lane
+    /// changes nothing and returns zero); a returning atomic whose VDST registers are not
+    /// all allocated is issued with EXEC = 0.
+    fn flat_atomic(
+        &mut self,
+        inst: &Inst,
+        ctx: &mut Ctx,
+        addr: &[u64; 64],
+        seg: Option<&[Seg; 64]>,
+        exec: u64,
+    ) -> Result<(), FaultKind> {
+        let info = inst.op.info();
+        let wide = info.ty[0].dwords(false) == 2;
+        let size = if wide { 8 } else { 4 };
+        let glc = inst.flags & mflag::GLC != 0;
+        if glc {
+            if let Operand::Vgpr(r) = inst.dst {
+                if !self.vgprs_in_range(r, size / 4) {
+                    return Ok(());
+                }
+            }
+        }
+        let op = atomic_op(inst.op).ok_or_else(|| illegal(format!("{} is not an atomic", info.name)))?;
+        let mut data = [[0u32; 64]; 4];
+        for (k, d) in data.iter_mut().enumerate().take(info.ty[1].dwords(false) as usize) {
+            *d = self.vmem_src(&self.reg_plus(&inst.src[1], k));
+        }
+        let mut old = [0u64; 64];
+        let mut viol = None;
+        for l in 0..self.lanes {
+            if exec >> l & 1 == 0 {
+                continue;
+            }
+            let (src, cmp) = if wide {
+                (data[0][l] as u64 | (data[1][l] as u64) << 32, data[2][l] as u64 | (data[3][l] as u64) << 32)
+            } else {
+                (data[0][l] as u64, data[1][l] as u64)
+            };
+            let a = addr[l];
+            if a % size as u64 != 0 {
+                viol.get_or_insert((l, a));
+                continue;
+            }
+            let s = seg.map_or(Seg::Global, |s| s[l]);
+            old[l] = match s {
+                Seg::Global => atomic::at(ctx.tlb, ctx.vm, a, wide, op, src, cmp).map_err(|e| match e {
+                    AtomicError::Misaligned => FaultKind::MemoryViolation(format!(
+                        "{size}-byte atomic of lane {l} at {a:#x} is not aligned to its size"
+                    )),
+                    AtomicError::Fault(f) => FaultKind::Vm(f),
+                    AtomicError::NoSuchWidth => illegal(format!("{} has no {}-bit form", info.name, 8 * size)),
+                })?,
+                Seg::Lds => {
+                    let r = a as usize..a as usize + size as usize;
+                    match ctx.lds.get_mut(r) {
+                        Some(m) => rmw(m, wide, op, src, cmp).ok_or_else(|| illegal(info.name))?,
+                        // Out of range: the write is dropped and the lane reads zero.
+                        None => 0,
+                    }
+                }
+                Seg::Private => {
+                    // Dword by dword: the swizzle puts the other lanes' between them.
+                    let mut m = [0u8; 8];
+                    let m = &mut m[..size as usize];
+                    for (k, d) in m.chunks_mut(4).enumerate() {
+                        ctx.tlb.read(ctx.vm, self.private_addr(l, a + 4 * k as u64), d)?;
+                    }
+                    let v = rmw(m, wide, op, src, cmp).ok_or_else(|| illegal(info.name))?;
+                    for (k, d) in m.chunks(4).enumerate() {
+                        ctx.tlb.write(ctx.vm, self.private_addr(l, a + 4 * k as u64), d)?;
+                    }
+                    v
+                }
+            };
+        }
+        if glc {
+            if wide {
+                self.vdst64(&inst.dst, &old, exec);
+            } else {
+                self.vdst(&inst.dst, &old.map(|v| v as u32), exec);
+            }
+        }
+        match viol {
+            Some((l, a)) => Err(FaultKind::MemoryViolation(format!(
+                "{} of lane {l} at {a:#x} is not aligned to its {size}-byte size",
+                info.name
+            ))),
+            None => Ok(()),
+        }
+    }
+}
+
+/// The atomic `op` on the little-endian word `m` (4 or 8 bytes) that nothing else can
+/// touch meanwhile: the host atomic's operation on a copy. Returns the old value, or
+/// `None` for an operation without this width.
+fn rmw(m: &mut [u8], wide: bool, op: atomic::AtomicOp, src: u64, cmp: u64) -> Option<u64> {
+    if wide {
+        let old = u64::from_le_bytes(m.try_into().ok()?);
+        let cell = AtomicU64::new(old);
+        atomic::apply64(op, &cell, src, cmp)?;
+        m.copy_from_slice(&cell.into_inner().to_le_bytes());
+        Some(old)
+    } else {
+        let old = u32::from_le_bytes(m.try_into().ok()?);
+        let cell = AtomicU32::new(old);
+        atomic::apply32(op, &cell, src as u32, cmp as u32);
+        m.copy_from_slice(&cell.into_inner().to_le_bytes());
+        Some(old as u64)
+    }
+}
+
+/// Moves the global part of a load or store: lane `l` (bit `l` of `mask`) accesses
+/// `sh.size` bytes at `addr[l]`, as dwords (the last one shorter) at `addr[l] + 4k`.
+/// When all accesses fall in one buffer object it is translated once; otherwise each is
+/// translated on its own, so that a fault reports the exact address.
+fn global_move(
+    ctx: &mut Ctx,
+    lanes: usize,
+    addr: &[u64; 64],
+    mask: u64,
+    sh: Shape,
+    data: &[[u32; 64]; 4],
+    out: &mut [[u32; 64]; 4],
+) -> Result<(), FaultKind> {
+    let size = sh.size as u64;
+    let dwords = size.div_ceil(4) as usize;
+    let (mut lo, mut hi) = (u64::MAX, 0u64);
+    for l in 0..lanes {
+        if mask >> l & 1 != 0 {
+            lo = lo.min(addr[l]);
+            hi = hi.max(addr[l].saturating_add(size));
+        }
+    }
+    let len = |k: usize| (size - 4 * k as u64).min(4) as usize;
+    if let Ok(base) = ctx.tlb.translate(ctx.vm, lo, hi - lo, sh.store) {
+        for l in 0..lanes {
+            if mask >> l & 1 == 0 {
+                continue;
+            }
+            for k in 0..dwords {
+                // SAFETY: translate() checked that [lo, hi) lies in one mapping, and this
+                // access is inside [lo, hi).
+                unsafe {
+                    let p = base.add((addr[l] + 4 * k as u64 - lo) as usize);
+                    match (len(k), sh.store) {
+                        (4, true) => (p as *mut u32).write_unaligned(data[k][l]),
+                        (4, false) => out[k][l] = (p as *const u32).read_unaligned(),
+                        (2, true) => (p as *mut u16).write_unaligned(data[k][l] as u16),
+                        (2, false) => out[k][l] = (p as *const u16).read_unaligned() as u32,
+                        (_, true) => *p = data[k][l] as u8,
+                        (_, false) => out[k][l] = *p as u32,
+                    }
+                }
+            }
+        }
+        return Ok(());
+    }
+    for l in 0..lanes {
+        if mask >> l & 1 == 0 {
+            continue;
+        }
+        for k in 0..dwords {
+            let a = addr[l].wrapping_add(4 * k as u64);
+            let n = len(k);
+            if sh.store {
+                ctx.tlb.write(ctx.vm, a, &data[k][l].to_le_bytes()[..n])?;
+            } else {
+                let mut b = [0u8; 4];
+                ctx.tlb.read(ctx.vm, a, &mut b[..n])?;
+                out[k][l] = u32::from_le_bytes(b);
+            }
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::isa::table::{Encoding, OPS};
+
+    /// Every FLAT, GLOBAL and SCRATCH opcode is a load or store of a known shape or an
+    /// atomic with an operation.
+    #[test]
+    fn every_flat_opcode_has_a_shape() {
+        for info in OPS.iter().filter(|i| matches!(i.enc, Encoding::Flat | Encoding::Global | Encoding::Scratch)) {
+            if info.flags & F::ATOMIC != 0 {
+                assert!(atomic_op(info.op).is_some(), "{}", info.name);
+                continue;
+            }
+            let sh = shape(info.code).unwrap_or_else(|| panic!("{} has no shape", info.name));
+            assert_eq!(sh.store, info.name.contains("_store_"), "{}", info.name);
+            let width = info.name.rsplit_once('_').unwrap().1;
+            let bits: u32 = width[1..].parse().unwrap();
+            assert_eq!(sh.size * 8, bits, "{}", info.name);
+            assert_eq!(sh.signed, width.starts_with('i'), "{}", info.name);
+            let half = if info.name.contains("_d16_hi_") {
+                Half::Hi
+            } else if info.name.contains("_d16_") {
+                Half::Lo
+            } else {
+                Half::None
+            };
+            assert_eq!(sh.half, half, "{}", info.name);
+        }
     }
 }

@@ -128,6 +128,8 @@ pub struct Wave {
     /// TRAPSTS (s_getreg / s_setreg; zero at launch).
     pub trapsts: u32,
     pub flat_scratch: u64,
+    /// SH_MEM_BASES of the wave's VMID, for the aperture sources (src_shared_base, ...).
+    pub sh_mem_bases: u32,
     /// VGPRs allocated to the wave (RSRC1.VGPRS rounded up to the allocation granule):
     /// operands at or past it are out of range (seed 000, "VGPR 超出范围行为").
     pub vgprs: u32,
@@ -157,6 +159,7 @@ impl Wave {
             status: 0,
             trapsts: 0,
             flat_scratch: 0,
+            sh_mem_bases: 0,
             vgprs: 256,
             executed: 0,
         }
@@ -175,6 +178,7 @@ impl Wave {
         self.status = 0;
         self.trapsts = 0;
         self.flat_scratch = 0;
+        self.sh_mem_bases = 0;
         self.vgprs = 256;
         self.executed = 0;
     }
@@ -266,8 +270,25 @@ impl Wave {
             Operand::Vccz => (self.vcc() == 0) as u32,
             Operand::Execz => (self.exec() == 0) as u32,
             Operand::Vgpr(r) => self.v(r as usize)[0],
-            // Instructions with a special source trap before they execute (program.rs).
+            // A 32-bit read of an aperture register is its low half (LLVM names it
+            // SRC_SHARED_BASE_LO etc.).
+            Operand::Special(code @ 235..=238) => self.aperture(code) as u32,
+            // Instructions with another special source trap before they execute (program.rs).
             Operand::None | Operand::Special(_) => 0,
+        }
+    }
+
+    /// The aperture sources (235 src_shared_base, 236 src_shared_limit, 237
+    /// src_private_base, 238 src_private_limit): the 4 GiB windows whose bits 63:48 are
+    /// SH_MEM_BASES.SHARED_BASE / PRIVATE_BASE, the limit being the window's last byte
+    /// (AMDGPUUsage, "Address Spaces": 2^32-byte apertures aligned to 2^32).
+    fn aperture(&self, code: u8) -> u64 {
+        let bases = crate::spi::VmidRegs { sh_mem_bases: self.sh_mem_bases, ..Default::default() };
+        match code {
+            235 => bases.shared_aperture(),
+            236 => bases.shared_aperture() | 0xffff_ffff,
+            237 => bases.private_aperture(),
+            _ => bases.private_aperture() | 0xffff_ffff,
         }
     }
 
@@ -280,6 +301,7 @@ impl Wave {
                 self.sget(i) as u64 | (self.sget(i + 1) as u64) << 32
             }
             Operand::Const { value, .. } => value,
+            Operand::Special(code @ 235..=238) => self.aperture(code),
             _ => self.s32(op) as u64,
         }
     }
