@@ -56,7 +56,6 @@ pub(super) fn narrow(bytes: [u8; 4], size: u32, signed: bool) -> u32 {
 /// under SH_MEM_CONFIG.ALIGNMENT_MODE, or `None` if it is misaligned under a strict mode
 /// (the lane's load returns zero, its store is dropped, and the instruction raises
 /// MEMVIOL). DWORD mode aligns down to the smaller of the size and a dword.
-#[allow(dead_code)] // until the memory encodings apply the alignment modes
 pub(super) fn aligned(mode: AlignMode, addr: u64, size: u32) -> Option<u64> {
     let dword_unit = size.clamp(1, 4) as u64;
     match mode {
@@ -73,7 +72,6 @@ pub(super) fn aligned(mode: AlignMode, addr: u64, size: u32) -> Option<u64> {
 }
 
 /// The MEMVIOL an instruction raises after it completed with some lanes misaligned.
-#[allow(dead_code)]
 pub(super) fn misaligned(inst: &Inst, mode: AlignMode, lane: usize, addr: u64) -> FaultKind {
     FaultKind::MemoryViolation(format!(
         "{} of lane {lane} at {addr:#x} is misaligned under SH_MEM_CONFIG.ALIGNMENT_MODE {mode:?}",
@@ -85,13 +83,11 @@ impl Wave {
     /// Whether VGPRs `first .. first + n` are all allocated to the wave (seed 000, "VGPR
     /// 超出范围行为"). A memory instruction whose returned registers are not is issued as
     /// if EXEC were zero; one whose source registers are not reads v0 for them.
-    #[allow(dead_code)]
     pub(super) fn vgprs_in_range(&self, first: u16, n: u32) -> bool {
         first as u32 + n <= self.vgprs
     }
 
     /// A memory instruction's source VGPR `op`, or v0's value if it is not allocated.
-    #[allow(dead_code)]
     pub(super) fn vmem_src(&self, op: &Operand) -> [u32; 64] {
         match *op {
             Operand::Vgpr(r) if !self.vgprs_in_range(r, 1) => self.vsrc(&Operand::Vgpr(0)),
