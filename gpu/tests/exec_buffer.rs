@@ -239,7 +239,7 @@ fn d16_loads_and_stores_use_one_half() {
     let b = bytes_of(&mem);
     for l in 0..32 {
         let old = inputs[l][0];
-        let o = (l % 4) as usize;
+        let o = l % 4;
         let (u8v, i8v) = (b[o] as u32, b[o] as i8 as i16 as u16 as u32);
         let b16 = u16::from_le_bytes([b[4 + o], b[5 + o]]) as u32;
         let want = [
@@ -963,6 +963,8 @@ fn null_and_mismatched_resources() {
         buffer_load_b32 v6, v20, s[12:15], 0 offen
         buffer_load_b32 v7, v20, s[16:19], 0 offen
         tbuffer_load_format_x v8, v20, s[20:23], 0 format:0 offen
+        v_mov_b32 v10, 1
+        tbuffer_load_format_x v10, v20, s[20:23], 0 format:100 offen
         buffer_atomic_add_u32 v9, v20, s[8:11], 0 offen glc
         buffer_store_b32 v0, v20, s[8:11], 0 offen
         buffer_store_b32 v0, v20, s[12:15], 0 offen offset:4
@@ -975,8 +977,19 @@ fn null_and_mismatched_resources() {
         vsharp(20, &vs(0, 32))
     );
     let (out, got) = run_wave_env(&body, &inputs, false, &env(mem.clone()));
-    assert_eq!(out.v[0][..6], [0, 0, 1, 0, 0, 0]);
+    assert_eq!(out.v[0][..7], [0, 0, 1, 0, 0, 0, 0]);
     assert_eq!(got, mem);
+}
+
+/// TFE (the texture-fail status VGPR) is not modelled: a buffer load with it raises the
+/// illegal-instruction exception instead of silently returning no status.
+#[test]
+fn tfe_is_an_illegal_instruction() {
+    let inputs = [[0u32; 4]; 32];
+    let body = format!("{}buffer_load_b32 v[4:5], v0, s[8:11], 0 offen tfe", vsharp(8, &vs(0, 16)));
+    let r = try_run_wave_env(&body, &inputs, false, &env(vec![0; 4])).expect_err("tfe must trap");
+    assert_eq!(r.kind, ReportKind::IllegalInstruction, "{r}");
+    assert!(r.to_string().contains("tfe"), "{r}");
 }
 
 // ---------------------------------------------------------------------------------------
@@ -1043,29 +1056,34 @@ fn alignment_modes() {
 // ---------------------------------------------------------------------------------------
 // Atomics.
 
+/// A 32-bit atomic's new memory value from the old one and the data.
+type Op32 = fn(u32, u32) -> u32;
+/// A 64-bit atomic's new memory value from the old one and the data.
+type Op64 = fn(u64, u64) -> u64;
+
 /// Seed 002, "缓冲区指令" (atomics: with GLC the pre-op value returns to VDATA) and
 /// "范围检查" (atomics are all or nothing; out of range they do nothing): every 32- and
 /// 64-bit buffer atomic gfx11 has, with and without return, against host arithmetic;
 /// lanes past num_records return 0 and leave memory alone.
 #[test]
 fn atomics_every_operation() {
-    let ops32: [(&str, fn(u32, u32, u32) -> u32); 16] = [
-        ("swap_b32", |_, s, _| s),
-        ("add_u32", |m, s, _| m.wrapping_add(s)),
-        ("sub_u32", |m, s, _| m.wrapping_sub(s)),
-        ("csub_u32", |m, s, _| m.saturating_sub(s)),
-        ("min_i32", |m, s, _| (m as i32).min(s as i32) as u32),
-        ("min_u32", |m, s, _| m.min(s)),
-        ("max_i32", |m, s, _| (m as i32).max(s as i32) as u32),
-        ("max_u32", |m, s, _| m.max(s)),
-        ("and_b32", |m, s, _| m & s),
-        ("or_b32", |m, s, _| m | s),
-        ("xor_b32", |m, s, _| m ^ s),
-        ("inc_u32", |m, s, _| if m >= s { 0 } else { m + 1 }),
-        ("dec_u32", |m, s, _| if m == 0 || m > s { s } else { m - 1 }),
-        ("min_f32", |m, s, _| f32::from_bits(m).min(f32::from_bits(s)).to_bits()),
-        ("max_f32", |m, s, _| f32::from_bits(m).max(f32::from_bits(s)).to_bits()),
-        ("add_f32", |m, s, _| (f32::from_bits(m) + f32::from_bits(s)).to_bits()),
+    let ops32: [(&str, Op32); 16] = [
+        ("swap_b32", |_, s| s),
+        ("add_u32", |m, s| m.wrapping_add(s)),
+        ("sub_u32", |m, s| m.wrapping_sub(s)),
+        ("csub_u32", |m, s| m.saturating_sub(s)),
+        ("min_i32", |m, s| (m as i32).min(s as i32) as u32),
+        ("min_u32", |m, s| m.min(s)),
+        ("max_i32", |m, s| (m as i32).max(s as i32) as u32),
+        ("max_u32", |m, s| m.max(s)),
+        ("and_b32", |m, s| m & s),
+        ("or_b32", |m, s| m | s),
+        ("xor_b32", |m, s| m ^ s),
+        ("inc_u32", |m, s| if m >= s { 0 } else { m + 1 }),
+        ("dec_u32", |m, s| if m == 0 || m > s { s } else { m - 1 }),
+        ("min_f32", |m, s| f32::from_bits(m).min(f32::from_bits(s)).to_bits()),
+        ("max_f32", |m, s| f32::from_bits(m).max(f32::from_bits(s)).to_bits()),
+        ("add_f32", |m, s| (f32::from_bits(m) + f32::from_bits(s)).to_bits()),
     ];
     let lanes = 32usize;
     let nr = 4 * 28; // lanes 28..31 out of range
@@ -1074,7 +1092,7 @@ fn atomics_every_operation() {
         if l % 3 == 0 {
             (2.25f32 - l as f32).to_bits()
         } else {
-            (l as u32 * 7 + 3) ^ 0x8000_0010 * (l as u32 & 1)
+            (l as u32 * 7 + 3) ^ (0x8000_0010 * (l as u32 & 1))
         }
     };
     let mut mem = Vec::new();
@@ -1099,7 +1117,7 @@ fn atomics_every_operation() {
         for l in 0..lanes {
             let inside = 4 * l + 4 <= nr;
             let m = m0(l);
-            let want_mem = if inside { f(m, s0(l), 0) } else { m };
+            let want_mem = if inside { f(m, s0(l)) } else { m };
             let g = got[i * lanes + l];
             let fl = op.ends_with("f32");
             assert!(
@@ -1135,7 +1153,7 @@ fn atomics_every_operation() {
 /// cmpswap.
 #[test]
 fn atomics_64_bit_and_float_cmpswap() {
-    let ops: [(&str, fn(u64, u64) -> u64); 12] = [
+    let ops: [(&str, Op64); 12] = [
         ("swap_b64", |_, s| s),
         ("add_u64", |m, s| m.wrapping_add(s)),
         ("sub_u64", |m, s| m.wrapping_sub(s)),
