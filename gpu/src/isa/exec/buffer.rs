@@ -28,6 +28,12 @@
 //!   its second register).
 //! - TFE (texture-fail status in an extra VGPR) is not modelled: an instruction with it
 //!   raises the illegal-instruction exception.
+//! - Conversions (`crate::format`): integer formats saturate on stores; D16 loads of
+//!   integer formats keep the low 16 bits; `11_11_10` has a 10-bit X and `10_10_10_2` a
+//!   2-bit X (names list components from the most significant); SWIZZLE_ENABLE 2 means
+//!   8-byte elements.
+//! - The loads into LDS (`buffer_load_lds_*`) are not executed: seed 002 does not describe
+//!   them (they stay decoded only).
 
 use super::vmem::{aligned, misaligned};
 use super::{illegal, Ctx, FaultKind, Wave};
