@@ -1228,7 +1228,8 @@ fn atomics_64_bit_and_float_cmpswap() {
 
 /// Seed 000, "VGPR 超出范围行为" (VGPR out of range), as seed 002's instructions apply it:
 /// a load whose data VGPRs are not allocated is issued with EXEC = 0 (nothing written,
-/// memory not read), a store whose data or address VGPR is not allocated reads v0 for it.
+/// memory not read), a store or atomic whose data or address VGPR is not allocated reads
+/// v0 for it.
 #[test]
 fn vgpr_out_of_range_rules() {
     let mem: Vec<u32> = (0..16).map(|i| 0x900 + i).collect();
@@ -1244,6 +1245,7 @@ fn vgpr_out_of_range_rules() {
         v_mov_b32 v31, 4
         buffer_store_b32 v31, v0, s[8:11], 0 offen offset:8
         buffer_store_b32 v0, v31, s[8:11], 0 offen offset:20
+        buffer_atomic_add_u32 v31, v0, s[8:11], 0 offen offset:24
         ",
         vsharp(8, &vs(0, 64))
     );
@@ -1251,4 +1253,5 @@ fn vgpr_out_of_range_rules() {
     assert_eq!(out.v[0][0], 0x1234, "load with out-of-range vdata not issued");
     assert_eq!(got[4], 8, "store data from v0");
     assert_eq!(got[7], 8, "store address from v0: offset 8 + 20");
+    assert_eq!(got[8], 0x908 + 32 * 8, "atomic data from v0, once per lane");
 }

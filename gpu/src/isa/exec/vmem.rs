@@ -211,7 +211,11 @@ impl Wave {
         let info = inst.op.info();
         let wide = info.ty[0].dwords(false) == 2;
         let op = atomic_op(inst.op).ok_or_else(|| illegal(format!("{} is not an atomic", info.name)))?;
-        let data = self.vsrc_n(&inst.src[1], info.ty[1].dwords(false) as usize);
+        // Data registers outside the allocation read v0 (seed 000, "VGPR 超出范围行为").
+        let mut data = [[0u32; 64]; 4];
+        for (k, d) in data.iter_mut().enumerate().take(info.ty[1].dwords(false) as usize) {
+            *d = self.vmem_src(&self.reg_plus(&inst.src[1], k));
+        }
         let mut old = [0u64; 64];
         for l in 0..self.lanes {
             if exec >> l & 1 == 0 {
