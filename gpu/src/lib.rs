@@ -6,6 +6,7 @@
 //! definitions shared with the ICD. Nothing here knows about Vulkan.
 
 mod cp;
+pub mod format;
 pub mod info;
 pub mod isa;
 pub mod mem;

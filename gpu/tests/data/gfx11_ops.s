@@ -1666,6 +1666,79 @@ v_dot2_bf16_bf16 v1, v2, v3, v4 op_sel:[0,0,1,1]
 
 
 // ---- MUBUF and MTBUF (issue 5): add buffer forms below this line ----
+buffer_load_format_x v1, v5, s[8:11], 0 offen
+buffer_load_format_xy v[1:2], v[5:6], s[12:15], s3 idxen offen offset:16 glc
+buffer_load_format_xyz v[1:3], v5, s[8:11], 0 offen
+buffer_load_format_xyzw v[1:4], v[5:6], s[12:15], s3 idxen offen offset:16 glc
+buffer_store_format_x v1, v5, s[8:11], 0 offen
+buffer_store_format_xy v[1:2], v[5:6], s[12:15], s3 idxen offen offset:16 glc
+buffer_store_format_xyz v[1:3], v5, s[8:11], 0 offen
+buffer_store_format_xyzw v[1:4], v[5:6], s[12:15], s3 idxen offen offset:16 glc
+buffer_load_d16_format_x v1, v5, s[8:11], 0 offen
+buffer_load_d16_format_xy v1, v[5:6], s[12:15], s3 idxen offen offset:16 glc
+buffer_load_d16_format_xyz v[1:2], v5, s[8:11], 0 offen
+buffer_load_d16_format_xyzw v[1:2], v[5:6], s[12:15], s3 idxen offen offset:16 glc
+buffer_store_d16_format_x v1, v5, s[8:11], 0 offen
+buffer_store_d16_format_xy v1, v[5:6], s[12:15], s3 idxen offen offset:16 glc
+buffer_store_d16_format_xyz v[1:2], v5, s[8:11], 0 offen
+buffer_store_d16_format_xyzw v[1:2], v[5:6], s[12:15], s3 idxen offen offset:16 glc
+buffer_load_d16_u8 v1, v5, s[8:11], 0 offen
+buffer_load_d16_i8 v1, v[5:6], s[12:15], s3 idxen offen offset:16 glc
+buffer_load_d16_b16 v1, v5, s[8:11], 0 offen
+buffer_load_d16_hi_u8 v1, v[5:6], s[12:15], s3 idxen offen offset:16 glc
+buffer_load_d16_hi_i8 v1, v5, s[8:11], 0 offen
+buffer_load_d16_hi_b16 v1, v[5:6], s[12:15], s3 idxen offen offset:16 glc
+buffer_store_d16_hi_b8 v1, v5, s[8:11], 0 offen
+buffer_store_d16_hi_b16 v1, v[5:6], s[12:15], s3 idxen offen offset:16 glc
+buffer_load_d16_hi_format_x v1, v5, s[8:11], 0 offen
+buffer_store_d16_hi_format_x v1, v[5:6], s[12:15], s3 idxen offen offset:16 glc
+buffer_atomic_swap_b32 v1, v5, s[8:11], 0 offen glc
+buffer_atomic_add_u32 v1, v5, s[8:11], 0 offen glc
+buffer_atomic_sub_u32 v1, v5, s[8:11], 0 offen glc
+buffer_atomic_csub_u32 v1, v5, s[8:11], 0 offen glc
+buffer_atomic_min_i32 v1, v5, s[8:11], 0 offen glc
+buffer_atomic_min_u32 v1, v5, s[8:11], 0 offen glc
+buffer_atomic_max_i32 v1, v5, s[8:11], 0 offen glc
+buffer_atomic_max_u32 v1, v5, s[8:11], 0 offen glc
+buffer_atomic_and_b32 v1, v5, s[8:11], 0 offen glc
+buffer_atomic_or_b32 v1, v5, s[8:11], 0 offen glc
+buffer_atomic_xor_b32 v1, v5, s[8:11], 0 offen glc
+buffer_atomic_inc_u32 v1, v5, s[8:11], 0 offen glc
+buffer_atomic_dec_u32 v1, v5, s[8:11], 0 offen glc
+buffer_atomic_min_f32 v1, v5, s[8:11], 0 offen glc
+buffer_atomic_max_f32 v1, v5, s[8:11], 0 offen glc
+buffer_atomic_add_f32 v1, v5, s[8:11], 0 offen glc
+buffer_atomic_cmpswap_b32 v[1:2], v5, s[8:11], 0 offen glc
+buffer_atomic_cmpswap_f32 v[1:2], v[5:6], s[8:11], s3 idxen offen offset:8
+buffer_atomic_swap_b64 v[1:2], v5, s[8:11], 0 offen slc
+buffer_atomic_add_u64 v[1:2], v5, s[8:11], 0 offen glc
+buffer_atomic_sub_u64 v[1:2], v5, s[8:11], 0 offen slc
+buffer_atomic_min_i64 v[1:2], v5, s[8:11], 0 offen glc
+buffer_atomic_min_u64 v[1:2], v5, s[8:11], 0 offen slc
+buffer_atomic_max_i64 v[1:2], v5, s[8:11], 0 offen glc
+buffer_atomic_max_u64 v[1:2], v5, s[8:11], 0 offen slc
+buffer_atomic_and_b64 v[1:2], v5, s[8:11], 0 offen glc
+buffer_atomic_or_b64 v[1:2], v5, s[8:11], 0 offen slc
+buffer_atomic_xor_b64 v[1:2], v5, s[8:11], 0 offen glc
+buffer_atomic_inc_u64 v[1:2], v5, s[8:11], 0 offen slc
+buffer_atomic_dec_u64 v[1:2], v5, s[8:11], 0 offen glc
+buffer_atomic_cmpswap_b64 v[1:4], v5, s[8:11], 0 offen glc
+tbuffer_load_format_x v1, v5, s[8:11], 0 format:[BUF_FMT_32_FLOAT] offen
+tbuffer_store_format_x v1, v[5:6], s[8:11], s3 format:[BUF_FMT_32_FLOAT] idxen offen offset:4
+tbuffer_load_d16_format_x v1, v5, s[8:11], 0 format:[BUF_FMT_32_FLOAT] idxen
+tbuffer_store_d16_format_x v1, off, s[8:11], 0 format:[BUF_FMT_32_FLOAT] offset:12
+tbuffer_load_format_xy v[1:2], v5, s[8:11], 0 format:[BUF_FMT_16_16_UNORM] offen
+tbuffer_store_format_xy v[1:2], v[5:6], s[8:11], s3 format:[BUF_FMT_16_16_UNORM] idxen offen offset:4
+tbuffer_load_d16_format_xy v1, v5, s[8:11], 0 format:[BUF_FMT_16_16_UNORM] idxen
+tbuffer_store_d16_format_xy v1, off, s[8:11], 0 format:[BUF_FMT_16_16_UNORM] offset:12
+tbuffer_load_format_xyz v[1:3], v5, s[8:11], 0 format:[BUF_FMT_32_32_32_UINT] offen
+tbuffer_store_format_xyz v[1:3], v[5:6], s[8:11], s3 format:[BUF_FMT_32_32_32_UINT] idxen offen offset:4
+tbuffer_load_d16_format_xyz v[1:2], v5, s[8:11], 0 format:[BUF_FMT_32_32_32_UINT] idxen
+tbuffer_store_d16_format_xyz v[1:2], off, s[8:11], 0 format:[BUF_FMT_32_32_32_UINT] offset:12
+tbuffer_load_format_xyzw v[1:4], v5, s[8:11], 0 format:[BUF_FMT_8_8_8_8_SNORM] offen
+tbuffer_store_format_xyzw v[1:4], v[5:6], s[8:11], s3 format:[BUF_FMT_8_8_8_8_SNORM] idxen offen offset:4
+tbuffer_load_d16_format_xyzw v[1:2], v5, s[8:11], 0 format:[BUF_FMT_8_8_8_8_SNORM] idxen
+tbuffer_store_d16_format_xyzw v[1:2], off, s[8:11], 0 format:[BUF_FMT_8_8_8_8_SNORM] offset:12
 
 
 // ---- FLAT, GLOBAL and SCRATCH (issue 5): add flat forms below this line ----

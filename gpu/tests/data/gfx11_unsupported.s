@@ -6,7 +6,6 @@ v_movreld_b32_dpp v1, v2 dpp8:[7,6,5,4,3,2,1,0]
 .long 0x7e0202fa, 0xff014302 // v_mov_b32_dpp v1, v2 with dpp_ctrl 0x143 (GFX9 row_bcast:31)
 image_load v[0:3], v0, s[0:7] dmask:0xf dim:SQ_RSRC_IMG_1D
 image_sample v[0:3], [v4, v5], s[0:7], s[8:11] dmask:0xf dim:SQ_RSRC_IMG_2D
-tbuffer_load_format_x v1, v2, s[4:7], 0 format:[BUF_FMT_32_FLOAT] offen
 exp mrt0 v0, v0, v0, v0 done
 ds_bpermute_b32 v1, v2, v3
 ds_swizzle_b32 v1, v2 offset:swizzle(SWAP,1)
@@ -19,9 +18,10 @@ image_load v[0:3], [v0, v1], s[0:7] dmask:0xf dim:SQ_RSRC_IMG_2D
 image_bvh_intersect_ray v[4:7], [v9, v10, v[11:13], v[14:16], v[17:19]], s[4:7]
 s_subvector_loop_begin s4, 16
 s_subvector_loop_end s4, 16
-buffer_load_format_xyzw v[1:4], v2, s[4:7], 0 offen
-buffer_store_format_x v1, v2, s[4:7], 0 idxen
-tbuffer_store_format_xy v[1:2], v2, s[4:7], 0 format:[BUF_FMT_32_32_FLOAT] idxen
+buffer_load_lds_b32 v1, s[4:7], 0 offen
+buffer_load_lds_u8 off, s[4:7], s3 offset:16
+buffer_load_lds_format_x v1, s[8:11], 0 idxen
+image_load_mip v[0:3], [v0, v1], s[0:7] dmask:0xf dim:SQ_RSRC_IMG_1D
 exp pos0 v0, v1, v2, v3
 ds_gws_init v1 offset:16 gds
 ds_append v1

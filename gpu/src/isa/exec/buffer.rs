@@ -1,66 +1,545 @@
 //! Buffer instructions (MUBUF, MTBUF) addressed through a V# (seed 002).
+//!
+//! One path serves every buffer load and store: per lane, the element's index and offset
+//! (IDXEN / OFFEN VGPRs, the instruction offset, ADD_TID_ENABLE), its address (linear or
+//! swizzled), the range check (OOB_SELECT) and the alignment check, then the memory moves
+//! in pieces of at most a dword (piece `k` holds the element's bytes `4k .. 4k + 4`), and
+//! the data is converted between memory and VGPRs (opcode-derived sizes, or a format from
+//! the V# or the instruction; D16 halves).
+//!
+//! Decisions where seed 002 is silent (each has a test in `tests/exec_buffer.rs`):
+//! - A V# whose FORMAT is INVALID (0) is a null resource for every MUBUF instruction, as
+//!   the all-zero V# is (the seed ties the two): loads return zero, stores and atomics do
+//!   nothing. An MTBUF instruction with format INVALID or a number past the table (64..127)
+//!   is the same.
+//! - Components a format does not have read as 0 (the seed's identity select is X000,
+//!   XY00, XYZ0); `SQ_SEL_1` gives 1.0 for float-valued formats, 1 for UINT/SINT (1.0 with
+//!   a null format); the reserved selects 2 and 3 give 0. On stores memory component `i`
+//!   takes the VGPR component `dst_sel[i]` names (the components the instruction does not
+//!   supply are 0).
+//! - The out-of-range value 1 for `SQ_SEL_1` components applies where DST_SEL applies
+//!   (MUBUF format loads); MTBUF and non-format loads use the identity select.
+//! - Range checks use the linear offset `stride * index + offset` also for swizzled V#s.
+//!   An out-of-range lane is not checked for alignment.
+//! - Format accesses must be aligned to their component size (1, 2 or 4 bytes) in every
+//!   alignment mode: a misaligned one returns zero or stores nothing and raises MEMVIOL.
+//! - An out-of-range atomic with GLC returns 0.
+//! - D16 loads keep the VGPR half they do not write (d16_format_xyz keeps the high half of
+//!   its second register).
+//! - TFE (texture-fail status in an extra VGPR) is not modelled: an instruction with it
+//!   raises the illegal-instruction exception.
+//! - Conversions (`crate::format`): integer formats saturate on stores; D16 loads of
+//!   integer formats keep the low 16 bits; `11_11_10` has a 10-bit X and `10_10_10_2` a
+//!   2-bit X (names list components from the most significant); SWIZZLE_ENABLE 2 means
+//!   8-byte elements.
+//! - The loads into LDS (`buffer_load_lds_*`) are not executed: seed 002 does not describe
+//!   them (they stay decoded only).
 
-use super::vmem::access;
+use super::vmem::{aligned, misaligned};
 use super::{illegal, Ctx, FaultKind, Wave};
+use crate::format::BufFormat;
 use crate::isa::decode::{mflag, Inst, Operand};
+use crate::isa::table::Op::{self, *};
 use crate::isa::table::Ty;
-use crate::rsrc::OobSelect;
+use crate::rsrc::{sel, BufferResource, OobSelect};
+
+/// Which half of a VGPR a D16 instruction uses.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum D16 {
+    No,
+    Lo,
+    Hi,
+}
+
+/// What a buffer opcode moves.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    /// Data format derived from the opcode: `size` bytes, sign-extended if `signed`.
+    Plain {
+        size: u32,
+        signed: bool,
+        d16: D16,
+    },
+    /// A format conversion of `n` components.
+    Format {
+        n: usize,
+        d16: D16,
+    },
+    Atomic,
+}
+
+/// The kind of a MUBUF or MTBUF opcode and whether it stores.
+fn kind(op: Op) -> (Kind, bool) {
+    use Kind::*;
+    let plain = |size, signed, d16| Plain { size, signed, d16 };
+    let f = |n, d16| Format { n, d16 };
+    match op {
+        BUFFER_LOAD_U8 => (plain(1, false, D16::No), false),
+        BUFFER_LOAD_I8 => (plain(1, true, D16::No), false),
+        BUFFER_LOAD_U16 => (plain(2, false, D16::No), false),
+        BUFFER_LOAD_I16 => (plain(2, true, D16::No), false),
+        BUFFER_LOAD_B32 => (plain(4, false, D16::No), false),
+        BUFFER_LOAD_B64 => (plain(8, false, D16::No), false),
+        BUFFER_LOAD_B96 => (plain(12, false, D16::No), false),
+        BUFFER_LOAD_B128 => (plain(16, false, D16::No), false),
+        BUFFER_STORE_B8 => (plain(1, false, D16::No), true),
+        BUFFER_STORE_B16 => (plain(2, false, D16::No), true),
+        BUFFER_STORE_B32 => (plain(4, false, D16::No), true),
+        BUFFER_STORE_B64 => (plain(8, false, D16::No), true),
+        BUFFER_STORE_B96 => (plain(12, false, D16::No), true),
+        BUFFER_STORE_B128 => (plain(16, false, D16::No), true),
+        BUFFER_LOAD_D16_U8 => (plain(1, false, D16::Lo), false),
+        BUFFER_LOAD_D16_I8 => (plain(1, true, D16::Lo), false),
+        BUFFER_LOAD_D16_B16 => (plain(2, false, D16::Lo), false),
+        BUFFER_LOAD_D16_HI_U8 => (plain(1, false, D16::Hi), false),
+        BUFFER_LOAD_D16_HI_I8 => (plain(1, true, D16::Hi), false),
+        BUFFER_LOAD_D16_HI_B16 => (plain(2, false, D16::Hi), false),
+        BUFFER_STORE_D16_HI_B8 => (plain(1, false, D16::Hi), true),
+        BUFFER_STORE_D16_HI_B16 => (plain(2, false, D16::Hi), true),
+        BUFFER_LOAD_FORMAT_X | TBUFFER_LOAD_FORMAT_X => (f(1, D16::No), false),
+        BUFFER_LOAD_FORMAT_XY | TBUFFER_LOAD_FORMAT_XY => (f(2, D16::No), false),
+        BUFFER_LOAD_FORMAT_XYZ | TBUFFER_LOAD_FORMAT_XYZ => (f(3, D16::No), false),
+        BUFFER_LOAD_FORMAT_XYZW | TBUFFER_LOAD_FORMAT_XYZW => (f(4, D16::No), false),
+        BUFFER_STORE_FORMAT_X | TBUFFER_STORE_FORMAT_X => (f(1, D16::No), true),
+        BUFFER_STORE_FORMAT_XY | TBUFFER_STORE_FORMAT_XY => (f(2, D16::No), true),
+        BUFFER_STORE_FORMAT_XYZ | TBUFFER_STORE_FORMAT_XYZ => (f(3, D16::No), true),
+        BUFFER_STORE_FORMAT_XYZW | TBUFFER_STORE_FORMAT_XYZW => (f(4, D16::No), true),
+        BUFFER_LOAD_D16_FORMAT_X | TBUFFER_LOAD_D16_FORMAT_X => (f(1, D16::Lo), false),
+        BUFFER_LOAD_D16_FORMAT_XY | TBUFFER_LOAD_D16_FORMAT_XY => (f(2, D16::Lo), false),
+        BUFFER_LOAD_D16_FORMAT_XYZ | TBUFFER_LOAD_D16_FORMAT_XYZ => (f(3, D16::Lo), false),
+        BUFFER_LOAD_D16_FORMAT_XYZW | TBUFFER_LOAD_D16_FORMAT_XYZW => (f(4, D16::Lo), false),
+        BUFFER_STORE_D16_FORMAT_X | TBUFFER_STORE_D16_FORMAT_X => (f(1, D16::Lo), true),
+        BUFFER_STORE_D16_FORMAT_XY | TBUFFER_STORE_D16_FORMAT_XY => (f(2, D16::Lo), true),
+        BUFFER_STORE_D16_FORMAT_XYZ | TBUFFER_STORE_D16_FORMAT_XYZ => (f(3, D16::Lo), true),
+        BUFFER_STORE_D16_FORMAT_XYZW | TBUFFER_STORE_D16_FORMAT_XYZW => (f(4, D16::Lo), true),
+        BUFFER_LOAD_D16_HI_FORMAT_X => (f(1, D16::Hi), false),
+        BUFFER_STORE_D16_HI_FORMAT_X => (f(1, D16::Hi), true),
+        _ => (Atomic, false),
+    }
+}
+
+/// Seed 002, "缓冲区寻址" (buffer addressing): the byte offset of (`index`, `offset`) from
+/// the base: `stride * index + offset` for linear buffers; for swizzled ones the seed's
+/// equation ("混合缓冲区寻址").
+#[inline]
+fn buffer_offset(v: &BufferResource, index: u64, offset: u64) -> u64 {
+    match v.element_size() {
+        None => v.stride as u64 * index + offset,
+        Some(es) => {
+            let (es, is) = (es as u64, v.index_stride_records() as u64);
+            (index / is * v.stride as u64 + offset / es * es) * is + index % is * es + offset % es
+        }
+    }
+}
+
+/// Seed 002, "范围检查" (range checking): whether `size` bytes at (`index`, `offset`) are in
+/// range under the V#'s OOB_SELECT.
+#[inline]
+fn in_range(v: &BufferResource, index: u64, offset: u64, size: u64) -> bool {
+    let nr = v.num_records as u64;
+    match v.oob_select {
+        OobSelect::StructuredWithOffset => index < nr && offset + size <= v.stride as u64,
+        OobSelect::Structured => index < nr,
+        OobSelect::Disabled => nr != 0,
+        OobSelect::Raw => v.stride as u64 * index + offset + size <= nr,
+    }
+}
+
+/// The value select `s` gives from `vals` (`one` for `SQ_SEL_1`).
+#[inline]
+fn pick(s: u32, vals: &[u32; 4], one: u32) -> u32 {
+    match s {
+        sel::ONE => one,
+        sel::X..=sel::W => vals[(s - sel::X) as usize],
+        _ => 0,
+    }
+}
+
+const IDENTITY: [u32; 4] = [sel::X, sel::Y, sel::Z, sel::W];
 
 impl Wave {
     pub(super) fn mubuf(&mut self, inst: &Inst, ctx: &mut Ctx) -> Result<(), FaultKind> {
-        let op = inst.op;
-        if op.info().ty[0] == Ty::N {
+        if inst.op.info().ty[0] == Ty::N {
             // buffer_gl0_inv, buffer_gl1_inv: caches are coherent in this model.
             return Ok(());
         }
-        let exec = self.exec();
-        let v = self.vsharp(&inst.src[2]);
-        let soffset = self.s32(&inst.src[3]) as u64;
-        let (size, signed) = access(op);
-        let dwords = (size / 4).max(1) as usize;
-        if v.swizzle_enable != 0 && v.stride != 0 {
-            return Err(illegal("swizzled buffer addressing is not supported yet"));
+        self.buffer(inst, ctx, None)
+    }
+
+    pub(super) fn mtbuf(&mut self, inst: &Inst, ctx: &mut Ctx) -> Result<(), FaultKind> {
+        self.buffer(inst, ctx, Some(inst.imm1 as u32))
+    }
+
+    /// A MUBUF (`tformat` None) or MTBUF (`tformat` = the instruction's format) load,
+    /// store or atomic.
+    fn buffer(&mut self, inst: &Inst, ctx: &mut Ctx, tformat: Option<u32>) -> Result<(), FaultKind> {
+        let (kind, store) = kind(inst.op);
+        if inst.flags & mflag::TFE != 0 {
+            return Err(illegal(format!(
+                "{} with tfe (texture-fail status) is not executed by softnavi",
+                inst.op.name()
+            )));
         }
+        let v = self.vsharp(&inst.src[2]);
+        // Seed 002, "资源-指令不匹配" (resource-instruction mismatch): a V# whose type is
+        // not "buffer" makes the instruction do nothing at all.
+        if v.kind != 0 {
+            return Ok(());
+        }
+        let info = inst.op.info();
+        let glc = inst.flags & mflag::GLC != 0;
+        let vdata = match inst.src[1] {
+            Operand::Vgpr(r) => r,
+            _ => 0,
+        };
+        let (fmt, elem, pieces_checked) = match kind {
+            Kind::Plain { size, .. } => (None, size, size > 4),
+            Kind::Format { .. } => {
+                let f = BufFormat::from_unified(tformat.unwrap_or(v.format));
+                (f, f.map_or(4, |f| f.bytes as u32), false)
+            }
+            Kind::Atomic => (None, 4 * info.ty[0].dwords(false), false),
+        };
+        // Registers the instruction returns data to.
+        let ret = match kind {
+            Kind::Plain { size, d16, .. } => {
+                if d16 == D16::No {
+                    (size / 4).max(1)
+                } else {
+                    1
+                }
+            }
+            Kind::Format { n, d16: D16::No } => n as u32,
+            Kind::Format { n, .. } => (n as u32).div_ceil(2),
+            Kind::Atomic => info.ty[0].dwords(false) * glc as u32,
+        };
+        let writes = !store && ret > 0;
+        // Seed 000, "VGPR 超出范围行为": returned registers outside the allocation issue the
+        // instruction with EXEC = 0.
+        if writes && !self.vgprs_in_range(vdata, ret) {
+            return Ok(());
+        }
+        let exec = self.exec();
+        // Null resources (seed 002, "无限资源"): the all-zero V#, and the decision that a
+        // V# or MTBUF format INVALID is one.
+        let null = match kind {
+            Kind::Format { .. } => fmt.is_none() || (tformat.is_none() && v.format == 0),
+            _ => v.format == 0,
+        };
+        let active = if null { 0 } else { exec };
+
+        // ---- Addresses, range and alignment checks ----
         let (idxen, offen) = (inst.flags & mflag::IDXEN != 0, inst.flags & mflag::OFFEN != 0);
         let vaddr = match inst.src[0] {
             Operand::Vgpr(r) => r,
             _ => 0,
         };
-        let index_v = if idxen { self.vsrc(&Operand::Vgpr(vaddr)) } else { [0; 64] };
-        let offset_v = if offen { self.vsrc(&Operand::Vgpr(vaddr.wrapping_add(idxen as u16))) } else { [0; 64] };
-        // A V# whose type is not "buffer" does not match the instruction: loads return
-        // nothing, stores do not write (seed 002, "resource-instruction mismatch").
-        let active = if v.kind != 0 { 0 } else { exec };
-        let mut addr = [0u64; 64];
+        let index_v = if idxen { self.vmem_src(&Operand::Vgpr(vaddr)) } else { [0; 64] };
+        let offset_v = if offen { self.vmem_src(&Operand::Vgpr(vaddr.wrapping_add(idxen as u16))) } else { [0; 64] };
+        // The SGPR offset is part of the base, not of the range-checked offset.
+        let base = v.base.wrapping_add(self.s32(&inst.src[3]) as u64);
+        let npieces = elem.div_ceil(4) as usize;
+        let chunk = |k: usize| (elem - 4 * k as u32).min(4) as u64;
+        let mode = ctx.vmid.alignment();
+        let mut addr = [[0u64; 4]; 64];
         let mut ok = [0u8; 64];
-        let chunk = size.min(4) as u64;
+        let mut bad: Option<(usize, u64)> = None;
         for l in 0..self.lanes {
             if active >> l & 1 == 0 {
                 continue;
             }
-            let index = index_v[l] as u64 + if v.add_tid_enable { l as u64 } else { 0 };
+            let index = index_v[l] as u64 + if v.add_tid_enable { (l & 63) as u64 } else { 0 };
             let offset = offset_v[l] as u64 + inst.imm as u64;
-            // Linear addressing (seed 002, "buffer addressing"): the SGPR offset is part
-            // of the base, not of the range-checked offset.
-            let buffer_offset = v.stride as u64 * index + offset;
-            addr[l] = v.base.wrapping_add(soffset).wrapping_add(buffer_offset);
-            // Range check per dword for non-format accesses (seed 002, "range checking").
-            for k in 0..dwords as u64 {
-                let in_range = match v.oob_select {
-                    OobSelect::StructuredWithOffset => {
-                        index < v.num_records as u64 && offset + k * 4 + chunk <= v.stride as u64
-                    }
-                    OobSelect::Structured => index < v.num_records as u64,
-                    OobSelect::Disabled => v.num_records != 0,
-                    OobSelect::Raw => buffer_offset + k * 4 + chunk <= v.num_records as u64,
+            let mut bits = 0u8;
+            for k in 0..npieces {
+                let off = offset + 4 * k as u64;
+                addr[l][k] = base.wrapping_add(buffer_offset(&v, index, off));
+                let inside = if pieces_checked {
+                    in_range(&v, index, off, chunk(k))
+                } else {
+                    in_range(&v, index, offset, elem as u64)
                 };
-                ok[l] |= (in_range as u8) << k;
+                bits |= (inside as u8) << k;
+            }
+            if bits == 0 {
+                continue;
+            }
+            // Seed 002, "对齐" (alignment).
+            let a0 = addr[l][0];
+            let fixed = match (kind, fmt) {
+                (Kind::Plain { size, .. }, _) => aligned(mode, a0, size),
+                (Kind::Format { .. }, Some(f)) => (a0 % f.align() as u64 == 0).then_some(a0),
+                _ => Some(a0),
+            };
+            match fixed {
+                Some(a) => {
+                    for p in addr[l].iter_mut().take(npieces) {
+                        *p = p.wrapping_sub(a0).wrapping_add(a);
+                    }
+                    ok[l] = bits;
+                }
+                None => {
+                    bad.get_or_insert((l, a0));
+                }
             }
         }
-        self.transfer(inst, ctx, &addr, &ok, size, signed)
+
+        if kind == Kind::Atomic {
+            return self.buffer_atomic(inst, ctx, &addr, &ok, exec, glc);
+        }
+
+        // ---- Data: VGPRs to bytes (stores), memory, bytes to VGPRs (loads) ----
+        let mut bytes = [[0u8; 16]; 64];
+        if store {
+            let n = match kind {
+                Kind::Plain { size, .. } => (size / 4).max(1) as usize,
+                Kind::Format { n, d16: D16::No } => n,
+                Kind::Format { n, .. } => n.div_ceil(2),
+                Kind::Atomic => 0,
+            };
+            let mut data = [[0u32; 64]; 4];
+            for (k, d) in data.iter_mut().enumerate().take(n) {
+                *d = self.vmem_src(&Operand::Vgpr(vdata.wrapping_add(k as u16)));
+            }
+            let sel = if tformat.is_some() { IDENTITY } else { v.dst_sel };
+            for l in 0..self.lanes {
+                if ok[l] == 0 {
+                    continue;
+                }
+                let b = &mut bytes[l];
+                match (kind, fmt) {
+                    (Kind::Plain { size, d16, .. }, _) if size <= 4 => {
+                        let x = if d16 == D16::Hi { data[0][l] >> 16 } else { data[0][l] };
+                        b[..4].copy_from_slice(&x.to_le_bytes());
+                    }
+                    (Kind::Plain { .. }, _) => {
+                        for k in 0..n {
+                            b[4 * k..4 * k + 4].copy_from_slice(&data[k][l].to_le_bytes());
+                        }
+                    }
+                    (Kind::Format { n, d16 }, Some(f)) => {
+                        let mut src = [0u32; 4];
+                        for (i, s) in src.iter_mut().enumerate().take(n) {
+                            *s = match d16 {
+                                D16::No => data[i][l],
+                                D16::Lo => data[i / 2][l] >> (16 * (i % 2)) & 0xffff,
+                                D16::Hi => data[0][l] >> 16,
+                            };
+                        }
+                        let one = f.one(d16 != D16::No);
+                        let mut raw = [0u32; 4];
+                        for (i, r) in raw.iter_mut().enumerate().take(f.comps as usize) {
+                            let x = pick(sel[i], &src, one);
+                            *r = if d16 == D16::No { f.store32(i, x) } else { f.store16(i, x as u16) };
+                        }
+                        *b = f.pack(raw);
+                    }
+                    _ => {}
+                }
+            }
+        }
+        self.buffer_move(ctx, &addr, &ok, &mut bytes, npieces, elem, store)?;
+        if writes {
+            self.buffer_writeback(vdata, kind, fmt, &v, tformat.is_some(), &ok, &bytes, exec);
+        }
+        match bad {
+            None => Ok(()),
+            Some((l, a)) => Err(match kind {
+                Kind::Format { .. } => FaultKind::MemoryViolation(format!(
+                    "{} of lane {l} at {a:#x} is not aligned to its format's component size",
+                    inst.op.name()
+                )),
+                _ => misaligned(inst, mode, l, a),
+            }),
+        }
     }
 
-    pub(super) fn mtbuf(&mut self, inst: &Inst, _ctx: &mut Ctx) -> Result<(), FaultKind> {
-        Err(illegal(format!("{} is not executed by softnavi", inst.op.name())))
+    /// Moves the pieces whose `ok` bit is set between memory and `bytes`. When they all
+    /// fall in one buffer object it is translated once; otherwise each piece is translated
+    /// on its own, so that a fault reports the exact address.
+    #[allow(clippy::too_many_arguments)]
+    fn buffer_move(
+        &self,
+        ctx: &mut Ctx,
+        addr: &[[u64; 4]; 64],
+        ok: &[u8; 64],
+        bytes: &mut [[u8; 16]; 64],
+        npieces: usize,
+        elem: u32,
+        store: bool,
+    ) -> Result<(), FaultKind> {
+        let chunk = |k: usize| (elem - 4 * k as u32).min(4) as usize;
+        let (mut lo, mut hi) = (u64::MAX, 0u64);
+        for l in 0..self.lanes {
+            for k in 0..npieces {
+                if ok[l] >> k & 1 != 0 {
+                    lo = lo.min(addr[l][k]);
+                    hi = hi.max(addr[l][k].saturating_add(chunk(k) as u64));
+                }
+            }
+        }
+        if lo >= hi {
+            return Ok(());
+        }
+        if let Ok(p0) = ctx.tlb.translate(ctx.vm, lo, hi - lo, store) {
+            for l in 0..self.lanes {
+                for k in 0..npieces {
+                    if ok[l] >> k & 1 == 0 {
+                        continue;
+                    }
+                    let c = chunk(k);
+                    let b = &mut bytes[l][4 * k..4 * k + c];
+                    // SAFETY: translate() checked that [lo, hi) lies in one BO, and this
+                    // piece is inside [lo, hi).
+                    unsafe {
+                        let p = p0.add((addr[l][k] - lo) as usize);
+                        if store {
+                            std::ptr::copy_nonoverlapping(b.as_ptr(), p, c);
+                        } else {
+                            std::ptr::copy_nonoverlapping(p as *const u8, b.as_mut_ptr(), c);
+                        }
+                    }
+                }
+            }
+            return Ok(());
+        }
+        for l in 0..self.lanes {
+            for k in 0..npieces {
+                if ok[l] >> k & 1 == 0 {
+                    continue;
+                }
+                let b = &mut bytes[l][4 * k..4 * k + chunk(k)];
+                if store {
+                    ctx.tlb.write(ctx.vm, addr[l][k], b)?;
+                } else {
+                    ctx.tlb.read(ctx.vm, addr[l][k], b)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Converts loaded bytes to VGPR values and writes the lanes in `exec` (pieces not
+    /// loaded read as zero; format loads out of range give 0, or 1 where DST_SEL is
+    /// `SQ_SEL_1`).
+    #[allow(clippy::too_many_arguments)]
+    fn buffer_writeback(
+        &mut self,
+        vdata: u16,
+        kind: Kind,
+        fmt: Option<BufFormat>,
+        v: &BufferResource,
+        mtbuf: bool,
+        ok: &[u8; 64],
+        bytes: &[[u8; 16]; 64],
+        exec: u64,
+    ) {
+        let reg = |k: usize| Operand::Vgpr(vdata.wrapping_add(k as u16));
+        let mut out = [[0u32; 64]; 4];
+        let n = match kind {
+            Kind::Plain { size, signed, d16 } => {
+                let old = if d16 != D16::No { self.vsrc(&reg(0)) } else { [0; 64] };
+                let n = (size / 4).max(1) as usize;
+                for l in 0..self.lanes {
+                    let b = &bytes[l];
+                    if size <= 4 {
+                        let x = super::vmem::narrow([b[0], b[1], b[2], b[3]], size, signed);
+                        out[0][l] = match d16 {
+                            D16::No => x,
+                            D16::Lo => old[l] & 0xffff_0000 | x & 0xffff,
+                            D16::Hi => old[l] & 0xffff | x << 16,
+                        };
+                    } else {
+                        for (k, o) in out.iter_mut().enumerate().take(n) {
+                            o[l] = u32::from_le_bytes([b[4 * k], b[4 * k + 1], b[4 * k + 2], b[4 * k + 3]]);
+                        }
+                    }
+                }
+                n
+            }
+            Kind::Format { n, d16 } => {
+                let sel = if mtbuf { IDENTITY } else { v.dst_sel };
+                let regs = if d16 == D16::No { n } else { n.div_ceil(2) };
+                // The halves a D16 load keeps.
+                let keep = match (d16, n % 2) {
+                    (D16::No, _) | (D16::Lo, 0) => None,
+                    (D16::Lo, _) => Some((regs - 1, 0xffff_0000u32)),
+                    (D16::Hi, _) => Some((0, 0xffff)),
+                };
+                let old = keep.map(|(r, _)| self.vsrc(&reg(r)));
+                let one = fmt.map_or(if d16 == D16::No { 0x3f80_0000 } else { 0x3c00 }, |f| f.one(d16 != D16::No));
+                for l in 0..self.lanes {
+                    let mut vals = [0u32; 4];
+                    match fmt {
+                        Some(f) if ok[l] != 0 => {
+                            let raw = f.unpack(&bytes[l]);
+                            let mut comp = [0u32; 4];
+                            for (i, c) in comp.iter_mut().enumerate().take(f.comps as usize) {
+                                *c = if d16 == D16::No { f.load32(i, raw[i]) } else { f.load16(i, raw[i]) as u32 };
+                            }
+                            for (i, x) in vals.iter_mut().enumerate().take(n) {
+                                *x = pick(sel[i], &comp, one);
+                            }
+                        }
+                        _ => {
+                            for (i, x) in vals.iter_mut().enumerate().take(n) {
+                                *x = if !mtbuf && sel[i] == sel::ONE { one } else { 0 };
+                            }
+                        }
+                    }
+                    match d16 {
+                        D16::No => {
+                            for (i, o) in out.iter_mut().enumerate().take(n) {
+                                o[l] = vals[i];
+                            }
+                        }
+                        D16::Lo => {
+                            for (r, o) in out.iter_mut().enumerate().take(regs) {
+                                o[l] =
+                                    vals[2 * r] & 0xffff | (vals.get(2 * r + 1).copied().unwrap_or(0) & 0xffff) << 16;
+                            }
+                        }
+                        D16::Hi => out[0][l] = vals[0] << 16,
+                    }
+                    if let (Some((r, m)), Some(old)) = (keep, &old) {
+                        out[r][l] = out[r][l] & !m | old[l] & m;
+                    }
+                }
+                regs
+            }
+            Kind::Atomic => 0,
+        };
+        for (k, vals) in out.iter().enumerate().take(n) {
+            self.vdst(&reg(k), vals, exec);
+        }
+    }
+
+    /// A buffer atomic: the lanes in range and aligned do their read-modify-write (in lane
+    /// order, with the host's atomics); with GLC the pre-op value returns to VDATA, and
+    /// out-of-range lanes get 0. Seed 002, "对齐": an atomic not aligned to its data size
+    /// raises MEMVIOL.
+    fn buffer_atomic(
+        &mut self,
+        inst: &Inst,
+        ctx: &mut Ctx,
+        addr: &[[u64; 4]; 64],
+        ok: &[u8; 64],
+        exec: u64,
+        glc: bool,
+    ) -> Result<(), FaultKind> {
+        let mut a = [0u64; 64];
+        let mut inside = 0u64;
+        for l in 0..self.lanes {
+            a[l] = addr[l][0];
+            inside |= ((ok[l] != 0) as u64) << l;
+        }
+        if glc {
+            let zero = [0u32; 64];
+            for k in 0..inst.op.info().ty[0].dwords(false) as usize {
+                let r = self.reg_plus(&inst.dst, k);
+                self.vdst(&r, &zero, exec & !inside);
+            }
+        }
+        self.atomic(inst, ctx, &a, inside)
     }
 }

@@ -37,10 +37,6 @@ pub(super) fn data_dwords(op: Op) -> u32 {
     }
 }
 
-pub(super) fn is_store(op: Op) -> bool {
-    op.name().contains("_store_")
-}
-
 pub(super) fn narrow(bytes: [u8; 4], size: u32, signed: bool) -> u32 {
     match (size, signed) {
         (1, false) => bytes[0] as u32,
@@ -119,100 +115,20 @@ impl Wave {
         }
     }
 
-    /// Moves the data of a vector memory instruction once its addresses are known: lane
-    /// `l` accesses dword `k` at `addr[l] + 4k` when bit `k` of `ok[l]` is set (loads of
-    /// the others return zero). When all accesses fall in one buffer object it is
-    /// translated once; otherwise each access is translated on its own, so that a fault
-    /// reports the exact address.
-    pub(super) fn transfer(
-        &mut self,
-        inst: &Inst,
-        ctx: &mut Ctx,
-        addr: &[u64; 64],
-        ok: &[u8; 64],
-        size: u32,
-        signed: bool,
-    ) -> Result<(), FaultKind> {
-        let store = is_store(inst.op);
-        let dwords = (size / 4).max(1) as usize;
-        let chunk = size.min(4) as u64;
-        let data = if store { self.vsrc_n(&inst.src[1], dwords) } else { [[0; 64]; 4] };
-        let mut out = [[0u32; 64]; 4];
-        let (mut lo, mut hi) = (u64::MAX, 0u64);
-        for l in 0..self.lanes {
-            if ok[l] != 0 {
-                lo = lo.min(addr[l]);
-                hi = hi.max(addr[l].saturating_add(4 * (dwords as u64 - 1) + chunk));
-            }
-        }
-        if lo < hi {
-            if let Ok(base) = ctx.tlb.translate(ctx.vm, lo, hi - lo, store) {
-                for l in 0..self.lanes {
-                    for k in 0..dwords {
-                        if ok[l] >> k & 1 == 0 {
-                            continue;
-                        }
-                        // SAFETY: translate() checked that [lo, hi) lies in one BO, and this
-                        // access is inside [lo, hi).
-                        unsafe {
-                            let p = base.add((addr[l] + 4 * k as u64 - lo) as usize);
-                            if store {
-                                let v = data[k][l];
-                                match chunk {
-                                    4 => (p as *mut u32).write_unaligned(v),
-                                    2 => (p as *mut u16).write_unaligned(v as u16),
-                                    _ => *p = v as u8,
-                                }
-                            } else {
-                                let v = match chunk {
-                                    4 => (p as *const u32).read_unaligned(),
-                                    2 => (p as *const u16).read_unaligned() as u32,
-                                    _ => *p as u32,
-                                };
-                                out[k][l] = narrow(v.to_le_bytes(), size, signed);
-                            }
-                        }
-                    }
-                }
-            } else {
-                for l in 0..self.lanes {
-                    for k in 0..dwords {
-                        if ok[l] >> k & 1 == 0 {
-                            continue;
-                        }
-                        let a = addr[l] + 4 * k as u64;
-                        if store {
-                            ctx.tlb.write(ctx.vm, a, &data[k][l].to_le_bytes()[..chunk as usize])?;
-                        } else {
-                            let mut b = [0u8; 4];
-                            ctx.tlb.read(ctx.vm, a, &mut b[..chunk as usize])?;
-                            out[k][l] = narrow(b, size, signed);
-                        }
-                    }
-                }
-            }
-        }
-        if !store {
-            let exec = self.exec();
-            for (k, vals) in out.iter().enumerate().take(dwords) {
-                let d = self.reg_plus(&inst.dst, k);
-                self.vdst(&d, vals, exec);
-            }
-        }
-        Ok(())
-    }
-
-    /// A global atomic: each active lane, in lane order, does one indivisible
+    /// A buffer atomic: each active lane, in lane order, does one indivisible
     /// read-modify-write of memory with the host's atomics, so atomics from waves on other
     /// worker threads (and the CP) never interleave inside one. With GLC the value memory
     /// held before is returned to VDST. Seed 000, "内存对齐和超出范围行为" (memory alignment and
     /// out-of-range behaviour): an atomic not aligned to its data size is a MEMVIOL.
-    #[allow(dead_code)] // FLAT and GLOBAL atomics have their own (flat.rs); MUBUF's to come
     pub(super) fn atomic(&mut self, inst: &Inst, ctx: &mut Ctx, addr: &[u64; 64], exec: u64) -> Result<(), FaultKind> {
         let info = inst.op.info();
         let wide = info.ty[0].dwords(false) == 2;
         let op = atomic_op(inst.op).ok_or_else(|| illegal(format!("{} is not an atomic", info.name)))?;
-        let data = self.vsrc_n(&inst.src[1], info.ty[1].dwords(false) as usize);
+        // Data registers outside the allocation read v0 (seed 000, "VGPR 超出范围行为").
+        let mut data = [[0u32; 64]; 4];
+        for (k, d) in data.iter_mut().enumerate().take(info.ty[1].dwords(false) as usize) {
+            *d = self.vmem_src(&self.reg_plus(&inst.src[1], k));
+        }
         let mut old = [0u64; 64];
         for l in 0..self.lanes {
             if exec >> l & 1 == 0 {

@@ -1,0 +1,352 @@
+//! gfx11 buffer formats: the unified format numbering a V# and an MTBUF instruction hold,
+//! and the conversions between memory and VGPRs the texture unit applies (seed 002,
+//! "缓冲数据" (buffer data) and "D16 说明" (D16 notes)).
+//!
+//! The numbering is LLVM's `UfmtGFX11` (`BUF_FMT_*`, the same values as Mesa's
+//! `GFX11_FORMAT`); formats 64 and above do not exist. Components lie in memory from the
+//! least significant bit up, and the names list them from the most significant down (as
+//! Mesa maps `R11G11B10_FLOAT` to `10_11_11` and `R10G10B10A2` to `2_10_10_10`): so
+//! `11_11_10` has a 10-bit X and `10_10_10_2` a 2-bit X.
+
+/// A numeric format: how a component's bits become a VGPR value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Num {
+    Unorm,
+    Snorm,
+    Uscaled,
+    Sscaled,
+    Uint,
+    Sint,
+    Float,
+}
+
+/// One valid gfx11 buffer format.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BufFormat {
+    /// Components in memory (1..4).
+    pub comps: u8,
+    /// Bits of each component, X first.
+    pub bits: [u8; 4],
+    /// Bytes of one element.
+    pub bytes: u8,
+    pub num: Num,
+}
+
+/// A component's value before it is rounded to its destination.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Val {
+    F(f64),
+    U(u32),
+    I(i32),
+}
+
+impl BufFormat {
+    /// The format with unified number `n`, `None` for `BUF_FMT_INVALID` (0) and numbers
+    /// past the table (64..127).
+    pub fn from_unified(n: u32) -> Option<BufFormat> {
+        use Num::*;
+        // (first number, component bits, numeric formats in order)
+        const NORM6: &[Num] = &[Unorm, Snorm, Uscaled, Sscaled, Uint, Sint];
+        const NORM7: &[Num] = &[Unorm, Snorm, Uscaled, Sscaled, Uint, Sint, Float];
+        const INT3: &[Num] = &[Uint, Sint, Float];
+        const GROUPS: &[(u32, &[u8], &[Num])] = &[
+            (1, &[8], NORM6),
+            (7, &[16], NORM7),
+            (14, &[8, 8], NORM6),
+            (20, &[32], INT3),
+            (23, &[16, 16], NORM7),
+            (30, &[11, 11, 10], &[Float]),
+            (31, &[10, 11, 11], &[Float]),
+            (32, &[2, 10, 10, 10], &[Unorm, Snorm, Uint, Sint]),
+            (36, &[10, 10, 10, 2], NORM6),
+            (42, &[8, 8, 8, 8], NORM6),
+            (48, &[32, 32], INT3),
+            (51, &[16, 16, 16, 16], NORM7),
+            (58, &[32, 32, 32], INT3),
+            (61, &[32, 32, 32, 32], INT3),
+        ];
+        let &(first, bits, nums) = GROUPS.iter().rev().find(|g| g.0 <= n)?;
+        let num = *nums.get((n - first) as usize)?;
+        let mut b = [0u8; 4];
+        b[..bits.len()].copy_from_slice(bits);
+        let total: u32 = bits.iter().map(|&x| x as u32).sum();
+        Some(BufFormat { comps: bits.len() as u8, bits: b, bytes: (total / 8) as u8, num })
+    }
+
+    /// Bytes a format access must be aligned to (seed 002, "对齐"): 1 for 8-bit
+    /// components, 2 for 16-bit ones, 4 for everything else.
+    pub fn align(&self) -> u32 {
+        match (self.bits[0], self.bits[1]) {
+            (8, 0 | 8) => 1,
+            (16, 0 | 16) => 2,
+            _ => 4,
+        }
+    }
+
+    /// Whether the numeric format yields floats in VGPRs.
+    pub fn is_float(&self) -> bool {
+        !matches!(self.num, Num::Uint | Num::Sint)
+    }
+
+    /// The raw bits of each component of one element (`bytes` little-endian).
+    pub fn unpack(&self, bytes: &[u8; 16]) -> [u32; 4] {
+        let v = u128::from_le_bytes(*bytes);
+        let mut out = [0u32; 4];
+        let mut pos = 0;
+        for (k, o) in out.iter_mut().enumerate().take(self.comps as usize) {
+            let n = self.bits[k] as u32;
+            *o = (v >> pos) as u32 & mask(n);
+            pos += n;
+        }
+        out
+    }
+
+    /// The element bytes holding the raw component bits `raw`.
+    pub fn pack(&self, raw: [u32; 4]) -> [u8; 16] {
+        let mut v = 0u128;
+        let mut pos = 0;
+        for (k, &r) in raw.iter().enumerate().take(self.comps as usize) {
+            let n = self.bits[k] as u32;
+            v |= ((r & mask(n)) as u128) << pos;
+            pos += n;
+        }
+        v.to_le_bytes()
+    }
+
+    fn value(&self, k: usize, raw: u32) -> Val {
+        let n = self.bits[k] as u32;
+        let sext = || ((raw << (32 - n)) as i32) >> (32 - n);
+        match self.num {
+            Num::Unorm => Val::F(raw as f64 / mask(n) as f64),
+            Num::Snorm => Val::F((sext() as f64 / mask(n - 1) as f64).max(-1.0)),
+            Num::Uscaled => Val::F(raw as f64),
+            Num::Sscaled => Val::F(sext() as f64),
+            Num::Uint => Val::U(raw),
+            Num::Sint => Val::I(sext()),
+            Num::Float => Val::F(match n {
+                32 => f32::from_bits(raw) as f64,
+                16 => small_float(raw, 5, 10),
+                11 => small_float(raw, 5, 6),
+                _ => small_float(raw, 5, 5),
+            }),
+        }
+    }
+
+    /// Component `k`'s raw bits as a 32-bit VGPR value: f32 for the float-valued numeric
+    /// formats, zero- or sign-extended integers for UINT and SINT.
+    pub fn load32(&self, k: usize, raw: u32) -> u32 {
+        match self.value(k, raw) {
+            Val::F(_) if self.num == Num::Float && self.bits[k] == 32 => raw,
+            Val::F(x) => (x as f32).to_bits(),
+            Val::U(u) => u,
+            Val::I(i) => i as u32,
+        }
+    }
+
+    /// Component `k`'s raw bits as a 16-bit VGPR half (D16): f16 for the float-valued
+    /// formats, the low 16 bits of the integer for UINT and SINT. Seed 002, "D16 说明":
+    /// float32 data becomes f16 by truncation, every other format rounds to nearest even.
+    pub fn load16(&self, k: usize, raw: u32) -> u16 {
+        match self.value(k, raw) {
+            Val::F(_) if self.num == Num::Float && self.bits[k] == 32 => f32_to_f16_rtz(f32::from_bits(raw)),
+            Val::F(x) => f64_to_f16(x, false),
+            Val::U(u) => u as u16,
+            Val::I(i) => i as u16,
+        }
+    }
+
+    /// A 32-bit VGPR value (f32 for the float-valued formats, an integer for UINT and SINT)
+    /// as component `k`'s raw bits: norm formats clamp to their range and round to
+    /// nearest even (NaN becomes 0), scaled formats round to nearest even and saturate,
+    /// integer formats saturate, f32 becomes f16 by truncation and the 11- and 10-bit
+    /// floats round to nearest even (negative values become 0).
+    pub fn store32(&self, k: usize, v: u32) -> u32 {
+        let n = self.bits[k] as u32;
+        let f = f32::from_bits(v) as f64;
+        let f = if f.is_nan() { 0.0 } else { f };
+        let signed = |x: f64| (x as i64 as u32) & mask(n);
+        match self.num {
+            Num::Unorm => (f.clamp(0.0, 1.0) * mask(n) as f64).round_ties_even() as u32,
+            Num::Snorm => signed((f.clamp(-1.0, 1.0) * mask(n - 1) as f64).round_ties_even()),
+            Num::Uscaled => f.round_ties_even().clamp(0.0, mask(n) as f64) as u32,
+            Num::Sscaled => {
+                let half = (1u64 << (n - 1)) as f64;
+                signed(f.round_ties_even().clamp(-half, half - 1.0))
+            }
+            Num::Uint => v.min(mask(n)),
+            Num::Sint => {
+                let half = 1i64 << (n - 1);
+                ((v as i32 as i64).clamp(-half, half - 1) as u32) & mask(n)
+            }
+            Num::Float => match n {
+                32 => v,
+                16 => f32_to_f16_rtz(f32::from_bits(v)) as u32,
+                _ => to_ufloat(f32::from_bits(v), n - 5),
+            },
+        }
+    }
+
+    /// A 16-bit VGPR half (D16: f16 for the float-valued formats, a 16-bit integer for UINT
+    /// and SINT) as component `k`'s raw bits: widened exactly, then as [`Self::store32`].
+    pub fn store16(&self, k: usize, v: u16) -> u32 {
+        let wide = match self.num {
+            Num::Uint => v as u32,
+            Num::Sint => v as i16 as i32 as u32,
+            _ => (small_float(v as u32, 5, 10) as f32).to_bits(),
+        };
+        self.store32(k, wide)
+    }
+
+    /// The value `SQ_SEL_1` gives a component: 1.0 for the float-valued formats, 1 for
+    /// UINT and SINT, as a 32-bit VGPR value or (`d16`) a 16-bit half.
+    pub fn one(&self, d16: bool) -> u32 {
+        match (self.is_float(), d16) {
+            (true, false) => 0x3f80_0000,
+            (true, true) => 0x3c00,
+            (false, _) => 1,
+        }
+    }
+}
+
+fn mask(n: u32) -> u32 {
+    if n >= 32 {
+        u32::MAX
+    } else {
+        (1 << n) - 1
+    }
+}
+
+/// The value of a small float (sign bit above `e + m` bits for f16; none for the
+/// unsigned 11- and 10-bit floats, which pass their bits without one).
+fn small_float(bits: u32, e: u32, m: u32) -> f64 {
+    let sign = if e + m == 15 && bits >> 15 & 1 != 0 { -1.0 } else { 1.0 };
+    let exp = bits >> m & mask(e);
+    let man = bits & mask(m);
+    let bias = mask(e - 1) as i32;
+    sign * if exp == mask(e) {
+        if man == 0 {
+            f64::INFINITY
+        } else {
+            f64::NAN
+        }
+    } else if exp == 0 {
+        man as f64 * 2f64.powi(1 - bias - m as i32)
+    } else {
+        (man + (1 << m)) as f64 * 2f64.powi(exp as i32 - bias - m as i32)
+    }
+}
+
+/// The magnitude bits of `x` (finite, >= 0) as a float with `e` exponent and `m`
+/// mantissa bits (IEEE layout, bias `2^(e-1) - 1`), rounded to nearest even or toward
+/// zero; too large a value becomes infinity, or the largest finite value when truncating.
+fn encode_mag(x: f64, e: u32, m: u32, rtz: bool) -> u32 {
+    if x == 0.0 {
+        return 0;
+    }
+    let bias = mask(e - 1) as i32;
+    let emin = 1 - bias;
+    let ex = ((x.to_bits() >> 52) & 0x7ff) as i32 - 1023; // x is a normal f64 here
+    let scale = if ex < emin { emin - m as i32 } else { ex - m as i32 };
+    let q = x * 2f64.powi(-scale);
+    let q = if rtz { q.trunc() } else { q.round_ties_even() } as u64;
+    let bits = if ex < emin { q } else { (((ex + bias) as u64) << m) + q - (1 << m) };
+    let inf = (mask(e) as u64) << m;
+    if bits >= inf {
+        return if rtz { inf as u32 - 1 } else { inf as u32 };
+    }
+    bits as u32
+}
+
+/// f64 to f16 bits, rounding to nearest even (or toward zero).
+fn f64_to_f16(x: f64, rtz: bool) -> u16 {
+    let sign = if x.is_sign_negative() { 0x8000 } else { 0 };
+    let mag = if x.is_nan() {
+        0x7e00
+    } else if x.is_infinite() {
+        0x7c00
+    } else {
+        encode_mag(x.abs(), 5, 10, rtz) as u16
+    };
+    sign | mag
+}
+
+/// f32 to f16 by truncation (seed 002, "D16 说明"): NaN stays a quiet NaN, infinity stays
+/// infinity, finite values too large become the largest finite f16.
+pub fn f32_to_f16_rtz(x: f32) -> u16 {
+    f64_to_f16(x as f64, true)
+}
+
+/// f32 to an unsigned 5-bit-exponent float with `m` mantissa bits (11-bit: 6, 10-bit:
+/// 5), rounding to nearest even: negative values and -0 become 0, NaN a NaN, too large
+/// values infinity.
+fn to_ufloat(x: f32, m: u32) -> u32 {
+    if x.is_nan() {
+        return mask(5 + m);
+    }
+    if x <= 0.0 {
+        return 0;
+    }
+    if x.is_infinite() {
+        return mask(5) << m;
+    }
+    encode_mag(x as f64, 5, m, false)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use half::f16;
+
+    #[test]
+    fn unified_numbers_follow_llvm() {
+        let f = |n| BufFormat::from_unified(n).unwrap();
+        assert_eq!(BufFormat::from_unified(0), None);
+        assert_eq!(BufFormat::from_unified(64), None);
+        assert_eq!(f(1), BufFormat { comps: 1, bits: [8, 0, 0, 0], bytes: 1, num: Num::Unorm });
+        assert_eq!(f(13).num, Num::Float);
+        assert_eq!((f(22).bytes, f(22).num), (4, Num::Float));
+        assert_eq!((f(30).bits, f(31).bits), ([11, 11, 10, 0], [10, 11, 11, 0]));
+        assert_eq!((f(35).num, f(36).num, f(36).bits), (Num::Sint, Num::Unorm, [10, 10, 10, 2]));
+        assert_eq!((f(57).bytes, f(57).num), (8, Num::Float));
+        assert_eq!((f(63).comps, f(63).bytes, f(63).num), (4, 16, Num::Float));
+        assert_eq!((1..64).filter(|&n| BufFormat::from_unified(n).is_some()).count(), 63);
+    }
+
+    #[test]
+    fn f16_conversions_match_half() {
+        for bits in (0..=u32::MAX).step_by(4099) {
+            let x = f32::from_bits(bits);
+            let rne = f16::from_f32(x);
+            if !x.is_nan() {
+                assert_eq!(f64_to_f16(x as f64, false), rne.to_bits(), "{x:e}");
+            }
+            // Truncation: never larger in magnitude than x, and at most one step from RNE.
+            let t = f32_to_f16_rtz(x);
+            if x.is_nan() {
+                assert!(f16::from_bits(t).is_nan());
+                continue;
+            }
+            let tv = f16::from_bits(t).to_f32();
+            assert!(tv.abs() <= x.abs(), "{x:e} -> {tv:e}");
+            assert!(t & 0x7fff == rne.to_bits() & 0x7fff || t & 0x7fff == (rne.to_bits() & 0x7fff) - 1, "{x:e}");
+        }
+        for h in 0..=u16::MAX {
+            let x = f16::from_bits(h);
+            if !x.is_nan() {
+                assert_eq!(small_float(h as u32, 5, 10), x.to_f64(), "{h:#x}");
+            }
+        }
+    }
+
+    #[test]
+    fn small_floats_round_trip() {
+        for m in [5, 6] {
+            for b in 0..(31u32 << m) {
+                let x = small_float(b, 5, m) as f32;
+                assert_eq!(to_ufloat(x, m), b, "m {m} bits {b:#x}");
+            }
+        }
+        assert_eq!(to_ufloat(-1.0, 6), 0);
+        assert_eq!(to_ufloat(1e10, 6), 31 << 6);
+    }
+}
