@@ -353,9 +353,8 @@ fn float_exception_detection() {
         ("v_fma_f32 v4, 0x3f800001, 0x3f800001, 0", EXCP_INEXACT),
     ];
     for (inst, want) in cases {
-        let body = format!(
-            "s_setreg_imm32_b32 hwreg(HW_REG_TRAPSTS), 0\n {inst}\n s_getreg_b32 s10, hwreg(HW_REG_TRAPSTS)"
-        );
+        let body =
+            format!("s_setreg_imm32_b32 hwreg(HW_REG_TRAPSTS), 0\n {inst}\n s_getreg_b32 s10, hwreg(HW_REG_TRAPSTS)");
         let (out, _) = run_wave_env(&body, &[], false, &WaveEnv::default());
         assert_eq!(out.s[0] & 0x1ff, want, "{inst}");
     }

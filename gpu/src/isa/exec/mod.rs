@@ -572,7 +572,8 @@ impl Wave {
                 }
                 return Ok(Stop::Aborted);
             }
-            let leave = if self.needs_check(cur) { self.run_in::<true>(cur, ctx) } else { self.run_in::<false>(cur, ctx) };
+            let leave =
+                if self.needs_check(cur) { self.run_in::<true>(cur, ctx) } else { self.run_in::<false>(cur, ctx) };
             match leave {
                 Leave::Stop(s) => return Ok(s),
                 Leave::Switch => {}

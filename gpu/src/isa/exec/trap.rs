@@ -137,8 +137,7 @@ impl Wave {
     /// exceptions are detected (VOP1, VOP2, VOP3 and VOPC without DPP; not VOPD halves).
     pub(crate) fn fp_before(&self, inst: &Inst) -> Option<FpBefore> {
         let info = inst.op.info();
-        if !matches!(info.enc, Encoding::Vop1 | Encoding::Vop2 | Encoding::Vop3 | Encoding::Vopc)
-            || inst.form.is_dpp()
+        if !matches!(info.enc, Encoding::Vop1 | Encoding::Vop2 | Encoding::Vop3 | Encoding::Vopc) || inst.form.is_dpp()
         {
             return None;
         }
@@ -223,7 +222,7 @@ impl Wave {
                 continue;
             }
             if r.is_infinite() && ins.iter().all(|x| x.is_finite()) {
-                if div0_op && ins.iter().any(|x| *x == 0.0) {
+                if div0_op && ins.contains(&0.0) {
                     bits |= trapsts::DIV0;
                 } else if !cvt_op {
                     bits |= trapsts::OVERFLOW | trapsts::INEXACT;
