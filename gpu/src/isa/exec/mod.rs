@@ -659,49 +659,20 @@ impl Wave {
             };
             self.pc = idx + 1;
             self.executed += 1;
-            let before = if CHECK { self.fp_before(inst) } else { None };
-            // Trap-after-instruction follows an instruction that started with it enabled.
-            let after_inst = CHECK && self.mode & trap::MODE_TRAP_AFTER_INST != 0;
-            if self.fast(inst) {
-                if !CHECK {
-                    continue;
+            if CHECK {
+                if let Some(leave) = self.step_checked(inst, idx, prog, ctx) {
+                    return leave;
                 }
             } else {
-                match self.step(inst, idx, prog, ctx) {
-                    Ok(Flow::Next) => {}
-                    Ok(Flow::Jump(t)) => self.pc = t,
-                    Ok(Flow::Barrier) => return Leave::Stop(Stop::Barrier),
-                    Ok(Flow::End) => return Leave::Stop(Stop::Ended),
-                    Ok(Flow::Far(target)) => return Leave::Far(target),
-                    Ok(Flow::Trap(c)) => {
-                        self.pc = idx;
-                        return Leave::Trap(c, idx);
-                    }
-                    Err(kind) => {
-                        self.pc = idx;
-                        return Leave::Fault(Fault { kind, pc: prog.addr(idx), inst: prog.describe(idx) });
-                    }
+                if self.fast(inst) {
+                    continue;
                 }
-            }
-            if CHECK {
-                if let Some(b) = &before {
-                    let bits = self.fp_after(inst, b);
-                    self.trapsts |= bits;
-                    if bits & (self.mode >> crate::spi::mode::EXCP_EN) != 0 && self.can_trap() {
-                        let c = trap::TrapCause { pc: prog.addr(self.pc), id: 0, host: false, bits: 0 };
-                        return Leave::Trap(c, idx);
-                    }
+                if let Some(leave) = self.step_flow(inst, idx, prog, ctx) {
+                    return leave;
                 }
-                if after_inst && self.can_trap() {
-                    let bits = trap::trapsts::TRAP_AFTER_INST;
-                    let c = trap::TrapCause { pc: prog.addr(self.pc), id: 0, host: false, bits };
-                    return Leave::Trap(c, idx);
-                }
-                if !self.needs_check(prog) {
+                if self.mode & trap::MODE_CHECKED != 0 {
                     return Leave::Switch;
                 }
-            } else if self.mode & trap::MODE_CHECKED != 0 {
-                return Leave::Switch;
             }
             since_check += 1;
             if since_check >= 4096 {
@@ -714,6 +685,57 @@ impl Wave {
                 }
             }
         }
+    }
+
+    /// Executes `inst` (at `idx`) on the step path; `Some` when the run loop must leave.
+    #[inline(always)]
+    fn step_flow(&mut self, inst: &Inst, idx: usize, prog: &Program, ctx: &mut Ctx) -> Option<Leave> {
+        match self.step(inst, idx, prog, ctx) {
+            Ok(Flow::Next) => None,
+            Ok(Flow::Jump(t)) => {
+                self.pc = t;
+                None
+            }
+            Ok(Flow::Barrier) => Some(Leave::Stop(Stop::Barrier)),
+            Ok(Flow::End) => Some(Leave::Stop(Stop::Ended)),
+            Ok(Flow::Far(target)) => Some(Leave::Far(target)),
+            Ok(Flow::Trap(c)) => {
+                self.pc = idx;
+                Some(Leave::Trap(c, idx))
+            }
+            Err(kind) => {
+                self.pc = idx;
+                Some(Leave::Fault(Fault { kind, pc: prog.addr(idx), inst: prog.describe(idx) }))
+            }
+        }
+    }
+
+    /// The checking path's instruction (out of line, so that the lean loop keeps its
+    /// registers): float exception detection around it, then trap-after-instruction.
+    #[inline(never)]
+    fn step_checked(&mut self, inst: &Inst, idx: usize, prog: &Program, ctx: &mut Ctx) -> Option<Leave> {
+        let before = self.fp_before(inst);
+        // Trap-after-instruction follows an instruction that started with it enabled.
+        let after_inst = self.mode & trap::MODE_TRAP_AFTER_INST != 0;
+        if !self.fast(inst) {
+            if let Some(leave) = self.step_flow(inst, idx, prog, ctx) {
+                return Some(leave);
+            }
+        }
+        if let Some(b) = &before {
+            let bits = self.fp_after(inst, b);
+            self.trapsts |= bits;
+            if bits & (self.mode >> crate::spi::mode::EXCP_EN) != 0 && self.can_trap() {
+                let c = trap::TrapCause { pc: prog.addr(self.pc), id: 0, host: false, bits: 0 };
+                return Some(Leave::Trap(c, idx));
+            }
+        }
+        if after_inst && self.can_trap() {
+            let bits = trap::trapsts::TRAP_AFTER_INST;
+            let c = trap::TrapCause { pc: prog.addr(self.pc), id: 0, host: false, bits };
+            return Some(Leave::Trap(c, idx));
+        }
+        (!self.needs_check(prog)).then_some(Leave::Switch)
     }
 
     /// VOPD: both halves read the state from before the instruction. X is computed into a
