@@ -157,7 +157,7 @@ fn s_trap_enters_the_handler_with_ttmp0_1_and_returns() {
     }
 }
 
-/// Seed 000, "SGPR 超出范围行为" (TTMP rules): in the handler (PRIV = 1) TTMPs are written
+/// Seed 000 (`000_5e6764f932d07b8a.txt`), "SGPR 超出范围行为" (TTMP rules): in the handler (PRIV = 1) TTMPs are written
 /// and read, and keep their values between traps; in the kernel a write is ignored (the
 /// second trap still sees the handler's 0xabc), reads give zero, and an SALU write to a
 /// TTMP leaves SCC alone. The handler keeps the kernel's SCC by a privileged s_setreg of
@@ -188,7 +188,7 @@ fn ttmps_belong_to_the_trap_handler() {
     assert_eq!(&out.s[..4], &[1, 0, 1, 2]);
 }
 
-/// Seed 000, "MODE . EXCP_EN[8:0]": MEMVIOL cannot be masked: with a handler, a misaligned
+/// Seed 000 (`000_5e6764f932d07b8a.txt`), "MODE . EXCP_EN[8:0]": MEMVIOL cannot be masked: with a handler, a misaligned
 /// global atomic (seed 000, "内存对齐和超出范围行为") enters it with TRAPSTS.EXCP[8]
 /// (MEMVIOL), trap id 0 and the PC of the atomic; the handler skips the 8-byte instruction.
 /// Without a handler it stays a device-lost MEMVIOL report.
@@ -217,7 +217,7 @@ fn memviol_enters_the_handler() {
     assert_eq!(r.kind, ReportKind::MemoryViolation, "{r}");
 }
 
-/// Seed 000, "MODE . EXCP_EN[8:0]": an illegal instruction cannot be masked: v_illegal
+/// Seed 000 (`000_5e6764f932d07b8a.txt`), "MODE . EXCP_EN[8:0]": an illegal instruction cannot be masked: v_illegal
 /// enters the handler with TRAPSTS.ILLEGAL_INST (bit 11) and its PC. An instruction
 /// softnavi does not support stays a device-lost report even with a handler.
 #[test]
@@ -244,7 +244,7 @@ fn illegal_instructions_enter_the_handler() {
     assert!(r.to_string().contains("not supported"), "{r}");
 }
 
-/// Seed 000, "STATUS . TRAP_EN": with TRAP_PRESENT clear every trap is ignored, s_trap is
+/// Seed 000 (`000_5e6764f932d07b8a.txt`), "STATUS . TRAP_EN": with TRAP_PRESENT clear every trap is ignored, s_trap is
 /// a NOP even with a handler installed, and v_illegal stays a fault report.
 #[test]
 fn without_trap_en_traps_are_ignored() {
@@ -274,7 +274,7 @@ fn trap_handler_addresses_are_256_byte_aligned() {
     assert!(gpu.dev.set_trap_handler(0x1_0000, 0x2_0000).is_ok());
 }
 
-/// Seed 000, "陷阱和异常寄存器" and MSG_RTN_GET_TBA: TBA and TMA are read-only and read with
+/// Seed 000 (`000_5e6764f932d07b8a.txt`), "陷阱和异常寄存器" and MSG_RTN_GET_TBA: TBA and TMA are read-only and read with
 /// s_sendmsg_rtn as the address shifted right by 8.
 #[test]
 fn tba_and_tma_read_with_sendmsg_rtn() {
@@ -296,7 +296,7 @@ fn tba_and_tma_read_with_sendmsg_rtn() {
     assert_eq!(mem[0], 0);
 }
 
-/// Seed 000, "MODE . EXCP_EN[8:0]" and "TRAPSTS": float exceptions accumulate in
+/// Seed 000 (`000_5e6764f932d07b8a.txt`), "MODE . EXCP_EN[8:0]" and "TRAPSTS": float exceptions accumulate in
 /// TRAPSTS.EXCP (sticky) and an enabled one enters the handler, after the instruction
 /// (its result is written; the PC saved is the next instruction's).
 #[test]
@@ -336,7 +336,7 @@ fn float_exceptions_with_excp_en() {
     }
 }
 
-/// Seed 000, "TRAPSTS" (EXCP bits, sticky): what the detection reports for each float
+/// Seed 000 (`000_5e6764f932d07b8a.txt`), "TRAPSTS" (EXCP bits, sticky): what the detection reports for each float
 /// exception, read by a program that reads TRAPSTS (no EXCP_EN, no handler).
 #[test]
 fn float_exception_detection() {
@@ -360,7 +360,7 @@ fn float_exception_detection() {
     }
 }
 
-/// Seed 003, RSRC2.EXCP_EN (bits 30:24) sets MODE.EXCP_EN at launch: an enabled overflow
+/// Seed 003 (`003_425a421218469775.txt`), RSRC2.EXCP_EN (bits 30:24) sets MODE.EXCP_EN at launch: an enabled overflow
 /// traps from the first instruction on.
 #[test]
 fn rsrc2_excp_en_enables_float_traps_at_launch() {
@@ -417,7 +417,7 @@ fn trap_on_wave_start_and_end() {
     assert_eq!((mem[0], out.s[0]), (0, 3));
 }
 
-/// Seed 000, "陷阱和异常寄存器": a host-initiated trap (`Device::host_trap`) makes running
+/// Seed 000 (`000_5e6764f932d07b8a.txt`), "陷阱和异常寄存器": a host-initiated trap (`Device::host_trap`) makes running
 /// waves enter the handler with HT = 1, trap id 0 and TRAPSTS.HOST_TRAP; here the handler
 /// releases the wave, which spins until a flag in memory is set. Wave32 and wave64.
 #[test]
@@ -479,7 +479,7 @@ fn host_trap_enters_the_handler_with_ht() {
     }
 }
 
-/// Privileged s_setreg (seed 000, "状态寄存器" and "FLAT_SCRATCH"): in the handler
+/// Privileged s_setreg (seed 000 `000_5e6764f932d07b8a.txt`, "状态寄存器" and "FLAT_SCRATCH"): in the handler
 /// FLAT_SCRATCH is writable, and writing STATUS.PRIV = 0 drops the privilege (TTMP writes
 /// are then ignored). In the kernel both writes are ignored.
 #[test]

@@ -36,6 +36,8 @@ mod vmem;
 use std::mem::MaybeUninit;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
+pub(crate) use trap::COVERAGE_NOTES as TRAP_NOTES;
+
 use super::decode::{Inst, Operand, SGPR_EXEC_LO, SGPR_NULL, SGPR_TTMP0, SGPR_VCC_LO};
 use super::program::{Program, NO_TARGET};
 use crate::mem::{AddressSpace, Tlb, VmFault};

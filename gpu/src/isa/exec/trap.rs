@@ -29,6 +29,26 @@ use crate::isa::decode::{Inst, SGPR_TTMP0};
 use crate::isa::table::{Encoding, Op, Ty};
 use crate::spi::{mode, status};
 
+/// The traps paragraph of docs/ISA.md (table.rs's `coverage_markdown` includes it).
+pub(crate) const COVERAGE_NOTES: &str = "\
+Traps: a trap handler is installed with `Device::set_trap_handler(tba, tma)` and used by\n\
+dispatches with RSRC2.TRAP_PRESENT. s_trap, MEMVIOL, illegal instructions, host traps\n\
+(`Device::host_trap`), RSRC3.TRAP_ON_START / TRAP_ON_END, MODE.TRAP_AFTER_INST_EN and the\n\
+MODE.EXCP_EN float exceptions enter it (TTMP0/1 = PC, trap id, HT; STATUS.PRIV); s_rfe_b64\n\
+returns. Float exceptions are detected from the results of f32 VOP1 / VOP2 / VOP3 / VOPC\n\
+instructions (not DPP, not VOPD halves, not the division helpers v_div_scale / v_div_fmas /\n\
+v_div_fixup, whose sequence's v_rcp_f32 reports divide by zero): input denormal (any f32 source), invalid (NaN\n\
+result from non-NaN sources), divide by zero (infinite v_rcp / v_rsq / v_log /\n\
+v_rcp_iflag result from a zero source), overflow (other infinite results from finite\n\
+sources), underflow (nonzero denormal results; tiny exact results of add / sub / mul /\n\
+fma), inexact (v_add / v_sub / v_subrev / v_mul / v_fma / v_fmac / v_fmamk / v_fmaak f32\n\
+and v_cvt_f32_i32 / u32 without clamp or omod, by exact recomputation). Not detected:\n\
+inexact of every other opcode (rcp, sqrt, exp, log, trig, conversions to integers, ...),\n\
+invalid of comparisons and of float-to-integer conversions, every exception of f16, f64,\n\
+packed (VOP3P), DPP and VOPD instructions, integer divide by zero (gfx11 has no integer\n\
+divide) and address watch (no watch registers). The detection runs only while\n\
+MODE.EXCP_EN has a float bit or TRAP_AFTER_INST_EN set, or the program reads TRAPSTS.\n\n";
+
 /// TRAPSTS bits (gfx11 `SQ_WAVE_TRAPSTS`).
 pub(crate) mod trapsts {
     /// EXCP[8:0]: invalid, input denormal, divide by zero, overflow, underflow, inexact,
