@@ -340,7 +340,7 @@ fn float_exceptions_with_excp_en() {
 /// exception, read by a program that reads TRAPSTS (no EXCP_EN, no handler).
 #[test]
 fn float_exception_detection() {
-    let cases: [(&str, u32); 10] = [
+    let cases: [(&str, u32); 16] = [
         ("v_add_f32 v4, 1.0, 2.0", 0),
         ("v_mul_f32 v4, 0x7f800000, 0", EXCP_INVALID),
         ("v_mov_b32 v20, 0xff800000\n v_add_f32 v4, 0x7f800000, v20", EXCP_INVALID),
@@ -351,6 +351,14 @@ fn float_exception_detection() {
         ("v_mul_f32 v4, 0x00800000, 0.5", EXCP_UNDERFLOW),
         ("v_add_f32 v4, 0x00000001, 0", EXCP_DENORM | EXCP_UNDERFLOW),
         ("v_fma_f32 v4, 0x3f800001, 0x3f800001, 0", EXCP_INEXACT),
+        // An integer source (the bits of a denormal) is no float input.
+        ("v_cvt_f32_ubyte0 v4, 5", 0),
+        ("v_cvt_f32_u32 v4, 0x1000001", EXCP_INEXACT),
+        // f64: 1 + 2^-53 rounds; 2^1023 * 4 overflows; 1 / 0; a denormal source.
+        ("v_add_f64 v[4:5], 1.0, 0x3ca00000", EXCP_INEXACT),
+        ("v_mul_f64 v[4:5], 0x7fe00000, 4.0", EXCP_OVERFLOW | EXCP_INEXACT),
+        ("v_rcp_f64 v[4:5], 0", EXCP_DIV0),
+        ("v_mov_b32 v20, 1\n v_mov_b32 v21, 0\n v_add_f64 v[4:5], v[20:21], 0", EXCP_DENORM | EXCP_UNDERFLOW),
     ];
     for (inst, want) in cases {
         let body =
@@ -522,4 +530,65 @@ fn faults_in_the_handler_are_reported() {
     let r = try_run_wave_env("s_trap 1", &[], false, &env).expect_err("nested");
     assert_eq!(r.kind, ReportKind::IllegalInstruction, "{r}");
     assert!(r.to_string().contains("v_illegal"), "{r}");
+}
+
+/// Seed 000 (`000_5e6764f932d07b8a.txt`), "STATUS . TRAP_EN": without TRAP_EN a host trap
+/// is ignored like every trap (the handler is installed but the dispatch has no
+/// TRAP_PRESENT); the wave goes on until the host releases it.
+#[test]
+fn host_trap_without_trap_en_is_ignored() {
+    let mut gpu = Gpu::new();
+    let code = gpu.kernel(
+        "
+        v_mov_b32 v0, 0
+        v_mov_b32 v1, 1
+        s_mov_b32 exec_lo, 1
+        global_store_b32 v0, v1, s[0:1] offset:12
+    wait:
+        global_load_b32 v2, v0, s[0:1] offset:8 glc
+        s_waitcnt vmcnt(0)
+        v_readfirstlane_b32 s4, v2
+        s_cmp_eq_u32 s4, 0
+        s_cbranch_scc1 wait
+        s_endpgm
+        ",
+    );
+    let h = gpu.kernel(RECORDER);
+    let mem = gpu.buffer(&[0; 64]);
+    gpu.dev.set_trap_handler(h.va(), mem.va()).unwrap();
+    let d = Dispatch::new(&code, &addr(mem.va()), [false; 3], [32, 1, 1]);
+    let ib = gpu.ib(&d.ib([1, 1, 1], W32));
+    let seq = gpu.queue.submit(&[ib]).unwrap();
+    let start = Instant::now();
+    while read_words(&mem, 12, 1)[0] != 1 {
+        assert!(start.elapsed() < Duration::from_secs(10), "the wave did not start");
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    gpu.dev.host_trap();
+    std::thread::sleep(Duration::from_millis(50));
+    write_words(&mem, 8, &[1]);
+    assert!(gpu.queue.wait(seq, Duration::from_secs(30)).unwrap_or_else(|r| panic!("{r}")));
+    assert_eq!(read_words(&mem, 0, 1), [0], "no trap was taken");
+}
+
+/// Seed 000 (`000_5e6764f932d07b8a.txt`), "状态寄存器" (STATUS: some fields writable in the
+/// trap handler): a handler that sets STATUS.HALT and returns leaves the wave halted (what
+/// ROCm's handler does after an exception); nothing resumes it, so the dispatch hangs until
+/// the hang timeout, like s_sethalt.
+#[test]
+fn a_handler_can_halt_the_wave() {
+    let mut gpu = Gpu::with_timeout(Duration::from_millis(300));
+    let code = gpu.kernel("s_trap 1\n s_endpgm");
+    let h = gpu.kernel(
+        "
+        s_setreg_imm32_b32 hwreg(HW_REG_STATUS, 13, 1), 1
+        s_and_b32 ttmp1, ttmp1, 0xffff
+        s_rfe_b64 ttmp[0:1]
+        ",
+    );
+    gpu.dev.set_trap_handler(h.va(), 0).unwrap();
+    let mut d = Dispatch::new(&code, &[], [false; 3], [32, 1, 1]);
+    d.rsrc2 |= 1 << 6;
+    let r = gpu.run(&d.ib([1, 1, 1], W32)).expect_err("a halted wave never ends");
+    assert_eq!(r.kind, ReportKind::Hang, "{r}");
 }
