@@ -649,6 +649,7 @@ impl CommandProcessor {
     fn dispatch(&mut self, dims: [u32; 3], initiator: u32) -> Result<(), CpError> {
         let mut d = Dispatch::from_regs(|r| self.sh_get(r), dims, initiator);
         d.vmid = self.q.dev.config.vmid;
+        (d.vmid.tba, d.vmid.tma) = *self.q.dev.trap_handler.lock();
         d.validate().map_err(|e| packet_error(format!("dispatch cannot launch: {e}")))?;
         let index = self.dispatches;
         self.dispatches += 1;
@@ -658,7 +659,18 @@ impl CommandProcessor {
         let dev = self.q.dev.clone();
         let program =
             dev.programs.get(&dev.vm, d.pgm, d.wave64()).map_err(Self::mem_fault("fetching the shader program"))?;
-        let job = Job::new(d, program, dev.vm.clone(), self.q.id, index);
+        // The trap handler is a program of its own at TBA, for waves with TRAP_PRESENT
+        // (STATUS.TRAP_EN); without one (TBA = 0) their traps are fault reports (trap.rs).
+        let handler = if d.rsrc2 >> 6 & 1 != 0 && d.vmid.tba != 0 {
+            Some(
+                dev.programs
+                    .get(&dev.vm, d.vmid.tba, d.wave64())
+                    .map_err(Self::mem_fault("fetching the trap handler at TBA"))?,
+            )
+        } else {
+            None
+        };
+        let job = Job::new(d, program, handler, dev.host_trap.clone(), dev.vm.clone(), self.q.id, index);
         let started = Instant::now();
         match dev.pool.run(&job, &mut self.worker, dev.config.hang_timeout, &self.q.stop) {
             Outcome::Done => {

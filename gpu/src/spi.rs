@@ -397,19 +397,26 @@ impl Dispatch {
                 return Err(LaunchError::ScratchSlots(self.waves_per_group(), self.scratch_slots()));
             }
         }
-        // Traps on wave start/end and IEEE exception traps need a trap handler, which
-        // this model does not run yet: refuse rather than silently not trap.
-        if self.rsrc3 & (3 << 10) != 0 {
-            return Err(LaunchError::Unsupported("COMPUTE_PGM_RSRC3.TRAP_ON_START/TRAP_ON_END (trap handlers)"));
-        }
-        if field(self.rsrc2, 24, 7) != 0 {
-            return Err(LaunchError::Unsupported("COMPUTE_PGM_RSRC2.EXCP_EN (IEEE exception traps)"));
-        }
+        // RSRC3.TRAP_ON_START / TRAP_ON_END and RSRC2.EXCP_EN are launch state of the
+        // waves (init_waves, initial_mode): with TRAP_PRESENT clear they are ignored, like
+        // every trap (seed 000, "STATUS . TRAP_EN").
         let occupancy = self.occupancy();
         if occupancy.groups_per_wgp == 0 {
             return Err(LaunchError::Resources(occupancy));
         }
         Ok(())
+    }
+
+    /// RSRC3.TRAP_ON_START: each wave enters its trap handler before its first
+    /// instruction (TRAPSTS.WAVESTART), when it has one (TRAP_PRESENT).
+    pub fn trap_on_start(&self) -> bool {
+        self.rsrc3 >> 10 & 1 != 0
+    }
+
+    /// RSRC3.TRAP_ON_END: each wave enters its trap handler at its first s_endpgm
+    /// (TRAPSTS.WAVE_END); returning to the s_endpgm ends the wave.
+    pub fn trap_on_end(&self) -> bool {
+        self.rsrc3 >> 11 & 1 != 0
     }
 
     /// The wave's MODE register at launch (seed 000, "波形启动初始化" (wave launch
@@ -487,6 +494,8 @@ impl Dispatch {
             wave.sh_mem_bases = self.vmid.sh_mem_bases;
             wave.mode = self.initial_mode();
             wave.status = self.initial_status(count > 1);
+            wave.trap_on_start = self.trap_on_start();
+            wave.trap_on_end = self.trap_on_end();
         }
         count
     }

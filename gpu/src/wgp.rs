@@ -29,6 +29,11 @@ pub const MAX_WAVES_PER_GROUP: u32 = 32;
 pub struct Job {
     pub dispatch: Dispatch,
     pub program: Arc<Program>,
+    /// The trap handler (the code at the VMID's TBA) when the dispatch has TRAP_PRESENT
+    /// and one is installed.
+    pub handler: Option<Arc<Program>>,
+    /// The device's host-trap request counter ([`crate::Device::host_trap`]).
+    pub host_trap: Arc<AtomicU64>,
     pub vm: Arc<AddressSpace>,
     pub queue: u32,
     pub index: u64,
@@ -69,7 +74,15 @@ pub enum Outcome {
 }
 
 impl Job {
-    pub fn new(dispatch: Dispatch, program: Arc<Program>, vm: Arc<AddressSpace>, queue: u32, index: u64) -> Arc<Job> {
+    pub fn new(
+        dispatch: Dispatch,
+        program: Arc<Program>,
+        handler: Option<Arc<Program>>,
+        host_trap: Arc<AtomicU64>,
+        vm: Arc<AddressSpace>,
+        queue: u32,
+        index: u64,
+    ) -> Arc<Job> {
         let groups = dispatch.group_count();
         // The SPI gives every live wave its own slot of the scratch ring
         // (COMPUTE_TMPRING_SIZE.WAVES of them); a participant holds one group's worth.
@@ -81,6 +94,8 @@ impl Job {
         Arc::new(Job {
             dispatch,
             program,
+            handler,
+            host_trap,
             vm,
             queue,
             index,
@@ -209,6 +224,11 @@ impl Worker {
         let mut state = [WaveState::Running; MAX_WAVES_PER_GROUP as usize];
         let mut live = count;
         let prog = &*job.program;
+        // Waves answer host-trap requests made after their launch.
+        let host_trap = job.host_trap.load(Ordering::Acquire);
+        for wave in &mut self.waves[..count] {
+            wave.host_trap_seen = host_trap;
+        }
         while live > 0 {
             for w in 0..count {
                 if state[w] != WaveState::Running {
@@ -220,6 +240,8 @@ impl Worker {
                     lds: &mut self.lds[..lds_len],
                     abort: &job.abort,
                     vmid: &d.vmid,
+                    handler: job.handler.as_deref(),
+                    host_trap: &job.host_trap,
                 };
                 let wave = &mut self.waves[w];
                 match wave.run(prog, &mut ctx) {
@@ -257,9 +279,12 @@ impl Worker {
                 continue;
             }
             let at = WaveLocation { queue: job.queue, dispatch: job.index, workgroup: id, wave: w as u32 };
-            let pc = job.program.addr(wave.pc);
-            let inst = job
-                .program
+            let prog = match (&job.handler, wave.in_handler) {
+                (Some(h), true) => h,
+                _ => &job.program,
+            };
+            let pc = prog.addr(wave.pc);
+            let inst = prog
                 .insts()
                 .get(wave.pc)
                 .map(|i| crate::isa::disasm::disassemble(i, pc, wave.wave64()))

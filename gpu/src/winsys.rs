@@ -90,6 +90,11 @@ pub(crate) struct DeviceShared {
     pub created: Instant,
     next_queue: AtomicU64,
     pub stats: Mutex<DeviceStats>,
+    /// The trap handler (TBA, TMA) of the device's VMID: [`Config::vmid`]'s at creation,
+    /// then what [`Device::set_trap_handler`] installs.
+    pub trap_handler: Mutex<(u64, u64)>,
+    /// Host-initiated trap requests so far ([`Device::host_trap`]).
+    pub host_trap: Arc<AtomicU64>,
 }
 
 impl DeviceShared {
@@ -125,6 +130,15 @@ pub struct Device {
     shared: Arc<DeviceShared>,
 }
 
+/// Why [`Device::set_trap_handler`] refused an address.
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+pub enum TrapHandlerError {
+    #[error("the trap handler's {0} address {1:#x} is not 256-byte aligned")]
+    Unaligned(&'static str, u64),
+    #[error("the trap handler's {0} address {1:#x} is above the 48-bit address space")]
+    TooHigh(&'static str, u64),
+}
+
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
 pub enum SubmitError {
     #[error("the device is lost: {0}")]
@@ -144,6 +158,7 @@ impl Device {
     /// A new device with its worker threads; fails only if the threads cannot start.
     pub fn new(config: Config) -> std::io::Result<Device> {
         let info = config.chip_info();
+        let trap_handler = Mutex::new((config.vmid.tba, config.vmid.tma));
         let vm = Arc::new(AddressSpace::new(config.memory_size));
         let pool = Pool::new(config.threads)?;
         Ok(Device {
@@ -158,6 +173,8 @@ impl Device {
                 created: Instant::now(),
                 next_queue: AtomicU64::new(0),
                 stats: Mutex::new(DeviceStats::default()),
+                trap_handler,
+                host_trap: Arc::new(AtomicU64::new(0)),
             }),
         })
     }
@@ -195,6 +212,33 @@ impl Device {
     /// GPU timestamp counter now (ticks of `info().timestamp_hz`).
     pub fn timestamp(&self) -> u64 {
         self.shared.timestamp()
+    }
+
+    /// Installs the trap handler of the device's VMID, as KFD's
+    /// `AMDKFD_IOC_SET_TRAP_HANDLER` does: `tba` is the handler's code (a program of its
+    /// own, 256-byte aligned; 0 = none), `tma` its data (what `s_sendmsg_rtn_b64
+    /// MSG_RTN_GET_TMA` returns, shifted right by 8, so also 256-byte aligned). Dispatches
+    /// submitted from now on get it; waves use it when their dispatch has
+    /// COMPUTE_PGM_RSRC2.TRAP_PRESENT (seed 003, TRAP_PRESENT / TBA / TMA).
+    pub fn set_trap_handler(&self, tba: u64, tma: u64) -> Result<(), TrapHandlerError> {
+        for (name, a) in [("TBA", tba), ("TMA", tma)] {
+            if a % 256 != 0 {
+                return Err(TrapHandlerError::Unaligned(name, a));
+            }
+            if a >> 48 != 0 {
+                return Err(TrapHandlerError::TooHigh(name, a));
+            }
+        }
+        *self.shared.trap_handler.lock() = (tba, tma);
+        Ok(())
+    }
+
+    /// A host-initiated trap: every wave running now with a trap handler (STATUS.TRAP_EN)
+    /// enters it with TTMP1.HT = 1 and TRAPSTS.HOST_TRAP at its next check point (the run
+    /// loop looks every 4096 instructions outside the fast path); waves without one
+    /// ignore it, and a wave in its handler takes it after `s_rfe_b64`.
+    pub fn host_trap(&self) {
+        self.shared.host_trap.fetch_add(1, Ordering::AcqRel);
     }
 
     /// Creates a compute queue with its own command processor thread.

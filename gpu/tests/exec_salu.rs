@@ -383,7 +383,7 @@ fn unknown_hardware_registers_trap_by_name() {
         ("s_getreg_b32 s10, hwreg(9)", "hwreg 9 (not a gfx11 hardware register)"),
         ("s_setreg_b32 hwreg(40), s1", "s_setreg of hwreg 40"),
         ("s_getreg_b32 s10, hwreg(HW_REG_GPR_ALLOC)", "HW_REG_GPR_ALLOC: not supported yet"),
-        ("s_sendmsg_rtn_b32 s10, sendmsg(MSG_RTN_GET_TMA)", "MSG_RTN_GET_TMA (130) is not supported"),
+        ("s_sendmsg_rtn_b32 s10, sendmsg(MSG_RTN_GET_DDID)", "MSG_RTN_GET_DDID (129) is not supported"),
     ] {
         let r = try_run_wave(asm, &[], false).expect_err(asm);
         assert_eq!(r.kind, ReportKind::IllegalInstruction, "{asm}: {r}");
@@ -508,18 +508,19 @@ fn sethalt_halts_the_wave_until_the_hang_timeout() {
     }
 }
 
-/// Seed `000_5e6764f932d07b8a.txt`, "STATUS . TRAP_EN": with a trap handler present
-/// (COMPUTE_PGM_RSRC2.TRAP_PRESENT) s_trap would enter it; that machinery is not modelled
-/// yet, so it raises a named illegal-instruction error rather than jumping anywhere.
+/// Seed `000_5e6764f932d07b8a.txt`, "STATUS . TRAP_EN": with TRAP_EN set
+/// (COMPUTE_PGM_RSRC2.TRAP_PRESENT) but no trap handler installed (TBA = 0), s_trap raises
+/// a named illegal-instruction error rather than jumping anywhere (trap handlers
+/// themselves: exec_trap.rs).
 #[test]
-fn s_trap_with_a_trap_handler_is_reported() {
+fn s_trap_with_trap_en_but_no_handler_is_reported() {
     let mut gpu = Gpu::new();
     let code = gpu.kernel("s_trap 1\n s_endpgm");
     let mut d = Dispatch::new(&code, &addr(0), [false; 3], [32, 1, 1]);
     d.rsrc2 |= 1 << 6;
     let r = gpu.run(&d.ib([1, 1, 1], W32)).expect_err("s_trap with TRAP_EN");
     assert_eq!(r.kind, ReportKind::IllegalInstruction, "{r}");
-    assert!(r.to_string().contains("s_trap with a trap handler: not supported yet"), "{r}");
+    assert!(r.to_string().contains("no trap handler installed (TBA = 0)"), "{r}");
 }
 
 /// Seed `000_5e6764f932d07b8a.txt`, "M0" and "SGPR out-of-range behaviour": M0 is written

@@ -334,14 +334,14 @@ fn occupancy_statistics_follow_the_modelled_resources() {
 
 /// What the SPI refuses to launch is a CP error naming the reason (and the device is
 /// lost), never a hang or a silent partial launch: a wave32 group of 1024 work-items with
-/// 256 VGPRs in CU mode (32 waves on two SIMDs need 4 × 1536 VGPRs), TRAP_ON_START
-/// without a trap handler, IEEE exception traps (EXCP_EN), and a scratch ring with fewer
-/// slots (TMPRING_SIZE.WAVES) than a group has waves.
+/// 256 VGPRs in CU mode (32 waves on two SIMDs need 4 × 1536 VGPRs) and a scratch ring
+/// with fewer slots (TMPRING_SIZE.WAVES) than a group has waves. (RSRC3.TRAP_ON_START/END
+/// and RSRC2.EXCP_EN launch: exec_trap.rs.)
 #[test]
 fn dispatches_the_spi_cannot_launch_are_cp_errors() {
     /// Changes the dispatch and returns extra register writes.
     type Setup = fn(&mut Dispatch) -> Vec<u32>;
-    let cases: [(&str, Setup, &str); 4] = [
+    let cases: [(&str, Setup, &str); 2] = [
         (
             "VGPRs",
             |d| {
@@ -350,23 +350,6 @@ fn dispatches_the_spi_cannot_launch_are_cp_errors() {
                 Vec::new()
             },
             "does not fit on a WGP",
-        ),
-        (
-            "trap on start",
-            |_| {
-                let mut ib = Vec::new();
-                Builder(&mut ib).set_sh_reg(reg::COMPUTE_PGM_RSRC3, 1 << 10);
-                ib
-            },
-            "TRAP_ON_START",
-        ),
-        (
-            "EXCP_EN",
-            |d| {
-                d.rsrc2 |= 1 << 24;
-                Vec::new()
-            },
-            "EXCP_EN",
         ),
         (
             "scratch slots",

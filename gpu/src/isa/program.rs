@@ -35,6 +35,9 @@ pub struct Program {
     /// Instructions that decoded but are not executed (their slot holds a trap), kept for
     /// disassembly.
     unexecuted_insts: HashMap<u32, Inst>,
+    /// Whether some instruction reads TRAPSTS (s_getreg_b32 of HW_REG_TRAPSTS): the waves
+    /// then accumulate its sticky float exception bits (exec/trap.rs).
+    reads_trapsts: bool,
 }
 
 impl Program {
@@ -88,8 +91,19 @@ impl Program {
         }
         let end = at.min(words.len());
         offsets.push(end as u32);
-        let mut p =
-            Program { base, wave64, insts, offsets, bad, words: words[..end].to_vec(), duals, unexecuted_insts };
+        // hwreg id 3 = HW_REG_TRAPSTS (simm16[5:0]).
+        let reads_trapsts = insts.iter().any(|i| i.op == Op::S_GETREG_B32 && i.imm & 0x3f == 3);
+        let mut p = Program {
+            base,
+            wave64,
+            insts,
+            offsets,
+            bad,
+            words: words[..end].to_vec(),
+            duals,
+            unexecuted_insts,
+            reads_trapsts,
+        };
         p.resolve_branches();
         p
     }
@@ -137,6 +151,11 @@ impl Program {
 
     pub fn base(&self) -> u64 {
         self.base
+    }
+
+    /// Whether the program reads TRAPSTS (its waves then detect float exceptions).
+    pub fn reads_trapsts(&self) -> bool {
+        self.reads_trapsts
     }
 
     pub fn insts(&self) -> &[Inst] {

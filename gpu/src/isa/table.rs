@@ -1449,9 +1449,10 @@ pub fn coverage_markdown() -> String {
          `s_subvector_loop_end`, whose semantics AMD's documentation leaves unclear (Mesa's ACO\n\
          notes say so too; no compiler for gfx11 emits them). VINTERP, LDSDIR and EXP are\n\
          graphics-only encodings: a compute wave that reaches one raises the\n\
-         illegal-instruction exception.\n\n\
-         | Encoding | Decoded | Executed |\n|---|---:|---:|\n",
+         illegal-instruction exception.\n\n",
     );
+    s.push_str(crate::isa::exec::TRAP_NOTES);
+    s.push_str("| Encoding | Decoded | Executed |\n|---|---:|---:|\n");
     let (mut td, mut tx) = (0, 0);
     for enc in ENCODINGS {
         let rows: Vec<&OpInfo> = OPS.iter().filter(|i| i.enc == enc).collect();

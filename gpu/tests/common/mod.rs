@@ -212,6 +212,8 @@ pub struct Dispatch {
     pub rsrc2: u32,
     pub user_data: Vec<u32>,
     pub threads: [u32; 3],
+    /// COMPUTE_PGM_RSRC3 (TRAP_ON_START / TRAP_ON_END bits 10 / 11).
+    pub rsrc3: u32,
 }
 
 /// RSRC2 with `user` user SGPRs, TGID_X/Y/Z as asked and `lds` bytes of LDS.
@@ -234,6 +236,7 @@ impl Dispatch {
             rsrc2: rsrc2(user_data.len() as u32, tgid, 0),
             user_data: user_data.to_vec(),
             threads,
+            rsrc3: 0,
         }
     }
 
@@ -247,7 +250,7 @@ impl Dispatch {
         assert_eq!(self.entry % 256, 0);
         b.set_sh_regs(reg::COMPUTE_PGM_LO, &[(self.entry >> 8) as u32, (self.entry >> 40) as u32]);
         b.set_sh_regs(reg::COMPUTE_PGM_RSRC1, &[self.rsrc1, self.rsrc2]);
-        b.set_sh_reg(reg::COMPUTE_PGM_RSRC3, 0);
+        b.set_sh_reg(reg::COMPUTE_PGM_RSRC3, self.rsrc3);
         if !self.user_data.is_empty() {
             b.set_sh_regs(reg::COMPUTE_USER_DATA_0, &self.user_data);
         }
@@ -381,11 +384,28 @@ pub struct WaveEnv {
     pub vmid: gpu::spi::VmidRegs,
     /// RSRC1 (VGPR count, FLOAT_MODE, ...).
     pub rsrc1: u32,
+    /// A trap handler (gfx1100 assembly): installed with `Device::set_trap_handler`, TBA =
+    /// its code, TMA = the data buffer (so `s_sendmsg_rtn_b64 MSG_RTN_GET_TMA` << 8 is the
+    /// buffer's address), and the dispatch gets RSRC2.TRAP_PRESENT.
+    pub trap_handler: Option<String>,
+    /// Bits ORed into RSRC2 (e.g. TRAP_PRESENT without a handler, EXCP_EN).
+    pub rsrc2_or: u32,
+    /// COMPUTE_PGM_RSRC3 (TRAP_ON_START / TRAP_ON_END).
+    pub rsrc3: u32,
 }
 
 impl Default for WaveEnv {
     fn default() -> Self {
-        WaveEnv { mem: Vec::new(), lds: 0, scratch_per_lane: 0, vmid: Default::default(), rsrc1: RSRC1_ALL_VGPRS }
+        WaveEnv {
+            mem: Vec::new(),
+            lds: 0,
+            scratch_per_lane: 0,
+            vmid: Default::default(),
+            rsrc1: RSRC1_ALL_VGPRS,
+            trap_handler: None,
+            rsrc2_or: 0,
+            rsrc3: 0,
+        }
     }
 }
 
@@ -465,6 +485,14 @@ pub fn try_run_wave_env(
     user.push(4 * env.mem.len() as u32);
     let mut d = Dispatch::new(&code, &user, [false; 3], [lanes as u32, 1, 1]).lds(env.lds);
     d.rsrc1 = env.rsrc1;
+    d.rsrc2 |= env.rsrc2_or;
+    d.rsrc3 = env.rsrc3;
+    let _handler = env.trap_handler.as_ref().map(|h| {
+        let bo = gpu.kernel_for(h, wave64);
+        gpu.dev.set_trap_handler(bo.va(), data.va()).unwrap();
+        d.rsrc2 |= 1 << 6; // TRAP_PRESENT
+        bo
+    });
     let mut ib = Vec::new();
     let mut b = Builder(&mut ib);
     let _scratch = (env.scratch_per_lane > 0).then(|| {

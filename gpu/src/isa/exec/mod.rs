@@ -25,6 +25,8 @@ mod salu;
 #[allow(clippy::needless_range_loop)]
 mod smem;
 #[allow(clippy::needless_range_loop)]
+mod trap;
+#[allow(clippy::needless_range_loop)]
 mod valu16;
 #[allow(clippy::needless_range_loop)]
 mod valu64;
@@ -32,7 +34,9 @@ mod valu64;
 mod vmem;
 
 use std::mem::MaybeUninit;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+
+pub(crate) use trap::COVERAGE_NOTES as TRAP_NOTES;
 
 use super::decode::{Inst, Operand, SGPR_EXEC_LO, SGPR_NULL, SGPR_TTMP0, SGPR_VCC_LO};
 use super::program::{Program, NO_TARGET};
@@ -112,6 +116,11 @@ pub struct Ctx<'a> {
     pub abort: &'a AtomicBool,
     /// SH_MEM_CONFIG, SH_MEM_BASES and the trap handler of the dispatch's VMID.
     pub vmid: &'a crate::spi::VmidRegs,
+    /// The trap handler's program (the code at TBA), if one is installed.
+    pub handler: Option<&'a Program>,
+    /// The device's host-trap request counter: a wave whose [`Wave::host_trap_seen`]
+    /// differs enters its trap handler with HT = 1 at its next check.
+    pub host_trap: &'a AtomicU64,
 }
 
 /// Architectural state of one wave.
@@ -135,6 +144,13 @@ pub struct Wave {
     pub vgprs: u32,
     /// Instructions executed, for statistics and hang reports.
     pub executed: u64,
+    /// The wave runs its trap handler's program (`pc` indexes it), not the kernel's.
+    pub in_handler: bool,
+    /// The host-trap request counter this wave has answered (set at launch).
+    pub host_trap_seen: u64,
+    /// RSRC3.TRAP_ON_START / TRAP_ON_END, still to be taken.
+    pub trap_on_start: bool,
+    pub trap_on_end: bool,
 }
 
 enum Flow {
@@ -142,6 +158,22 @@ enum Flow {
     Jump(usize),
     Barrier,
     End,
+    /// A jump to a byte address outside the current program (s_rfe_b64 back to the
+    /// kernel, s_setpc into the other program).
+    Far(u64),
+    /// Enter the trap handler.
+    Trap(trap::TrapCause),
+}
+
+/// Why [`Wave::run_in`] left its loop.
+enum Leave {
+    Stop(Stop),
+    Fault(Fault),
+    /// Continue in the program and mode [`Wave::run`] picks now.
+    Switch,
+    Far(u64),
+    Trap(trap::TrapCause, usize),
+    HostTrap,
 }
 
 /// STATUS.PRIV: the wave is in its trap handler and may use TTMPs.
@@ -162,6 +194,10 @@ impl Wave {
             sh_mem_bases: 0,
             vgprs: 256,
             executed: 0,
+            in_handler: false,
+            host_trap_seen: 0,
+            trap_on_start: false,
+            trap_on_end: false,
         }
     }
 
@@ -181,6 +217,10 @@ impl Wave {
         self.sh_mem_bases = 0;
         self.vgprs = 256;
         self.executed = 0;
+        self.in_handler = false;
+        self.host_trap_seen = 0;
+        self.trap_on_start = false;
+        self.trap_on_end = false;
     }
 
     pub fn wave64(&self) -> bool {
@@ -535,14 +575,107 @@ impl Wave {
         self.vdst(&Operand::Vgpr(r.wrapping_add(1)), &hi, exec);
     }
 
-    /// Runs until the wave ends, reaches a barrier, faults, or `ctx.abort` is set.
+    /// Runs until the wave ends, reaches a barrier, faults, or `ctx.abort` is set. `prog`
+    /// is the kernel; the wave runs it or the trap handler (`ctx.handler`), switching at
+    /// trap entry and `s_rfe_b64` (trap.rs).
     pub fn run(&mut self, prog: &Program, ctx: &mut Ctx) -> Result<Stop, Fault> {
+        if std::mem::take(&mut self.trap_on_start) && self.can_trap() && !self.in_handler {
+            let c = trap::TrapCause { pc: prog.addr(self.pc), id: 0, host: false, bits: trap::trapsts::WAVESTART };
+            self.take_trap(c, self.pc, prog, ctx)?;
+        }
+        loop {
+            let cur = match (self.in_handler, ctx.handler) {
+                (true, Some(h)) => h,
+                _ => prog,
+            };
+            // A wave its trap handler halted (STATUS.HALT written, then s_rfe_b64) stays
+            // where it is until the dispatch is aborted (hang timeout), like s_sethalt.
+            if self.status & salu::STATUS_HALT != 0 && !self.privileged() {
+                while !ctx.abort.load(Ordering::Relaxed) {
+                    std::thread::sleep(std::time::Duration::from_millis(1));
+                }
+                return Ok(Stop::Aborted);
+            }
+            let leave =
+                if self.needs_check(cur) { self.run_in::<true>(cur, ctx) } else { self.run_in::<false>(cur, ctx) };
+            match leave {
+                Leave::Stop(s) => return Ok(s),
+                Leave::Switch => {}
+                Leave::Fault(f) => match Wave::exception_bits(&f.kind) {
+                    // MEMVIOL and illegal instructions enter the handler; they cannot be
+                    // masked (seed 000, "MODE . EXCP_EN[8:0]").
+                    Some(bits) if self.can_trap() && ctx.handler.is_some() => {
+                        self.trapsts |= bits;
+                        let c = trap::TrapCause { pc: f.pc, id: 0, host: false, bits };
+                        self.take_trap(c, self.pc, cur, ctx)?;
+                    }
+                    _ => return Err(f),
+                },
+                Leave::Trap(c, idx) => self.take_trap(c, idx, cur, ctx)?,
+                Leave::HostTrap => {
+                    let now = ctx.host_trap.load(Ordering::Acquire);
+                    if !self.trap_enabled() {
+                        self.host_trap_seen = now;
+                    } else if !self.privileged() {
+                        self.host_trap_seen = now;
+                        let c = trap::TrapCause {
+                            pc: cur.addr(self.pc),
+                            id: 0,
+                            host: true,
+                            bits: trap::trapsts::HOST_TRAP,
+                        };
+                        self.take_trap(c, self.pc, cur, ctx)?;
+                    }
+                }
+                Leave::Far(target) => {
+                    if let Some(t) = prog.index_of(target) {
+                        self.in_handler = false;
+                        self.pc = t;
+                    } else if let Some(t) = ctx.handler.and_then(|h| h.index_of(target)) {
+                        self.in_handler = true;
+                        self.pc = t;
+                    } else {
+                        let idx = self.pc.saturating_sub(1);
+                        return Err(Fault {
+                            kind: illegal(format!(
+                                "jump to {target:#x}, outside the decoded program and the trap handler"
+                            )),
+                            pc: cur.addr(idx),
+                            inst: cur.describe(idx),
+                        });
+                    }
+                }
+            }
+        }
+    }
+
+    /// Enters the trap handler for `c` (raised at instruction `idx` of `cur`), or the fault
+    /// report when none is installed.
+    fn take_trap(&mut self, c: trap::TrapCause, idx: usize, cur: &Program, ctx: &Ctx) -> Result<(), Fault> {
+        self.enter_trap(c, ctx.handler.is_some()).map_err(|kind| Fault {
+            kind,
+            pc: cur.addr(idx),
+            inst: cur.describe(idx),
+        })
+    }
+
+    /// Whether the run loop must take its checking path: MODE enables float exception
+    /// traps or trap-after-instruction, or the program reads TRAPSTS (whose sticky EXCP
+    /// bits then accumulate).
+    fn needs_check(&self, prog: &Program) -> bool {
+        self.mode & trap::MODE_CHECKED != 0 || prog.reads_trapsts()
+    }
+
+    /// The run loop over one program. With `CHECK`, every instruction goes through the
+    /// float-exception detection and the trap-after-instruction check (trap.rs); without
+    /// it the loop is the lean one, and leaves as soon as MODE asks for checking.
+    fn run_in<const CHECK: bool>(&mut self, prog: &Program, ctx: &mut Ctx) -> Leave {
         let insts = prog.insts();
         let mut since_check = 0u32;
         loop {
             let idx = self.pc;
             let Some(inst) = insts.get(idx) else {
-                return Err(Fault {
+                return Leave::Fault(Fault {
                     kind: illegal("the program counter left the decoded program"),
                     pc: prog.addr(idx),
                     inst: String::new(),
@@ -550,27 +683,83 @@ impl Wave {
             };
             self.pc = idx + 1;
             self.executed += 1;
-            if self.fast(inst) {
-                continue;
-            }
-            match self.step(inst, idx, prog, ctx) {
-                Ok(Flow::Next) => {}
-                Ok(Flow::Jump(t)) => self.pc = t,
-                Ok(Flow::Barrier) => return Ok(Stop::Barrier),
-                Ok(Flow::End) => return Ok(Stop::Ended),
-                Err(kind) => {
-                    self.pc = idx;
-                    return Err(Fault { kind, pc: prog.addr(idx), inst: prog.describe(idx) });
+            if CHECK {
+                if let Some(leave) = self.step_checked(inst, idx, prog, ctx) {
+                    return leave;
+                }
+            } else {
+                if self.fast(inst) {
+                    continue;
+                }
+                if let Some(leave) = self.step_flow(inst, idx, prog, ctx) {
+                    return leave;
+                }
+                if self.mode & trap::MODE_CHECKED != 0 {
+                    return Leave::Switch;
                 }
             }
             since_check += 1;
             if since_check >= 4096 {
                 since_check = 0;
                 if ctx.abort.load(Ordering::Relaxed) {
-                    return Ok(Stop::Aborted);
+                    return Leave::Stop(Stop::Aborted);
+                }
+                if ctx.host_trap.load(Ordering::Relaxed) != self.host_trap_seen {
+                    return Leave::HostTrap;
                 }
             }
         }
+    }
+
+    /// Executes `inst` (at `idx`) on the step path; `Some` when the run loop must leave.
+    #[inline(always)]
+    fn step_flow(&mut self, inst: &Inst, idx: usize, prog: &Program, ctx: &mut Ctx) -> Option<Leave> {
+        match self.step(inst, idx, prog, ctx) {
+            Ok(Flow::Next) => None,
+            Ok(Flow::Jump(t)) => {
+                self.pc = t;
+                None
+            }
+            Ok(Flow::Barrier) => Some(Leave::Stop(Stop::Barrier)),
+            Ok(Flow::End) => Some(Leave::Stop(Stop::Ended)),
+            Ok(Flow::Far(target)) => Some(Leave::Far(target)),
+            Ok(Flow::Trap(c)) => {
+                self.pc = idx;
+                Some(Leave::Trap(c, idx))
+            }
+            Err(kind) => {
+                self.pc = idx;
+                Some(Leave::Fault(Fault { kind, pc: prog.addr(idx), inst: prog.describe(idx) }))
+            }
+        }
+    }
+
+    /// The checking path's instruction (out of line, so that the lean loop keeps its
+    /// registers): float exception detection around it, then trap-after-instruction.
+    #[inline(never)]
+    fn step_checked(&mut self, inst: &Inst, idx: usize, prog: &Program, ctx: &mut Ctx) -> Option<Leave> {
+        let before = self.fp_before(inst);
+        // Trap-after-instruction follows an instruction that started with it enabled.
+        let after_inst = self.mode & trap::MODE_TRAP_AFTER_INST != 0;
+        if !self.fast(inst) {
+            if let Some(leave) = self.step_flow(inst, idx, prog, ctx) {
+                return Some(leave);
+            }
+        }
+        if let Some(b) = &before {
+            let bits = self.fp_after(inst, b);
+            self.trapsts |= bits;
+            if bits & (self.mode >> crate::spi::mode::EXCP_EN) != 0 && self.can_trap() {
+                let c = trap::TrapCause { pc: prog.addr(self.pc), id: 0, host: false, bits: 0 };
+                return Some(Leave::Trap(c, idx));
+            }
+        }
+        if after_inst && self.can_trap() {
+            let bits = trap::trapsts::TRAP_AFTER_INST;
+            let c = trap::TrapCause { pc: prog.addr(self.pc), id: 0, host: false, bits };
+            return Some(Leave::Trap(c, idx));
+        }
+        (!self.needs_check(prog)).then_some(Leave::Switch)
     }
 
     /// VOPD: both halves read the state from before the instruction. X is computed into a
@@ -653,8 +842,15 @@ impl Wave {
                 Ok(Flow::Next)
             }
             // Seed 000, "STATUS . TRAP_EN": without a trap handler s_trap is a NOP.
-            S_TRAP if self.status & 1 << crate::spi::status::TRAP_EN == 0 => Ok(Flow::Next),
-            S_TRAP => Err(illegal("s_trap with a trap handler: not supported yet")),
+            // In a privileged wave (the trap handler) s_trap is not taken either (trap.rs).
+            S_TRAP if !self.can_trap() => Ok(Flow::Next),
+            // The saved PC is the s_trap's own (seed 000, "程序计数器" (program counter)).
+            S_TRAP => Ok(Flow::Trap(trap::TrapCause {
+                pc: prog.addr(idx),
+                id: inst.imm as u8,
+                host: false,
+                bits: 0,
+            })),
             // A halted wave stays at this instruction until something resumes it; nothing
             // does here, so the dispatch hangs until the device's hang timeout, as on
             // hardware without a debugger. The trap handler ignores HALT.
@@ -684,6 +880,17 @@ impl Wave {
                 }
                 Err(illegal("s_code_end executed (ran past the end of the shader)"))
             }
+            // RSRC3.TRAP_ON_END: the first s_endpgm enters the handler (TRAPSTS.WAVE_END)
+            // with its own PC; returning to it ends the wave.
+            S_ENDPGM if self.trap_on_end && self.can_trap() => {
+                self.trap_on_end = false;
+                Ok(Flow::Trap(trap::TrapCause {
+                    pc: prog.addr(idx),
+                    id: 0,
+                    host: false,
+                    bits: trap::trapsts::WAVE_END,
+                }))
+            }
             S_ENDPGM => Ok(Flow::End),
             V_ILLEGAL => Err(illegal("v_illegal executed (the all-zero instruction dword)")),
             S_BARRIER => Ok(Flow::Barrier),
@@ -699,19 +906,22 @@ impl Wave {
                 self.sendmsg(inst.imm)?;
                 Ok(Flow::Next)
             }
+            // MSG_RTN_GET_TMA (130) / MSG_RTN_GET_TBA (133): the trap handler's addresses.
+            S_SENDMSG_RTN_B32 | S_SENDMSG_RTN_B64 if matches!(inst.imm & 0xff, 130 | 133) => {
+                self.sendmsg_rtn_trap(inst, ctx.vmid);
+                Ok(Flow::Next)
+            }
             S_CALL_B64 => {
                 self.sdst64(&inst.dst, prog.addr(idx + 1));
                 self.branch(inst)
             }
-            // S_RFE_B64 (RDNA3 pseudo-code "WAVE_STATUS.PRIV = 0; PC = S0"): outside a trap
+            // S_RFE_B64 (RDNA3 pseudo-code "WAVE_STATUS.PRIV = 0; PC = S0"): back from the
+            // trap handler to the kernel program (or wherever S0 points); outside a trap
             // handler PRIV is already clear and it is a jump like s_setpc_b64.
             S_RFE_B64 => {
                 let target = self.s64(&inst.src[0]) & 0xffff_ffff_ffff;
                 self.status &= !STATUS_PRIV;
-                match prog.index_of(target) {
-                    Some(t) => Ok(Flow::Jump(t)),
-                    None => Err(illegal(format!("jump to {target:#x}, outside the decoded program"))),
-                }
+                Ok(Flow::Far(target))
             }
             S_GETPC_B64 => {
                 self.sdst64(&inst.dst, prog.addr(idx + 1));
@@ -724,7 +934,8 @@ impl Wave {
                 }
                 match prog.index_of(target) {
                     Some(t) => Ok(Flow::Jump(t)),
-                    None => Err(illegal(format!("jump to {target:#x}, outside the decoded program"))),
+                    // Maybe in the other program (kernel or trap handler).
+                    None => Ok(Flow::Far(target)),
                 }
             }
 

@@ -39,15 +39,16 @@ pub(super) mod hwreg {
 /// DX10_CLAMP 8, IEEE 9, LOD_CLAMPED 10, TRAP_AFTER_INST_EN 11, EXCP_EN 20:12, WAVE_END 21,
 /// FP16_OVFL 23, DISABLE_PERF 27. The other bits are reserved and read as zero.
 const MODE_WRITABLE: u32 = 0x003f_ffff | 1 << 23 | 1 << 27;
-/// MODE bits that turn on traps (TRAP_AFTER_INST_EN and EXCP_EN[8:0]).
-const MODE_TRAP_BITS: u32 = 1 << 11 | 0x1ff << mode::EXCP_EN;
 /// TRAPSTS fields (gfx11 `SQ_WAVE_TRAPSTS`): EXCP 8:0, SAVECTX 10, ILLEGAL_INST 11,
 /// EXCP_HI 14:12, BUFFER_OOB 15, HOST_TRAP 16, WAVESTART 17, WAVE_END 18, PERF_SNAPSHOT 19,
 /// TRAP_AFTER_INST 20, UTC_ERROR 28. User shaders may write them (seed 000, "Trap and
 /// exception registers").
 const TRAPSTS_WRITABLE: u32 = 0x1ff | 0x1f_fc00 | 1 << 28;
+/// STATUS fields a privileged wave may write: SCC 0, USER_PRIO 4:3, PRIV 5, HALT 13,
+/// COND_DBG_USER 20, COND_DBG_SYS 21.
+const STATUS_PRIV_WRITABLE: u32 = 1 | 3 << 3 | STATUS_PRIV | STATUS_HALT | 3 << 20;
 /// STATUS.HALT.
-const STATUS_HALT: u32 = 1 << 13;
+pub(super) const STATUS_HALT: u32 = 1 << 13;
 /// HW_ID2.ME_ID: compute waves come from a micro engine other than graphics (1).
 const HW_ID2_VALUE: u32 = 1 << 8;
 
@@ -305,21 +306,24 @@ impl Wave {
         match id {
             hwreg::MODE => {
                 let m = mask & MODE_WRITABLE;
-                let new = self.mode & !m | value & m;
-                // Exception traps and trap-after-instruction need the trap handler machinery.
-                if new & MODE_TRAP_BITS != 0 && self.status & 1 << status::TRAP_EN != 0 {
-                    return Err(illegal(
-                        "s_setreg enabling MODE.EXCP_EN or TRAP_AFTER_INST_EN with a trap handler: not supported yet",
-                    ));
-                }
-                self.mode = new;
+                // EXCP_EN and TRAP_AFTER_INST_EN switch the run loop to its checking path
+                // (trap.rs) after this instruction.
+                self.mode = self.mode & !m | value & m;
             }
             hwreg::TRAPSTS => {
                 let m = mask & TRAPSTS_WRITABLE;
                 self.trapsts = self.trapsts & !m | value & m;
             }
+            // In the trap handler (seed 000, "状态寄存器" (status register): some fields are
+            // writable there): SCC, USER_PRIO, PRIV, HALT and the two COND_DBG bits, what
+            // a handler restores or sets (ROCm's halts a wave by writing HALT, then
+            // s_rfe_b64). TRAP_EN, EXECZ, VCCZ, VALID and the launch fields stay.
             hwreg::STATUS if privileged => {
-                return Err(illegal("s_setreg of HW_REG_STATUS in a privileged wave: not supported yet"))
+                let m = mask & STATUS_PRIV_WRITABLE;
+                let live = self.status & !(1 << status::SCC) | (self.scc as u32) << status::SCC;
+                let new = live & !m | value & m;
+                self.scc = new & 1 << status::SCC != 0;
+                self.status = new & !(1 << status::SCC);
             }
             hwreg::FLAT_SCR_LO | hwreg::FLAT_SCR_HI if privileged => {
                 let shift = if id == hwreg::FLAT_SCR_HI { 32 } else { 0 };
