@@ -468,6 +468,9 @@ fn host_trap_enters_the_handler_with_ht() {
         gpu.dev.set_trap_handler(h.va(), mem.va()).unwrap();
         let mut d = Dispatch::new(&code, &addr(mem.va()), [false; 3], [64, 1, 1]);
         d.rsrc2 |= 1 << 6;
+        // The handler stores through v245/v246: allocate every VGPR (memory instructions
+        // read v0 for an unallocated source VGPR).
+        d.rsrc1 = common::RSRC1_ALL_VGPRS;
         let ib = gpu.ib(&d.ib([1, 1, 1], init));
         let seq = gpu.queue.submit(&[ib]).unwrap();
         // Once the wave has started, ask for a host trap.
