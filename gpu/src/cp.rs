@@ -649,6 +649,7 @@ impl CommandProcessor {
     fn dispatch(&mut self, dims: [u32; 3], initiator: u32) -> Result<(), CpError> {
         let mut d = Dispatch::from_regs(|r| self.sh_get(r), dims, initiator);
         d.vmid = self.q.dev.config.vmid;
+        d.check = self.q.dev.config.check;
         d.validate().map_err(|e| packet_error(format!("dispatch cannot launch: {e}")))?;
         let index = self.dispatches;
         self.dispatches += 1;

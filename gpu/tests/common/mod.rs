@@ -381,11 +381,21 @@ pub struct WaveEnv {
     pub vmid: gpu::spi::VmidRegs,
     /// RSRC1 (VGPR count, FLOAT_MODE, ...).
     pub rsrc1: u32,
+    /// Run under the debug checker (default: on when `SOFTNAVI_CHECK=1` is set, so that
+    /// the whole suite can be run under it).
+    pub check: bool,
 }
 
 impl Default for WaveEnv {
     fn default() -> Self {
-        WaveEnv { mem: Vec::new(), lds: 0, scratch_per_lane: 0, vmid: Default::default(), rsrc1: RSRC1_ALL_VGPRS }
+        WaveEnv {
+            mem: Vec::new(),
+            lds: 0,
+            scratch_per_lane: 0,
+            vmid: Default::default(),
+            rsrc1: RSRC1_ALL_VGPRS,
+            check: std::env::var("SOFTNAVI_CHECK").is_ok_and(|v| v.trim() == "1"),
+        }
     }
 }
 
@@ -448,6 +458,7 @@ pub fn try_run_wave_env(
         hang_timeout: Duration::from_secs(5),
         memory_size: 256 << 20,
         vmid: env.vmid,
+        check: env.check,
         ..Config::default()
     });
     let code = gpu.kernel_for(&src, wave64);

@@ -11,6 +11,7 @@
 mod alu;
 #[allow(clippy::needless_range_loop)]
 mod buffer;
+mod check;
 #[allow(clippy::needless_range_loop)]
 mod ds;
 #[allow(clippy::needless_range_loop)]
@@ -66,6 +67,9 @@ pub enum FaultKind {
     IllegalInstruction(String),
     /// MEMVIOL: a memory access breaking an alignment rule (seed 000: not maskable).
     MemoryViolation(String),
+    /// A rule the debug checker (`SOFTNAVI_CHECK=1`) found broken; the text names the seed
+    /// rule (check.rs).
+    Check(String),
 }
 
 impl std::fmt::Display for FaultKind {
@@ -80,6 +84,7 @@ impl std::fmt::Display for FaultKind {
             ),
             FaultKind::IllegalInstruction(why) => write!(f, "illegal instruction: {why}"),
             FaultKind::MemoryViolation(why) => write!(f, "memory violation (MEMVIOL): {why}"),
+            FaultKind::Check(why) => write!(f, "debug check (SOFTNAVI_CHECK) failed: {why}"),
         }
     }
 }
@@ -133,6 +138,8 @@ pub struct Wave {
     pub vgprs: u32,
     /// Instructions executed, for statistics and hang reports.
     pub executed: u64,
+    /// Memory counters, the debug checker and launch ids (check.rs).
+    pub track: check::Track,
 }
 
 enum Flow {
@@ -159,6 +166,7 @@ impl Wave {
             flat_scratch: 0,
             vgprs: 256,
             executed: 0,
+            track: check::Track::default(),
         }
     }
 
@@ -177,6 +185,7 @@ impl Wave {
         self.flat_scratch = 0;
         self.vgprs = 256;
         self.executed = 0;
+        self.track.reset();
     }
 
     pub fn wave64(&self) -> bool {
@@ -528,7 +537,8 @@ impl Wave {
             };
             self.pc = idx + 1;
             self.executed += 1;
-            if self.fast(inst) {
+            // The debug checker and released VGPRs see every instruction in step().
+            if !self.track.slow && self.fast(inst) {
                 continue;
             }
             match self.step(inst, idx, prog, ctx) {
@@ -594,22 +604,29 @@ impl Wave {
             ds_ops, flat_ops, global_ops, mtbuf_ops, mubuf_ops, scratch_ops, smem_ops, vopd_ops, Op::*,
         };
         let op = inst.op;
+        let cls = check::class(op);
+        if cls != 0 || self.track.slow {
+            self.track_inst(inst, cls, idx, prog)?;
+        }
         match op {
             // ---- Program control (SOPP) ----
+            S_WAITCNT
+            | S_WAITCNT_VSCNT
+            | S_WAITCNT_VMCNT
+            | S_WAITCNT_EXPCNT
+            | S_WAITCNT_LGKMCNT
+            | S_WAIT_IDLE
+            | S_WAITCNT_DEPCTR => {
+                self.waitcnt(inst);
+                Ok(Flow::Next)
+            }
             S_NOP
             | S_SLEEP
             | S_SET_INST_PREFETCH_DISTANCE
             | S_CLAUSE
             | S_DELAY_ALU
-            | S_WAITCNT_DEPCTR
-            | S_WAITCNT
-            | S_WAIT_IDLE
             | S_SETPRIO
             | S_ICACHE_INV
-            | S_WAITCNT_VSCNT
-            | S_WAITCNT_VMCNT
-            | S_WAITCNT_EXPCNT
-            | S_WAITCNT_LGKMCNT
             | S_VERSION
             | V_NOP
             // Performance levels, thread trace data and the wake-up of sleeping waves have
@@ -675,6 +692,10 @@ impl Wave {
             }
             S_SENDMSG => {
                 self.sendmsg(inst.imm)?;
+                Ok(Flow::Next)
+            }
+            S_SENDMSG_RTN_B32 | S_SENDMSG_RTN_B64 => {
+                self.sendmsg_rtn(inst, ctx)?;
                 Ok(Flow::Next)
             }
             S_CALL_B64 => {
