@@ -132,16 +132,18 @@ impl Track {
         self.slow = on || self.vgprs_released;
     }
 
-    fn count(&mut self, k: usize, n: u8) {
+    /// Issues `n` counts on counter `k`; `ordered`: they complete in issue order (the
+    /// checker numbers only those).
+    fn count(&mut self, k: usize, n: u8, ordered: bool) {
         for _ in 0..n {
             if self.cnt[k] >= MAX[k] {
                 // The counter is full: the issue waits for the oldest to complete.
                 self.retire(k, (MAX[k] - 1) as u32);
             }
             self.cnt[k] += 1;
-            if let Some(c) = &mut self.checker {
-                c.issued[k] = c.issued[k].wrapping_add(1);
-            }
+        }
+        if let (Some(c), true) = (&mut self.checker, ordered) {
+            c.issued[k] = c.issued[k].wrapping_add(n as u32);
         }
     }
 
@@ -288,8 +290,10 @@ struct Regs {
 
 impl Regs {
     fn push(&mut self, o: Operand, n: u32, write: bool) {
-        if matches!(o, Operand::Vgpr(_) | Operand::Sgpr(_)) && self.n < 8 {
-            self.r[self.n] = (o, n.max(1), write);
+        // A slot without a type holds no operand (the decoder may leave a field's
+        // register there).
+        if n > 0 && matches!(o, Operand::Vgpr(_) | Operand::Sgpr(_)) && self.n < 8 {
+            self.r[self.n] = (o, n, write);
             self.n += 1;
         }
     }
@@ -427,16 +431,19 @@ impl Wave {
             r?;
         }
         if cls & C_VM != 0 {
-            self.track.count(VM, 1);
+            self.track.count(VM, 1, true);
         }
         if cls & C_VS != 0 {
-            self.track.count(VS, 1);
+            self.track.count(VS, 1, true);
         }
-        if cls & (C_LGKM | C_LGKM_OOO) != 0 {
-            self.track.count(LGKM, 1 + (cls & C_TWICE != 0) as u8);
+        if cls & C_LGKM != 0 {
+            self.track.count(LGKM, 1, true);
+        }
+        if cls & C_LGKM_OOO != 0 {
+            self.track.count(LGKM, 1 + (cls & C_TWICE != 0) as u8, false);
         }
         if cls & C_EXP != 0 {
-            self.track.count(EXP, 1);
+            self.track.count(EXP, 1, true);
         }
         Ok(())
     }
@@ -697,8 +704,8 @@ mod tests {
     fn in_order_retirement() {
         let mut t = Track::default();
         t.set_checking(true);
-        t.count(VM, 1);
-        t.count(VM, 1);
+        t.count(VM, 1, true);
+        t.count(VM, 1, true);
         t.retire(VM, 1);
         let c = t.checker.as_ref().unwrap();
         assert!(c.ready(Pending { kind: 1, seq: 0, at: 0 }));
