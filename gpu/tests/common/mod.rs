@@ -118,6 +118,12 @@ pub fn read_u64(bo: &Bo, byte_offset: u64) -> u64 {
     w[0] as u64 | (w[1] as u64) << 32
 }
 
+/// `SOFTNAVI_CHECK=1` in the environment: the harness's devices run every wave under the
+/// debug checker, so that the whole suite can be run under it.
+pub fn check_from_env() -> bool {
+    std::env::var("SOFTNAVI_CHECK").is_ok_and(|v| v.trim() == "1")
+}
+
 /// A device and one queue; `threads: 2` keeps the tests light on small machines.
 pub struct Gpu {
     pub dev: Device,
@@ -137,7 +143,13 @@ impl Gpu {
 
     /// A device with `threads` WGP worker threads.
     pub fn with_threads(threads: usize, hang_timeout: Duration) -> Gpu {
-        Gpu::with_config(Config { threads, hang_timeout, memory_size: 256 << 20, ..Config::default() })
+        Gpu::with_config(Config {
+            threads,
+            hang_timeout,
+            memory_size: 256 << 20,
+            check: check_from_env(),
+            ..Config::default()
+        })
     }
 
     /// A device with its own configuration (e.g. the VMID's SH_MEM_CONFIG or trap handler).
@@ -394,7 +406,7 @@ impl Default for WaveEnv {
             scratch_per_lane: 0,
             vmid: Default::default(),
             rsrc1: RSRC1_ALL_VGPRS,
-            check: std::env::var("SOFTNAVI_CHECK").is_ok_and(|v| v.trim() == "1"),
+            check: check_from_env(),
         }
     }
 }
