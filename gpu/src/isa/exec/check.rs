@@ -411,6 +411,8 @@ fn vector(enc: Encoding) -> bool {
 impl Wave {
     /// Counts `inst` on its counters and, with the checker on, checks it first. Called at
     /// the top of `step()` for instructions with a counter class or when `track.slow`.
+    /// Kept out of line, away from the ALU loop's code.
+    #[inline(never)]
     pub(super) fn track_inst(&mut self, inst: &Inst, cls: u8, idx: usize, prog: &Program) -> Result<(), FaultKind> {
         if self.track.vgprs_released {
             let uses = vector(inst.op.info().enc)
@@ -451,6 +453,7 @@ impl Wave {
     /// s_waitcnt, s_waitcnt_{vs,vm,exp,lgkm}cnt, s_wait_idle: retires what the wait waits for.
     /// s_waitcnt_depctr waits on ALU and VMEM-source dependency counters, which are always
     /// satisfied here: it retires no memory counter.
+    #[inline(never)]
     pub(super) fn waitcnt(&mut self, inst: &Inst) {
         use crate::isa::table::Op::{
             S_WAITCNT, S_WAITCNT_EXPCNT, S_WAITCNT_LGKMCNT, S_WAITCNT_VMCNT, S_WAITCNT_VSCNT, S_WAIT_IDLE,

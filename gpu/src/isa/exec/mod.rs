@@ -524,6 +524,17 @@ impl Wave {
 
     /// Runs until the wave ends, reaches a barrier, faults, or `ctx.abort` is set.
     pub fn run(&mut self, prog: &Program, ctx: &mut Ctx) -> Result<Stop, Fault> {
+        if self.track.slow {
+            self.run_loop::<false>(prog, ctx)
+        } else {
+            self.run_loop::<true>(prog, ctx)
+        }
+    }
+
+    /// The run loop; `FAST`: ALU instructions may take the fast path. The debug checker and
+    /// released VGPRs (check.rs) need every instruction to go through step(): a loop
+    /// without the fast path, so that the hot one tests nothing more per instruction.
+    fn run_loop<const FAST: bool>(&mut self, prog: &Program, ctx: &mut Ctx) -> Result<Stop, Fault> {
         let insts = prog.insts();
         let mut since_check = 0u32;
         loop {
@@ -537,11 +548,12 @@ impl Wave {
             };
             self.pc = idx + 1;
             self.executed += 1;
-            // The debug checker and released VGPRs see every instruction in step().
-            if !self.track.slow && self.fast(inst) {
+            if FAST && self.fast(inst) {
                 continue;
             }
             match self.step(inst, idx, prog, ctx) {
+                // s_sendmsg MSG_DEALLOC_VGPRS turns the slow loop on.
+                Ok(Flow::Next) if FAST && self.track.slow => return self.run_loop::<false>(prog, ctx),
                 Ok(Flow::Next) => {}
                 Ok(Flow::Jump(t)) => self.pc = t,
                 Ok(Flow::Barrier) => return Ok(Stop::Barrier),
