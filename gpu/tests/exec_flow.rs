@@ -17,22 +17,44 @@ fn env(check: bool) -> WaveEnv {
     WaveEnv { mem: (0..64).collect(), lds: 1024, check, ..WaveEnv::default() }
 }
 
+fn run_on(body: &str, check: bool, wave64: bool) -> Result<WaveOut, Arc<Report>> {
+    try_run_wave_env(body, &[], wave64, &env(check)).map(|(out, _)| out)
+}
+
 fn run(body: &str, check: bool) -> Result<WaveOut, Arc<Report>> {
-    try_run_wave_env(body, &[], false, &env(check)).map(|(out, _)| out)
+    run_on(body, check, false)
 }
 
+/// The wave sizes a body runs in: both, unless it writes EXEC_LO alone or uses VOPD.
+fn sizes(body: &str) -> &'static [bool] {
+    if body.contains("exec_lo") || body.contains("v_dual") {
+        &[false]
+    } else {
+        &[false, true]
+    }
+}
+
+/// The checker accepts `body` (in wave32 and wave64); returns the wave32 result.
 fn passes(body: &str) -> WaveOut {
-    run(body, true).unwrap_or_else(|r| panic!("the checker rejected\n{body}\n{r}"))
+    let mut out = None;
+    for &wave64 in sizes(body) {
+        let o = run_on(body, true, wave64)
+            .unwrap_or_else(|r| panic!("the checker rejected (wave64 {wave64})\n{body}\n{r}"));
+        out.get_or_insert(o);
+    }
+    out.unwrap()
 }
 
-/// The checker reports `body` as breaking a rule whose text contains `rule` and `why`;
-/// without the checker the same program runs.
+/// The checker reports `body` as breaking a rule whose text contains `rule` and `why`
+/// (in wave32 and wave64); without the checker the same program runs.
 fn breaks(body: &str, rule: &str, why: &str) {
-    let r = run(body, true).expect_err(body);
-    assert_eq!(r.kind, ReportKind::Check, "{body}\n{r}");
-    let text = format!("{}\n{}", r.summary, r.details);
-    assert!(text.contains(rule) && text.contains(why), "{body}\nwanted {rule:?} / {why:?} in\n{r}");
-    run(body, false).unwrap_or_else(|r| panic!("without the checker\n{body}\n{r}"));
+    for &wave64 in sizes(body) {
+        let r = run_on(body, true, wave64).expect_err(body);
+        assert_eq!(r.kind, ReportKind::Check, "{body}\n{r}");
+        let text = format!("{}\n{}", r.summary, r.details);
+        assert!(text.contains(rule) && text.contains(why), "{body}\nwanted {rule:?} / {why:?} in\n{r}");
+        run_on(body, false, wave64).unwrap_or_else(|r| panic!("without the checker\n{body}\n{r}"));
+    }
 }
 
 /// IB_STS fields (gfx10/11 `SQ_WAVE_IB_STS`): VM_CNT 3:0 + 23:22, EXP_CNT 6:4, LGKM_CNT
@@ -142,6 +164,12 @@ fn seed001_checker_reports_results_used_before_their_wait() {
     );
     // Loads on the same in-order counter may overwrite each other's destination.
     passes("v_mov_b32 v20, 0\n global_load_b32 v21, v20, s[4:5]\n global_load_b32 v21, v20, s[4:5] offset:4\n s_waitcnt vmcnt(0)\n v_mov_b32 v4, v21");
+    // VOPD: both halves' operands are checked.
+    breaks(
+        "v_mov_b32 v20, 0\n global_load_b32 v21, v20, s[4:5]\n v_dual_mov_b32 v4, 1 :: v_dual_mov_b32 v5, v21\n s_waitcnt vmcnt(0)",
+        DEP,
+        "v21 is read",
+    );
     // Stores read their data at issue: no wait before reusing it.
     passes("v_mov_b32 v20, 0\n global_store_b32 v20, v20, s[4:5]\n v_mov_b32 v20, 1\n s_waitcnt_vscnt null, 0");
 }

@@ -1,5 +1,5 @@
 //! The wave's memory counters (VMcnt, VScnt, LGKMcnt, EXPcnt) and the debug checker
-//! (`SOFTNAVI_CHECK=1`).
+//! (`SOFTNAVI_CHECK=1`), from seed `001_0760d26a8a4da695.txt`.
 //!
 //! Seed 001, "数据依赖解析" (data dependency resolution): every memory instruction counts
 //! on the counter of its group until it completes; `s_waitcnt*` waits until a counter is
@@ -501,14 +501,18 @@ impl Wave {
         // Registers: VOPD's halves, or the instruction's own operands.
         let wave64 = self.wave64();
         let halves;
-        let list: &[Inst] = match prog.dual(inst) {
-            Some(p) if inst.op.info().enc == Encoding::Vopd => {
+        let mut list = std::slice::from_ref(inst);
+        if inst.op.info().enc == Encoding::Vopd {
+            if let Some(p) = prog.dual(inst) {
                 halves = *p;
-                &halves
+                list = &halves;
             }
-            _ => std::slice::from_ref(inst),
-        };
-        // The kind a load of this instruction leaves on its destination.
+        }
+        // The kind a load of this instruction leaves on its destination. A FLAT load counts
+        // on VMcnt and LGKMcnt; its data is taken as ready when VMcnt retires it (the
+        // memory it reaches in nearly every program; LLVM waits on vmcnt for FLAT loads it
+        // knows are global and on both otherwise). Implicit operands (VCC of v_cndmask and
+        // carries, EXEC, M0) are not checked: SMEM loads into them are not expected.
         let load_kind = if cls & C_LOAD == 0 {
             0
         } else if cls & C_VM != 0 {
