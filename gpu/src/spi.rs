@@ -452,7 +452,12 @@ impl Dispatch {
         let user_sgprs = field(self.rsrc2, 1, 5) as usize;
         let tidig = field(self.rsrc2, 11, 2);
         let scratch = self.rsrc2 & 1 != 0;
-        let vgprs = self.occupancy().vgprs_per_wave.min(256);
+        let occupancy = self.occupancy();
+        let vgprs = occupancy.vgprs_per_wave.min(256);
+        // LDS_ALLOC: LDS_BASE 8:0 (each workgroup's LDS starts at 0 here), LDS_SIZE 20:12
+        // in the 1 KiB allocation granules of seed 000 ("LDS").
+        let lds_alloc = (occupancy.lds_per_group / limits::LDS_GRANULE) << 12;
+        let hw_id2 = self.hw_id2();
         for (w, wave) in waves.iter_mut().enumerate().take(count) {
             wave.reset(lanes);
             wave.vgprs = vgprs;
@@ -491,10 +496,8 @@ impl Dispatch {
             wave.status = self.initial_status(count > 1);
             wave.track.set_checking(self.check);
             wave.track.hw_id1 = self.hw_id1(slot_base, w as u32);
-            wave.track.hw_id2 = self.hw_id2();
-            // LDS_ALLOC: LDS_BASE 8:0 (each workgroup's LDS starts at 0 here), LDS_SIZE
-            // 20:12 in the 1 KiB allocation granules of seed 000 ("LDS").
-            wave.track.lds_alloc = (self.occupancy().lds_per_group / limits::LDS_GRANULE) << 12;
+            wave.track.hw_id2 = hw_id2;
+            wave.track.lds_alloc = lds_alloc;
             wave.track.sh_mem_bases = self.vmid.sh_mem_bases;
         }
         count
