@@ -271,24 +271,10 @@ fn seed001_delay_alu_encoding_is_checked() {
     }
 }
 
-/// LLVM 19's own code (`clang-19 -O2` of an OpenCL kernel with global loads, LDS, a
-/// barrier, s_delay_alu and MSG_DEALLOC_VGPRS before s_endpgm) runs under the checker
-/// with two waves per group, and computes what the host computes.
-#[test]
-fn llvm_compiled_kernel_passes_the_checker() {
-    let cl = "
-        __kernel void k(__global const int *in, __global int *out) {
-            __local int tmp[64];
-            int l = __builtin_amdgcn_workitem_id_x();
-            int g = __builtin_amdgcn_workgroup_id_x();
-            int i = g * 64 + l;
-            int a = in[i];
-            tmp[l] = a * 3;
-            __builtin_amdgcn_fence(__ATOMIC_RELEASE, \"workgroup\");
-            __builtin_amdgcn_s_barrier();
-            __builtin_amdgcn_fence(__ATOMIC_ACQUIRE, \"workgroup\");
-            out[i] = tmp[l ^ 33] + in[i ^ 1] + a;
-        }";
+/// Compiles an OpenCL kernel `k` with `clang-19 -O2` for gfx1100 and returns its code (the
+/// instructions between its label and its end) and its user SGPR count (the kernarg
+/// pointer in s[0:1], TGID_X after the user SGPRs).
+fn llvm_kernel(cl: &str) -> (String, u32) {
     let dir = common::scratch_dir("cl");
     std::fs::write(dir.join("k.cl"), cl).unwrap();
     common::run_tool(
@@ -313,16 +299,53 @@ fn llvm_compiled_kernel_passes_the_checker() {
         .lines()
         .skip_while(|l| !l.starts_with("k:"))
         .skip(1)
-        .take_while(|l| !l.contains(".Lfunc_end"))
-        .filter(|l| !l.trim_start().starts_with(';') && !l.trim_start().starts_with('.'))
-        .map(|l| format!("{l}\n"))
+        .take_while(|l| !l.contains(".Lfunc_end") && !l.trim_start().starts_with(".section"))
+        // Instructions and branch labels; no directives or comments.
+        .map(|l| l.split(';').next().unwrap_or("").trim())
+        .filter(|t| !t.is_empty() && (!t.starts_with('.') || t.starts_with(".LBB")))
+        .map(|t| format!("{t}\n"))
         .collect();
-    assert!(code.contains("s_delay_alu") && code.contains("s_barrier"), "{code}");
-    let user_sgprs: u32 = asm
+    let user_sgprs = asm
         .lines()
         .find_map(|l| l.trim().strip_prefix(".amdhsa_user_sgpr_count "))
         .and_then(|v| v.trim().parse().ok())
         .expect("user SGPR count");
+    (code, user_sgprs)
+}
+
+/// Runs LLVM-compiled `code` on `gpu` (a device with the debug checker on): `groups` groups of 64 work-items
+/// (wave32: two waves each), `kernarg` dwords in memory, `lds` bytes.
+fn run_llvm_checked(gpu: &mut Gpu, code: &str, user_sgprs: u32, kernarg: &[u32], groups: u32, lds: u32) {
+    let ka = gpu.buffer(kernarg);
+    let mut user = vec![0u32; user_sgprs as usize];
+    user[..2].copy_from_slice(&addr(ka.va()));
+    let kernel = gpu.kernel(code);
+    let d = Dispatch::new(&kernel, &user, [true, false, false], [64, 1, 1]).lds(lds);
+    gpu.run(&d.ib([groups, 1, 1], W32)).unwrap_or_else(|r| panic!("{r}\n{code}"));
+}
+
+/// LLVM 19's own code (`clang-19 -O2` of OpenCL kernels) runs under the checker and
+/// computes what the host computes: global loads, LDS, a barrier, s_delay_alu and
+/// MSG_DEALLOC_VGPRS before s_endpgm in one; an SMEM s_clause, a loop with vmcnt(2) /
+/// vmcnt(1) waits and branches in the other.
+#[test]
+fn llvm_compiled_kernels_pass_the_checker() {
+    let (code, user) = llvm_kernel(
+        "
+        __kernel void k(__global const int *in, __global int *out) {
+            __local int tmp[64];
+            int l = __builtin_amdgcn_workitem_id_x();
+            int g = __builtin_amdgcn_workgroup_id_x();
+            int i = g * 64 + l;
+            int a = in[i];
+            tmp[l] = a * 3;
+            __builtin_amdgcn_fence(__ATOMIC_RELEASE, \"workgroup\");
+            __builtin_amdgcn_s_barrier();
+            __builtin_amdgcn_fence(__ATOMIC_ACQUIRE, \"workgroup\");
+            out[i] = tmp[l ^ 33] + in[i ^ 1] + a;
+        }",
+    );
+    assert!(code.contains("s_delay_alu") && code.contains("s_barrier"), "{code}");
     let mut gpu = Gpu::with_config(Config {
         threads: 2,
         hang_timeout: Duration::from_secs(5),
@@ -330,23 +353,47 @@ fn llvm_compiled_kernel_passes_the_checker() {
         check: true,
         ..Config::default()
     });
-    let groups = 4u32;
-    let n = (groups * 64) as usize;
+    let n = 256usize;
     let input: Vec<u32> = (0..n as u32).map(|i| i * 7 + 1).collect();
     let inb = gpu.buffer(&input);
     let out = gpu.alloc(4 * n as u64);
-    let mut kernarg = addr(inb.va()).to_vec();
-    kernarg.extend(addr(out.va()));
-    let ka = gpu.buffer(&kernarg);
-    let mut user = vec![0u32; user_sgprs as usize];
-    user[..2].copy_from_slice(&addr(ka.va()));
-    let kernel = gpu.kernel(&code);
-    let d = Dispatch::new(&kernel, &user, [true, false, false], [64, 1, 1]).lds(256);
-    gpu.run(&d.ib([groups, 1, 1], W32)).unwrap_or_else(|r| panic!("{r}\n{code}"));
+    run_llvm_checked(&mut gpu, &code, user, &[addr(inb.va()), addr(out.va())].concat(), 4, 256);
     let got = read_words(&out, 0, n);
     for i in 0..n {
         let (g, l) = (i / 64, i % 64);
         let want = input[g * 64 + (l ^ 33)].wrapping_mul(3).wrapping_add(input[i ^ 1]).wrapping_add(input[i]);
+        assert_eq!(got[i], want, "item {i}");
+    }
+
+    let (code, user) = llvm_kernel(
+        "
+        __kernel void k(__global const int *a, __global const int *b, __global const int *c,
+                        __global int *out, int n) {
+            int i = __builtin_amdgcn_workgroup_id_x() * 64 + __builtin_amdgcn_workitem_id_x();
+            int s = 0;
+            for (int j = 0; j < n; j++)
+                s += a[i] * j + b[(i + j) & 255] + c[i ^ j];
+            out[i] = s;
+        }",
+    );
+    assert!(code.contains("s_clause") && code.contains("vmcnt(1)"), "{code}");
+    let (a, b, c): (Vec<u32>, Vec<u32>, Vec<u32>) =
+        (0..n as u32).map(|i| (i + 3, i * 5 + 1, i ^ 0x55)).fold((vec![], vec![], vec![]), |mut v, (x, y, z)| {
+            v.0.push(x);
+            v.1.push(y);
+            v.2.push(z);
+            v
+        });
+    let (ab, bb, cb) = (gpu.buffer(&a), gpu.buffer(&b), gpu.buffer(&c));
+    let out = gpu.alloc(4 * n as u64);
+    let iters = 5u32;
+    let kernarg = [addr(ab.va()), addr(bb.va()), addr(cb.va()), addr(out.va()), [iters, 0]].concat();
+    run_llvm_checked(&mut gpu, &code, user, &kernarg, 4, 0);
+    let got = read_words(&out, 0, n);
+    for i in 0..n {
+        let want = (0..iters as usize).fold(0u32, |s, j| {
+            s.wrapping_add(a[i].wrapping_mul(j as u32)).wrapping_add(b[(i + j) & 255]).wrapping_add(c[i ^ j])
+        });
         assert_eq!(got[i], want, "item {i}");
     }
 }
