@@ -650,6 +650,7 @@ impl CommandProcessor {
         let mut d = Dispatch::from_regs(|r| self.sh_get(r), dims, initiator);
         d.vmid = self.q.dev.config.vmid;
         (d.vmid.tba, d.vmid.tma) = *self.q.dev.trap_handler.lock();
+        d.check = self.q.dev.config.check;
         d.validate().map_err(|e| packet_error(format!("dispatch cannot launch: {e}")))?;
         let index = self.dispatches;
         self.dispatches += 1;

@@ -46,6 +46,10 @@ pub struct Config {
     /// SH_MEM_BASES); `SOFTNAVI_ALIGNMENT_MODE` (`dword`, `dword_strict`, `strict` or
     /// `unaligned`, the default) sets SH_MEM_CONFIG.ALIGNMENT_MODE.
     pub vmid: VmidRegs,
+    /// `SOFTNAVI_CHECK=1`: every wave runs under the debug checker (results used before
+    /// their s_waitcnt, S_CLAUSE and S_DELAY_ALU rules; seed 001), which reports a broken
+    /// rule as a wave fault. Off by default: it takes the executor off its fast path.
+    pub check: bool,
 }
 
 impl Default for Config {
@@ -56,6 +60,7 @@ impl Default for Config {
             memory_size: 4096 << 20,
             pm4_trace: false,
             vmid: VmidRegs::default(),
+            check: false,
         }
     }
 }
@@ -74,6 +79,7 @@ impl Config {
             c.memory_size = mb << 20;
         }
         c.pm4_trace = num("SOFTNAVI_PM4_TRACE").is_some_and(|v| v != 0);
+        c.check = num("SOFTNAVI_CHECK").is_some_and(|v| v != 0);
         if let Ok(v) = std::env::var("SOFTNAVI_ALIGNMENT_MODE") {
             let mode = match v.trim() {
                 "dword" => Some(AlignMode::Dword),

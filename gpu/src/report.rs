@@ -13,6 +13,8 @@ pub enum ReportKind {
     IllegalInstruction,
     /// MEMVIOL (an alignment rule broken).
     MemoryViolation,
+    /// A rule the debug checker (`SOFTNAVI_CHECK=1`) found broken.
+    Check,
     Hang,
     CpError,
     /// A bug in softnavi itself (a worker panicked); reported instead of crashing.
@@ -89,6 +91,7 @@ impl Report {
             crate::isa::exec::FaultKind::Vm(_) => ReportKind::VmFault,
             crate::isa::exec::FaultKind::IllegalInstruction(_) => ReportKind::IllegalInstruction,
             crate::isa::exec::FaultKind::MemoryViolation(_) => ReportKind::MemoryViolation,
+            crate::isa::exec::FaultKind::Check(_) => ReportKind::Check,
         };
         Report {
             kind,

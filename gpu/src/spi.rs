@@ -26,6 +26,8 @@ pub struct Dispatch {
     pub scratch_base: u64,
     /// The VMID's privileged registers, as the queue had them at the dispatch.
     pub vmid: VmidRegs,
+    /// Run the waves under the debug checker (`Config::check`, `SOFTNAVI_CHECK`).
+    pub check: bool,
 }
 
 /// SH_MEM_CONFIG.ALIGNMENT_MODE: how vector memory and LDS accesses must be aligned
@@ -259,6 +261,7 @@ impl Dispatch {
             scratch_base: (sh(reg::COMPUTE_DISPATCH_SCRATCH_BASE_LO) as u64) << 8
                 | ((sh(reg::COMPUTE_DISPATCH_SCRATCH_BASE_HI) & 0xff) as u64) << 40,
             vmid: VmidRegs::default(),
+            check: false,
         }
     }
 
@@ -456,7 +459,12 @@ impl Dispatch {
         let user_sgprs = field(self.rsrc2, 1, 5) as usize;
         let tidig = field(self.rsrc2, 11, 2);
         let scratch = self.rsrc2 & 1 != 0;
-        let vgprs = self.occupancy().vgprs_per_wave.min(256);
+        let occupancy = self.occupancy();
+        let vgprs = occupancy.vgprs_per_wave.min(256);
+        // LDS_ALLOC: LDS_BASE 8:0 (each workgroup's LDS starts at 0 here), LDS_SIZE 20:12
+        // in the 1 KiB allocation granules of seed 000 ("LDS").
+        let lds_alloc = (occupancy.lds_per_group / limits::LDS_GRANULE) << 12;
+        let hw_id2 = self.hw_id2();
         for (w, wave) in waves.iter_mut().enumerate().take(count) {
             wave.reset(lanes);
             wave.vgprs = vgprs;
@@ -496,8 +504,31 @@ impl Dispatch {
             wave.status = self.initial_status(count > 1);
             wave.trap_on_start = self.trap_on_start();
             wave.trap_on_end = self.trap_on_end();
+            wave.track.set_checking(self.check);
+            wave.track.hw_id1 = self.hw_id1(slot_base, w as u32);
+            wave.track.hw_id2 = hw_id2;
+            wave.track.lds_alloc = lds_alloc;
         }
         count
+    }
+
+    /// HW_ID1 of wave `w` of a workgroup run by the worker whose scratch slots start at
+    /// `slot_base` (gfx11 `SQ_WAVE_HW_ID1`: WAVE_ID 4:0, SIMD_ID 9:8, WGP_ID 13:10, SA_ID
+    /// 16, SE_ID 20:18). Each worker stands for one WGP of the chip's 6 SEs × 2 SAs × 4
+    /// WGPs; a group's waves go round its SIMDs (4 in WGP mode, the first CU's 2 in CU
+    /// mode), each taking the next wave slot of its SIMD (seed 000, "硬件内部寄存器").
+    pub fn hw_id1(&self, slot_base: u32, w: u32) -> u32 {
+        let wgp = (slot_base / self.waves_per_group().max(1)) % 48;
+        let simds = if self.wgp_mode() { 4 } else { 2 };
+        let (simd, slot) = (w % simds, w / simds);
+        (slot & 0x1f) | simd << 8 | (wgp % 4) << 10 | (wgp / 4 % 2) << 16 | (wgp / 8) << 18
+    }
+
+    /// HW_ID2 (gfx11 `SQ_WAVE_HW_ID2`: QUEUE_ID 3:0, PIPE_ID 5:4, ME_ID 9:8, STATE_ID
+    /// 14:12, WG_ID 20:16, VM_ID 27:24): compute waves come from micro engine 1 (the
+    /// first MEC), queue 0 of pipe 0, the WGP's workgroup slot 0, VMID 0.
+    pub fn hw_id2(&self) -> u32 {
+        1 << 8
     }
 }
 

@@ -382,8 +382,8 @@ fn unknown_hardware_registers_trap_by_name() {
     for (asm, msg) in [
         ("s_getreg_b32 s10, hwreg(9)", "hwreg 9 (not a gfx11 hardware register)"),
         ("s_setreg_b32 hwreg(40), s1", "s_setreg of hwreg 40"),
-        ("s_getreg_b32 s10, hwreg(HW_REG_GPR_ALLOC)", "HW_REG_GPR_ALLOC: not supported yet"),
-        ("s_sendmsg_rtn_b32 s10, sendmsg(MSG_RTN_GET_DDID)", "MSG_RTN_GET_DDID (129) is not supported"),
+        ("s_getreg_b32 s10, hwreg(40)", "hwreg 40 (not a gfx11 hardware register)"),
+        ("s_sendmsg_rtn_b32 s10, sendmsg(MSG_RTN_SAVE_WAVE)", "MSG_RTN_SAVE_WAVE"),
     ] {
         let r = try_run_wave(asm, &[], false).expect_err(asm);
         assert_eq!(r.kind, ReportKind::IllegalInstruction, "{asm}: {r}");

@@ -118,6 +118,12 @@ pub fn read_u64(bo: &Bo, byte_offset: u64) -> u64 {
     w[0] as u64 | (w[1] as u64) << 32
 }
 
+/// `SOFTNAVI_CHECK=1` in the environment: the harness's devices run every wave under the
+/// debug checker, so that the whole suite can be run under it.
+pub fn check_from_env() -> bool {
+    std::env::var("SOFTNAVI_CHECK").is_ok_and(|v| v.trim() == "1")
+}
+
 /// A device and one queue; `threads: 2` keeps the tests light on small machines.
 pub struct Gpu {
     pub dev: Device,
@@ -137,7 +143,13 @@ impl Gpu {
 
     /// A device with `threads` WGP worker threads.
     pub fn with_threads(threads: usize, hang_timeout: Duration) -> Gpu {
-        Gpu::with_config(Config { threads, hang_timeout, memory_size: 256 << 20, ..Config::default() })
+        Gpu::with_config(Config {
+            threads,
+            hang_timeout,
+            memory_size: 256 << 20,
+            check: check_from_env(),
+            ..Config::default()
+        })
     }
 
     /// A device with its own configuration (e.g. the VMID's SH_MEM_CONFIG or trap handler).
@@ -392,6 +404,9 @@ pub struct WaveEnv {
     pub rsrc2_or: u32,
     /// COMPUTE_PGM_RSRC3 (TRAP_ON_START / TRAP_ON_END).
     pub rsrc3: u32,
+    /// Run under the debug checker (default: on when `SOFTNAVI_CHECK=1` is set, so that
+    /// the whole suite can be run under it).
+    pub check: bool,
 }
 
 impl Default for WaveEnv {
@@ -405,6 +420,7 @@ impl Default for WaveEnv {
             trap_handler: None,
             rsrc2_or: 0,
             rsrc3: 0,
+            check: check_from_env(),
         }
     }
 }
@@ -468,6 +484,7 @@ pub fn try_run_wave_env(
         hang_timeout: Duration::from_secs(5),
         memory_size: 256 << 20,
         vmid: env.vmid,
+        check: env.check,
         ..Config::default()
     });
     let code = gpu.kernel_for(&src, wave64);

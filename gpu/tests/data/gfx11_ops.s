@@ -1880,6 +1880,32 @@ scratch_store_b64 v5, v[1:2], s3 offset:-2
 
 
 // ---- Wave state and program flow (issue 5): add forms below this line ----
+s_waitcnt vmcnt(1) expcnt(2) lgkmcnt(3)
+s_waitcnt_vscnt null, 0x3f
+s_wait_idle
+s_clause 0x203
+s_sendmsg sendmsg(MSG_INTERRUPT)
+s_sendmsg sendmsg(MSG_HS_TESSFACTOR)
+s_sendmsg sendmsg(MSG_STALL_WAVE_GEN)
+s_sendmsg sendmsg(MSG_HALT_WAVES)
+s_sendmsg sendmsg(MSG_GS_ALLOC_REQ)
+s_sendmsghalt sendmsg(MSG_DEALLOC_VGPRS)
+s_sendmsg_rtn_b32 s1, sendmsg(MSG_RTN_GET_DOORBELL)
+s_sendmsg_rtn_b32 s1, sendmsg(MSG_RTN_GET_DDID)
+s_sendmsg_rtn_b64 s[2:3], sendmsg(MSG_RTN_GET_TMA)
+s_sendmsg_rtn_b64 s[2:3], sendmsg(MSG_RTN_GET_TBA)
+s_sendmsg_rtn_b32 s1, sendmsg(MSG_RTN_SAVE_WAVE)
+s_sendmsg_rtn_b64 s[2:3], sendmsg(MSG_RTN_GET_TBA_TO_PC)
+s_getreg_b32 s1, hwreg(HW_REG_HW_ID1)
+s_getreg_b32 s1, hwreg(HW_REG_HW_ID2)
+s_getreg_b32 s1, hwreg(HW_REG_GPR_ALLOC)
+s_getreg_b32 s1, hwreg(HW_REG_LDS_ALLOC)
+s_getreg_b32 s1, hwreg(HW_REG_IB_STS)
+s_getreg_b32 s1, hwreg(HW_REG_SH_MEM_BASES)
+s_getreg_b32 s1, hwreg(HW_REG_SHADER_CYCLES, 0, 20)
+s_getreg_b32 s1, hwreg(HW_REG_PERF_SNAPSHOT_DATA)
+s_getreg_b32 s1, hwreg(HW_REG_PERF_SNAPSHOT_PC_LO)
+s_getreg_b32 s1, hwreg(HW_REG_PERF_SNAPSHOT_PC_HI)
 
 
 // ---- end of the issue 5 sections ----

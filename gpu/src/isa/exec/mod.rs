@@ -11,6 +11,7 @@
 mod alu;
 #[allow(clippy::needless_range_loop)]
 mod buffer;
+mod check;
 #[allow(clippy::needless_range_loop)]
 mod ds;
 #[allow(clippy::needless_range_loop)]
@@ -70,6 +71,9 @@ pub enum FaultKind {
     IllegalInstruction(String),
     /// MEMVIOL: a memory access breaking an alignment rule (seed 000: not maskable).
     MemoryViolation(String),
+    /// A rule the debug checker (`SOFTNAVI_CHECK=1`) found broken; the text names the seed
+    /// rule (check.rs).
+    Check(String),
 }
 
 impl std::fmt::Display for FaultKind {
@@ -84,6 +88,7 @@ impl std::fmt::Display for FaultKind {
             ),
             FaultKind::IllegalInstruction(why) => write!(f, "illegal instruction: {why}"),
             FaultKind::MemoryViolation(why) => write!(f, "memory violation (MEMVIOL): {why}"),
+            FaultKind::Check(why) => write!(f, "debug check (SOFTNAVI_CHECK) failed: {why}"),
         }
     }
 }
@@ -151,6 +156,8 @@ pub struct Wave {
     /// RSRC3.TRAP_ON_START / TRAP_ON_END, still to be taken.
     pub trap_on_start: bool,
     pub trap_on_end: bool,
+    /// Memory counters, the debug checker and launch ids (check.rs).
+    pub track: check::Track,
 }
 
 enum Flow {
@@ -198,6 +205,7 @@ impl Wave {
             host_trap_seen: 0,
             trap_on_start: false,
             trap_on_end: false,
+            track: check::Track::default(),
         }
     }
 
@@ -221,6 +229,7 @@ impl Wave {
         self.host_trap_seen = 0;
         self.trap_on_start = false;
         self.trap_on_end = false;
+        self.track.reset();
     }
 
     pub fn wave64(&self) -> bool {
@@ -660,10 +669,11 @@ impl Wave {
     }
 
     /// Whether the run loop must take its checking path: MODE enables float exception
-    /// traps or trap-after-instruction, or the program reads TRAPSTS (whose sticky EXCP
-    /// bits then accumulate).
+    /// traps or trap-after-instruction, the program reads TRAPSTS (whose sticky EXCP
+    /// bits then accumulate), or every instruction must go through step() (the debug
+    /// checker, released VGPRs).
     fn needs_check(&self, prog: &Program) -> bool {
-        self.mode & trap::MODE_CHECKED != 0 || prog.reads_trapsts()
+        self.mode & trap::MODE_CHECKED != 0 || prog.reads_trapsts() || self.track.slow
     }
 
     /// The run loop over one program. With `CHECK`, every instruction goes through the
@@ -694,7 +704,9 @@ impl Wave {
                 if let Some(leave) = self.step_flow(inst, idx, prog, ctx) {
                     return leave;
                 }
-                if self.mode & trap::MODE_CHECKED != 0 {
+                // MODE asked for exception checking, or the debug checker or released VGPRs
+                // (check.rs) need every instruction to go through step().
+                if self.mode & trap::MODE_CHECKED != 0 || self.track.slow {
                     return Leave::Switch;
                 }
             }
@@ -741,7 +753,8 @@ impl Wave {
         let before = self.fp_before(inst);
         // Trap-after-instruction follows an instruction that started with it enabled.
         let after_inst = self.mode & trap::MODE_TRAP_AFTER_INST != 0;
-        if !self.fast(inst) {
+        // The debug checker and released VGPRs (check.rs) see every instruction in step().
+        if self.track.slow || !self.fast(inst) {
             if let Some(leave) = self.step_flow(inst, idx, prog, ctx) {
                 return Some(leave);
             }
@@ -805,22 +818,29 @@ impl Wave {
             ds_ops, flat_ops, global_ops, mtbuf_ops, mubuf_ops, scratch_ops, smem_ops, vopd_ops, Op::*,
         };
         let op = inst.op;
+        let cls = check::class(op);
+        if cls != 0 || self.track.slow {
+            self.track_inst(inst, cls, idx, prog)?;
+        }
         match op {
             // ---- Program control (SOPP) ----
+            S_WAITCNT
+            | S_WAITCNT_VSCNT
+            | S_WAITCNT_VMCNT
+            | S_WAITCNT_EXPCNT
+            | S_WAITCNT_LGKMCNT
+            | S_WAIT_IDLE
+            | S_WAITCNT_DEPCTR => {
+                self.waitcnt(inst);
+                Ok(Flow::Next)
+            }
             S_NOP
             | S_SLEEP
             | S_SET_INST_PREFETCH_DISTANCE
             | S_CLAUSE
             | S_DELAY_ALU
-            | S_WAITCNT_DEPCTR
-            | S_WAITCNT
-            | S_WAIT_IDLE
             | S_SETPRIO
             | S_ICACHE_INV
-            | S_WAITCNT_VSCNT
-            | S_WAITCNT_VMCNT
-            | S_WAITCNT_EXPCNT
-            | S_WAITCNT_LGKMCNT
             | S_VERSION
             | V_NOP
             // Performance levels, thread trace data and the wake-up of sleeping waves have
@@ -906,9 +926,8 @@ impl Wave {
                 self.sendmsg(inst.imm)?;
                 Ok(Flow::Next)
             }
-            // MSG_RTN_GET_TMA (130) / MSG_RTN_GET_TBA (133): the trap handler's addresses.
-            S_SENDMSG_RTN_B32 | S_SENDMSG_RTN_B64 if matches!(inst.imm & 0xff, 130 | 133) => {
-                self.sendmsg_rtn_trap(inst, ctx.vmid);
+            S_SENDMSG_RTN_B32 | S_SENDMSG_RTN_B64 => {
+                self.sendmsg_rtn(inst, ctx)?;
                 Ok(Flow::Next)
             }
             S_CALL_B64 => {

@@ -49,24 +49,28 @@ const TRAPSTS_WRITABLE: u32 = 0x1ff | 0x1f_fc00 | 1 << 28;
 const STATUS_PRIV_WRITABLE: u32 = 1 | 3 << 3 | STATUS_PRIV | STATUS_HALT | 3 << 20;
 /// STATUS.HALT.
 pub(super) const STATUS_HALT: u32 = 1 << 13;
-/// HW_ID2.ME_ID: compute waves come from a micro engine other than graphics (1).
-const HW_ID2_VALUE: u32 = 1 << 8;
+/// Message ids of gfx11 (LLVM's `SendMsg` ids for gfx1100, checked with
+/// `llvm-objdump-19`: the others print as numbers and are reserved).
+pub(super) mod msg {
+    pub const INTERRUPT: u32 = 1;
+    pub const HS_TESSFACTOR: u32 = 2;
+    pub const DEALLOC_VGPRS: u32 = 3;
+    pub const STALL_WAVE_GEN: u32 = 5;
+    pub const HALT_WAVES: u32 = 6;
+    pub const GS_ALLOC_REQ: u32 = 9;
+    pub const RTN_GET_DOORBELL: u32 = 128;
+    pub const RTN_GET_DDID: u32 = 129;
+    pub const RTN_GET_TMA: u32 = 130;
+    pub const RTN_GET_REALTIME: u32 = 131;
+    pub const RTN_SAVE_WAVE: u32 = 132;
+    pub const RTN_GET_TBA: u32 = 133;
+    pub const RTN_GET_TBA_TO_PC: u32 = 134;
+}
 
-/// s_sendmsg_rtn message ids of gfx11.
-const MSG_RTN_NAMES: [(u32, &str); 7] = [
-    (128, "MSG_RTN_GET_DOORBELL"),
-    (129, "MSG_RTN_GET_DDID"),
-    (130, "MSG_RTN_GET_TMA"),
-    (131, "MSG_RTN_GET_REALTIME"),
-    (132, "MSG_RTN_SAVE_WAVE"),
-    (133, "MSG_RTN_GET_TBA"),
-    (134, "MSG_RTN_GET_TBA_TO_PC"),
-];
-const MSG_RTN_GET_REALTIME: u32 = 131;
-
-/// REALTIME: a free-running 100 MHz clock (seed 000, "Time"), counted from the first read
-/// in this process.
-fn realtime() -> u64 {
+/// REALTIME: a free-running 100 MHz clock (seed 000, "时间"; the rate of the device's
+/// timestamp counter, `ChipInfo::timestamp_hz`), counted from the first read in this
+/// process.
+pub fn realtime() -> u64 {
     static EPOCH: OnceLock<Instant> = OnceLock::new();
     (EPOCH.get_or_init(Instant::now).elapsed().as_nanos() / 10) as u64
 }
@@ -240,20 +244,6 @@ impl Wave {
                     self.sset(d, v);
                 }
             }
-            S_SENDMSG_RTN_B32 | S_SENDMSG_RTN_B64 => {
-                let id = inst.imm as u32 & 0xff;
-                if id != MSG_RTN_GET_REALTIME {
-                    let name = MSG_RTN_NAMES.iter().find(|m| m.0 == id).map_or("an unknown message", |m| m.1);
-                    return Err(illegal(format!("{} of {name} ({id}) is not supported", op.name())));
-                }
-                let t = realtime();
-                if op == S_SENDMSG_RTN_B64 {
-                    self.sdst64(&inst.dst, t);
-                } else {
-                    self.sdst32(&inst.dst, t as u32);
-                }
-            }
-
             // ---------------- SOPK: hardware registers ----------------
             S_GETREG_B32 => {
                 let (id, offset, size) = hwreg_fields(inst.imm);
@@ -284,15 +274,22 @@ impl Wave {
                     | ((self.vcc() == 0) as u32) << status::VCCZ
             }
             hwreg::TRAPSTS => self.trapsts,
-            // Memory operations complete before the next instruction here: no counter
-            // ever has anything outstanding.
-            hwreg::IB_STS => 0,
+            // The counters as the wave's waits left them (check.rs).
+            hwreg::IB_STS => self.track.ib_sts(),
             hwreg::FLAT_SCR_LO => self.flat_scratch as u32,
             hwreg::FLAT_SCR_HI => (self.flat_scratch >> 32) as u32,
-            // Wave 0 of SIMD 0 of WGP 0 in SA 0 of SE 0: plausible, and the ISA calls the
-            // value unpredictable (seed 000, "Hardware internal registers").
-            hwreg::HW_ID1 => 0,
-            hwreg::HW_ID2 => HW_ID2_VALUE,
+            // Set at launch from the wave's slot (spi.rs; seed 000, "硬件内部寄存器": the
+            // values are the hardware's placement, which the ISA calls unpredictable).
+            hwreg::HW_ID1 => self.track.hw_id1,
+            hwreg::HW_ID2 => self.track.hw_id2,
+            hwreg::GPR_ALLOC => self.gpr_alloc(),
+            hwreg::LDS_ALLOC => self.track.lds_alloc,
+            hwreg::SH_MEM_BASES => self.sh_mem_bases,
+            // The performance snapshot is taken by the SQ's profiling, which never runs
+            // here: the registers read zero, as before a first snapshot.
+            hwreg::PERF_SNAPSHOT_PC_LO | hwreg::PERF_SNAPSHOT_PC_HI | hwreg::PERF_SNAPSHOT_DATA => 0,
+            // Seed 000, "时间": a 20-bit free-running cycle counter; one cycle per
+            // instruction executed by this wave here.
             hwreg::SHADER_CYCLES => (self.executed & 0xf_ffff) as u32,
             _ => return Err(illegal(format!("s_getreg_b32 of {}", hwreg_name(id)))),
         })
@@ -356,13 +353,87 @@ impl Wave {
         self.mode = self.mode & !(0xf << shift) | (inst.imm as u32 & 0xf) << shift;
     }
 
-    /// s_sendmsg / s_sendmsghalt: only MSG_DEALLOC_VGPRS (3), an early release of the
-    /// VGPRs before s_endpgm, which changes nothing here.
-    pub(super) fn sendmsg(&self, imm: i32) -> Result<(), FaultKind> {
-        match imm & 0xff {
-            3 => Ok(()),
-            m => Err(illegal(format!("s_sendmsg message {m} is not supported"))),
+    /// s_sendmsg / s_sendmsghalt (seed 001, "发送消息类型"): the message id is SIMM16[7:0],
+    /// the payload M0; ids gfx11 does not define are reserved (illegal).
+    pub(super) fn sendmsg(&mut self, imm: i32) -> Result<(), FaultKind> {
+        match imm as u32 & 0xff {
+            // An early release of the VGPRs before s_endpgm: after it the wave may only
+            // end (check.rs makes any later VGPR use an illegal instruction).
+            msg::DEALLOC_VGPRS => {
+                self.track.vgprs_released = true;
+                self.track.slow = true;
+                Ok(())
+            }
+            // An interrupt to the host with M0 as its payload: amdgpu only logs SQ
+            // interrupt messages; so does softnavi.
+            msg::INTERRUPT => {
+                tracing::info!("s_sendmsg MSG_INTERRUPT from a wave, M0 = {:#x}", self.sget(SGPR_M0 as usize));
+                Ok(())
+            }
+            // Graphics-pipeline messages: a compute wave has no HS or GS stage to receive
+            // them, so sending one is a program error here rather than a silent no-op.
+            m @ (msg::HS_TESSFACTOR | msg::GS_ALLOC_REQ) => Err(illegal(format!(
+                "s_sendmsg {} is a graphics-pipeline message: a compute wave has no stage to receive it",
+                if m == msg::HS_TESSFACTOR { "MSG_HS_TESSFACTOR" } else { "MSG_GS_ALLOC_REQ" }
+            ))),
+            // Context-save and debugger messages (stop wave launch, halt the VMID's waves).
+            msg::STALL_WAVE_GEN | msg::HALT_WAVES => Err(illegal(format!(
+                "s_sendmsg {}: wave-launch stalls and halts (context save, debuggers) are not supported",
+                if imm as u32 & 0xff == msg::STALL_WAVE_GEN { "MSG_STALL_WAVE_GEN" } else { "MSG_HALT_WAVES" }
+            ))),
+            m => Err(illegal(format!(
+                "s_sendmsg of message id {m}, which gfx11 reserves (seed 001: reserved codes are illegal)"
+            ))),
         }
+    }
+
+    /// s_sendmsg_rtn_b32 / _b64 (seed 001, "发送消息类型"): the message id is the SSRC0
+    /// field; the result goes to SDST (the low dword for _b32). LGKMcnt counts it twice
+    /// (check.rs).
+    pub(super) fn sendmsg_rtn(&mut self, inst: &Inst, ctx: &super::Ctx) -> Result<(), FaultKind> {
+        let id = inst.imm as u32 & 0xff;
+        let v = match id {
+            msg::RTN_GET_REALTIME => realtime(),
+            // The 256-byte aligned addresses shifted right by 8: ROCm's gfx11 trap handler
+            // shifts the result left by 8.
+            msg::RTN_GET_TMA => ctx.vmid.tma >> 8,
+            msg::RTN_GET_TBA => ctx.vmid.tba >> 8,
+            // softnavi's queues have no doorbells (the CP reads the ring directly): doorbell
+            // index 0.
+            msg::RTN_GET_DOORBELL => 0,
+            // The draw/dispatch id: dispatches are not numbered for waves here; 0.
+            msg::RTN_GET_DDID => 0,
+            msg::RTN_SAVE_WAVE | msg::RTN_GET_TBA_TO_PC => {
+                return Err(illegal(format!(
+                    "{} of {}: a trap-handler (context save) message, not supported",
+                    inst.op.name(),
+                    if id == msg::RTN_SAVE_WAVE { "MSG_RTN_SAVE_WAVE" } else { "MSG_RTN_GET_TBA_TO_PC" }
+                )))
+            }
+            m => {
+                return Err(illegal(format!(
+                    "{} of message id {m}, which gfx11 reserves (seed 001: reserved codes are illegal)",
+                    inst.op.name()
+                )))
+            }
+        };
+        if inst.op == S_SENDMSG_RTN_B64 {
+            self.sdst64(&inst.dst, v);
+        } else {
+            self.sdst32(&inst.dst, v as u32);
+        }
+        Ok(())
+    }
+
+    /// GPR_ALLOC (gfx11 `SQ_WAVE_GPR_ALLOC`): VGPR_BASE 8:0, VGPR_SIZE 17:12 in 4-VGPR
+    /// units minus one (the unit the amdgpu context-save handler's size arithmetic uses),
+    /// SGPR_BASE 23:16 and SGPR_SIZE 27:24 in 16-SGPR units minus one (128 SGPRs incl. VCC,
+    /// TTMP and the specials). Each wave's base is its slot (HW_ID1.WAVE_ID) times its size.
+    fn gpr_alloc(&self) -> u32 {
+        let wave = self.track.hw_id1 & 0x1f;
+        let vsize = self.vgprs.div_ceil(4).max(1);
+        let ssize = 128 / 16;
+        ((wave * vsize) & 0x1ff) | (vsize - 1) << 12 | ((wave * ssize) & 0xff) << 16 | (ssize - 1) << 24
     }
 
     /// s_sethalt / s_sendmsghalt: sets or clears STATUS.HALT; whether the wave is now halted
@@ -394,18 +465,9 @@ impl Wave {
     }
 }
 
-/// A hwreg id as LLVM names it (or its number) for error messages.
+/// An hwreg id s_getreg / s_setreg cannot reach, for error messages.
 fn hwreg_name(id: u32) -> String {
-    let name = match id {
-        hwreg::GPR_ALLOC => "HW_REG_GPR_ALLOC",
-        hwreg::LDS_ALLOC => "HW_REG_LDS_ALLOC",
-        hwreg::SH_MEM_BASES => "HW_REG_SH_MEM_BASES",
-        hwreg::PERF_SNAPSHOT_PC_LO => "HW_REG_PERF_SNAPSHOT_PC_LO",
-        hwreg::PERF_SNAPSHOT_PC_HI => "HW_REG_PERF_SNAPSHOT_PC_HI",
-        hwreg::PERF_SNAPSHOT_DATA => "HW_REG_PERF_SNAPSHOT_DATA",
-        _ => return format!("hwreg {id} (not a gfx11 hardware register): not supported"),
-    };
-    format!("{name}: not supported yet")
+    format!("hwreg {id} (not a gfx11 hardware register): not supported")
 }
 
 #[cfg(test)]

@@ -146,18 +146,6 @@ impl Wave {
         Ok(())
     }
 
-    /// s_sendmsg_rtn of MSG_RTN_GET_TMA / MSG_RTN_GET_TBA: TBA and TMA are read-only and
-    /// read this way (seed 000, "陷阱和异常寄存器"), as the byte address shifted right by 8
-    /// (ROCm's and Mesa's gfx11 trap handlers shift the result left by 8).
-    pub(crate) fn sendmsg_rtn_trap(&mut self, inst: &Inst, vmid: &crate::spi::VmidRegs) {
-        let v = if inst.imm & 0xff == 130 { vmid.tma } else { vmid.tba } >> 8;
-        if inst.op == Op::S_SENDMSG_RTN_B64 {
-            self.sdst64(&inst.dst, v);
-        } else {
-            self.sdst32(&inst.dst, v as u32);
-        }
-    }
-
     /// The TRAPSTS bits of a fault that enters the trap handler (MEMVIOL, illegal
     /// instruction), or `None` for one that stays a device-lost report.
     pub(crate) fn exception_bits(kind: &FaultKind) -> Option<u32> {
