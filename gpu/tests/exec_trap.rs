@@ -239,7 +239,7 @@ fn illegal_instructions_enter_the_handler() {
         assert_eq!(recs[0].trapsts & ILLEGAL_INST, ILLEGAL_INST);
         assert_eq!(out.s[0], 9);
     }
-    let r = try_run_wave_env("s_sendmsg_rtn_b32 s10, sendmsg(MSG_RTN_GET_DOORBELL)", &[], false, &recorder_env(4))
+    let r = try_run_wave_env("s_sendmsg_rtn_b32 s10, sendmsg(MSG_RTN_SAVE_WAVE)", &[], false, &recorder_env(4))
         .expect_err("an unsupported message is a softnavi limit");
     assert!(r.to_string().contains("not supported"), "{r}");
 }
