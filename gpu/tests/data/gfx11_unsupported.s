@@ -9,9 +9,6 @@ image_sample v[0:3], [v4, v5], s[0:7], s[8:11] dmask:0xf dim:SQ_RSRC_IMG_2D
 tbuffer_load_format_x v1, v2, s[4:7], 0 format:[BUF_FMT_32_FLOAT] offen
 exp mrt0 v0, v0, v0, v0 done
 flat_load_b32 v1, v[2:3]
-ds_bpermute_b32 v1, v2, v3
-ds_swizzle_b32 v1, v2 offset:swizzle(SWAP,1)
-ds_max_rtn_u32 v1, v2, v3
 ds_add_u32 v1, v2 gds
 v_interp_p10_f32 v0, v1, v2, v3
 lds_param_load v1, attr0.x
@@ -31,7 +28,10 @@ exp pos0 v0, v1, v2, v3
 flat_atomic_max_i32 v[2:3], v4
 flat_atomic_cmpswap_b32 v1, v[2:3], v[4:5] glc
 ds_gws_init v1 offset:16 gds
-ds_append v1
+ds_ordered_count v1, v2 offset:4 gds
+ds_add_gs_reg_rtn v[2:3], v1 offset:8 gds
+ds_bvh_stack_rtn_b32 v1, v2, v3, v[4:7] offset:4
+ds_store_b32 v1, v2 gds
 image_store v[0:3], v0, s[0:7] dmask:0xf dim:SQ_RSRC_IMG_1D
 image_atomic_add v1, v0, s[0:7] dmask:0x1 dim:SQ_RSRC_IMG_1D glc
 // src_lds_direct, which the assembler refuses in these slots, as raw words:

@@ -85,13 +85,11 @@ impl Wave {
     /// Whether VGPRs `first .. first + n` are all allocated to the wave (seed 000, "VGPR
     /// 超出范围行为"). A memory instruction whose returned registers are not is issued as
     /// if EXEC were zero; one whose source registers are not reads v0 for them.
-    #[allow(dead_code)]
     pub(super) fn vgprs_in_range(&self, first: u16, n: u32) -> bool {
         first as u32 + n <= self.vgprs
     }
 
     /// A memory instruction's source VGPR `op`, or v0's value if it is not allocated.
-    #[allow(dead_code)]
     pub(super) fn vmem_src(&self, op: &Operand) -> [u32; 64] {
         match *op {
             Operand::Vgpr(r) if !self.vgprs_in_range(r, 1) => self.vsrc(&Operand::Vgpr(0)),
