@@ -956,3 +956,43 @@ fn gds_forms_are_illegal_and_ds_nop_is_nothing() {
     let (_, after) = lds("ds_nop\nds_nop", &[[0; 4]], false, &init, AlignMode::Unaligned);
     assert_eq!(after, init);
 }
+
+/// Seed 004 (`004_4ab32799ce2ee856.txt`), "工作组中的 Wave 可以共享最多 64kB 的 LDS 空间" (the
+/// waves of a workgroup share up to 64 KiB of LDS), in CU mode and in WGP mode
+/// (RSRC1.WGP_MODE): two waves of one workgroup with a 64 KiB allocation exchange data at
+/// its top (0xff00..0xffff) across a barrier; an address past it (0x10000) is out of range
+/// (seed 000: reads zero) in both modes.
+#[test]
+fn seed004_workgroup_shares_64k_lds_in_cu_and_wgp_mode() {
+    for wgp_mode in [false, true] {
+        let mut gpu = Gpu::new();
+        let code = gpu.kernel(
+            "
+            v_and_b32 v1, 0x3ff, v0
+            v_lshlrev_b32 v2, 2, v1
+            v_add_nc_u32 v3, 0xff00, v2
+            v_add_nc_u32 v4, 0x1000, v1
+            ds_store_b32 v3, v4
+            s_waitcnt lgkmcnt(0)
+            s_barrier
+            v_xor_b32 v5, 0x80, v3
+            ds_load_b32 v6, v5
+            v_mov_b32 v8, 0x10000
+            ds_load_b32 v7, v8 offset:4
+            s_waitcnt lgkmcnt(0)
+            v_lshlrev_b32 v9, 3, v1
+            global_store_b64 v9, v[6:7], s[0:1]
+            s_endpgm
+            ",
+        );
+        let out = gpu.alloc(64 * 8);
+        write_words(&out, 0, &[0xdead_beef; 128]);
+        let mut d = Dispatch::new(&code, &addr(out.va()), [false; 3], [64, 1, 1]).lds(64 * 1024);
+        d.rsrc1 = d.rsrc1 & !(1 << 29) | (wgp_mode as u32) << 29;
+        gpu.run(&d.ib([1, 1, 1], W32)).unwrap_or_else(|r| panic!("{r}"));
+        let got = read_words(&out, 0, 128);
+        for t in 0..64 {
+            assert_eq!(got[2 * t..2 * t + 2], [0x1000 + (t as u32 ^ 32), 0], "item {t}, WGP mode {wgp_mode}");
+        }
+    }
+}
