@@ -905,9 +905,9 @@ opcode_table! {
     Ds ds_ops {
         0x00 DS_ADD_U32 "ds_add_u32" [N B32 B32 N] X;
         0x01 DS_SUB_U32 "ds_sub_u32" [N B32 B32 N] X;
-        0x02 DS_RSUB_U32 "ds_rsub_u32" [N B32 B32 N] NONE;
-        0x03 DS_INC_U32 "ds_inc_u32" [N B32 B32 N] NONE;
-        0x04 DS_DEC_U32 "ds_dec_u32" [N B32 B32 N] NONE;
+        0x02 DS_RSUB_U32 "ds_rsub_u32" [N B32 B32 N] X;
+        0x03 DS_INC_U32 "ds_inc_u32" [N B32 B32 N] X;
+        0x04 DS_DEC_U32 "ds_dec_u32" [N B32 B32 N] X;
         0x05 DS_MIN_I32 "ds_min_i32" [N B32 B32 N] X;
         0x06 DS_MAX_I32 "ds_max_i32" [N B32 B32 N] X;
         0x07 DS_MIN_U32 "ds_min_u32" [N B32 B32 N] X;
@@ -915,16 +915,16 @@ opcode_table! {
         0x09 DS_AND_B32 "ds_and_b32" [N B32 B32 N] X;
         0x0a DS_OR_B32 "ds_or_b32" [N B32 B32 N] X;
         0x0b DS_XOR_B32 "ds_xor_b32" [N B32 B32 N] X;
-        0x0c DS_MSKOR_B32 "ds_mskor_b32" [N B32 B32 B32] NONE;
+        0x0c DS_MSKOR_B32 "ds_mskor_b32" [N B32 B32 B32] X;
         0x0d DS_STORE_B32 "ds_store_b32" [N B32 B32 N] X;
         0x0e DS_STORE_2ADDR_B32 "ds_store_2addr_b32" [N B32 B32 B32] X;
         0x0f DS_STORE_2ADDR_STRIDE64_B32 "ds_store_2addr_stride64_b32" [N B32 B32 B32] X;
-        0x10 DS_CMPSTORE_B32 "ds_cmpstore_b32" [N B32 B32 B32] NONE;
-        0x11 DS_CMPSTORE_F32 "ds_cmpstore_f32" [N B32 B32 B32] NONE;
-        0x12 DS_MIN_F32 "ds_min_f32" [N B32 B32 N] NONE;
-        0x13 DS_MAX_F32 "ds_max_f32" [N B32 B32 N] NONE;
-        0x14 DS_NOP "ds_nop" [N N N N] LDS;
-        0x15 DS_ADD_F32 "ds_add_f32" [N B32 B32 N] NONE;
+        0x10 DS_CMPSTORE_B32 "ds_cmpstore_b32" [N B32 B32 B32] X;
+        0x11 DS_CMPSTORE_F32 "ds_cmpstore_f32" [N B32 B32 B32] X;
+        0x12 DS_MIN_F32 "ds_min_f32" [N B32 B32 N] X;
+        0x13 DS_MAX_F32 "ds_max_f32" [N B32 B32 N] X;
+        0x14 DS_NOP "ds_nop" [N N N N] LDS | X;
+        0x15 DS_ADD_F32 "ds_add_f32" [N B32 B32 N] X;
         0x18 DS_GWS_SEMA_RELEASE_ALL "ds_gws_sema_release_all" [N N N N] GDS;
         0x19 DS_GWS_INIT "ds_gws_init" [N B32 N N] GDS;
         0x1a DS_GWS_SEMA_V "ds_gws_sema_v" [N N N N] GDS;
@@ -934,100 +934,100 @@ opcode_table! {
         0x1e DS_STORE_B8 "ds_store_b8" [N B32 B32 N] X;
         0x1f DS_STORE_B16 "ds_store_b16" [N B32 B32 N] X;
         0x20 DS_ADD_RTN_U32 "ds_add_rtn_u32" [B32 B32 B32 N] X;
-        0x21 DS_SUB_RTN_U32 "ds_sub_rtn_u32" [B32 B32 B32 N] NONE;
-        0x22 DS_RSUB_RTN_U32 "ds_rsub_rtn_u32" [B32 B32 B32 N] NONE;
-        0x23 DS_INC_RTN_U32 "ds_inc_rtn_u32" [B32 B32 B32 N] NONE;
-        0x24 DS_DEC_RTN_U32 "ds_dec_rtn_u32" [B32 B32 B32 N] NONE;
-        0x25 DS_MIN_RTN_I32 "ds_min_rtn_i32" [B32 B32 B32 N] NONE;
-        0x26 DS_MAX_RTN_I32 "ds_max_rtn_i32" [B32 B32 B32 N] NONE;
-        0x27 DS_MIN_RTN_U32 "ds_min_rtn_u32" [B32 B32 B32 N] NONE;
-        0x28 DS_MAX_RTN_U32 "ds_max_rtn_u32" [B32 B32 B32 N] NONE;
-        0x29 DS_AND_RTN_B32 "ds_and_rtn_b32" [B32 B32 B32 N] NONE;
-        0x2a DS_OR_RTN_B32 "ds_or_rtn_b32" [B32 B32 B32 N] NONE;
-        0x2b DS_XOR_RTN_B32 "ds_xor_rtn_b32" [B32 B32 B32 N] NONE;
-        0x2c DS_MSKOR_RTN_B32 "ds_mskor_rtn_b32" [B32 B32 B32 B32] NONE;
-        0x2d DS_STOREXCHG_RTN_B32 "ds_storexchg_rtn_b32" [B32 B32 B32 N] NONE;
-        0x2e DS_STOREXCHG_2ADDR_RTN_B32 "ds_storexchg_2addr_rtn_b32" [B64 B32 B32 B32] NONE;
-        0x2f DS_STOREXCHG_2ADDR_STRIDE64_RTN_B32 "ds_storexchg_2addr_stride64_rtn_b32" [B64 B32 B32 B32] NONE;
-        0x30 DS_CMPSTORE_RTN_B32 "ds_cmpstore_rtn_b32" [B32 B32 B32 B32] NONE;
-        0x31 DS_CMPSTORE_RTN_F32 "ds_cmpstore_rtn_f32" [B32 B32 B32 B32] NONE;
-        0x32 DS_MIN_RTN_F32 "ds_min_rtn_f32" [B32 B32 B32 N] NONE;
-        0x33 DS_MAX_RTN_F32 "ds_max_rtn_f32" [B32 B32 B32 N] NONE;
-        0x34 DS_WRAP_RTN_B32 "ds_wrap_rtn_b32" [B32 B32 B32 B32] NONE;
-        0x35 DS_SWIZZLE_B32 "ds_swizzle_b32" [B32 B32 N N] NONE;
+        0x21 DS_SUB_RTN_U32 "ds_sub_rtn_u32" [B32 B32 B32 N] X;
+        0x22 DS_RSUB_RTN_U32 "ds_rsub_rtn_u32" [B32 B32 B32 N] X;
+        0x23 DS_INC_RTN_U32 "ds_inc_rtn_u32" [B32 B32 B32 N] X;
+        0x24 DS_DEC_RTN_U32 "ds_dec_rtn_u32" [B32 B32 B32 N] X;
+        0x25 DS_MIN_RTN_I32 "ds_min_rtn_i32" [B32 B32 B32 N] X;
+        0x26 DS_MAX_RTN_I32 "ds_max_rtn_i32" [B32 B32 B32 N] X;
+        0x27 DS_MIN_RTN_U32 "ds_min_rtn_u32" [B32 B32 B32 N] X;
+        0x28 DS_MAX_RTN_U32 "ds_max_rtn_u32" [B32 B32 B32 N] X;
+        0x29 DS_AND_RTN_B32 "ds_and_rtn_b32" [B32 B32 B32 N] X;
+        0x2a DS_OR_RTN_B32 "ds_or_rtn_b32" [B32 B32 B32 N] X;
+        0x2b DS_XOR_RTN_B32 "ds_xor_rtn_b32" [B32 B32 B32 N] X;
+        0x2c DS_MSKOR_RTN_B32 "ds_mskor_rtn_b32" [B32 B32 B32 B32] X;
+        0x2d DS_STOREXCHG_RTN_B32 "ds_storexchg_rtn_b32" [B32 B32 B32 N] X;
+        0x2e DS_STOREXCHG_2ADDR_RTN_B32 "ds_storexchg_2addr_rtn_b32" [B64 B32 B32 B32] X;
+        0x2f DS_STOREXCHG_2ADDR_STRIDE64_RTN_B32 "ds_storexchg_2addr_stride64_rtn_b32" [B64 B32 B32 B32] X;
+        0x30 DS_CMPSTORE_RTN_B32 "ds_cmpstore_rtn_b32" [B32 B32 B32 B32] X;
+        0x31 DS_CMPSTORE_RTN_F32 "ds_cmpstore_rtn_f32" [B32 B32 B32 B32] X;
+        0x32 DS_MIN_RTN_F32 "ds_min_rtn_f32" [B32 B32 B32 N] X;
+        0x33 DS_MAX_RTN_F32 "ds_max_rtn_f32" [B32 B32 B32 N] X;
+        0x34 DS_WRAP_RTN_B32 "ds_wrap_rtn_b32" [B32 B32 B32 B32] X;
+        0x35 DS_SWIZZLE_B32 "ds_swizzle_b32" [B32 B32 N N] X;
         0x36 DS_LOAD_B32 "ds_load_b32" [B32 B32 N N] X;
         0x37 DS_LOAD_2ADDR_B32 "ds_load_2addr_b32" [B64 B32 N N] X;
         0x38 DS_LOAD_2ADDR_STRIDE64_B32 "ds_load_2addr_stride64_b32" [B64 B32 N N] X;
-        0x39 DS_LOAD_I8 "ds_load_i8" [B32 B32 N N] NONE;
+        0x39 DS_LOAD_I8 "ds_load_i8" [B32 B32 N N] X;
         0x3a DS_LOAD_U8 "ds_load_u8" [B32 B32 N N] X;
-        0x3b DS_LOAD_I16 "ds_load_i16" [B32 B32 N N] NONE;
+        0x3b DS_LOAD_I16 "ds_load_i16" [B32 B32 N N] X;
         0x3c DS_LOAD_U16 "ds_load_u16" [B32 B32 N N] X;
-        0x3d DS_CONSUME "ds_consume" [B32 N N N] NONE;
-        0x3e DS_APPEND "ds_append" [B32 N N N] NONE;
+        0x3d DS_CONSUME "ds_consume" [B32 N N N] X;
+        0x3e DS_APPEND "ds_append" [B32 N N N] X;
         0x3f DS_ORDERED_COUNT "ds_ordered_count" [B32 B32 N N] GDS;
-        0x40 DS_ADD_U64 "ds_add_u64" [N B32 B64 N] NONE;
-        0x41 DS_SUB_U64 "ds_sub_u64" [N B32 B64 N] NONE;
-        0x42 DS_RSUB_U64 "ds_rsub_u64" [N B32 B64 N] NONE;
-        0x43 DS_INC_U64 "ds_inc_u64" [N B32 B64 N] NONE;
-        0x44 DS_DEC_U64 "ds_dec_u64" [N B32 B64 N] NONE;
-        0x45 DS_MIN_I64 "ds_min_i64" [N B32 B64 N] NONE;
-        0x46 DS_MAX_I64 "ds_max_i64" [N B32 B64 N] NONE;
-        0x47 DS_MIN_U64 "ds_min_u64" [N B32 B64 N] NONE;
-        0x48 DS_MAX_U64 "ds_max_u64" [N B32 B64 N] NONE;
-        0x49 DS_AND_B64 "ds_and_b64" [N B32 B64 N] NONE;
-        0x4a DS_OR_B64 "ds_or_b64" [N B32 B64 N] NONE;
-        0x4b DS_XOR_B64 "ds_xor_b64" [N B32 B64 N] NONE;
-        0x4c DS_MSKOR_B64 "ds_mskor_b64" [N B32 B64 B64] NONE;
+        0x40 DS_ADD_U64 "ds_add_u64" [N B32 B64 N] X;
+        0x41 DS_SUB_U64 "ds_sub_u64" [N B32 B64 N] X;
+        0x42 DS_RSUB_U64 "ds_rsub_u64" [N B32 B64 N] X;
+        0x43 DS_INC_U64 "ds_inc_u64" [N B32 B64 N] X;
+        0x44 DS_DEC_U64 "ds_dec_u64" [N B32 B64 N] X;
+        0x45 DS_MIN_I64 "ds_min_i64" [N B32 B64 N] X;
+        0x46 DS_MAX_I64 "ds_max_i64" [N B32 B64 N] X;
+        0x47 DS_MIN_U64 "ds_min_u64" [N B32 B64 N] X;
+        0x48 DS_MAX_U64 "ds_max_u64" [N B32 B64 N] X;
+        0x49 DS_AND_B64 "ds_and_b64" [N B32 B64 N] X;
+        0x4a DS_OR_B64 "ds_or_b64" [N B32 B64 N] X;
+        0x4b DS_XOR_B64 "ds_xor_b64" [N B32 B64 N] X;
+        0x4c DS_MSKOR_B64 "ds_mskor_b64" [N B32 B64 B64] X;
         0x4d DS_STORE_B64 "ds_store_b64" [N B32 B64 N] X;
         0x4e DS_STORE_2ADDR_B64 "ds_store_2addr_b64" [N B32 B64 B64] X;
-        0x4f DS_STORE_2ADDR_STRIDE64_B64 "ds_store_2addr_stride64_b64" [N B32 B64 B64] NONE;
-        0x50 DS_CMPSTORE_B64 "ds_cmpstore_b64" [N B32 B64 B64] NONE;
-        0x51 DS_CMPSTORE_F64 "ds_cmpstore_f64" [N B32 B64 B64] NONE;
-        0x52 DS_MIN_F64 "ds_min_f64" [N B32 B64 N] NONE;
-        0x53 DS_MAX_F64 "ds_max_f64" [N B32 B64 N] NONE;
-        0x60 DS_ADD_RTN_U64 "ds_add_rtn_u64" [B64 B32 B64 N] NONE;
-        0x61 DS_SUB_RTN_U64 "ds_sub_rtn_u64" [B64 B32 B64 N] NONE;
-        0x62 DS_RSUB_RTN_U64 "ds_rsub_rtn_u64" [B64 B32 B64 N] NONE;
-        0x63 DS_INC_RTN_U64 "ds_inc_rtn_u64" [B64 B32 B64 N] NONE;
-        0x64 DS_DEC_RTN_U64 "ds_dec_rtn_u64" [B64 B32 B64 N] NONE;
-        0x65 DS_MIN_RTN_I64 "ds_min_rtn_i64" [B64 B32 B64 N] NONE;
-        0x66 DS_MAX_RTN_I64 "ds_max_rtn_i64" [B64 B32 B64 N] NONE;
-        0x67 DS_MIN_RTN_U64 "ds_min_rtn_u64" [B64 B32 B64 N] NONE;
-        0x68 DS_MAX_RTN_U64 "ds_max_rtn_u64" [B64 B32 B64 N] NONE;
-        0x69 DS_AND_RTN_B64 "ds_and_rtn_b64" [B64 B32 B64 N] NONE;
-        0x6a DS_OR_RTN_B64 "ds_or_rtn_b64" [B64 B32 B64 N] NONE;
-        0x6b DS_XOR_RTN_B64 "ds_xor_rtn_b64" [B64 B32 B64 N] NONE;
-        0x6c DS_MSKOR_RTN_B64 "ds_mskor_rtn_b64" [B64 B32 B64 B64] NONE;
-        0x6d DS_STOREXCHG_RTN_B64 "ds_storexchg_rtn_b64" [B64 B32 B64 N] NONE;
-        0x6e DS_STOREXCHG_2ADDR_RTN_B64 "ds_storexchg_2addr_rtn_b64" [B128 B32 B64 B64] NONE;
-        0x6f DS_STOREXCHG_2ADDR_STRIDE64_RTN_B64 "ds_storexchg_2addr_stride64_rtn_b64" [B128 B32 B64 B64] NONE;
-        0x70 DS_CMPSTORE_RTN_B64 "ds_cmpstore_rtn_b64" [B64 B32 B64 B64] NONE;
-        0x71 DS_CMPSTORE_RTN_F64 "ds_cmpstore_rtn_f64" [B64 B32 B64 B64] NONE;
-        0x72 DS_MIN_RTN_F64 "ds_min_rtn_f64" [B64 B32 B64 N] NONE;
-        0x73 DS_MAX_RTN_F64 "ds_max_rtn_f64" [B64 B32 B64 N] NONE;
+        0x4f DS_STORE_2ADDR_STRIDE64_B64 "ds_store_2addr_stride64_b64" [N B32 B64 B64] X;
+        0x50 DS_CMPSTORE_B64 "ds_cmpstore_b64" [N B32 B64 B64] X;
+        0x51 DS_CMPSTORE_F64 "ds_cmpstore_f64" [N B32 B64 B64] X;
+        0x52 DS_MIN_F64 "ds_min_f64" [N B32 B64 N] X;
+        0x53 DS_MAX_F64 "ds_max_f64" [N B32 B64 N] X;
+        0x60 DS_ADD_RTN_U64 "ds_add_rtn_u64" [B64 B32 B64 N] X;
+        0x61 DS_SUB_RTN_U64 "ds_sub_rtn_u64" [B64 B32 B64 N] X;
+        0x62 DS_RSUB_RTN_U64 "ds_rsub_rtn_u64" [B64 B32 B64 N] X;
+        0x63 DS_INC_RTN_U64 "ds_inc_rtn_u64" [B64 B32 B64 N] X;
+        0x64 DS_DEC_RTN_U64 "ds_dec_rtn_u64" [B64 B32 B64 N] X;
+        0x65 DS_MIN_RTN_I64 "ds_min_rtn_i64" [B64 B32 B64 N] X;
+        0x66 DS_MAX_RTN_I64 "ds_max_rtn_i64" [B64 B32 B64 N] X;
+        0x67 DS_MIN_RTN_U64 "ds_min_rtn_u64" [B64 B32 B64 N] X;
+        0x68 DS_MAX_RTN_U64 "ds_max_rtn_u64" [B64 B32 B64 N] X;
+        0x69 DS_AND_RTN_B64 "ds_and_rtn_b64" [B64 B32 B64 N] X;
+        0x6a DS_OR_RTN_B64 "ds_or_rtn_b64" [B64 B32 B64 N] X;
+        0x6b DS_XOR_RTN_B64 "ds_xor_rtn_b64" [B64 B32 B64 N] X;
+        0x6c DS_MSKOR_RTN_B64 "ds_mskor_rtn_b64" [B64 B32 B64 B64] X;
+        0x6d DS_STOREXCHG_RTN_B64 "ds_storexchg_rtn_b64" [B64 B32 B64 N] X;
+        0x6e DS_STOREXCHG_2ADDR_RTN_B64 "ds_storexchg_2addr_rtn_b64" [B128 B32 B64 B64] X;
+        0x6f DS_STOREXCHG_2ADDR_STRIDE64_RTN_B64 "ds_storexchg_2addr_stride64_rtn_b64" [B128 B32 B64 B64] X;
+        0x70 DS_CMPSTORE_RTN_B64 "ds_cmpstore_rtn_b64" [B64 B32 B64 B64] X;
+        0x71 DS_CMPSTORE_RTN_F64 "ds_cmpstore_rtn_f64" [B64 B32 B64 B64] X;
+        0x72 DS_MIN_RTN_F64 "ds_min_rtn_f64" [B64 B32 B64 N] X;
+        0x73 DS_MAX_RTN_F64 "ds_max_rtn_f64" [B64 B32 B64 N] X;
         0x76 DS_LOAD_B64 "ds_load_b64" [B64 B32 N N] X;
         0x77 DS_LOAD_2ADDR_B64 "ds_load_2addr_b64" [B128 B32 N N] X;
-        0x78 DS_LOAD_2ADDR_STRIDE64_B64 "ds_load_2addr_stride64_b64" [B128 B32 N N] NONE;
-        0x79 DS_ADD_RTN_F32 "ds_add_rtn_f32" [B32 B32 B32 N] NONE;
+        0x78 DS_LOAD_2ADDR_STRIDE64_B64 "ds_load_2addr_stride64_b64" [B128 B32 N N] X;
+        0x79 DS_ADD_RTN_F32 "ds_add_rtn_f32" [B32 B32 B32 N] X;
         0x7a DS_ADD_GS_REG_RTN "ds_add_gs_reg_rtn" [B64 N B32 N] GDS;
         0x7b DS_SUB_GS_REG_RTN "ds_sub_gs_reg_rtn" [B64 N B32 N] GDS;
-        0x7e DS_CONDXCHG32_RTN_B64 "ds_condxchg32_rtn_b64" [B64 B32 B64 N] NONE;
-        0xa0 DS_STORE_B8_D16_HI "ds_store_b8_d16_hi" [N B32 B32 N] NONE;
-        0xa1 DS_STORE_B16_D16_HI "ds_store_b16_d16_hi" [N B32 B32 N] NONE;
-        0xa2 DS_LOAD_U8_D16 "ds_load_u8_d16" [B32 B32 N N] NONE;
-        0xa3 DS_LOAD_U8_D16_HI "ds_load_u8_d16_hi" [B32 B32 N N] NONE;
-        0xa4 DS_LOAD_I8_D16 "ds_load_i8_d16" [B32 B32 N N] NONE;
-        0xa5 DS_LOAD_I8_D16_HI "ds_load_i8_d16_hi" [B32 B32 N N] NONE;
-        0xa6 DS_LOAD_U16_D16 "ds_load_u16_d16" [B32 B32 N N] NONE;
-        0xa7 DS_LOAD_U16_D16_HI "ds_load_u16_d16_hi" [B32 B32 N N] NONE;
+        0x7e DS_CONDXCHG32_RTN_B64 "ds_condxchg32_rtn_b64" [B64 B32 B64 N] X;
+        0xa0 DS_STORE_B8_D16_HI "ds_store_b8_d16_hi" [N B32 B32 N] X;
+        0xa1 DS_STORE_B16_D16_HI "ds_store_b16_d16_hi" [N B32 B32 N] X;
+        0xa2 DS_LOAD_U8_D16 "ds_load_u8_d16" [B32 B32 N N] X;
+        0xa3 DS_LOAD_U8_D16_HI "ds_load_u8_d16_hi" [B32 B32 N N] X;
+        0xa4 DS_LOAD_I8_D16 "ds_load_i8_d16" [B32 B32 N N] X;
+        0xa5 DS_LOAD_I8_D16_HI "ds_load_i8_d16_hi" [B32 B32 N N] X;
+        0xa6 DS_LOAD_U16_D16 "ds_load_u16_d16" [B32 B32 N N] X;
+        0xa7 DS_LOAD_U16_D16_HI "ds_load_u16_d16_hi" [B32 B32 N N] X;
         0xad DS_BVH_STACK_RTN_B32 "ds_bvh_stack_rtn_b32" [B32 B32 B32 B128] LDS;
-        0xb0 DS_STORE_ADDTID_B32 "ds_store_addtid_b32" [N N B32 N] NONE;
-        0xb1 DS_LOAD_ADDTID_B32 "ds_load_addtid_b32" [B32 N N N] NONE;
-        0xb2 DS_PERMUTE_B32 "ds_permute_b32" [B32 B32 B32 N] LDS;
-        0xb3 DS_BPERMUTE_B32 "ds_bpermute_b32" [B32 B32 B32 N] LDS;
-        0xde DS_STORE_B96 "ds_store_b96" [N B32 B96 N] NONE;
+        0xb0 DS_STORE_ADDTID_B32 "ds_store_addtid_b32" [N N B32 N] X;
+        0xb1 DS_LOAD_ADDTID_B32 "ds_load_addtid_b32" [B32 N N N] X;
+        0xb2 DS_PERMUTE_B32 "ds_permute_b32" [B32 B32 B32 N] LDS | X;
+        0xb3 DS_BPERMUTE_B32 "ds_bpermute_b32" [B32 B32 B32 N] LDS | X;
+        0xde DS_STORE_B96 "ds_store_b96" [N B32 B96 N] X;
         0xdf DS_STORE_B128 "ds_store_b128" [N B32 B128 N] X;
-        0xfe DS_LOAD_B96 "ds_load_b96" [B96 B32 N N] NONE;
+        0xfe DS_LOAD_B96 "ds_load_b96" [B96 B32 N N] X;
         0xff DS_LOAD_B128 "ds_load_b128" [B128 B32 N N] X;
     }
     Mubuf mubuf_ops {
@@ -1443,8 +1443,14 @@ pub fn coverage_markdown() -> String {
          runs it; a decoded opcode that is not executed raises the illegal-instruction exception\n\
          (named, with PC and disassembly) when a wave reaches it. The DPP16 and DPP8 forms of an\n\
          executed opcode are executed (except those of v_movrel*, and dpp_ctrl values gfx11 does\n\
-         not have); GDS/GWS DS forms are decoded and not executed. How far the disassembly\n\
-         matches LLVM 19 is measured by `gpu/tests/llvm_isa.rs`.\n\n\
+         not have). How far the disassembly matches LLVM 19 is measured by\n\
+         `gpu/tests/llvm_isa.rs`.\n\n\
+         DS: every LDS instruction is executed. Not executed (the illegal-instruction\n\
+         exception): the GDS and GWS instructions (`ds_gws_*`, `ds_ordered_count`,\n\
+         `ds_add_gs_reg_rtn`, `ds_sub_gs_reg_rtn`) and any DS instruction with its `gds` bit\n\
+         set, as they need a GDS allocation that compute queues do not get here; and\n\
+         `ds_bvh_stack_rtn_b32`, whose ray-tracing stack semantics the sources softnavi follows\n\
+         do not pin down.\n\n\
          Scalar and vector ALU: every opcode is executed except `s_subvector_loop_begin` and\n\
          `s_subvector_loop_end`, whose semantics AMD's documentation leaves unclear (Mesa's ACO\n\
          notes say so too; no compiler for gfx11 emits them). VINTERP, LDSDIR and EXP are\n\

@@ -1663,6 +1663,99 @@ v_dot2_f16_f16 v1, v2, v3, v4
 v_dot2_bf16_bf16 v1, v2, v3, v4 op_sel:[0,0,1,1]
 
 // ---- DS (issue 5): add DS forms below this line ----
+ds_rsub_u32 v1, v2 offset:8
+ds_inc_u32 v1, v2 offset:8
+ds_dec_u32 v1, v2 offset:8
+ds_mskor_b32 v1, v2, v6 offset:8
+ds_cmpstore_b32 v1, v2, v6 offset:8
+ds_cmpstore_f32 v1, v2, v6 offset:8
+ds_min_f32 v1, v2 offset:8
+ds_max_f32 v1, v2 offset:8
+ds_nop
+ds_add_f32 v1, v2 offset:8
+ds_sub_rtn_u32 v10, v1, v2 offset:8
+ds_rsub_rtn_u32 v10, v1, v2 offset:8
+ds_inc_rtn_u32 v10, v1, v2 offset:8
+ds_dec_rtn_u32 v10, v1, v2 offset:8
+ds_min_rtn_i32 v10, v1, v2 offset:8
+ds_max_rtn_i32 v10, v1, v2 offset:8
+ds_min_rtn_u32 v10, v1, v2 offset:8
+ds_max_rtn_u32 v10, v1, v2 offset:8
+ds_and_rtn_b32 v10, v1, v2 offset:8
+ds_or_rtn_b32 v10, v1, v2 offset:8
+ds_xor_rtn_b32 v10, v1, v2 offset:8
+ds_mskor_rtn_b32 v10, v1, v2, v6 offset:8
+ds_storexchg_rtn_b32 v10, v1, v2 offset:8
+ds_storexchg_2addr_rtn_b32 v[10:11], v1, v2, v6 offset0:1 offset1:2
+ds_storexchg_2addr_stride64_rtn_b32 v[10:11], v1, v2, v6 offset0:1 offset1:2
+ds_cmpstore_rtn_b32 v10, v1, v2, v6 offset:8
+ds_cmpstore_rtn_f32 v10, v1, v2, v6 offset:8
+ds_min_rtn_f32 v10, v1, v2 offset:8
+ds_max_rtn_f32 v10, v1, v2 offset:8
+ds_wrap_rtn_b32 v10, v1, v2, v6 offset:8
+ds_swizzle_b32 v5, v1 offset:swizzle(BITMASK_PERM,"01pip")
+ds_swizzle_b32 v5, v1 offset:swizzle(QUAD_PERM,3,2,1,0)
+ds_swizzle_b32 v5, v1 offset:0xe01f
+ds_swizzle_b32 v5, v1 offset:0xc420
+ds_load_i8 v10, v1 offset:8
+ds_load_i16 v10, v1 offset:8
+ds_consume v10 offset:16
+ds_append v10 offset:16
+ds_add_u64 v1, v[2:3] offset:8
+ds_sub_u64 v1, v[2:3] offset:8
+ds_rsub_u64 v1, v[2:3] offset:8
+ds_inc_u64 v1, v[2:3] offset:8
+ds_dec_u64 v1, v[2:3] offset:8
+ds_min_i64 v1, v[2:3] offset:8
+ds_max_i64 v1, v[2:3] offset:8
+ds_min_u64 v1, v[2:3] offset:8
+ds_max_u64 v1, v[2:3] offset:8
+ds_and_b64 v1, v[2:3] offset:8
+ds_or_b64 v1, v[2:3] offset:8
+ds_xor_b64 v1, v[2:3] offset:8
+ds_mskor_b64 v1, v[2:3], v[6:7] offset:8
+ds_store_2addr_stride64_b64 v1, v[2:3], v[6:7] offset0:1 offset1:2
+ds_cmpstore_b64 v1, v[2:3], v[6:7] offset:8
+ds_cmpstore_f64 v1, v[2:3], v[6:7] offset:8
+ds_min_f64 v1, v[2:3] offset:8
+ds_max_f64 v1, v[2:3] offset:8
+ds_add_rtn_u64 v[10:11], v1, v[2:3] offset:8
+ds_sub_rtn_u64 v[10:11], v1, v[2:3] offset:8
+ds_rsub_rtn_u64 v[10:11], v1, v[2:3] offset:8
+ds_inc_rtn_u64 v[10:11], v1, v[2:3] offset:8
+ds_dec_rtn_u64 v[10:11], v1, v[2:3] offset:8
+ds_min_rtn_i64 v[10:11], v1, v[2:3] offset:8
+ds_max_rtn_i64 v[10:11], v1, v[2:3] offset:8
+ds_min_rtn_u64 v[10:11], v1, v[2:3] offset:8
+ds_max_rtn_u64 v[10:11], v1, v[2:3] offset:8
+ds_and_rtn_b64 v[10:11], v1, v[2:3] offset:8
+ds_or_rtn_b64 v[10:11], v1, v[2:3] offset:8
+ds_xor_rtn_b64 v[10:11], v1, v[2:3] offset:8
+ds_mskor_rtn_b64 v[10:11], v1, v[2:3], v[6:7] offset:8
+ds_storexchg_rtn_b64 v[10:11], v1, v[2:3] offset:8
+ds_storexchg_2addr_rtn_b64 v[10:13], v1, v[2:3], v[6:7] offset0:1 offset1:2
+ds_storexchg_2addr_stride64_rtn_b64 v[10:13], v1, v[2:3], v[6:7] offset0:1 offset1:2
+ds_cmpstore_rtn_b64 v[10:11], v1, v[2:3], v[6:7] offset:8
+ds_cmpstore_rtn_f64 v[10:11], v1, v[2:3], v[6:7] offset:8
+ds_min_rtn_f64 v[10:11], v1, v[2:3] offset:8
+ds_max_rtn_f64 v[10:11], v1, v[2:3] offset:8
+ds_load_2addr_stride64_b64 v[10:13], v1 offset0:1 offset1:2
+ds_add_rtn_f32 v10, v1, v2 offset:8
+ds_condxchg32_rtn_b64 v[10:11], v1, v[2:3] offset:8
+ds_store_b8_d16_hi v1, v2 offset:8
+ds_store_b16_d16_hi v1, v2 offset:8
+ds_load_u8_d16 v10, v1 offset:8
+ds_load_u8_d16_hi v10, v1 offset:8
+ds_load_i8_d16 v10, v1 offset:8
+ds_load_i8_d16_hi v10, v1 offset:8
+ds_load_u16_d16 v10, v1 offset:8
+ds_load_u16_d16_hi v10, v1 offset:8
+ds_store_addtid_b32 v2 offset:8
+ds_load_addtid_b32 v10 offset:8
+ds_permute_b32 v10, v1, v2 offset:8
+ds_bpermute_b32 v10, v1, v2 offset:8
+ds_store_b96 v1, v[2:4] offset:8
+ds_load_b96 v[10:12], v1 offset:8
 
 
 // ---- MUBUF and MTBUF (issue 5): add buffer forms below this line ----

@@ -7,9 +7,6 @@ v_movreld_b32_dpp v1, v2 dpp8:[7,6,5,4,3,2,1,0]
 image_load v[0:3], v0, s[0:7] dmask:0xf dim:SQ_RSRC_IMG_1D
 image_sample v[0:3], [v4, v5], s[0:7], s[8:11] dmask:0xf dim:SQ_RSRC_IMG_2D
 exp mrt0 v0, v0, v0, v0 done
-ds_bpermute_b32 v1, v2, v3
-ds_swizzle_b32 v1, v2 offset:swizzle(SWAP,1)
-ds_max_rtn_u32 v1, v2, v3
 ds_add_u32 v1, v2 gds
 v_interp_p10_f32 v0, v1, v2, v3
 lds_param_load v1, attr0.x
@@ -24,7 +21,10 @@ buffer_load_lds_format_x v1, s[8:11], 0 idxen
 image_load_mip v[0:3], [v0, v1], s[0:7] dmask:0xf dim:SQ_RSRC_IMG_1D
 exp pos0 v0, v1, v2, v3
 ds_gws_init v1 offset:16 gds
-ds_append v1
+ds_ordered_count v1, v2 offset:4 gds
+ds_add_gs_reg_rtn v[2:3], v1 offset:8 gds
+ds_bvh_stack_rtn_b32 v1, v2, v3, v[4:7] offset:4
+ds_store_b32 v1, v2 gds
 image_store v[0:3], v0, s[0:7] dmask:0xf dim:SQ_RSRC_IMG_1D
 image_atomic_add v1, v0, s[0:7] dmask:0x1 dim:SQ_RSRC_IMG_1D glc
 // More MIMG forms (in place of the FLAT lines and the aperture sources, now executed):

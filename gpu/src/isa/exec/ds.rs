@@ -1,141 +1,773 @@
-//! The local data share (DS): LDS loads, stores and atomics.
+//! The local data share (DS): LDS loads, stores and atomics, the wave-wide exchanges
+//! that go through the LDS crossbar (ds_swizzle_b32, ds_permute_b32, ds_bpermute_b32)
+//! and the M0-addressed counters (ds_append, ds_consume) and lane-indexed accesses
+//! (ds_load_addtid_b32, ds_store_addtid_b32).
+//!
+//! Addressing (seed 000, "LDS/GDS 对齐和超出范围" (LDS/GDS alignment and out of range) and
+//! "内存对齐和超出范围行为" (memory alignment and out-of-range behaviour)):
+//! - an element's address is `addr VGPR + offset` in 32-bit arithmetic (wrapping). The
+//!   seed's masks (`0xfffc`, ...) read as 16-bit only because LDS is at most 64 KiB; we
+//!   keep all 32 bits so that an address at or past the allocation is out of range (the
+//!   seed's `addr >= LDS_size` rule) rather than folding back into it. Decision, as no
+//!   source says what happens to bits 31:16.
+//! - each element has its "local" alignment: B8 1, B16/D16 2, B32 4, B64 8, B96 and B128
+//!   16 bytes (a narrow D16 load or store, u8_d16, is a byte access: 1). UNALIGNED
+//!   mode uses the address as is; DWORD clears the low bits; STRICT and DWORD_STRICT
+//!   raise MEMVIOL for a misaligned element (the other lanes complete; the misaligned
+//!   lane's load returns zero, its store is dropped).
+//! - atomics must be aligned to their data size (4 or 8) in every mode, else MEMVIOL.
+//! - an element whose bytes are not all inside the workgroup's allocation is out of
+//!   range: its store is dropped (the whole element: decision), a load returns zero for
+//!   the whole lane (multi-dword and two-address loads are all-or-nothing), an atomic
+//!   does nothing and returns zero.
+//! - a source VGPR past the wave's allocation reads v0; an instruction that returns data
+//!   to a VGPR past it is issued as if EXEC were zero (nothing happens at all).
+//!
+//! Atomics within a wave apply in lane order (the workgroup's LDS belongs to one host
+//! thread, so a read-modify-write of a lane is indivisible).
 
-use super::vmem::{access, narrow};
 use super::{illegal, Ctx, FaultKind, Wave};
-use crate::isa::decode::Inst;
-use crate::isa::table::Op::*;
+use crate::isa::decode::{mflag, Inst, Operand, SGPR_M0};
+use crate::isa::table::Op::{self, *};
+use crate::isa::table::{Ty, F};
+use crate::spi::AlignMode;
+
+/// Where one element of an LDS access goes.
+enum At {
+    In(usize),
+    Out,
+    Misaligned,
+}
+
+/// Local alignment of an element of `size` bytes (seed 000, "LDS/GDS 对齐和超出范围").
+fn local_align(size: u32) -> u32 {
+    match size {
+        1 => 1,
+        2 => 2,
+        4 => 4,
+        8 => 8,
+        _ => 16,
+    }
+}
+
+/// Places an element of `size` bytes at `addr` (see the module documentation).
+#[inline(always)]
+fn place(mode: AlignMode, addr: u32, size: u32, atomic: bool, lds_len: usize) -> At {
+    let unit = if atomic { size } else { local_align(size) };
+    let a = if addr & (unit - 1) != 0 {
+        if atomic || matches!(mode, AlignMode::Strict | AlignMode::DwordStrict) {
+            return At::Misaligned;
+        }
+        if mode == AlignMode::Unaligned {
+            addr
+        } else {
+            addr & !(unit - 1)
+        }
+    } else {
+        addr
+    };
+    if a as usize + size as usize <= lds_len {
+        At::In(a as usize)
+    } else {
+        At::Out
+    }
+}
+
+fn rd(lds: &[u8], a: usize, n: usize) -> u64 {
+    let mut b = [0u8; 8];
+    b[..n].copy_from_slice(&lds[a..a + n]);
+    u64::from_le_bytes(b)
+}
+
+fn wr(lds: &mut [u8], a: usize, n: usize, v: u64) {
+    lds[a..a + n].copy_from_slice(&v.to_le_bytes()[..n]);
+}
+
+/// The read-modify-write of an LDS atomic.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Rmw {
+    Add,
+    Sub,
+    Rsub,
+    Inc,
+    Dec,
+    MinI,
+    MaxI,
+    MinU,
+    MaxU,
+    And,
+    Or,
+    Xor,
+    Mskor,
+    Xchg,
+    Cmp,
+    CmpF,
+    MinF,
+    MaxF,
+    AddF,
+    Wrap,
+    CondXchg32,
+}
+
+/// The atomic an opcode performs, if it is one (two-address exchanges included).
+fn rmw_of(op: Op) -> Option<Rmw> {
+    use Rmw::*;
+    Some(match op {
+        DS_ADD_U32 | DS_ADD_RTN_U32 | DS_ADD_U64 | DS_ADD_RTN_U64 => Add,
+        DS_SUB_U32 | DS_SUB_RTN_U32 | DS_SUB_U64 | DS_SUB_RTN_U64 => Sub,
+        DS_RSUB_U32 | DS_RSUB_RTN_U32 | DS_RSUB_U64 | DS_RSUB_RTN_U64 => Rsub,
+        DS_INC_U32 | DS_INC_RTN_U32 | DS_INC_U64 | DS_INC_RTN_U64 => Inc,
+        DS_DEC_U32 | DS_DEC_RTN_U32 | DS_DEC_U64 | DS_DEC_RTN_U64 => Dec,
+        DS_MIN_I32 | DS_MIN_RTN_I32 | DS_MIN_I64 | DS_MIN_RTN_I64 => MinI,
+        DS_MAX_I32 | DS_MAX_RTN_I32 | DS_MAX_I64 | DS_MAX_RTN_I64 => MaxI,
+        DS_MIN_U32 | DS_MIN_RTN_U32 | DS_MIN_U64 | DS_MIN_RTN_U64 => MinU,
+        DS_MAX_U32 | DS_MAX_RTN_U32 | DS_MAX_U64 | DS_MAX_RTN_U64 => MaxU,
+        DS_AND_B32 | DS_AND_RTN_B32 | DS_AND_B64 | DS_AND_RTN_B64 => And,
+        DS_OR_B32 | DS_OR_RTN_B32 | DS_OR_B64 | DS_OR_RTN_B64 => Or,
+        DS_XOR_B32 | DS_XOR_RTN_B32 | DS_XOR_B64 | DS_XOR_RTN_B64 => Xor,
+        DS_MSKOR_B32 | DS_MSKOR_RTN_B32 | DS_MSKOR_B64 | DS_MSKOR_RTN_B64 => Mskor,
+        DS_STOREXCHG_RTN_B32
+        | DS_STOREXCHG_RTN_B64
+        | DS_STOREXCHG_2ADDR_RTN_B32
+        | DS_STOREXCHG_2ADDR_STRIDE64_RTN_B32
+        | DS_STOREXCHG_2ADDR_RTN_B64
+        | DS_STOREXCHG_2ADDR_STRIDE64_RTN_B64 => Xchg,
+        DS_CMPSTORE_B32 | DS_CMPSTORE_RTN_B32 | DS_CMPSTORE_B64 | DS_CMPSTORE_RTN_B64 => Cmp,
+        DS_CMPSTORE_F32 | DS_CMPSTORE_RTN_F32 | DS_CMPSTORE_F64 | DS_CMPSTORE_RTN_F64 => CmpF,
+        DS_MIN_F32 | DS_MIN_RTN_F32 | DS_MIN_F64 | DS_MIN_RTN_F64 => MinF,
+        DS_MAX_F32 | DS_MAX_RTN_F32 | DS_MAX_F64 | DS_MAX_RTN_F64 => MaxF,
+        DS_ADD_F32 | DS_ADD_RTN_F32 => AddF,
+        DS_WRAP_RTN_B32 => Wrap,
+        DS_CONDXCHG32_RTN_B64 => CondXchg32,
+        _ => return None,
+    })
+}
+
+/// Float min/max of LDS atomics (decision: the ISA guide says only that they "handle
+/// NaN"): a NaN operand is ignored (the other is the result; two NaNs leave the old
+/// value), and -0 is less than +0.
+fn fminmax(old: f64, x: f64, max: bool) -> Option<bool> {
+    // Some(true): take x; Some(false): keep old.
+    if x.is_nan() {
+        return Some(false);
+    }
+    if old.is_nan() {
+        return Some(true);
+    }
+    let (o, n) = (old, x);
+    let less = n < o || (n == 0.0 && o == 0.0 && n.is_sign_negative() && !o.is_sign_negative());
+    let greater = n > o || (n == 0.0 && o == 0.0 && !n.is_sign_negative() && o.is_sign_negative());
+    Some(if max { greater } else { less })
+}
+
+/// The new memory value of an atomic on `old` with data `d0`, `d1` (`wide`: 64-bit).
+/// RDNA3 ISA guide formulas; cmpstore takes the new value in data0 and the compare value
+/// in data1 (gfx11 swapped GCN's cmpst order; LLVM 19 emits
+/// `ds_cmpstore_rtn_b32 vdst, addr, new, cmp`).
+fn apply(rmw: Rmw, wide: bool, old: u64, d0: u64, d1: u64) -> u64 {
+    let m = if wide { u64::MAX } else { u32::MAX as u64 };
+    let sx = |v: u64| if wide { v as i64 } else { v as u32 as i32 as i64 };
+    let f = |v: u64| if wide { f64::from_bits(v) } else { f32::from_bits(v as u32) as f64 };
+    match rmw {
+        Rmw::Add => old.wrapping_add(d0) & m,
+        Rmw::Sub => old.wrapping_sub(d0) & m,
+        Rmw::Rsub => d0.wrapping_sub(old) & m,
+        Rmw::Inc => {
+            if old >= d0 {
+                0
+            } else {
+                old + 1
+            }
+        }
+        Rmw::Dec => {
+            if old == 0 || old > d0 {
+                d0
+            } else {
+                old - 1
+            }
+        }
+        Rmw::MinI => (sx(old).min(sx(d0)) as u64) & m,
+        Rmw::MaxI => (sx(old).max(sx(d0)) as u64) & m,
+        Rmw::MinU => old.min(d0),
+        Rmw::MaxU => old.max(d0),
+        Rmw::And => old & d0,
+        Rmw::Or => old | d0,
+        Rmw::Xor => old ^ d0,
+        Rmw::Mskor => (old & !d0 | d1) & m,
+        Rmw::Xchg => d0,
+        Rmw::Cmp => {
+            if old == d1 {
+                d0
+            } else {
+                old
+            }
+        }
+        // IEEE equality: +0 equals -0, a NaN equals nothing (decision).
+        Rmw::CmpF => {
+            if f(old) == f(d1) {
+                d0
+            } else {
+                old
+            }
+        }
+        Rmw::MinF | Rmw::MaxF => {
+            if fminmax(f(old), f(d0), rmw == Rmw::MaxF) == Some(true) {
+                d0
+            } else {
+                old
+            }
+        }
+        // Round to nearest even, denormals kept (the host's f32 add).
+        Rmw::AddF => (f32::from_bits(old as u32) + f32::from_bits(d0 as u32)).to_bits() as u64,
+        Rmw::Wrap => {
+            if old >= d0 {
+                old - d0
+            } else {
+                old.wrapping_add(d1) & m
+            }
+        }
+        // Each dword whose data bit 31 is set is replaced by the data's bits 30:0.
+        Rmw::CondXchg32 => {
+            let mut v = old;
+            for h in 0..2 {
+                let d = d0 >> (32 * h) as u32 & 0xffff_ffff;
+                if d & 0x8000_0000 != 0 {
+                    v = v & !(0xffff_ffffu64 << (32 * h)) | (d & 0x7fff_ffff) << (32 * h);
+                }
+            }
+            v
+        }
+    }
+}
 
 impl Wave {
     pub(super) fn ds(&mut self, inst: &Inst, ctx: &mut Ctx) -> Result<(), FaultKind> {
         let op = inst.op;
-        let exec = self.exec();
-        let lds_size = ctx.lds.len() as u64;
-        let addr_v = self.vsrc(&inst.src[0]);
-        let two = matches!(
-            op,
-            DS_STORE_2ADDR_B32
-                | DS_STORE_2ADDR_STRIDE64_B32
-                | DS_LOAD_2ADDR_B32
-                | DS_LOAD_2ADDR_STRIDE64_B32
-                | DS_STORE_2ADDR_B64
-                | DS_LOAD_2ADDR_B64
-        );
-        let (size, _) = access(op);
-        let dwords = (size / 4).max(1) as usize;
-        // Byte addresses of the (up to) two elements a lane touches.
-        let addrs = |l: usize| -> [u64; 2] {
-            let a = addr_v[l] as u64;
-            if two {
-                let scale = size as u64
-                    * if matches!(op, DS_STORE_2ADDR_STRIDE64_B32 | DS_LOAD_2ADDR_STRIDE64_B32) { 64 } else { 1 };
-                [a + inst.imm as u64 * scale, a + inst.imm1 as u64 * scale]
-            } else {
-                [a + (inst.imm as u64 | (inst.imm1 as u64) << 8), 0]
-            }
-        };
-        // LDS out of range: writes are dropped, reads return zero, all-or-nothing per
-        // element (seed 000, "LDS/GDS alignment and out of range").
-        let in_range = |a: u64, len: u64| a + len <= lds_size;
-        let lds = &mut *ctx.lds;
-        let rd = |lds: &[u8], a: u64, len: u64| -> [u8; 16] {
-            let mut b = [0u8; 16];
-            if in_range(a, len) {
-                b[..len as usize].copy_from_slice(&lds[a as usize..(a + len) as usize]);
-            }
-            b
-        };
+        if inst.flags & mflag::GDS != 0 || op.has_flag(F::GDS) {
+            return Err(illegal(format!(
+                "{}{}: GDS and GWS need a GDS allocation, which compute queues do not get here",
+                op.name(),
+                if op.has_flag(F::GDS) { "" } else { " with gds" }
+            )));
+        }
         match op {
-            DS_STORE_B32
-            | DS_STORE_B8
-            | DS_STORE_B16
-            | DS_STORE_B64
-            | DS_STORE_B128
-            | DS_STORE_2ADDR_B32
-            | DS_STORE_2ADDR_STRIDE64_B32
-            | DS_STORE_2ADDR_B64 => {
-                let data = self.vsrc_n(&inst.src[1], dwords);
-                let data1 = if two { self.vsrc_n(&inst.src[2], dwords) } else { [[0; 64]; 4] };
-                for l in 0..self.lanes {
-                    if exec >> l & 1 == 0 {
-                        continue;
-                    }
-                    let a = addrs(l);
-                    for (e, src) in [&data, &data1].iter().enumerate().take(if two { 2 } else { 1 }) {
-                        let mut bytes = [0u8; 16];
-                        for k in 0..dwords {
-                            bytes[4 * k..4 * k + 4].copy_from_slice(&src[k][l].to_le_bytes());
-                        }
-                        let len = size as u64;
-                        if in_range(a[e], len) {
-                            lds[a[e] as usize..(a[e] + len) as usize].copy_from_slice(&bytes[..len as usize]);
-                        }
-                    }
-                }
+            DS_NOP => Ok(()),
+            DS_BVH_STACK_RTN_B32 => Err(illegal(
+                "ds_bvh_stack_rtn_b32: the ray-tracing stack operation is not executed (its exact \
+                 stack-pointer encoding is not pinned down by the sources softnavi follows)",
+            )),
+            DS_SWIZZLE_B32 => {
+                self.ds_swizzle(inst);
+                Ok(())
             }
-            DS_LOAD_B32
-            | DS_LOAD_U8
+            DS_PERMUTE_B32 | DS_BPERMUTE_B32 => {
+                self.ds_permute(inst);
+                Ok(())
+            }
+            DS_APPEND | DS_CONSUME => self.ds_append(inst, ctx),
+            DS_LOAD_U8
+            | DS_LOAD_I8
             | DS_LOAD_U16
-            | DS_LOAD_B64
-            | DS_LOAD_B128
+            | DS_LOAD_I16
+            | DS_LOAD_U8_D16
+            | DS_LOAD_I8_D16
+            | DS_LOAD_U16_D16
+            | DS_LOAD_U8_D16_HI
+            | DS_LOAD_I8_D16_HI
+            | DS_LOAD_U16_D16_HI
+            | DS_LOAD_B32
             | DS_LOAD_2ADDR_B32
             | DS_LOAD_2ADDR_STRIDE64_B32
-            | DS_LOAD_2ADDR_B64 => {
-                let elems = if two { 2 } else { 1 };
-                let mut out = [[0u32; 64]; 4];
-                for l in 0..self.lanes {
-                    if exec >> l & 1 == 0 {
-                        continue;
-                    }
-                    let a = addrs(l);
-                    for e in 0..elems {
-                        let b = rd(lds, a[e], size as u64);
-                        for k in 0..dwords {
-                            let w = [b[4 * k], b[4 * k + 1], b[4 * k + 2], b[4 * k + 3]];
-                            out[e * dwords + k][l] = narrow(w, size, false);
-                        }
-                    }
-                }
-                for (k, vals) in out.iter().enumerate().take(dwords * elems) {
-                    let d = self.reg_plus(&inst.dst, k);
-                    self.vdst(&d, vals, exec);
-                }
-            }
-            DS_ADD_U32 | DS_SUB_U32 | DS_MIN_I32 | DS_MAX_I32 | DS_MIN_U32 | DS_MAX_U32 | DS_AND_B32 | DS_OR_B32
-            | DS_XOR_B32 | DS_ADD_RTN_U32 => {
-                let data = self.vsrc(&inst.src[1]);
-                let mut ret = [0u32; 64];
-                // Lanes apply in order: LDS atomics within a wave are serialised.
-                for l in 0..self.lanes {
-                    if exec >> l & 1 == 0 {
-                        continue;
-                    }
-                    let a = addrs(l)[0];
-                    if !in_range(a, 4) {
-                        continue;
-                    }
-                    let cell = &mut lds[a as usize..a as usize + 4];
-                    let old = u32::from_le_bytes([cell[0], cell[1], cell[2], cell[3]]);
-                    let x = data[l];
-                    let new = match op {
-                        DS_ADD_U32 | DS_ADD_RTN_U32 => old.wrapping_add(x),
-                        DS_SUB_U32 => old.wrapping_sub(x),
-                        DS_MIN_I32 => (old as i32).min(x as i32) as u32,
-                        DS_MAX_I32 => (old as i32).max(x as i32) as u32,
-                        DS_MIN_U32 => old.min(x),
-                        DS_MAX_U32 => old.max(x),
-                        DS_AND_B32 => old & x,
-                        DS_OR_B32 => old | x,
-                        _ => old ^ x,
-                    };
-                    cell.copy_from_slice(&new.to_le_bytes());
-                    ret[l] = old;
-                }
-                if op == DS_ADD_RTN_U32 {
-                    self.vdst(&inst.dst, &ret, exec);
-                }
-            }
-            _ => return Err(illegal(format!("{} is not an LDS instruction", op.name()))),
+            | DS_LOAD_ADDTID_B32
+            | DS_LOAD_B64
+            | DS_LOAD_2ADDR_B64
+            | DS_LOAD_2ADDR_STRIDE64_B64
+            | DS_LOAD_B96
+            | DS_LOAD_B128 => self.ds_load(inst, ctx),
+            DS_STORE_B8
+            | DS_STORE_B16
+            | DS_STORE_B8_D16_HI
+            | DS_STORE_B16_D16_HI
+            | DS_STORE_B32
+            | DS_STORE_2ADDR_B32
+            | DS_STORE_2ADDR_STRIDE64_B32
+            | DS_STORE_ADDTID_B32
+            | DS_STORE_B64
+            | DS_STORE_2ADDR_B64
+            | DS_STORE_2ADDR_STRIDE64_B64
+            | DS_STORE_B96
+            | DS_STORE_B128 => self.ds_store(inst, ctx),
+            _ => self.ds_atomic(inst, ctx),
         }
+    }
+
+    /// A DS source VGPR, v0 for one past the allocation (seed 000, "LDS/GDS 对齐和超出范围").
+    fn ds_src(&self, op: &Operand, k: usize) -> [u32; 64] {
+        self.vmem_src(&self.reg_plus(op, k))
+    }
+
+    /// Whether `n` returned VGPRs from `dst` are allocated; if not, the instruction is
+    /// issued as if EXEC were zero.
+    fn ds_dst_ok(&self, dst: &Operand, n: u32) -> bool {
+        match *dst {
+            Operand::Vgpr(r) => self.vgprs_in_range(r, n),
+            _ => true,
+        }
+    }
+
+    /// Per-lane base address of the first element: the address VGPR plus the 16-bit
+    /// offset, or for the addtid forms M0[15:0] plus the offset plus 4 × lane (RDNA3 ISA
+    /// guide: `{OFFSET1, OFFSET0} + M0[15:0] + laneID * 4`).
+    fn ds_addr(&self, inst: &Inst) -> [u32; 64] {
+        let off = (inst.imm as u32) | (inst.imm1 as u32) << 8;
+        if matches!(inst.op, DS_LOAD_ADDTID_B32 | DS_STORE_ADDTID_B32) {
+            let m0 = self.sgpr[SGPR_M0 as usize] & 0xffff;
+            return std::array::from_fn(|l| m0.wrapping_add(off).wrapping_add(4 * l as u32));
+        }
+        let mut a = self.ds_src(&inst.src[0], 0);
+        if !is_two(inst.op) {
+            for v in a.iter_mut().take(self.lanes) {
+                *v = v.wrapping_add(off);
+            }
+        }
+        a
+    }
+
+    fn ds_load(&mut self, inst: &Inst, ctx: &mut Ctx) -> Result<(), FaultKind> {
+        let op = inst.op;
+        // (element bytes, sign-extend, D16 half: 0 none, 1 low, 2 high)
+        let (size, signed, d16) = match op {
+            DS_LOAD_U8 => (1, false, 0),
+            DS_LOAD_I8 => (1, true, 0),
+            DS_LOAD_U16 => (2, false, 0),
+            DS_LOAD_I16 => (2, true, 0),
+            DS_LOAD_U8_D16 => (1, false, 1),
+            DS_LOAD_I8_D16 => (1, true, 1),
+            DS_LOAD_U16_D16 => (2, false, 1),
+            DS_LOAD_U8_D16_HI => (1, false, 2),
+            DS_LOAD_I8_D16_HI => (1, true, 2),
+            DS_LOAD_U16_D16_HI => (2, false, 2),
+            DS_LOAD_B32 | DS_LOAD_2ADDR_B32 | DS_LOAD_2ADDR_STRIDE64_B32 | DS_LOAD_ADDTID_B32 => (4, false, 0),
+            DS_LOAD_B64 | DS_LOAD_2ADDR_B64 | DS_LOAD_2ADDR_STRIDE64_B64 => (8, false, 0),
+            DS_LOAD_B96 => (12, false, 0),
+            DS_LOAD_B128 => (16, false, 0),
+            _ => return Err(illegal(format!("{} is not an LDS load", op.name()))),
+        };
+        let elems = if is_two(op) { 2 } else { 1 };
+        let dwords = (size as usize).div_ceil(4) * elems;
+        if !self.ds_dst_ok(&inst.dst, dwords as u32) {
+            return Ok(());
+        }
+        let exec = self.exec();
+        let mode = ctx.vmid.alignment();
+        let lds = &*ctx.lds;
+        let addr = self.ds_addr(inst);
+        let eoff = elem_offsets(inst, size);
+        let mut out = [[0u32; 64]; 4];
+        let mut bad = None;
+        for l in 0..self.lanes {
+            if exec >> l & 1 == 0 {
+                continue;
+            }
+            let mut buf = [0u8; 16];
+            let mut ok = true;
+            for e in 0..elems {
+                let a = addr[l].wrapping_add(eoff[e]);
+                match place(mode, a, size, false, lds.len()) {
+                    At::In(p) => {
+                        buf[e * size as usize..(e + 1) * size as usize].copy_from_slice(&lds[p..p + size as usize])
+                    }
+                    At::Out => ok = false,
+                    At::Misaligned => {
+                        ok = false;
+                        bad.get_or_insert((l, a));
+                    }
+                }
+            }
+            if !ok {
+                continue; // the whole lane reads zero
+            }
+            if size < 4 {
+                let v = if size == 1 { buf[0] as u32 } else { u16::from_le_bytes([buf[0], buf[1]]) as u32 };
+                out[0][l] = match (size, signed) {
+                    (1, true) => v as u8 as i8 as i32 as u32,
+                    (2, true) => v as u16 as i16 as i32 as u32,
+                    _ => v,
+                };
+            } else {
+                for k in 0..dwords {
+                    out[k][l] = u32::from_le_bytes([buf[4 * k], buf[4 * k + 1], buf[4 * k + 2], buf[4 * k + 3]]);
+                }
+            }
+        }
+        if d16 != 0 {
+            // D16: the loaded 16 bits go to one half of VDST, the other half is kept.
+            let old = self.vsrc(&inst.dst);
+            for l in 0..self.lanes {
+                let v = out[0][l] & 0xffff;
+                out[0][l] = if d16 == 1 { old[l] & 0xffff_0000 | v } else { old[l] & 0xffff | v << 16 };
+            }
+        }
+        for (k, vals) in out.iter().enumerate().take(dwords) {
+            let d = self.reg_plus(&inst.dst, k);
+            self.vdst(&d, vals, exec);
+        }
+        match bad {
+            Some((l, a)) => Err(misaligned(inst, mode, l, a)),
+            None => Ok(()),
+        }
+    }
+
+    fn ds_store(&mut self, inst: &Inst, ctx: &mut Ctx) -> Result<(), FaultKind> {
+        let op = inst.op;
+        // (element bytes, data shift: D16_HI stores the high half)
+        let (size, shift) = match op {
+            DS_STORE_B8 => (1, 0),
+            DS_STORE_B16 => (2, 0),
+            DS_STORE_B8_D16_HI => (1, 16),
+            DS_STORE_B16_D16_HI => (2, 16),
+            DS_STORE_B32 | DS_STORE_2ADDR_B32 | DS_STORE_2ADDR_STRIDE64_B32 | DS_STORE_ADDTID_B32 => (4, 0),
+            DS_STORE_B64 | DS_STORE_2ADDR_B64 | DS_STORE_2ADDR_STRIDE64_B64 => (8, 0),
+            DS_STORE_B96 => (12, 0),
+            DS_STORE_B128 => (16, 0),
+            _ => return Err(illegal(format!("{} is not an LDS store", op.name()))),
+        };
+        let elems = if is_two(op) { 2 } else { 1 };
+        let dpe = (size as usize).div_ceil(4);
+        let exec = self.exec();
+        let mode = ctx.vmid.alignment();
+        let addr = self.ds_addr(inst);
+        let eoff = elem_offsets(inst, size);
+        let mut data = [[0u32; 64]; 8];
+        for k in 0..dpe {
+            data[k] = self.ds_src(&inst.src[1], k);
+            if elems == 2 {
+                data[dpe + k] = self.ds_src(&inst.src[2], k);
+            }
+        }
+        let lds = &mut *ctx.lds;
+        let mut bad = None;
+        for l in 0..self.lanes {
+            if exec >> l & 1 == 0 {
+                continue;
+            }
+            for e in 0..elems {
+                let a = addr[l].wrapping_add(eoff[e]);
+                match place(mode, a, size, false, lds.len()) {
+                    At::In(p) => {
+                        let mut buf = [0u8; 16];
+                        for k in 0..dpe {
+                            buf[4 * k..4 * k + 4].copy_from_slice(&(data[e * dpe + k][l] >> shift).to_le_bytes());
+                        }
+                        lds[p..p + size as usize].copy_from_slice(&buf[..size as usize]);
+                    }
+                    At::Out => {}
+                    At::Misaligned => {
+                        bad.get_or_insert((l, a));
+                    }
+                }
+            }
+        }
+        match bad {
+            Some((l, a)) => Err(misaligned(inst, mode, l, a)),
+            None => Ok(()),
+        }
+    }
+
+    fn ds_atomic(&mut self, inst: &Inst, ctx: &mut Ctx) -> Result<(), FaultKind> {
+        let op = inst.op;
+        let Some(rmw) = rmw_of(op) else { return Err(illegal(format!("{} is not an LDS atomic", op.name()))) };
+        let info = op.info();
+        let wide = info.ty[2] == Ty::B64;
+        let size = if wide { 8 } else { 4 };
+        let rtn = info.ty[0] != Ty::N;
+        let elems = if is_two(op) { 2 } else { 1 };
+        let w = wide as usize + 1;
+        if rtn && !self.ds_dst_ok(&inst.dst, (w * elems) as u32) {
+            return Ok(());
+        }
+        let has_d1 = info.ty[3] != Ty::N;
+        let mut d = [[0u32; 64]; 4];
+        for k in 0..w {
+            d[k] = self.ds_src(&inst.src[1], k);
+            if has_d1 {
+                d[w + k] = self.ds_src(&inst.src[2], k);
+            }
+        }
+        let exec = self.exec();
+        let mode = ctx.vmid.alignment();
+        let addr = self.ds_addr(inst);
+        let eoff = elem_offsets(inst, size);
+        let lds = &mut *ctx.lds;
+        let mut ret = [[0u32; 64]; 4];
+        let mut bad = None;
+        let get = |base: usize, l: usize| {
+            if wide {
+                d[base][l] as u64 | (d[base + 1][l] as u64) << 32
+            } else {
+                d[base][l] as u64
+            }
+        };
+        for l in 0..self.lanes {
+            if exec >> l & 1 == 0 {
+                continue;
+            }
+            let (d0, d1) = (get(0, l), get(w, l));
+            for e in 0..elems {
+                let a = addr[l].wrapping_add(eoff[e]);
+                let old = match place(mode, a, size, true, lds.len()) {
+                    At::In(p) => {
+                        let old = rd(lds, p, size as usize);
+                        // A two-address exchange writes data0 at the first address and
+                        // data1 at the second.
+                        let (x0, x1) = if e == 1 { (d1, 0) } else { (d0, d1) };
+                        wr(lds, p, size as usize, apply(rmw, wide, old, x0, x1));
+                        old
+                    }
+                    At::Out => 0,
+                    At::Misaligned => {
+                        bad.get_or_insert((l, a));
+                        0
+                    }
+                };
+                ret[e * w][l] = old as u32;
+                if wide {
+                    ret[e * w + 1][l] = (old >> 32) as u32;
+                }
+            }
+        }
+        if rtn {
+            for (k, vals) in ret.iter().enumerate().take(w * elems) {
+                let dst = self.reg_plus(&inst.dst, k);
+                self.vdst(&dst, vals, exec);
+            }
+        }
+        match bad {
+            Some((l, a)) => Err(FaultKind::MemoryViolation(format!(
+                "{} of lane {l} at LDS address {a:#x} is not aligned to its {size}-byte data",
+                op.name()
+            ))),
+            None => Ok(()),
+        }
+    }
+
+    /// ds_append / ds_consume: one atomic on the dword at M0[15:0] + offset, adding
+    /// (subtracting) the number of active lanes; every active lane gets the value before.
+    fn ds_append(&mut self, inst: &Inst, ctx: &mut Ctx) -> Result<(), FaultKind> {
+        if !self.ds_dst_ok(&inst.dst, 1) {
+            return Ok(());
+        }
+        let exec = self.exec();
+        let off = (inst.imm as u32) | (inst.imm1 as u32) << 8;
+        let a = (self.sgpr[SGPR_M0 as usize] & 0xffff).wrapping_add(off);
+        let n = exec.count_ones();
+        let old = match place(ctx.vmid.alignment(), a, 4, true, ctx.lds.len()) {
+            At::In(p) => {
+                let old = rd(ctx.lds, p, 4) as u32;
+                let new = if inst.op == DS_APPEND { old.wrapping_add(n) } else { old.wrapping_sub(n) };
+                wr(ctx.lds, p, 4, new as u64);
+                old
+            }
+            At::Out => 0,
+            At::Misaligned => {
+                return Err(FaultKind::MemoryViolation(format!(
+                    "{} at LDS address {a:#x} (M0 + offset) is not dword aligned",
+                    inst.op.name()
+                )))
+            }
+        };
+        self.vdst(&inst.dst, &[old; 64], exec);
         Ok(())
+    }
+
+    /// ds_swizzle_b32 (RDNA3 ISA guide pseudocode; the modes by the 16-bit offset, as
+    /// LLVM's swizzle() syntax encodes them): 0xe000.. FFT, 0xc000.. rotate, bit 15
+    /// quad permute, else the AND/OR/XOR bit mode within each 32 lanes. A lane reading an
+    /// inactive lane gets zero. Wave64: the rotate, FFT and bit modes work within each
+    /// half (bit 5 of the lane id is kept).
+    fn ds_swizzle(&mut self, inst: &Inst) {
+        if !self.ds_dst_ok(&inst.dst, 1) {
+            return;
+        }
+        let exec = self.exec();
+        let src = self.ds_src(&inst.src[0], 0);
+        let off = (inst.imm as u32) | (inst.imm1 as u32) << 8;
+        let mut out = [0u32; 64];
+        for i in 0..self.lanes {
+            let j = if off >= 0xe000 {
+                let mask = off & 0x1f;
+                let r = ((i as u32 & 0x1f).reverse_bits() >> 27) >> mask.count_ones();
+                ((r | (i as u32 & mask)) & 0x1f) as usize | (i & 0x20)
+            } else if off >= 0xc000 {
+                let mask = off & 0x1f;
+                let mut rot = off >> 5 & 0x1f;
+                if off & 1 << 10 != 0 {
+                    rot = rot.wrapping_neg();
+                }
+                let i32_ = i as u32;
+                (((i32_ & mask) | (i32_.wrapping_add(rot) & !mask)) & 0x1f) as usize | (i & 0x20)
+            } else if off & 0x8000 != 0 {
+                (i & !3) | (off >> ((i & 3) * 2) & 3) as usize
+            } else {
+                let (and, or, xor) = (off & 0x1f, off >> 5 & 0x1f, off >> 10 & 0x1f);
+                ((((i as u32 & 0x1f) & and) | or) ^ xor) as usize | (i & 0x20)
+            };
+            if exec >> j & 1 != 0 {
+                out[i] = src[j];
+            }
+        }
+        self.vdst(&inst.dst, &out, exec);
+    }
+
+    /// ds_permute_b32 (forward: active lane i writes data0 to lane (addr + offset) / 4)
+    /// and ds_bpermute_b32 (backward: active lane i reads data0 of lane (addr + offset) / 4,
+    /// zero if that lane is inactive); lane numbers modulo the wave size, so wave64
+    /// permutes across all 64 lanes. Several writers of one lane: the highest wins.
+    fn ds_permute(&mut self, inst: &Inst) {
+        if !self.ds_dst_ok(&inst.dst, 1) {
+            return;
+        }
+        let exec = self.exec();
+        let off = (inst.imm as u32) | (inst.imm1 as u32) << 8;
+        let addr = self.ds_src(&inst.src[0], 0);
+        let data = self.ds_src(&inst.src[1], 0);
+        let n = self.lanes;
+        let lane = |l: usize| (addr[l].wrapping_add(off) / 4) as usize % n;
+        let mut out = [0u32; 64];
+        for i in 0..n {
+            if exec >> i & 1 == 0 {
+                continue;
+            }
+            if inst.op == DS_PERMUTE_B32 {
+                out[lane(i)] = data[i];
+            } else {
+                let j = lane(i);
+                if exec >> j & 1 != 0 {
+                    out[i] = data[j];
+                }
+            }
+        }
+        self.vdst(&inst.dst, &out, exec);
+    }
+}
+
+/// Two-address forms: two elements at `addr + offset0 × size` and `addr + offset1 ×
+/// size` (× 64 for stride64).
+fn is_two(op: Op) -> bool {
+    matches!(
+        op,
+        DS_STORE_2ADDR_B32
+            | DS_STORE_2ADDR_STRIDE64_B32
+            | DS_STORE_2ADDR_B64
+            | DS_STORE_2ADDR_STRIDE64_B64
+            | DS_LOAD_2ADDR_B32
+            | DS_LOAD_2ADDR_STRIDE64_B32
+            | DS_LOAD_2ADDR_B64
+            | DS_LOAD_2ADDR_STRIDE64_B64
+            | DS_STOREXCHG_2ADDR_RTN_B32
+            | DS_STOREXCHG_2ADDR_STRIDE64_RTN_B32
+            | DS_STOREXCHG_2ADDR_RTN_B64
+            | DS_STOREXCHG_2ADDR_STRIDE64_RTN_B64
+    )
+}
+
+/// What to add to a lane's base address (see `ds_addr`) for each element: the
+/// two-address forms scale offset0 and offset1 by the element size (× 64 for stride64).
+fn elem_offsets(inst: &Inst, size: u32) -> [u32; 2] {
+    if !is_two(inst.op) {
+        return [0, 0];
+    }
+    let stride = match inst.op {
+        DS_STORE_2ADDR_STRIDE64_B32
+        | DS_STORE_2ADDR_STRIDE64_B64
+        | DS_LOAD_2ADDR_STRIDE64_B32
+        | DS_LOAD_2ADDR_STRIDE64_B64
+        | DS_STOREXCHG_2ADDR_STRIDE64_RTN_B32
+        | DS_STOREXCHG_2ADDR_STRIDE64_RTN_B64 => 64,
+        _ => 1,
+    };
+    [inst.imm as u32 * size * stride, inst.imm1 as u32 * size * stride]
+}
+
+fn misaligned(inst: &Inst, mode: AlignMode, lane: usize, addr: u32) -> FaultKind {
+    FaultKind::MemoryViolation(format!(
+        "{} of lane {lane} at LDS address {addr:#x} is misaligned under SH_MEM_CONFIG.ALIGNMENT_MODE {mode:?}",
+        inst.op.name()
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::isa::decode::decode;
+    use crate::mem::{AddressSpace, Tlb};
+    use crate::spi::VmidRegs;
+    use std::sync::atomic::AtomicBool;
+
+    /// Runs one DS instruction (machine words) in a wave32 whose v1 = `addr[l]`, v2 =
+    /// 0x100 + l, v4/v5 = 0xffff_ffff, over 256 bytes of LDS holding 0..255.
+    fn run(words: &[u32], mode: AlignMode, addr: impl Fn(usize) -> u32) -> (Wave, Vec<u8>, Result<(), FaultKind>) {
+        let inst = decode(words, false).unwrap();
+        let mut w = Wave::new(32);
+        w.set_exec(u32::MAX as u64);
+        for l in 0..32 {
+            w.vgpr[32 + l] = addr(l);
+            w.vgpr[2 * 32 + l] = 0x100 + l as u32;
+            w.vgpr[4 * 32 + l] = u32::MAX;
+            w.vgpr[5 * 32 + l] = u32::MAX;
+        }
+        let mut lds: Vec<u8> = (0..=255).collect();
+        let vm = AddressSpace::new(1 << 20);
+        let mut tlb = Tlb::default();
+        let abort = AtomicBool::new(false);
+        let vmid = VmidRegs::default().with_alignment(mode);
+        let host_trap = std::sync::atomic::AtomicU64::new(0);
+        let mut ctx = Ctx {
+            vm: &vm,
+            tlb: &mut tlb,
+            lds: &mut lds,
+            abort: &abort,
+            vmid: &vmid,
+            handler: None,
+            host_trap: &host_trap,
+        };
+        let r = w.ds(&inst, &mut ctx);
+        (w, lds, r)
+    }
+
+    /// Seed 000, "LDS/GDS 对齐和超出范围" (LDS/GDS alignment and out of range): under STRICT
+    /// and DWORD_STRICT a misaligned LDS access is a MEMVIOL, after the instruction
+    /// completed for the other lanes: a misaligned lane's load returns zero and its store
+    /// is dropped.
+    #[test]
+    fn seed000_misaligned_lanes_complete_as_zero_or_dropped_then_memviol() {
+        for mode in [AlignMode::Strict, AlignMode::DwordStrict] {
+            // Lanes 0..7 at 8 × lane (aligned), lane 3 at 4 (misaligned for b64, fine for b32),
+            // lane 5 at 2 (misaligned for both); other lanes out of range (at 0x1000).
+            let addr = |l: usize| match l {
+                3 => 4,
+                5 => 2,
+                0..=7 => 8 * l as u32,
+                _ => 0x1000,
+            };
+            let (w, _, r) = run(&[0xd9d8_0000, 0x0400_0001], mode, addr);
+            assert!(matches!(r, Err(FaultKind::MemoryViolation(_))), "{mode:?}: {r:?}");
+            for l in 0..32 {
+                let a = addr(l) as usize;
+                let want = match l {
+                    3 | 5 | 8.. => [0, 0],
+                    _ => [0, 4].map(|k| u32::from_le_bytes(std::array::from_fn(|i| (a + k + i) as u8))),
+                };
+                assert_eq!([w.v(4)[l], w.v(5)[l]], want, "{mode:?} lane {l}");
+            }
+            let (_, lds, r) = run(&[0xd834_0000, 0x0000_0201], mode, addr);
+            assert!(matches!(r, Err(FaultKind::MemoryViolation(_))), "{mode:?}: {r:?}");
+            let mut want: Vec<u8> = (0..=255).collect();
+            for l in [0, 1, 2, 3, 4, 6, 7] {
+                let a = addr(l) as usize;
+                want[a..a + 4].copy_from_slice(&(0x100 + l as u32).to_le_bytes());
+            }
+            assert_eq!(lds, want, "{mode:?}: lane 5's store is dropped, the others are done");
+        }
     }
 }

@@ -1,41 +1,16 @@
 //! What the vector memory instructions (MUBUF, MTBUF, FLAT, GLOBAL, SCRATCH) and LDS
-//! share: access sizes, multi-register data operands, moving a wave's data once its
-//! addresses are known, and the atomic read-modify-write of one lane.
+//! share: narrow loads, the alignment modes, the VGPR range rules, the V#, multi-register
+//! data operands, and the buffer atomic of each lane.
 //!
 //! Every access goes through the address space's translation, so a bad address is a VM
 //! fault report, never a host crash. Memory operations complete at once in this model.
 
 use super::{illegal, Ctx, FaultKind, Wave};
 use crate::isa::decode::{mflag, Inst, Operand};
-use crate::isa::table::Op::{self, *};
-use crate::isa::table::{Encoding, Ty};
+use crate::isa::table::Op;
 use crate::mem::atomic::{self, AtomicError, AtomicOp};
 use crate::rsrc::BufferResource;
 use crate::spi::AlignMode;
-
-/// Bytes an access moves per lane, and whether a narrow load sign-extends.
-pub(super) fn access(op: Op) -> (u32, bool) {
-    match op {
-        BUFFER_LOAD_U8 | GLOBAL_LOAD_U8 | SCRATCH_LOAD_U8 | BUFFER_STORE_B8 | GLOBAL_STORE_B8 | SCRATCH_STORE_B8
-        | DS_STORE_B8 | DS_LOAD_U8 => (1, false),
-        BUFFER_LOAD_I8 | GLOBAL_LOAD_I8 | SCRATCH_LOAD_I8 => (1, true),
-        BUFFER_LOAD_U16 | GLOBAL_LOAD_U16 | SCRATCH_LOAD_U16 | BUFFER_STORE_B16 | GLOBAL_STORE_B16
-        | SCRATCH_STORE_B16 | DS_STORE_B16 | DS_LOAD_U16 => (2, false),
-        BUFFER_LOAD_I16 | GLOBAL_LOAD_I16 | SCRATCH_LOAD_I16 => (2, true),
-        _ => (4 * data_dwords(op), false),
-    }
-}
-
-/// Dwords of data per lane and element: DS rows list vdst, addr, data0 and data1 (a
-/// 2addr load returns two elements), the other encodings the data width first.
-pub(super) fn data_dwords(op: Op) -> u32 {
-    let info = op.info();
-    match info.enc {
-        Encoding::Ds if info.ty[2] != Ty::N => info.ty[2].dwords(false),
-        Encoding::Ds if info.name.contains("2addr") => info.ty[0].dwords(false) / 2,
-        _ => info.ty[0].dwords(false),
-    }
-}
 
 pub(super) fn narrow(bytes: [u8; 4], size: u32, signed: bool) -> u32 {
     match (size, signed) {
@@ -96,15 +71,6 @@ impl Wave {
         let Operand::Sgpr(i) = *op else { return BufferResource::decode([0; 4]) };
         let i = (i & !3) as usize;
         BufferResource::decode([self.sget(i), self.sget(i + 1), self.sget(i + 2), self.sget(i + 3)])
-    }
-
-    /// Per-lane values of `n` (at most 4) consecutive data registers starting at `op`.
-    pub(super) fn vsrc_n(&self, op: &Operand, n: usize) -> [[u32; 64]; 4] {
-        let mut out = [[0u32; 64]; 4];
-        for (k, o) in out.iter_mut().enumerate().take(n.min(4)) {
-            *o = self.vsrc(&self.reg_plus(op, k));
-        }
-        out
     }
 
     /// The `k`-th register after `op` (for multi-dword data operands).
