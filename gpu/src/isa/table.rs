@@ -1451,6 +1451,11 @@ pub fn coverage_markdown() -> String {
          set, as they need a GDS allocation that compute queues do not get here; and\n\
          `ds_bvh_stack_rtn_b32`, whose ray-tracing stack semantics the sources softnavi follows\n\
          do not pin down.\n\n\
+         Vector memory: every MUBUF, MTBUF, FLAT, GLOBAL and SCRATCH instruction is executed\n\
+         except the MUBUF loads into LDS (`buffer_load_lds_*`): LLVM assembles them for gfx11,\n\
+         but its gfx11 targets lack the `vmem-to-lds-load-insts` feature (clang rejects the\n\
+         LDS-load builtins for gfx1100), and no source pins down their LDS address on gfx11.\n\
+         TFE (the texture-fail status VGPR) on a buffer instruction is an illegal instruction.\n\n\
          Scalar and vector ALU: every opcode is executed except `s_subvector_loop_begin` and\n\
          `s_subvector_loop_end`, whose semantics AMD's documentation leaves unclear (Mesa's ACO\n\
          notes say so too; no compiler for gfx11 emits them). VINTERP, LDSDIR and EXP are\n\
