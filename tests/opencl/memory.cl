@@ -142,9 +142,9 @@ K void lds_atomics(__global const int *A, __global int *R) {
     WGS(fetch_max, (__local uint *)&s[8], (uint)a);
     __builtin_amdgcn_atomic_inc32((volatile __local uint *)&s[9], 9u, __ATOMIC_RELAXED, "workgroup");
     __builtin_amdgcn_atomic_dec32((volatile __local uint *)&s[10], 37u, __ATOMIC_RELAXED, "workgroup");
-    // Multiplication by odd numbers through compare-and-swap.
+    // Multiplication by odd numbers (modulo 2^32) through compare-and-swap.
     int old = s[11], seen;
-    while ((seen = atomic_cmpxchg(&s[11], old, old * (2 * a + 1))) != old) old = seen;
+    while ((seen = atomic_cmpxchg(&s[11], old, (int)((uint)old * (2u * (uint)a + 1u)))) != old) old = seen;
     barrier(CLK_LOCAL_MEM_FENCE);
     if (l < 12) R[get_group_id(0) * 12 + l] = s[l];
 }
@@ -195,7 +195,7 @@ K void lds_atomics64(__global const long *A, __global long *R, __global long *X)
     __builtin_amdgcn_atomic_dec64((volatile __local ulong *)&s[10], 37ul, __ATOMIC_RELAXED, "workgroup");
     long old = s[11], want;
     do {
-        want = old * (2 * a + 1);
+        want = (long)((ulong)old * (2ul * (ulong)a + 1ul));
     } while (!__atomic_compare_exchange_n(&s[11], &old, want, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED));
     X[g] = WGS(exchange_n, &s[12], a);
     barrier(CLK_LOCAL_MEM_FENCE);
@@ -366,7 +366,7 @@ K void global_atomics(__global const int *A, __global int *C) {
     __builtin_amdgcn_atomic_inc32((volatile __global uint *)&C[9], 9u, __ATOMIC_RELAXED, "agent");
     __builtin_amdgcn_atomic_dec32((volatile __global uint *)&C[10], 37u, __ATOMIC_RELAXED, "agent");
     int old = C[11], seen;
-    while ((seen = atomic_cmpxchg(&C[11], old, old * (2 * a + 1))) != old) old = seen;
+    while ((seen = atomic_cmpxchg(&C[11], old, (int)((uint)old * (2u * (uint)a + 1u)))) != old) old = seen;
 }
 
 // Global atomics with return: per item, the old values of add 1 (a slot), sub 1, inc and
@@ -401,7 +401,7 @@ K void global_atomics64(__global const long *A, __global long *C, __global long 
     __builtin_amdgcn_atomic_dec64((volatile __global ulong *)&C[10], 37ul, __ATOMIC_RELAXED, "agent");
     long old = C[11], want;
     do {
-        want = old * (2 * a + 1);
+        want = (long)((ulong)old * (2ul * (ulong)a + 1ul));
     } while (!__scoped_atomic_compare_exchange_n(&C[11], &old, want, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED,
                                                  __MEMORY_SCOPE_DEVICE));
     X[g] = DEV(exchange_n, &C[12], a);
@@ -471,7 +471,7 @@ K void flat_atomics(__global const int *A, __global int *G, __global long *GQ, _
     DEV(fetch_add, &q[0], (long)a);
     long old = q[1], want;
     do {
-        want = old * (2 * a + 1);
+        want = (long)((ulong)old * (2ul * (ulong)a + 1ul));
     } while (!__scoped_atomic_compare_exchange_n(&q[1], &old, want, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED,
                                                  __MEMORY_SCOPE_DEVICE));
     R[2 * g + 1] = DEV(exchange_n, &p[4], a);
