@@ -119,6 +119,42 @@ K void lds_d16(__global const half *A, __global half *R) {
     R[4 * g + 3] = as_half((short)((ushort)(uchar)c[l] | (ushort)(uchar)c[l + WG] << 8));
 }
 
+// The low-half D16 forms: a load into the low half of a register whose high half is live
+// (global_load_d16_b16/_u8/_i8, ds_load_u16_d16/u8_d16/i8_d16), and byte stores of a high
+// half.
+K void d16_lo(__global const half2 *A, __global const half *B, __global const char *C, __global half2 *R,
+              __global short2 *S, __global char *T) {
+    __local half2 lh[WG];
+    __local half lb[WG];
+    __local char lc[WG];
+    uint l = LID, g = GID, m = 2 * WG - 1 - g;
+    half2 v = A[g];
+    v.x = B[m];
+    short2 s = as_short2(A[m]);
+    s.x = C[g];
+    short2 u = as_short2(A[g ^ 1]);
+    u.x = (uchar)C[m];
+    lh[l] = v;
+    lb[l] = B[g];
+    lc[l] = C[g];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    half2 w = lh[WG - 1 - l];
+    w.x = lb[(l + 5) % WG];
+    short2 z = as_short2(lh[l]);
+    z.x = lc[(l + 9) % WG];
+    short2 y = as_short2(lh[(l + 1) % WG]);
+    y.x = (uchar)lc[(l + 3) % WG];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    R[g] = v * w;
+    S[g] = s + z;
+    S[g + 2 * WG] = u + y;
+    short2 t = s + y;
+    T[g] = (char)t.y;
+    lc[l] = (char)t.y;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    T[g + 2 * WG] = lc[(l + 7) % WG];
+}
+
 // Local atomics without return: the final values are the same in any order. inc/dec wrap
 // at their limit (ds_inc_u32: old >= limit ? 0 : old + 1; ds_dec_u32: old == 0 || old >
 // limit ? limit : old - 1), the same limit for every lane.

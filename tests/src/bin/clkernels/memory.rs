@@ -16,9 +16,10 @@
 //! | lds_vec | ds_store_b64/b96/b128, ds_load_b64/b96/b128 |
 //! | lds_2addr | ds_store_2addr_stride64_b32/b64, ds_load_2addr_b32/b64, ds_load_2addr_stride64_b32/b64 |
 //! | lds_d16 | ds_load_u16_d16_hi, ds_load_u8_d16_hi, ds_store_b16_d16_hi, ds_load_i8/u8/u16, ds_store_b8/b16 |
+//! | d16_lo | global_load_d16_b16, global_load_d16_u8, ds_load_u16_d16, ds_load_u8_d16, ds_load_i8_d16 |
 //! | lds_atomics | ds_add/sub_u32, ds_and/or/xor_b32, ds_min/max_i32/u32, ds_inc/dec_u32, ds_cmpstore_rtn_b32 |
 //! | lds_atomics_rtn | ds_add/sub_rtn_u32, ds_inc/dec_rtn_u32, ds_storexchg_rtn_b32, ds_min_rtn_i32, ds_or_rtn_b32, ds_max_rtn_u32 |
-//! | lds_atomics64 | ds_add/sub_u64, ds_and/or/xor_b64, ds_min/max_i64/u64, ds_inc/dec_u64, ds_cmpstore_rtn_b64, ds_storexchg_rtn_b64 |
+//! | lds_atomics64 | ds_store_b64, ds_add/sub_u64, ds_and/or/xor_b64, ds_min/max_i64/u64, ds_inc/dec_u64, ds_cmpstore_rtn_b64, ds_storexchg_rtn_b64 |
 //! | lds_float_atomics | ds_add_f32, ds_add_rtn_f32, ds_min_f32, ds_max_f32, ds_min_rtn_f32, ds_cmpstore_rtn_b64 (f64 add) |
 //! | lds_swizzle | ds_swizzle_b32 |
 //! | lds_permute | ds_permute_b32, ds_bpermute_b32 |
@@ -272,6 +273,39 @@ fn lds_cases() -> Vec<Case> {
         }
         let bufs = vec![bytes(&a), vec![0; 8 * N]];
         out.push(case(MEMORY, "lds_d16", bufs, vec![], expect(1, want, Tol::Exact)));
+    }
+    {
+        let a: Vec<[f16; 2]> = f16s(0x3010).into_iter().zip(f16s(0x3011)).map(|(x, y)| [x, y]).collect();
+        let b = f16s(0x3012);
+        let c: Vec<i8> = u32s(0x3013).iter().map(|&v| (v >> 9) as i8).collect();
+        let hb = |h: f16| h.to_bits() as i16;
+        let (mut r, mut s, mut t) = (Vec::new(), vec![[0i16; 2]; 2 * N], vec![0i8; 2 * N]);
+        let mut ty = vec![0i8; N];
+        for g in 0..N {
+            let (base, l, m) = (g / WG * WG, g % WG, N - 1 - g);
+            let v = [b[m], a[g][1]];
+            let w = [b[base + (l + 5) % WG], a[base + WG - 1 - l][1]];
+            r.push([f16::from_f64(v[0].to_f64() * w[0].to_f64()), f16::from_f64(v[1].to_f64() * w[1].to_f64())]);
+            let sv = [c[g] as i16, hb(a[m][1])];
+            let z = [c[base + (l + 9) % WG] as i16, hb(a[g][1])];
+            let u = [c[m] as u8 as i16, hb(a[g ^ 1][1])];
+            let y = [c[base + (l + 3) % WG] as u8 as i16, hb(a[base + (l + 1) % WG][1])];
+            s[g] = [sv[0].wrapping_add(z[0]), sv[1].wrapping_add(z[1])];
+            s[g + N] = [u[0].wrapping_add(y[0]), u[1].wrapping_add(y[1])];
+            ty[g] = sv[1].wrapping_add(y[1]) as i8;
+            t[g] = ty[g];
+        }
+        for g in 0..N {
+            let (base, l) = (g / WG * WG, g % WG);
+            t[g + N] = ty[base + (l + 7) % WG];
+        }
+        let bufs = vec![bytes(&a), bytes(&b), bytes(&c), vec![0; 4 * N], vec![0; 8 * N], vec![0; 2 * N]];
+        let check: Check = Box::new(move |o| {
+            compare(&o[3], &r, Tol::Exact, |i| format!("R {i}"))?;
+            compare(&o[4], &s, Tol::Exact, |i| format!("S {i}"))?;
+            compare(&o[5], &t, Tol::Exact, |i| format!("T {i}"))
+        });
+        out.push(case(MEMORY, "d16_lo", bufs, vec![], check));
     }
     {
         let a = i32s(0x3009);
