@@ -212,6 +212,37 @@ define amdgpu_kernel void @buffer_float_atomics(ptr addrspace(1) %A, ptr addrspa
   ret void
 }
 
+; ---- formatted MUBUF loads and stores: the format comes from the V# ------------------------
+
+declare <4 x float> @llvm.amdgcn.raw.ptr.buffer.load.format.v4f32(ptr addrspace(8), i32, i32, i32)
+declare <4 x half> @llvm.amdgcn.raw.ptr.buffer.load.format.v4f16(ptr addrspace(8), i32, i32, i32)
+declare void @llvm.amdgcn.raw.ptr.buffer.store.format.v4f32(<4 x float>, ptr addrspace(8), i32, i32, i32)
+declare void @llvm.amdgcn.raw.ptr.buffer.store.v4f16(<4 x half>, ptr addrspace(8), i32, i32, i32)
+
+; A and R have V#s with format 8_8_8_8_UNORM (42; dword 3 = 0x3002afac): per item g, the
+; dword at 4g as four floats to F[g] (buffer_load_format_xyzw), as four halves to H[g]
+; (buffer_load_format_d16_xyzw), and the floats in reverse order back to R (n bytes) at 4g
+; (buffer_store_format_xyzw).
+define amdgpu_kernel void @buffer_format(ptr addrspace(1) %A, ptr addrspace(1) %F, ptr addrspace(1) %H, ptr addrspace(1) %R, i32 %n) !reqd_work_group_size !0 {
+  %g = call i32 @gid()
+  %ra = call ptr addrspace(8) @llvm.amdgcn.make.buffer.rsrc.p1(ptr addrspace(1) %A, i16 0, i32 %n, i32 805482412)
+  %n4 = shl i32 %n, 2
+  %rf = call ptr addrspace(8) @llvm.amdgcn.make.buffer.rsrc.p1(ptr addrspace(1) %F, i16 0, i32 %n4, i32 805400492)
+  %n2 = shl i32 %n, 1
+  %rh = call ptr addrspace(8) @llvm.amdgcn.make.buffer.rsrc.p1(ptr addrspace(1) %H, i16 0, i32 %n2, i32 805400492)
+  %rr = call ptr addrspace(8) @llvm.amdgcn.make.buffer.rsrc.p1(ptr addrspace(1) %R, i16 0, i32 %n, i32 805482412)
+  %o = shl i32 %g, 2
+  %v = call <4 x float> @llvm.amdgcn.raw.ptr.buffer.load.format.v4f32(ptr addrspace(8) %ra, i32 %o, i32 0, i32 0)
+  %h = call <4 x half> @llvm.amdgcn.raw.ptr.buffer.load.format.v4f16(ptr addrspace(8) %ra, i32 %o, i32 0, i32 0)
+  %o16 = shl i32 %g, 4
+  call void @llvm.amdgcn.raw.ptr.buffer.store.v4f32(<4 x float> %v, ptr addrspace(8) %rf, i32 %o16, i32 0, i32 0)
+  %o8 = shl i32 %g, 3
+  call void @llvm.amdgcn.raw.ptr.buffer.store.v4f16(<4 x half> %h, ptr addrspace(8) %rh, i32 %o8, i32 0, i32 0)
+  %rev = shufflevector <4 x float> %v, <4 x float> poison, <4 x i32> <i32 3, i32 2, i32 1, i32 0>
+  call void @llvm.amdgcn.raw.ptr.buffer.store.format.v4f32(<4 x float> %rev, ptr addrspace(8) %rr, i32 %o, i32 0, i32 0)
+  ret void
+}
+
 ; ---- typed buffers (MTBUF) -------------------------------------------------------------------
 
 declare <4 x float> @llvm.amdgcn.raw.ptr.tbuffer.load.v4f32(ptr addrspace(8), i32, i32, i32, i32)

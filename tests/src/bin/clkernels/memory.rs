@@ -41,6 +41,7 @@
 //! | buffer_atomics | buffer_atomic_add/sub_u32, and/or/xor_b32, min/max_i32/u32, inc/dec_u32, swap_b32, cmpswap_b32 |
 //! | buffer_atomics64 | buffer_atomic_add/sub_u64, and/or/xor_b64, min/max_i64/u64, inc/dec_u64, swap_b64, cmpswap_b64 |
 //! | buffer_float_atomics | buffer_atomic_add_f32, buffer_atomic_min_f32, buffer_atomic_max_f32 |
+//! | buffer_format | buffer_load_format_xyzw, buffer_load_d16_format_xyzw, buffer_store_format_xyzw (V# format 8_8_8_8_UNORM) |
 //! | tbuffer | tbuffer_load_format_xy/xyzw, tbuffer_store_format_xy/xyzw (8_8_8_8_UNORM/UINT, 16_16_SINT, 32_32_UINT; raw and idxen) |
 
 use super::*;
@@ -916,6 +917,22 @@ fn buffer_cases() -> Vec<Case> {
         });
         let bufs = vec![bytes(&a), bytes(&init), vec![0; 4 * N]];
         out.push(case(BUFFER, "buffer_float_atomics", bufs, bytes(&[4 * N as u32]), check));
+    }
+    {
+        // MUBUF format loads and stores take the format from the V# (8_8_8_8_UNORM here):
+        // b / 255 as f32 and as f16 (D16), and back.
+        let a = u32s(0x3409);
+        let by: Vec<[u8; 4]> = a.iter().map(|v| v.to_le_bytes()).collect();
+        let f: Vec<[f32; 4]> = by.iter().map(|b| b.map(|x| x as f32 / 255.0)).collect();
+        let h: Vec<[f16; 4]> = by.iter().map(|b| b.map(|x| f16::from_f64(x as f64 / 255.0))).collect();
+        let r: Vec<[u8; 4]> = by.iter().map(|b| [b[3], b[2], b[1], b[0]]).collect();
+        let check: Check = Box::new(move |o| {
+            compare(&o[1], &f, Tol::Ulp(1), |i| format!("F {i}"))?;
+            compare(&o[2], &h, Tol::Ulp(1), |i| format!("H {i}"))?;
+            compare(&o[3], &r, Tol::Exact, |i| format!("R {i}"))
+        });
+        let bufs = vec![bytes(&a), vec![0; 16 * N], vec![0; 8 * N], vec![0; 4 * N]];
+        out.push(case(BUFFER, "buffer_format", bufs, bytes(&[4 * N as u32]), check));
     }
     {
         // Seed 002, "格式转换" (format conversion) for MTBUF: UNORM bytes to b / 255 and
