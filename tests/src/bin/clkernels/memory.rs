@@ -281,7 +281,7 @@ fn lds_cases() -> Vec<Case> {
         let c: Vec<i8> = u32s(0x3013).iter().map(|&v| (v >> 9) as i8).collect();
         let hb = |h: f16| h.to_bits() as i16;
         let (mut r, mut s, mut t) = (Vec::new(), vec![[0i16; 2]; 2 * N], vec![0i8; 2 * N]);
-        let mut ty = vec![0i8; N];
+        let mut ty = [0i8; N];
         for g in 0..N {
             let (base, l, m) = (g / WG * WG, g % WG, N - 1 - g);
             let v = [b[m], a[g][1]];
