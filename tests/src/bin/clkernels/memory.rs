@@ -771,8 +771,8 @@ fn flat_cases() -> Vec<Case> {
 fn buffer_cases() -> Vec<Case> {
     let mut out = Vec::new();
     {
-        // Seed 002, "线性缓冲器的地址计算" (linear buffer address computation): base +
-        // soffset + voffset + inst_offset, for every width.
+        // Seed 002, "缓冲区寻址" (buffer addressing), linear buffers: base + soffset +
+        // voffset + inst_offset, for every width.
         let n = 32 * N + 32;
         let a: Vec<u8> = u64s(0x3401).iter().flat_map(|v| v.to_le_bytes()).cycle().take(n).collect();
         let aa = a.clone();
@@ -919,7 +919,8 @@ fn buffer_cases() -> Vec<Case> {
         out.push(case(BUFFER, "buffer_float_atomics", bufs, bytes(&[4 * N as u32]), check));
     }
     {
-        // MUBUF format loads and stores take the format from the V# (8_8_8_8_UNORM here):
+        // Seed 002, "缓冲数据" (buffer data) and "D16 说明" (D16): MUBUF format loads and
+        // stores take the format from the V# (8_8_8_8_UNORM here):
         // b / 255 as f32 and as f16 (D16), and back.
         let a = u32s(0x3409);
         let by: Vec<[u8; 4]> = a.iter().map(|v| v.to_le_bytes()).collect();
@@ -935,7 +936,7 @@ fn buffer_cases() -> Vec<Case> {
         out.push(case(BUFFER, "buffer_format", bufs, bytes(&[4 * N as u32]), check));
     }
     {
-        // Seed 002, "格式转换" (format conversion) for MTBUF: UNORM bytes to b / 255 and
+        // Seed 002, "缓冲数据" (buffer data), format conversion for MTBUF: UNORM bytes to b / 255 and
         // back, SINT sign extension, UINT as is. The inputs avoid the edges where a store
         // would have to clamp (255 + 1, 32767 + 1).
         let mut rng = Lcg(0x3408);
