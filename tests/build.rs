@@ -31,18 +31,25 @@ fn opencl(out: &std::path::Path) {
     let clang = std::env::var("CLANG").unwrap_or_else(|_| "clang-19".into());
     let lld = std::env::var("LD_LLD").unwrap_or_else(|_| "ld.lld-19".into());
     println!("cargo:rerun-if-changed=opencl/prelude.h");
-    for file in ["scalar", "vector", "group"] {
-        let src = format!("opencl/{file}.cl");
+    // OpenCL C files, and LLVM IR files for what OpenCL C cannot reach (buffer atomics,
+    // structured and typed buffers): those leave the wave size and code object version to
+    // the command line (no target-features attribute, no code object version module flag).
+    for (file, ir) in [("scalar", false), ("vector", false), ("group", false), ("memory", false), ("buffer", true)] {
+        let src = format!("opencl/{file}.{}", if ir { "ll" } else { "cl" });
         println!("cargo:rerun-if-changed={src}");
         for (dir, cov, wave64, linked) in OPENCL_BUILDS {
             let dir = out.join(dir);
             std::fs::create_dir_all(&dir).expect("OUT_DIR is writable"); // ok: build script
             let obj = dir.join(format!("{file}.o"));
             let mut cmd = Command::new(&clang);
-            cmd.args(["-x", "cl", "-cl-std=CL2.0", "-target", "amdgcn-amd-amdhsa", "-mcpu=gfx1100", "-nogpulib"])
-                .args(["-O2", "-Xclang", "-finclude-default-header", "-include", "opencl/prelude.h"])
-                .arg(format!("-DCOV={cov}"))
-                .arg(format!("-mcode-object-version={cov}"))
+            if ir {
+                cmd.args(["-x", "ir", "-target", "amdgcn-amd-amdhsa", "-mcpu=gfx1100", "-nogpulib", "-O2"]);
+            } else {
+                cmd.args(["-x", "cl", "-cl-std=CL2.0", "-target", "amdgcn-amd-amdhsa", "-mcpu=gfx1100", "-nogpulib"])
+                    .args(["-O2", "-Xclang", "-finclude-default-header", "-include", "opencl/prelude.h"])
+                    .arg(format!("-DCOV={cov}"));
+            }
+            cmd.arg(format!("-mcode-object-version={cov}"))
                 .args(if wave64 { &["-mwavefrontsize64"][..] } else { &[] })
                 .args(["-c", &src, "-o"])
                 .arg(&obj);
@@ -50,7 +57,7 @@ fn opencl(out: &std::path::Path) {
             // Linking also proves that the prelude defines every built-in used.
             let so = dir.join(format!("{file}.so"));
             let mut link = Command::new(&lld);
-            link.arg("-shared").arg(&obj).arg("-o").arg(&so);
+            link.arg("-shared").arg("--no-undefined").arg(&obj).arg("-o").arg(&so);
             run(link, &format!("{lld} on {src}"));
             // What the test loads: the ET_DYN object, or the ET_REL one itself.
             let elf = dir.join(format!("{file}.elf"));

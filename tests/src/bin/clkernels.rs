@@ -17,17 +17,22 @@ use ash::vk;
 use half::f16;
 use softnavi_examples::{Context, ContextOptions, Error, MemoryLocation};
 
+#[path = "clkernels/memory.rs"]
+mod memory;
+
 macro_rules! build {
     ($dir:literal) => {
         [
             include_bytes!(concat!(env!("OUT_DIR"), "/", $dir, "/scalar.elf")).as_slice(),
             include_bytes!(concat!(env!("OUT_DIR"), "/", $dir, "/vector.elf")).as_slice(),
             include_bytes!(concat!(env!("OUT_DIR"), "/", $dir, "/group.elf")).as_slice(),
+            include_bytes!(concat!(env!("OUT_DIR"), "/", $dir, "/memory.elf")).as_slice(),
+            include_bytes!(concat!(env!("OUT_DIR"), "/", $dir, "/buffer.elf")).as_slice(),
         ]
     };
 }
 
-const BUILDS: [(&str, [&[u8]; 3]); 4] = [
+const BUILDS: [(&str, [&[u8]; 5]); 4] = [
     ("w32v5", build!("w32v5")),
     ("w64v5", build!("w64v5")),
     ("w32v4", build!("w32v4")),
@@ -37,6 +42,9 @@ const BUILDS: [(&str, [&[u8]; 3]); 4] = [
 const SCALAR: usize = 0;
 const VECTOR: usize = 1;
 const GROUP: usize = 2;
+const MEMORY: usize = 3;
+/// buffer.ll: LLVM IR kernels (buffer atomics, structured and typed buffers).
+const BUFFER: usize = 4;
 
 // ---- values and tolerances ------------------------------------------------------------------
 
@@ -1195,6 +1203,7 @@ fn main() -> ExitCode {
     let filter = &args[1..];
     let mut all = cases();
     all.push(subgroup_case(wave));
+    all.extend(memory::cases(wave));
     let mut ctx = match context() {
         Ok(c) => c,
         Err(e) => {

@@ -412,8 +412,15 @@ impl Wave {
             S_LSHL_B64 | S_LSHR_B64 | S_ASHR_I64 | S_AND_B64 | S_OR_B64 | S_XOR_B64 | S_NAND_B64 | S_NOR_B64
             | S_XNOR_B64 | S_AND_NOT1_B64 | S_OR_NOT1_B64 | S_BFE_U64 | S_BFE_I64 | S_CSELECT_B64 => {
                 let a = self.s64(&inst.src[0]);
-                let b64 = self.s64(&inst.src[1]);
-                let b = b64 as u32;
+                // The shift amount and the bit-field operand are 32 bits (table.rs: B32): any
+                // SGPR, odd ones included, not the even pair around it.
+                let (b64, b) = match op {
+                    S_LSHL_B64 | S_LSHR_B64 | S_ASHR_I64 | S_BFE_U64 | S_BFE_I64 => (0, self.s32(&inst.src[1])),
+                    _ => {
+                        let v = self.s64(&inst.src[1]);
+                        (v, v as u32)
+                    }
+                };
                 let (d, scc) = match op {
                     S_LSHL_B64 => (a << (b & 63), true),
                     S_LSHR_B64 => (a >> (b & 63), true),
