@@ -960,8 +960,9 @@ fn cache_bits(s: &mut String, f: u16) {
     }
 }
 
-/// The gfx11 buffer data formats (MTBUF `format`), as LLVM names them (`BUF_FMT_*`).
-const BUF_FMT: [&str; 64] = [
+/// The gfx11 buffer data formats (MTBUF `format`, V# FORMAT), as LLVM names them
+/// (`BUF_FMT_*`), by number; 0 is INVALID. The disassembly tests check them against LLVM.
+pub const BUF_FMT: [&str; 64] = [
     "INVALID",
     "8_UNORM",
     "8_SNORM",
