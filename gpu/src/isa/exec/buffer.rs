@@ -540,6 +540,6 @@ impl Wave {
                 self.vdst(&r, &zero, exec & !inside);
             }
         }
-        self.atomic(inst, ctx, &a, inside)
+        self.vmem_atomic(inst, ctx, &a, None, inside)
     }
 }

@@ -33,7 +33,7 @@ use crate::mem::atomic::{self, AtomicError};
 
 /// Where a lane's access lands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Seg {
+pub(super) enum Seg {
     Global,
     /// The workgroup's LDS (an offset into it).
     Lds,
@@ -173,7 +173,7 @@ impl Wave {
     ) -> Result<(), FaultKind> {
         let info = inst.op.info();
         if info.flags & F::ATOMIC != 0 {
-            return self.flat_atomic(inst, ctx, addr, seg, exec);
+            return self.vmem_atomic(inst, ctx, addr, seg, exec);
         }
         let sh = shape(info.code).ok_or_else(|| illegal(format!("{} is not a load or store", info.name)))?;
         let dwords = sh.size.div_ceil(4) as usize;
@@ -328,7 +328,7 @@ impl Wave {
         }
     }
 
-    /// A FLAT, GLOBAL atomic: each active lane, in lane order, does one indivisible
+    /// A FLAT, GLOBAL or buffer atomic: each active lane, in lane order, does one indivisible
     /// read-modify-write; global memory with the host's atomics (so atomics from other
     /// waves never interleave inside one), LDS and private memory (which no other thread
     /// touches during the instruction) by the same operation on a copy. With GLC the value
@@ -336,7 +336,7 @@ impl Wave {
     /// not aligned to its data size is a MEMVIOL (after the other lanes are done; the lane
     /// changes nothing and returns zero); a returning atomic whose VDST registers are not
     /// all allocated is issued with EXEC = 0.
-    fn flat_atomic(
+    pub(super) fn vmem_atomic(
         &mut self,
         inst: &Inst,
         ctx: &mut Ctx,

@@ -1,14 +1,14 @@
 //! What the vector memory instructions (MUBUF, MTBUF, FLAT, GLOBAL, SCRATCH) and LDS
 //! share: narrow loads, the alignment modes, the VGPR range rules, the V#, multi-register
-//! data operands, and the buffer atomic of each lane.
+//! data operands, and the atomic operation of each opcode.
 //!
 //! Every access goes through the address space's translation, so a bad address is a VM
 //! fault report, never a host crash. Memory operations complete at once in this model.
 
-use super::{illegal, Ctx, FaultKind, Wave};
-use crate::isa::decode::{mflag, Inst, Operand};
+use super::{FaultKind, Wave};
+use crate::isa::decode::{Inst, Operand};
 use crate::isa::table::Op;
-use crate::mem::atomic::{self, AtomicError, AtomicOp};
+use crate::mem::atomic::AtomicOp;
 use crate::rsrc::BufferResource;
 use crate::spi::AlignMode;
 
@@ -80,50 +80,6 @@ impl Wave {
             o => o,
         }
     }
-
-    /// A buffer atomic: each active lane, in lane order, does one indivisible
-    /// read-modify-write of memory with the host's atomics, so atomics from waves on other
-    /// worker threads (and the CP) never interleave inside one. With GLC the value memory
-    /// held before is returned to VDST. Seed 000, "内存对齐和超出范围行为" (memory alignment and
-    /// out-of-range behaviour): an atomic not aligned to its data size is a MEMVIOL.
-    pub(super) fn atomic(&mut self, inst: &Inst, ctx: &mut Ctx, addr: &[u64; 64], exec: u64) -> Result<(), FaultKind> {
-        let info = inst.op.info();
-        let wide = info.ty[0].dwords(false) == 2;
-        let op = atomic_op(inst.op).ok_or_else(|| illegal(format!("{} is not an atomic", info.name)))?;
-        // Data registers outside the allocation read v0 (seed 000, "VGPR 超出范围行为").
-        let mut data = [[0u32; 64]; 4];
-        for (k, d) in data.iter_mut().enumerate().take(info.ty[1].dwords(false) as usize) {
-            *d = self.vmem_src(&self.reg_plus(&inst.src[1], k));
-        }
-        let mut old = [0u64; 64];
-        for l in 0..self.lanes {
-            if exec >> l & 1 == 0 {
-                continue;
-            }
-            let (src, cmp) = if wide {
-                (data[0][l] as u64 | (data[1][l] as u64) << 32, data[2][l] as u64 | (data[3][l] as u64) << 32)
-            } else {
-                (data[0][l] as u64, data[1][l] as u64)
-            };
-            old[l] = atomic::at(ctx.tlb, ctx.vm, addr[l], wide, op, src, cmp).map_err(|e| match e {
-                AtomicError::Misaligned => FaultKind::MemoryViolation(format!(
-                    "{}-byte atomic at {:#x} is not aligned to its size",
-                    if wide { 8 } else { 4 },
-                    addr[l]
-                )),
-                AtomicError::Fault(f) => FaultKind::Vm(f),
-                AtomicError::NoSuchWidth => illegal(format!("{} has no {}-bit form", info.name, 32 << wide as u32)),
-            })?;
-        }
-        if inst.flags & mflag::GLC != 0 {
-            if wide {
-                self.vdst64(&inst.dst, &old, exec);
-            } else {
-                self.vdst(&inst.dst, &old.map(|v| v as u32), exec);
-            }
-        }
-        Ok(())
-    }
 }
 
 /// The memory operation of a buffer, global or flat atomic, from its name: the part
@@ -169,7 +125,7 @@ mod tests {
             assert!(op.is_some(), "{} has no operation", info.name);
             if let Some(op) = op.filter(|_| info.ty[0].dwords(false) == 2) {
                 let m = std::sync::atomic::AtomicU64::new(0);
-                assert!(atomic::apply64(op, &m, 1, 0).is_some(), "{}", info.name);
+                assert!(crate::mem::atomic::apply64(op, &m, 1, 0).is_some(), "{}", info.name);
             }
         }
     }
