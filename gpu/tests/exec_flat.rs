@@ -268,93 +268,6 @@ fn global_addtid_addresses_by_lane() {
     }
 }
 
-/// The RDNA3 ISA guide's atomic formulas on 32 bits (`src`, `cmp` from VDATA).
-fn atomic32(op: &str, mem: u32, src: u32, cmp: u32) -> u32 {
-    let f = f32::from_bits;
-    match op {
-        "swap_b32" => src,
-        "cmpswap_b32" => {
-            if mem == cmp {
-                src
-            } else {
-                mem
-            }
-        }
-        "add_u32" => mem.wrapping_add(src),
-        "sub_u32" => mem.wrapping_sub(src),
-        "csub_u32" => mem.saturating_sub(src),
-        "min_i32" => (mem as i32).min(src as i32) as u32,
-        "min_u32" => mem.min(src),
-        "max_i32" => (mem as i32).max(src as i32) as u32,
-        "max_u32" => mem.max(src),
-        "and_b32" => mem & src,
-        "or_b32" => mem | src,
-        "xor_b32" => mem ^ src,
-        "inc_u32" => {
-            if mem >= src {
-                0
-            } else {
-                mem + 1
-            }
-        }
-        "dec_u32" => {
-            if mem == 0 || mem > src {
-                src
-            } else {
-                mem - 1
-            }
-        }
-        "add_f32" => (f(mem) + f(src)).to_bits(),
-        "min_f32" => f(mem).min(f(src)).to_bits(),
-        "max_f32" => f(mem).max(f(src)).to_bits(),
-        "cmpswap_f32" => {
-            if f(mem) == f(cmp) {
-                src
-            } else {
-                mem
-            }
-        }
-        _ => unreachable!("{op}"),
-    }
-}
-
-fn atomic64(op: &str, mem: u64, src: u64, cmp: u64) -> u64 {
-    match op {
-        "swap_b64" => src,
-        "cmpswap_b64" => {
-            if mem == cmp {
-                src
-            } else {
-                mem
-            }
-        }
-        "add_u64" => mem.wrapping_add(src),
-        "sub_u64" => mem.wrapping_sub(src),
-        "min_i64" => (mem as i64).min(src as i64) as u64,
-        "min_u64" => mem.min(src),
-        "max_i64" => (mem as i64).max(src as i64) as u64,
-        "max_u64" => mem.max(src),
-        "and_b64" => mem & src,
-        "or_b64" => mem | src,
-        "xor_b64" => mem ^ src,
-        "inc_u64" => {
-            if mem >= src {
-                0
-            } else {
-                mem + 1
-            }
-        }
-        "dec_u64" => {
-            if mem == 0 || mem > src {
-                src
-            } else {
-                mem - 1
-            }
-        }
-        _ => unreachable!("{op}"),
-    }
-}
-
 const ATOMICS32: [&str; 18] = [
     "swap_b32",
     "cmpswap_b32",
@@ -470,10 +383,10 @@ fn check_atomics(seg: &str, wave64: bool) {
             let [_, a, b, c] = inputs[l];
             let old = mem[w] as u64 | (mem[w + 1] as u64) << 32;
             let (new, ret) = if *wide {
-                (atomic64(op, old, a as u64 | (b as u64) << 32, c as u64 | (b as u64) << 32), old)
+                (common::atomic_ref64(op, old, a as u64 | (b as u64) << 32, c as u64 | (b as u64) << 32), old)
             } else {
                 let (src, cmp) = if op.ends_with("f32") { (fsrc(l), fcmp(l)) } else { (a, b) };
-                let new = atomic32(op, mem[w], src, cmp);
+                let new = common::atomic_ref32(op, mem[w], src, cmp);
                 (new as u64 | old & !0xffff_ffff, old & 0xffff_ffff)
             };
             want[w] = new as u32;

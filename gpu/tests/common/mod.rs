@@ -546,3 +546,134 @@ pub fn run_wave_env(body: &str, inputs: &[[u32; 4]], wave64: bool, env: &WaveEnv
 pub fn run_wave(body: &str, inputs: &[[u32; 4]], wave64: bool) -> WaveOut {
     try_run_wave(body, inputs, wave64).unwrap_or_else(|r| panic!("the wave faulted:\n{r}\nbody:\n{body}"))
 }
+
+/// The reference: memory value after `op(mem, data, cmp)`.
+pub fn atomic_ref32(op: &str, t: u32, v: u32, cmp: u32) -> u32 {
+    let (ft, fv) = (f32::from_bits(t), f32::from_bits(v));
+    match op {
+        "swap_b32" => v,
+        "cmpswap_b32" => {
+            if t == cmp {
+                v
+            } else {
+                t
+            }
+        }
+        "add_u32" => t.wrapping_add(v),
+        "sub_u32" => t.wrapping_sub(v),
+        "csub_u32" => t.saturating_sub(v),
+        "min_i32" => {
+            if (t as i32) < (v as i32) {
+                t
+            } else {
+                v
+            }
+        }
+        "max_i32" => {
+            if (t as i32) > (v as i32) {
+                t
+            } else {
+                v
+            }
+        }
+        "min_u32" => t.min(v),
+        "max_u32" => t.max(v),
+        "and_b32" => t & v,
+        "or_b32" => t | v,
+        "xor_b32" => t ^ v,
+        "inc_u32" => {
+            if t >= v {
+                0
+            } else {
+                t + 1
+            }
+        }
+        "dec_u32" => {
+            if t == 0 || t > v {
+                v
+            } else {
+                t - 1
+            }
+        }
+        "cmpswap_f32" => {
+            if ft == f32::from_bits(cmp) {
+                v
+            } else {
+                t
+            }
+        }
+        // minNum / maxNum: a NaN operand yields the other one.
+        "min_f32" => {
+            if ft.is_nan() {
+                v
+            } else if fv.is_nan() || ft <= fv {
+                t
+            } else {
+                v
+            }
+        }
+        "max_f32" => {
+            if ft.is_nan() {
+                v
+            } else if fv.is_nan() || ft >= fv {
+                t
+            } else {
+                v
+            }
+        }
+        // A NaN input propagates quieted, memory's (src0) first.
+        "add_f32" if ft.is_nan() => t | 0x0040_0000,
+        "add_f32" if fv.is_nan() => v | 0x0040_0000,
+        "add_f32" => (ft + fv).to_bits(),
+        _ => panic!("no reference for {op}"),
+    }
+}
+
+pub fn atomic_ref64(op: &str, t: u64, v: u64, cmp: u64) -> u64 {
+    match op {
+        "swap_b64" => v,
+        "cmpswap_b64" => {
+            if t == cmp {
+                v
+            } else {
+                t
+            }
+        }
+        "add_u64" => t.wrapping_add(v),
+        "sub_u64" => t.wrapping_sub(v),
+        "min_i64" => {
+            if (t as i64) < (v as i64) {
+                t
+            } else {
+                v
+            }
+        }
+        "max_i64" => {
+            if (t as i64) > (v as i64) {
+                t
+            } else {
+                v
+            }
+        }
+        "min_u64" => t.min(v),
+        "max_u64" => t.max(v),
+        "and_b64" => t & v,
+        "or_b64" => t | v,
+        "xor_b64" => t ^ v,
+        "inc_u64" => {
+            if t >= v {
+                0
+            } else {
+                t + 1
+            }
+        }
+        "dec_u64" => {
+            if t == 0 || t > v {
+                v
+            } else {
+                t - 1
+            }
+        }
+        _ => panic!("no reference for {op}"),
+    }
+}
