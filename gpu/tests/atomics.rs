@@ -181,6 +181,7 @@ fn same_address_lanes_apply_in_lane_order_and_glc_selects_the_return() {
          global_atomic_add_u32 v1, v2, s[0:1] offset:4
          v_mov_b32 v5, v5
          v_lshlrev_b32 v3, 3, v0
+         s_waitcnt vmcnt(0)
          global_store_b64 v3, v[4:5], s[2:3]
          s_endpgm",
     );
@@ -244,6 +245,7 @@ fn global_atomics_are_exact_across_worker_threads() {
          v_mul_lo_u32 v7, v1, 0x9e3779b1
          global_atomic_max_u32 v3, v7, s[0:1] offset:16
          v_lshlrev_b32 v8, 2, v1
+         s_waitcnt vmcnt(0)
          global_store_b32 v8, v4, s[2:3]
          s_endpgm",
     );
