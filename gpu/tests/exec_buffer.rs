@@ -12,11 +12,41 @@
 
 mod common;
 
-use common::{run_wave_env, try_run_wave_env, WaveEnv};
+use common::WaveEnv;
 use gpu::rsrc::{sel, BufferResource, OobSelect};
 use gpu::spi::{AlignMode, VmidRegs};
 use gpu::ReportKind;
 use half::f16;
+
+/// The bodies here read what a load (or returning atomic) wrote right after it; a real
+/// program waits first (seed 001, "数据依赖解析"), and `SOFTNAVI_CHECK=1` insists: each
+/// buffer load and GLC atomic is followed by `s_waitcnt vmcnt(0)`.
+fn with_waits(body: &str) -> String {
+    let mut out = String::new();
+    for line in body.lines() {
+        out.push_str(line);
+        out.push('\n');
+        let t = line.trim_start();
+        let is_buf = t.starts_with("buffer_") || t.starts_with("tbuffer_");
+        if is_buf && (t.contains("_load_") || (t.contains("_atomic_") && t.contains(" glc"))) {
+            out.push_str("        s_waitcnt vmcnt(0)\n");
+        }
+    }
+    out
+}
+
+fn run_wave_env(body: &str, inputs: &[[u32; 4]], wave64: bool, env: &WaveEnv) -> (common::WaveOut, Vec<u32>) {
+    common::run_wave_env(&with_waits(body), inputs, wave64, env)
+}
+
+fn try_run_wave_env(
+    body: &str,
+    inputs: &[[u32; 4]],
+    wave64: bool,
+    env: &WaveEnv,
+) -> Result<(common::WaveOut, Vec<u32>), std::sync::Arc<gpu::Report>> {
+    common::try_run_wave_env(&with_waits(body), inputs, wave64, env)
+}
 
 const SENTINEL: u32 = 0xdead_beef;
 
