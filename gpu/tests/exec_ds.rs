@@ -50,6 +50,16 @@ fn try_lds(
 ) -> Result<(WaveOut, Vec<u32>), std::sync::Arc<gpu::Report>> {
     let lanes = if wave64 { 64 } else { 32 };
     let n = init.len();
+    // Each DS instruction is followed by a wait, as a program reading its result right
+    // after must (seed 001, "数据依赖解析"; SOFTNAVI_CHECK=1 insists).
+    let body: String = body
+        .lines()
+        .flat_map(|l| {
+            let wait = l.trim_start().starts_with("ds_").then_some("s_waitcnt lgkmcnt(0)");
+            std::iter::once(l).chain(wait)
+        })
+        .map(|l| format!("{l}\n"))
+        .collect();
     let src = format!("{}{body}\ns_waitcnt lgkmcnt(0)\n{}", copy(lanes, n, true), copy(lanes, n, false));
     let env = WaveEnv {
         mem: init.to_vec(),

@@ -431,8 +431,11 @@ fn trap_on_wave_start_and_end() {
 #[test]
 fn host_trap_enters_the_handler_with_ht() {
     // The handler sets mem[2] = 1 (the flag the kernel waits for), then records as RECORDER.
+    // A host trap can arrive while the kernel's load is outstanding: the handler waits for
+    // it before using VGPRs, as real handlers do (and as SOFTNAVI_CHECK=1 insists).
     let handler = format!(
         "
+        s_waitcnt vmcnt(0) lgkmcnt(0)
         s_sendmsg_rtn_b64 ttmp[2:3], sendmsg(MSG_RTN_GET_TMA)
         s_waitcnt lgkmcnt(0)
         s_lshl_b64 ttmp[2:3], ttmp[2:3], 8
