@@ -616,3 +616,29 @@ fn seed000_setpc_and_swappc() {
     assert_eq!(s64(12) + 8 + 4, s64(14));
     assert_eq!((out.s[8], out.s[9]), (0, 4), "s_setpc skipped one");
 }
+
+/// Seed 001, "数据依赖解析": a load does not read its (unused) data field, so a load whose
+/// data bits name a register with an outstanding load is not "a use before the wait".
+/// LLVM emits exactly this (`global_load_u8 v1, v[4:5], off` encodes v0 as data).
+#[test]
+fn seed001_loads_do_not_read_their_data_field() {
+    let body = "
+        v_mov_b32 v20, 0
+        global_load_b32 v0, v20, s[4:5]
+        global_load_b32 v1, v20, s[4:5] offset:4
+        buffer_load_b32 v2, v20, s[8:11], 0 offen
+        s_waitcnt vmcnt(0)
+        v_mov_b32 v4, v0
+        v_mov_b32 v5, v1
+    ";
+    let mut e = env(true);
+    e.mem = vec![11, 22];
+    let (out, _) = try_run_wave_env(
+        &format!("s_mov_b64 s[8:9], s[4:5]\ns_mov_b32 s10, 8\ns_mov_b32 s11, 0x30016fac\n{body}"),
+        &[],
+        false,
+        &e,
+    )
+    .unwrap_or_else(|r| panic!("{r}"));
+    assert_eq!((out.v[0][0], out.v[0][1]), (11, 22));
+}

@@ -321,7 +321,10 @@ fn regs(i: &Inst, wave64: bool) -> Regs {
             let both = i.flags & (mflag::IDXEN | mflag::OFFEN) == mflag::IDXEN | mflag::OFFEN;
             r.push(i.dst, n(t[0]) + tfe, true);
             r.push(i.src[0], 1 + both as u32, false);
-            r.push(i.src[1], n(t[0]).max(n(t[1])), false);
+            // The data field is read by stores and atomics only (a load's is not used).
+            if writes_memory(info) {
+                r.push(i.src[1], n(t[0]).max(n(t[1])), false);
+            }
             r.push(i.src[2], 4, false);
             r.push(i.src[3], 1, false);
         }
@@ -330,7 +333,9 @@ fn regs(i: &Inst, wave64: bool) -> Regs {
             let addr = if info.enc != Encoding::Scratch && i.src[2] == Operand::None { 2 } else { 1 };
             r.push(i.dst, n(t[0]), true);
             r.push(i.src[0], addr, false);
-            r.push(i.src[1], if atomic { n(t[1]) } else { n(t[0]) }, false);
+            if writes_memory(info) {
+                r.push(i.src[1], if atomic { n(t[1]) } else { n(t[0]) }, false);
+            }
             r.push(i.src[2], if info.enc == Encoding::Global { 2 } else { 1 }, false);
         }
         // Not executed (graphics-only or image): no operand reaches a register here.
@@ -349,6 +354,11 @@ fn regs(i: &Inst, wave64: bool) -> Regs {
         }
     }
     r
+}
+
+/// Whether a vector memory instruction reads its data operand: stores and atomics.
+fn writes_memory(info: &crate::isa::table::OpInfo) -> bool {
+    info.flags & F::ATOMIC != 0 || info.name.contains("_store")
 }
 
 /// The slots of register operand `o` of `n` registers (NULL and past-the-file excluded).
