@@ -617,9 +617,10 @@ fn seed000_setpc_and_swappc() {
     assert_eq!((out.s[8], out.s[9]), (0, 4), "s_setpc skipped one");
 }
 
-/// Seed 001, "数据依赖解析": a load does not read its (unused) data field, so a load whose
-/// data bits name a register with an outstanding load is not "a use before the wait".
-/// LLVM emits exactly this (`global_load_u8 v1, v[4:5], off` encodes v0 as data).
+/// Seed 001, "数据依赖解析": a load does not read its (unused) data field and a store does
+/// not write its (unused) vdst field, so neither is "a use before the wait" of v0 while a
+/// load into v0 is outstanding. LLVM encodes v0 in both (`global_load_u8 v1, v[4:5], off`,
+/// `scratch_store_b16 off, v6, off`).
 #[test]
 fn seed001_loads_do_not_read_their_data_field() {
     let body = "
@@ -627,6 +628,9 @@ fn seed001_loads_do_not_read_their_data_field() {
         global_load_b32 v0, v20, s[4:5]
         global_load_b32 v1, v20, s[4:5] offset:4
         buffer_load_b32 v2, v20, s[8:11], 0 offen
+        v_mov_b32 v21, 33
+        global_store_b32 v20, v21, s[4:5] offset:8
+        buffer_store_b32 v21, v20, s[8:11], 0 offen offset:12
         s_waitcnt vmcnt(0)
         v_mov_b32 v4, v0
         v_mov_b32 v5, v1

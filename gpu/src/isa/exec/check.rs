@@ -319,7 +319,9 @@ fn regs(i: &Inst, wave64: bool) -> Regs {
         }
         Encoding::Mubuf | Encoding::Mtbuf => {
             let both = i.flags & (mflag::IDXEN | mflag::OFFEN) == mflag::IDXEN | mflag::OFFEN;
-            r.push(i.dst, n(t[0]) + tfe, true);
+            if returns_data(info, i) {
+                r.push(i.dst, n(t[0]) + tfe, true);
+            }
             r.push(i.src[0], 1 + both as u32, false);
             // The data field is read by stores and atomics only (a load's is not used).
             if writes_memory(info) {
@@ -331,7 +333,9 @@ fn regs(i: &Inst, wave64: bool) -> Regs {
         Encoding::Flat | Encoding::Global | Encoding::Scratch => {
             let atomic = info.flags & F::ATOMIC != 0;
             let addr = if info.enc != Encoding::Scratch && i.src[2] == Operand::None { 2 } else { 1 };
-            r.push(i.dst, n(t[0]), true);
+            if returns_data(info, i) {
+                r.push(i.dst, n(t[0]), true);
+            }
             r.push(i.src[0], addr, false);
             if writes_memory(info) {
                 r.push(i.src[1], if atomic { n(t[1]) } else { n(t[0]) }, false);
@@ -359,6 +363,16 @@ fn regs(i: &Inst, wave64: bool) -> Regs {
 /// Whether a vector memory instruction reads its data operand: stores and atomics.
 fn writes_memory(info: &crate::isa::table::OpInfo) -> bool {
     info.flags & F::ATOMIC != 0 || info.name.contains("_store")
+}
+
+/// Whether a vector memory instruction writes its VDST: loads, and atomics with GLC (a
+/// store's vdst field is unused, and LLVM encodes v0 there).
+fn returns_data(info: &crate::isa::table::OpInfo, i: &Inst) -> bool {
+    if info.flags & F::ATOMIC != 0 {
+        i.flags & mflag::GLC != 0
+    } else {
+        !info.name.contains("_store")
+    }
 }
 
 /// The slots of register operand `o` of `n` registers (NULL and past-the-file excluded).
