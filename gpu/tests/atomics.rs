@@ -34,42 +34,6 @@ fn rotate<T: Copy>(v: &[T], k: usize) -> Vec<T> {
     (0..v.len()).map(|i| v[(i + k) % v.len()]).collect()
 }
 
-const OPS32: [&str; 18] = [
-    "swap_b32",
-    "cmpswap_b32",
-    "add_u32",
-    "sub_u32",
-    "csub_u32",
-    "min_i32",
-    "max_i32",
-    "min_u32",
-    "max_u32",
-    "and_b32",
-    "or_b32",
-    "xor_b32",
-    "inc_u32",
-    "dec_u32",
-    "cmpswap_f32",
-    "min_f32",
-    "max_f32",
-    "add_f32",
-];
-const OPS64: [&str; 13] = [
-    "swap_b64",
-    "cmpswap_b64",
-    "add_u64",
-    "sub_u64",
-    "min_i64",
-    "max_i64",
-    "min_u64",
-    "max_u64",
-    "and_b64",
-    "or_b64",
-    "xor_b64",
-    "inc_u64",
-    "dec_u64",
-];
-
 /// One wave32 of `lanes` lanes: lane l applies the atomic to memory word l (s[0:1]) with
 /// data from s[2:3] (+128 bytes: the compare value) and stores the returned value to
 /// s[4:5]. Every pairing of the edge values appears across the 16 rotations.
@@ -77,7 +41,7 @@ const OPS64: [&str; 13] = [
 fn every_32bit_global_atomic_matches_the_isa_definition() {
     let mut gpu = Gpu::new();
     let mut compared = 0;
-    for op in OPS32 {
+    for op in common::ATOMIC_OPS32 {
         let cmpswap = op.starts_with("cmpswap");
         let data = if cmpswap { "v[2:3]" } else { "v2" };
         let code = gpu.kernel(&format!(
@@ -131,7 +95,7 @@ fn every_64bit_global_atomic_matches_the_isa_definition() {
     let mut compared = 0;
     let edge64: Vec<u64> =
         EDGE32.iter().flat_map(|&a| [a as u64 | (a as u64) << 32, (a as u64) << 32, a as u64]).collect();
-    for op in OPS64 {
+    for op in common::ATOMIC_OPS64 {
         let data = if op == "cmpswap_b64" { "v[2:5]" } else { "v[2:3]" };
         let code = gpu.kernel(&format!(
             "v_lshlrev_b32 v1, 3, v0

@@ -8,20 +8,9 @@
 
 mod common;
 
-use common::{addr, read_words, try_run_wave_env, write_words, Dispatch, Gpu, WaveEnv, WaveOut, W32};
+use common::{addr, read_words, try_run_wave_env, write_words, Dispatch, Gpu, Rng, WaveEnv, WaveOut, W32};
 use gpu::spi::{AlignMode, VmidRegs};
 use gpu::ReportKind;
-
-/// A small deterministic generator (xorshift).
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u32 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        (self.0 >> 16) as u32
-    }
-}
 
 /// Copies `dwords` dwords between the data buffer (s[4:5]) and LDS, all lanes on, with
 /// v200..v203 (the bodies below keep out of them).

@@ -268,43 +268,6 @@ fn global_addtid_addresses_by_lane() {
     }
 }
 
-const ATOMICS32: [&str; 18] = [
-    "swap_b32",
-    "cmpswap_b32",
-    "add_u32",
-    "sub_u32",
-    "csub_u32",
-    "min_i32",
-    "min_u32",
-    "max_i32",
-    "max_u32",
-    "and_b32",
-    "or_b32",
-    "xor_b32",
-    "inc_u32",
-    "dec_u32",
-    "add_f32",
-    "min_f32",
-    "max_f32",
-    "cmpswap_f32",
-];
-
-const ATOMICS64: [&str; 13] = [
-    "swap_b64",
-    "cmpswap_b64",
-    "add_u64",
-    "sub_u64",
-    "min_i64",
-    "min_u64",
-    "max_i64",
-    "max_u64",
-    "and_b64",
-    "or_b64",
-    "xor_b64",
-    "inc_u64",
-    "dec_u64",
-];
-
 const FLOATS: [f32; 8] = [1.5, -3.25, 0.0, -0.0, 1e30, -7.0, 0.375, 100.0];
 
 /// Every GLOBAL (or FLAT, to global memory) atomic, 32 and 64 bits, with and without
@@ -312,8 +275,11 @@ const FLOATS: [f32; 8] = [1.5, -3.25, 0.0, -0.0, 1e30, -7.0, 0.375, 100.0];
 /// value goes to the memory after the region. Half the cmpswap lanes match.
 fn check_atomics(seg: &str, wave64: bool) {
     let n = lanes(wave64);
-    let ops: Vec<(&str, bool)> =
-        ATOMICS32.iter().map(|o| (*o, false)).chain(ATOMICS64.iter().map(|o| (*o, true))).collect();
+    let ops: Vec<(&str, bool)> = common::ATOMIC_OPS32
+        .iter()
+        .map(|o| (*o, false))
+        .chain(common::ATOMIC_OPS64.iter().map(|o| (*o, true)))
+        .collect();
     // FLAT has no csub.
     let ops: Vec<(&str, bool)> = ops.into_iter().filter(|(o, _)| seg == "global" || *o != "csub_u32").collect();
     let region = 16 * n; // bytes: n lanes × 8 bytes of targets, then n × 8 bytes returned

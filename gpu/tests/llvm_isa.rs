@@ -17,23 +17,13 @@ mod common;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 
-use common::{assemble_object, objdump};
+use common::{assemble_object, objdump, Rng};
 use gpu::isa::decode::DecodeError;
 use gpu::isa::program::Program;
 
 /// Dwords per candidate slot: the longest gfx11 instruction is 5 (MIMG with NSA).
 const SLOT: usize = 8;
 const S_NOP: u32 = 0xbf80_0000;
-
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u32 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        (self.0 >> 16) as u32
-    }
-}
 
 /// Where an encoding's opcode sits and what its fixed bits are.
 struct Space {

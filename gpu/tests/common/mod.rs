@@ -677,3 +677,53 @@ pub fn atomic_ref64(op: &str, t: u64, v: u64, cmp: u64) -> u64 {
         _ => panic!("no reference for {op}"),
     }
 }
+
+/// A small deterministic generator (xorshift) for test data.
+pub struct Rng(pub u64);
+
+impl Rng {
+    #[allow(clippy::should_implement_trait)]
+    pub fn next(&mut self) -> u32 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        (self.0 >> 16) as u32
+    }
+}
+
+/// The global / flat atomic operations (the part after `_atomic_`) of 32 and 64 bits.
+pub const ATOMIC_OPS32: [&str; 18] = [
+    "swap_b32",
+    "cmpswap_b32",
+    "add_u32",
+    "sub_u32",
+    "csub_u32",
+    "min_i32",
+    "max_i32",
+    "min_u32",
+    "max_u32",
+    "and_b32",
+    "or_b32",
+    "xor_b32",
+    "inc_u32",
+    "dec_u32",
+    "cmpswap_f32",
+    "min_f32",
+    "max_f32",
+    "add_f32",
+];
+pub const ATOMIC_OPS64: [&str; 13] = [
+    "swap_b64",
+    "cmpswap_b64",
+    "add_u64",
+    "sub_u64",
+    "min_i64",
+    "max_i64",
+    "min_u64",
+    "max_u64",
+    "and_b64",
+    "or_b64",
+    "xor_b64",
+    "inc_u64",
+    "dec_u64",
+];

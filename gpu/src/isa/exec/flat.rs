@@ -523,6 +523,7 @@ mod tests {
                 assert!(atomic_op(info.op).is_some(), "{}", info.name);
                 continue;
             }
+            // ok: a unit test; the panic is its failure message.
             let sh = shape(info.code).unwrap_or_else(|| panic!("{} has no shape", info.name));
             assert_eq!(sh.store, info.name.contains("_store_"), "{}", info.name);
             let width = info.name.rsplit_once('_').unwrap().1;
