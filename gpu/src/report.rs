@@ -89,7 +89,9 @@ impl Report {
     pub fn wave_fault(at: WaveLocation, fault: &Fault, wave: &Wave) -> Report {
         let kind = match fault.kind {
             crate::isa::exec::FaultKind::Vm(_) => ReportKind::VmFault,
-            crate::isa::exec::FaultKind::IllegalInstruction(_) => ReportKind::IllegalInstruction,
+            crate::isa::exec::FaultKind::IllegalInstruction(_) | crate::isa::exec::FaultKind::Unsupported(_) => {
+                ReportKind::IllegalInstruction
+            }
             crate::isa::exec::FaultKind::MemoryViolation(_) => ReportKind::MemoryViolation,
             crate::isa::exec::FaultKind::Check(_) => ReportKind::Check,
         };

@@ -4,7 +4,7 @@
 //! moves leave it alone.
 
 use super::fp::{self, FloatMode};
-use super::{illegal, FaultKind, Wave};
+use super::{illegal, unsupported, FaultKind, Wave};
 use crate::isa::decode::{Inst, Operand};
 use crate::isa::program::NO_TARGET;
 use crate::isa::table::{
@@ -218,7 +218,7 @@ impl Wave {
 
     fn no_int_mods(&self, inst: &Inst) -> Result<(), FaultKind> {
         if inst.omod != 0 || inst.neg != 0 || inst.abs != 0 || (inst.clamp && !int_clamp_supported(inst.op)) {
-            return Err(illegal(format!("{} with VOP3 modifiers is not supported", inst.op.name())));
+            return Err(unsupported(format!("{} with VOP3 modifiers is not supported", inst.op.name())));
         }
         Ok(())
     }
@@ -742,7 +742,7 @@ impl Wave {
             // ---------------- VALU: carry in/out ----------------
             V_ADD_CO_U32 | V_SUB_CO_U32 | V_SUBREV_CO_U32 | V_ADD_CO_CI_U32 | V_SUB_CO_CI_U32 | V_SUBREV_CO_CI_U32 => {
                 if inst.omod != 0 || inst.neg != 0 {
-                    return Err(illegal(format!("{} with modifiers is not supported", op.name())));
+                    return Err(unsupported(format!("{} with modifiers is not supported", op.name())));
                 }
                 let (a, b) = (self.vsrc(&inst.src[0]), self.vsrc(&inst.src[1]));
                 let cin = if matches!(op, V_ADD_CO_CI_U32 | V_SUB_CO_CI_U32 | V_SUBREV_CO_CI_U32) {

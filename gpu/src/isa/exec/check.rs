@@ -646,13 +646,12 @@ impl Wave {
         match ct {
             Some(t) if Some(t) == c.ty => c.typed += 1,
             Some(t) => {
+                // c.ty is set: a clause's first instruction is of a clause type (above).
+                let ty = c.ty.unwrap_or(t);
                 return Err(check(
                     RULE_CLAUSE,
-                    format!(
-                        "{name} ({t:?}) in a clause of type {:?} (a clause holds one type of instruction)",
-                        c.ty.unwrap()
-                    ),
-                ))
+                    format!("{name} ({t:?}) in a clause of type {ty:?} (a clause holds one type of instruction)"),
+                ));
             }
             None if op == Op::S_DELAY_ALU && c.ty == Some(ClauseTy::Valu) => {
                 return Err(check(RULE_CLAUSE, "s_delay_alu inside a VALU clause".into()))

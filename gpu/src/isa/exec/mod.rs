@@ -39,7 +39,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 pub(crate) use trap::COVERAGE_NOTES as TRAP_NOTES;
 
-use super::decode::{Inst, Operand, SGPR_EXEC_LO, SGPR_NULL, SGPR_TTMP0, SGPR_VCC_LO};
+use super::decode::{DecodeError, Inst, Operand, SGPR_EXEC_LO, SGPR_NULL, SGPR_TTMP0, SGPR_VCC_LO};
 use super::program::{Program, NO_TARGET};
 use crate::mem::{AddressSpace, Tlb, VmFault};
 
@@ -69,6 +69,10 @@ pub enum FaultKind {
     Vm(VmFault),
     /// An instruction the wave cannot execute (seed 000: not maskable).
     IllegalInstruction(String),
+    /// Something softnavi does not model (a modifier combination, a message, a register
+    /// it leaves out): reported as an illegal instruction, but never taken by a trap
+    /// handler, which could otherwise skip past a limitation of the model.
+    Unsupported(String),
     /// MEMVIOL: a memory access breaking an alignment rule (seed 000: not maskable).
     MemoryViolation(String),
     /// A rule the debug checker (`SOFTNAVI_CHECK=1`) found broken; the text names the seed
@@ -86,7 +90,7 @@ impl std::fmt::Display for FaultKind {
                 v.len,
                 v.addr
             ),
-            FaultKind::IllegalInstruction(why) => write!(f, "illegal instruction: {why}"),
+            FaultKind::IllegalInstruction(why) | FaultKind::Unsupported(why) => write!(f, "illegal instruction: {why}"),
             FaultKind::MemoryViolation(why) => write!(f, "memory violation (MEMVIOL): {why}"),
             FaultKind::Check(why) => write!(f, "debug check (SOFTNAVI_CHECK) failed: {why}"),
         }
@@ -110,6 +114,10 @@ impl From<VmFault> for FaultKind {
 
 pub(crate) fn illegal(why: impl Into<String>) -> FaultKind {
     FaultKind::IllegalInstruction(why.into())
+}
+
+pub(crate) fn unsupported(why: impl Into<String>) -> FaultKind {
+    FaultKind::Unsupported(why.into())
 }
 
 /// Memory a running wave can reach.
@@ -896,7 +904,14 @@ impl Wave {
             S_CODE_END => {
                 if let Some(e) = prog.decode_error(idx) {
                     let words: Vec<String> = prog.words(idx).iter().map(|w| format!("{w:08x}")).collect();
-                    return Err(illegal(format!("{e} (words {})", words.join(" "))));
+                    let why = format!("{e} (words {})", words.join(" "));
+                    // Encodings softnavi does not accept are its limits; words that do not
+                    // form an instruction, and decoded opcodes it does not execute, are
+                    // illegal instructions.
+                    return Err(match e {
+                        DecodeError::UnknownOpcode { .. } | DecodeError::Unsupported { .. } => unsupported(why),
+                        _ => illegal(why),
+                    });
                 }
                 Err(illegal("s_code_end executed (ran past the end of the shader)"))
             }

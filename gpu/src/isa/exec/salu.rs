@@ -11,7 +11,7 @@
 use std::sync::OnceLock;
 use std::time::Instant;
 
-use super::{illegal, FaultKind, Wave, STATUS_PRIV};
+use super::{illegal, unsupported, FaultKind, Wave, STATUS_PRIV};
 use crate::isa::decode::{Inst, Operand, SGPR_EXEC_LO, SGPR_M0, SGPR_TTMP0, SGPR_VCC_LO};
 use crate::isa::table::Op::*;
 use crate::spi::{mode, status};
@@ -291,7 +291,7 @@ impl Wave {
             // Seed 000, "时间": a 20-bit free-running cycle counter; one cycle per
             // instruction executed by this wave here.
             hwreg::SHADER_CYCLES => (self.executed & 0xf_ffff) as u32,
-            _ => return Err(illegal(format!("s_getreg_b32 of {}", hwreg_name(id)))),
+            _ => return Err(unsupported(format!("s_getreg_b32 of {}", hwreg_name(id)))),
         })
     }
 
@@ -342,7 +342,7 @@ impl Wave {
             | hwreg::HW_ID1
             | hwreg::HW_ID2
             | hwreg::SHADER_CYCLES => {}
-            _ => return Err(illegal(format!("s_setreg of {}", hwreg_name(id)))),
+            _ => return Err(unsupported(format!("s_setreg of {}", hwreg_name(id)))),
         }
         Ok(())
     }
@@ -377,7 +377,7 @@ impl Wave {
                 if m == msg::HS_TESSFACTOR { "MSG_HS_TESSFACTOR" } else { "MSG_GS_ALLOC_REQ" }
             ))),
             // Context-save and debugger messages (stop wave launch, halt the VMID's waves).
-            msg::STALL_WAVE_GEN | msg::HALT_WAVES => Err(illegal(format!(
+            msg::STALL_WAVE_GEN | msg::HALT_WAVES => Err(unsupported(format!(
                 "s_sendmsg {}: wave-launch stalls and halts (context save, debuggers) are not supported",
                 if imm as u32 & 0xff == msg::STALL_WAVE_GEN { "MSG_STALL_WAVE_GEN" } else { "MSG_HALT_WAVES" }
             ))),
@@ -404,7 +404,7 @@ impl Wave {
             // The draw/dispatch id: dispatches are not numbered for waves here; 0.
             msg::RTN_GET_DDID => 0,
             msg::RTN_SAVE_WAVE | msg::RTN_GET_TBA_TO_PC => {
-                return Err(illegal(format!(
+                return Err(unsupported(format!(
                     "{} of {}: a trap-handler (context save) message, not supported",
                     inst.op.name(),
                     if id == msg::RTN_SAVE_WAVE { "MSG_RTN_SAVE_WAVE" } else { "MSG_RTN_GET_TBA_TO_PC" }

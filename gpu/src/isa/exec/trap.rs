@@ -151,7 +151,7 @@ impl Wave {
     pub(crate) fn exception_bits(kind: &FaultKind) -> Option<u32> {
         match kind {
             FaultKind::MemoryViolation(_) => Some(trapsts::MEMVIOL),
-            FaultKind::IllegalInstruction(why) if !why.contains("not supported") => Some(trapsts::ILLEGAL_INST),
+            FaultKind::IllegalInstruction(_) => Some(trapsts::ILLEGAL_INST),
             _ => None,
         }
     }

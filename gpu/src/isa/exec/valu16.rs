@@ -20,7 +20,7 @@
 //!   0xfe00`); a NaN input is returned quieted.
 
 use super::fp::FloatMode;
-use super::{illegal, FaultKind, Wave};
+use super::{illegal, unsupported, FaultKind, Wave};
 use crate::isa::decode::{Inst, Operand};
 use crate::isa::table::{
     Encoding,
@@ -576,7 +576,7 @@ impl Wave {
                 }
             }
             Operand::Const { .. } if hi_sel => {
-                return Err(illegal(format!(
+                return Err(unsupported(format!(
                     "{} with op_sel selecting the high half of a constant is not supported",
                     inst.op.name()
                 )))
@@ -687,7 +687,7 @@ impl Wave {
     /// Integer 16-bit ops take no float modifiers; clamp only where `clamp_ok`.
     fn int16_mods(inst: &Inst, clamp_ok: bool) -> Result<(), FaultKind> {
         if inst.omod != 0 || inst.neg != 0 || inst.abs != 0 || (inst.clamp && !clamp_ok) {
-            return Err(illegal(format!("{} with these VOP3 modifiers is not supported", inst.op.name())));
+            return Err(unsupported(format!("{} with these VOP3 modifiers is not supported", inst.op.name())));
         }
         Ok(())
     }
@@ -804,7 +804,7 @@ impl Wave {
             }
             V_CVT_U16_F16 | V_CVT_I16_F16 | V_CVT_NORM_I16_F16 | V_CVT_NORM_U16_F16 | V_FREXP_EXP_I16_F16 => {
                 if inst.omod != 0 || inst.clamp {
-                    return Err(illegal(format!("{} with clamp or omod is not supported", op.name())));
+                    return Err(unsupported(format!("{} with clamp or omod is not supported", op.name())));
                 }
                 let a = self.fsrc16(inst, 0, m)?;
                 let mut d = [0u16; 64];
@@ -815,7 +815,7 @@ impl Wave {
             }
             V_CVT_F16_U16 | V_CVT_F16_I16 => {
                 if inst.neg != 0 || inst.abs != 0 {
-                    return Err(illegal(format!("{} with input modifiers is not supported", op.name())));
+                    return Err(unsupported(format!("{} with input modifiers is not supported", op.name())));
                 }
                 let a = self.src16(inst, 0)?;
                 let mut d = [0u16; 64];
@@ -868,7 +868,7 @@ impl Wave {
             }
             V_CVT_PK_RTZ_F16_F32 => {
                 if inst.omod != 0 || inst.clamp {
-                    return Err(illegal("v_cvt_pk_rtz_f16_f32 with clamp or omod is not supported"));
+                    return Err(unsupported("v_cvt_pk_rtz_f16_f32 with clamp or omod is not supported"));
                 }
                 let (a, b) = (self.fsrc32(inst, 0), self.fsrc32(inst, 1));
                 let keep32 = self.mode >> mode::FP_DENORM & 1 != 0;
@@ -890,7 +890,7 @@ impl Wave {
             // ---------------- 32-bit results from 16-bit sources ----------------
             V_PACK_B32_F16 | V_CVT_PK_NORM_I16_F16 | V_CVT_PK_NORM_U16_F16 => {
                 if inst.omod != 0 || inst.clamp {
-                    return Err(illegal(format!("{} with clamp or omod is not supported", op.name())));
+                    return Err(unsupported(format!("{} with clamp or omod is not supported", op.name())));
                 }
                 let (a, b) = (self.fsrc16(inst, 0, m)?, self.fsrc16(inst, 1, m)?);
                 let f: fn(u16) -> u16 = match op {
@@ -930,7 +930,7 @@ impl Wave {
             // ---------------- from 32-bit sources ----------------
             V_CVT_PK_NORM_I16_F32 | V_CVT_PK_NORM_U16_F32 | V_CVT_PK_I16_F32 | V_CVT_PK_U16_F32 => {
                 if inst.omod != 0 || inst.clamp {
-                    return Err(illegal(format!("{} with clamp or omod is not supported", op.name())));
+                    return Err(unsupported(format!("{} with clamp or omod is not supported", op.name())));
                 }
                 let (a, b) = (self.fsrc32(inst, 0), self.fsrc32(inst, 1));
                 let md = self.mode;
@@ -1068,7 +1068,7 @@ impl Wave {
             }
             V_CNDMASK_B16 => {
                 if inst.omod != 0 || inst.clamp {
-                    return Err(illegal("v_cndmask_b16 with clamp or omod is not supported"));
+                    return Err(unsupported("v_cndmask_b16 with clamp or omod is not supported"));
                 }
                 // Float modifiers are bitwise (abs clears, neg flips the sign bit); no flushing.
                 let keep = FloatMode { keep_in: true, ..m };
@@ -1087,7 +1087,7 @@ impl Wave {
                 // f32 denormals kept, LLVM's default.
                 let f32_mode = self.mode >> mode::FP_ROUND & 3 | (self.mode >> mode::FP_DENORM & 3) << 2;
                 if f32_mode != 0b1100 {
-                    return Err(illegal("v_dot2acc_f32_f16 under a MODE other than round-to-nearest-even with f32 denormals is not supported"));
+                    return Err(unsupported("v_dot2acc_f32_f16 under a MODE other than round-to-nearest-even with f32 denormals is not supported"));
                 }
                 let (a, b) = (self.vsrc(&inst.src[0]), self.vsrc(&inst.src[1]));
                 let acc = self.vsrc(&inst.dst);

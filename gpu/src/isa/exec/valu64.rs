@@ -11,7 +11,7 @@
 //! fma), never by re-rounding a rounded result.
 
 use super::fp::{self, two_sum, FloatMode, RDN, RNE, RTZ, RUP};
-use super::{illegal, FaultKind, Wave};
+use super::{unsupported, FaultKind, Wave};
 use crate::isa::decode::{Inst, Operand};
 use crate::isa::table::Op::{self, *};
 use crate::spi::mode;
@@ -646,7 +646,7 @@ impl Wave {
 
     fn int_mods_ok(&self, inst: &Inst, clamp_ok: bool) -> Result<(), FaultKind> {
         if inst.omod != 0 || inst.neg != 0 || inst.abs != 0 || (inst.clamp && !clamp_ok) {
-            return Err(illegal(format!("{} with VOP3 modifiers is not supported", inst.op.name())));
+            return Err(unsupported(format!("{} with VOP3 modifiers is not supported", inst.op.name())));
         }
         Ok(())
     }
@@ -1172,7 +1172,7 @@ impl Wave {
             V_MQSAD_U32_U8 => {
                 self.int_mods_ok(inst, false)?;
                 let (Some(c), Operand::Vgpr(dr)) = (self.vsrc128(&inst.src[2]), inst.dst) else {
-                    return Err(illegal("v_mqsad_u32_u8 with a non-VGPR accumulator is not supported"));
+                    return Err(unsupported("v_mqsad_u32_u8 with a non-VGPR accumulator is not supported"));
                 };
                 let (a, b) = (self.vsrc64(&inst.src[0]), self.vsrc(&inst.src[1]));
                 let exec = self.exec();
