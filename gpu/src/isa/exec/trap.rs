@@ -18,9 +18,9 @@
 //!   written (a global atomic's lanes before the misaligned one have done their atomics); a float exception's is that of the next instruction (the
 //!   excepting instruction completed, as the hardware reports float exceptions after the
 //!   result); a host trap's and trap-after-instruction's the next instruction to execute.
-//! - Illegal-instruction faults that name an instruction or form softnavi does not support
-//!   ("not supported") stay device-lost reports: they are a limit of this model, not of the
-//!   program, and a handler skipping them would hide that.
+//! - Forms softnavi does not support (`FaultKind::Unsupported`: modifier combinations,
+//!   messages, registers and encodings it leaves out) stay device-lost reports: they are a
+//!   limit of this model, not of the program, and a handler skipping them would hide that.
 //! - VM faults (an address outside every mapping) go to the kernel driver on hardware, not
 //!   to the wave's trap handler: they stay device-lost reports.
 
