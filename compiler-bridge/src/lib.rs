@@ -13,6 +13,7 @@ pub mod spirv;
 
 pub use error::CompileError;
 pub use llvm::CodegenOptions;
+pub use spirv::features::{ShaderFeatures, SHADER_FEATURES};
 pub use spirv::{lower, lower_with, validate_module, Lowered, ShaderInput, SpecConstant};
 
 /// A compiled compute pipeline shader.

@@ -16,6 +16,7 @@
 //! capability or feature.
 
 mod consts;
+pub mod features;
 mod func;
 mod glsl;
 mod module;

@@ -1,0 +1,78 @@
+//! What the lowering handles, in the terms the ICD reports to applications: one source of
+//! truth for `VkPhysicalDeviceFeatures*`, the subgroup operations and the device extensions
+//! that depend on the shader compiler. A field becomes `true` only together with the
+//! lowering (and a test) that makes it work; the ICD reports exactly these.
+
+/// Shader features the lowering supports.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ShaderFeatures {
+    /// `shaderFloat64`: 64-bit float types and arithmetic.
+    pub float64: bool,
+    /// `shaderInt64`: 64-bit integer types and arithmetic.
+    pub int64: bool,
+    /// `shaderInt16`: 16-bit integer types and arithmetic.
+    pub int16: bool,
+    /// `shaderFloat16` (VK_KHR_shader_float16_int8): 16-bit float arithmetic.
+    pub float16: bool,
+    /// `shaderInt8` (VK_KHR_shader_float16_int8): 8-bit integer arithmetic.
+    pub int8: bool,
+    /// VK_KHR_16bit_storage: `storageBuffer16BitAccess`, `uniformAndStorageBuffer16BitAccess`,
+    /// `storagePushConstant16` (all three together).
+    pub storage16: bool,
+    /// VK_KHR_8bit_storage: `storageBuffer8BitAccess`, `uniformAndStorageBuffer8BitAccess`,
+    /// `storagePushConstant8` (all three together).
+    pub storage8: bool,
+    /// `shaderBufferInt64Atomics` / `shaderSharedInt64Atomics`.
+    pub int64_atomics: bool,
+    /// VK_EXT_shader_atomic_float: `shaderBufferFloat32AtomicAdd`, `shaderSharedFloat32AtomicAdd`,
+    /// and the exchange forms (`shader*Float32Atomics`).
+    pub float32_atomic_add: bool,
+    /// VK_EXT_shader_atomic_float: `shaderBufferFloat64AtomicAdd`, `shaderSharedFloat64AtomicAdd`
+    /// and `shader*Float64Atomics`.
+    pub float64_atomic_add: bool,
+    /// VK_EXT_shader_atomic_float2: float min/max (32- and 64-bit).
+    pub float_atomic_min_max: bool,
+    /// VK_KHR_shader_integer_dot_product: `shaderIntegerDotProduct`.
+    pub integer_dot_product: bool,
+    /// VK_KHR_buffer_device_address: `PhysicalStorageBuffer` pointers.
+    pub buffer_device_address: bool,
+    /// VK_KHR_variable_pointers: `variablePointersStorageBuffer` and `variablePointers`.
+    pub variable_pointers: bool,
+    /// Subgroup operation categories (`VkSubgroupFeatureFlagBits` bit values).
+    pub subgroup_operations: u32,
+    /// Subgroup sizes the lowering can compile for (VK_EXT_subgroup_size_control): wave32
+    /// always, wave64 through [`crate::CodegenOptions::wave64`].
+    pub subgroup_sizes: [u32; 2],
+}
+
+/// `VkSubgroupFeatureFlagBits` values, so that this crate needs no Vulkan dependency.
+pub mod subgroup {
+    pub const BASIC: u32 = 0x1;
+    pub const VOTE: u32 = 0x2;
+    pub const ARITHMETIC: u32 = 0x4;
+    pub const BALLOT: u32 = 0x8;
+    pub const SHUFFLE: u32 = 0x10;
+    pub const SHUFFLE_RELATIVE: u32 = 0x20;
+    pub const CLUSTERED: u32 = 0x40;
+    pub const QUAD: u32 = 0x80;
+}
+
+/// What this lowering handles today.
+pub const SHADER_FEATURES: ShaderFeatures = ShaderFeatures {
+    float64: false,
+    int64: false,
+    int16: false,
+    float16: false,
+    int8: false,
+    storage16: false,
+    storage8: false,
+    int64_atomics: false,
+    float32_atomic_add: false,
+    float64_atomic_add: false,
+    float_atomic_min_max: false,
+    integer_dot_product: false,
+    buffer_device_address: false,
+    variable_pointers: false,
+    subgroup_operations: subgroup::BASIC,
+    subgroup_sizes: [32, 64],
+};
