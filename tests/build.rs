@@ -1,5 +1,6 @@
 //! Compiles the probe's GLSL shaders with glslangValidator, and the OpenCL C kernels of
-//! `opencl/` with clang-19 (+ ld.lld-19) into code objects, into OUT_DIR.
+//! `opencl/` with clang-19 (+ ld.lld-19) into code objects, and the SPIR-V corpus of
+//! `spirv/`, into OUT_DIR.
 
 use std::path::PathBuf;
 use std::process::Command;
@@ -19,6 +20,66 @@ fn main() {
         }
     }
     opencl(&out);
+    spirv_corpus(&out);
+}
+
+/// The SPIR-V test corpus run by `softnavi-spirv`: every `spirv/<family>/<name>.comp`
+/// (GLSL, compiled by glslangValidator) and `spirv/<family>/<name>.spvasm` (SPIR-V
+/// assembly, assembled by spirv-as and checked by spirv-val). A first line
+/// `// target-env: X` (GLSL) or `; target-env: X` (assembly) picks the target environment
+/// (default vulkan1.1). Writes `spirv_corpus.rs`: `CORPUS`, (`family/name`, words) pairs.
+fn spirv_corpus(out: &std::path::Path) {
+    let glslang = std::env::var("GLSLANG_VALIDATOR").unwrap_or_else(|_| "glslangValidator".into());
+    println!("cargo:rerun-if-changed=spirv");
+    let mut entries = Vec::new();
+    let mut families: Vec<_> = std::fs::read_dir("spirv")
+        .expect("tests/spirv exists") // ok: build script
+        .filter_map(|e| e.ok())
+        .filter(|e| e.path().is_dir())
+        .collect();
+    families.sort_by_key(|e| e.file_name());
+    for family in families {
+        let fname = family.file_name().to_string_lossy().into_owned();
+        let dir = out.join("spirv").join(&fname);
+        std::fs::create_dir_all(&dir).expect("OUT_DIR is writable"); // ok: build script
+        let mut files: Vec<_> = std::fs::read_dir(family.path())
+            .expect("readable directory") // ok: build script
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .collect();
+        files.sort();
+        for src in files {
+            let (Some(stem), Some(ext)) = (src.file_stem(), src.extension()) else { continue };
+            let stem = stem.to_string_lossy().into_owned();
+            let text = std::fs::read_to_string(&src).unwrap_or_default();
+            let first = text.lines().next().unwrap_or("");
+            let env = first
+                .trim_start_matches(['/', ';', ' '])
+                .strip_prefix("target-env:")
+                .map_or("vulkan1.1", str::trim)
+                .to_string();
+            let spv = dir.join(format!("{stem}.spv"));
+            match ext.to_str() {
+                Some("comp") => {
+                    let mut cmd = Command::new(&glslang);
+                    cmd.args(["-V", "--target-env", &env]).arg(&src).arg("-o").arg(&spv);
+                    run(cmd, &format!("{glslang} on {}", src.display()));
+                }
+                Some("spvasm") => {
+                    let mut cmd = Command::new("spirv-as");
+                    cmd.args(["--target-env", &env]).arg(&src).arg("-o").arg(&spv);
+                    run(cmd, &format!("spirv-as on {}", src.display()));
+                    let mut val = Command::new("spirv-val");
+                    val.args(["--target-env", &env]).arg(&spv);
+                    run(val, &format!("spirv-val on {}", src.display()));
+                }
+                _ => continue,
+            }
+            entries.push(format!("    (\"{fname}/{stem}\", include_bytes!({:?})),\n", spv.display().to_string()));
+        }
+    }
+    let code = format!("pub const CORPUS: &[(&str, &[u8])] = &[\n{}];\n", entries.concat());
+    std::fs::write(out.join("spirv_corpus.rs"), code).expect("OUT_DIR is writable");
+    // ok: build script
 }
 
 /// The OpenCL builds: (directory, code object version, wave64, linked with ld.lld).
@@ -71,7 +132,7 @@ fn opencl(out: &std::path::Path) {
 fn run(mut cmd: Command, what: &str) {
     match cmd.output() {
         Ok(o) if o.status.success() => {}
-        Ok(o) => panic!("{what} failed:\n{}", String::from_utf8_lossy(&o.stderr)), // ok: build script
+        Ok(o) => panic!("{what} failed:\n{}{}", String::from_utf8_lossy(&o.stderr), String::from_utf8_lossy(&o.stdout)), // ok: build script
         Err(e) => panic!("cannot run {what} ({e}); install clang-19 and lld-19 (scripts/setup)"), // ok: build script
     }
 }

@@ -10,7 +10,7 @@
 //! each resource releases its own Vulkan objects on drop (also on error paths).
 
 use std::cell::{Cell, RefCell};
-use std::ffi::{c_void, CStr, CString};
+use std::ffi::{c_char, c_void, CStr, CString};
 use std::fmt;
 use std::io::Cursor;
 use std::mem::ManuallyDrop;
@@ -140,7 +140,12 @@ pub enum Outcome {
 /// Creates the [`Context`], runs `body`, tears everything down and maps the result to the
 /// process exit status (0 verified, 1 mismatch, 2 Vulkan error, 3 validation messages).
 pub fn run_example(name: &str, common: &CommonArgs, body: impl FnOnce(&Context) -> Result<Outcome>) -> ExitCode {
-    let options = ContextOptions { app_name: name, device_filter: common.device.as_deref(), validate: common.validate };
+    let options = ContextOptions {
+        app_name: name,
+        device_filter: common.device.as_deref(),
+        validate: common.validate,
+        shader_features: false,
+    };
     let ctx = match Context::new(&options) {
         Ok(ctx) => ctx,
         Err(e) => {
@@ -224,6 +229,50 @@ pub struct ContextOptions<'a> {
     pub device_filter: Option<&'a str>,
     /// Enable `VK_LAYER_KHRONOS_validation` (+ `VK_EXT_debug_utils` if present).
     pub validate: bool,
+    /// Enable every shader feature of [`ShaderFeatures`] the device reports, with the
+    /// extensions that carry them (test runners); the examples themselves need none.
+    pub shader_features: bool,
+}
+
+/// Shader features and subgroup properties of the device, as enabled by a context created
+/// with [`ContextOptions::shader_features`] (all false otherwise).
+#[derive(Debug, Clone, Default)]
+pub struct ShaderFeatures {
+    pub float64: bool,
+    pub int64: bool,
+    pub int16: bool,
+    pub float16: bool,
+    pub int8: bool,
+    /// `storageBuffer16BitAccess` (and `uniformAndStorageBuffer16BitAccess`, push constants
+    /// in `storage_push_constant16`).
+    pub storage_buffer16: bool,
+    pub uniform16: bool,
+    pub storage_push_constant16: bool,
+    pub storage_buffer8: bool,
+    pub uniform8: bool,
+    pub storage_push_constant8: bool,
+    pub buffer_int64_atomics: bool,
+    pub shared_int64_atomics: bool,
+    pub buffer_float32_atomic_add: bool,
+    pub shared_float32_atomic_add: bool,
+    pub buffer_float64_atomic_add: bool,
+    pub shared_float64_atomic_add: bool,
+    pub buffer_float32_atomics: bool,
+    pub shared_float32_atomics: bool,
+    pub buffer_device_address: bool,
+    pub variable_pointers: bool,
+    pub variable_pointers_storage_buffer: bool,
+    pub integer_dot_product: bool,
+    /// `VK_EXT_subgroup_size_control` with `subgroupSizeControl` and `computeFullSubgroups`.
+    pub subgroup_size_control: bool,
+    /// The default subgroup size and the range `VK_EXT_subgroup_size_control` allows.
+    pub subgroup_size: u32,
+    pub min_subgroup_size: u32,
+    pub max_subgroup_size: u32,
+    /// `VkSubgroupFeatureFlags` for compute (0 if compute is not a supported stage).
+    pub subgroup_operations: vk::SubgroupFeatureFlags,
+    /// Device extensions enabled.
+    pub extensions: Vec<String>,
 }
 
 /// Shared counter of validation errors/warnings seen by the debug messenger.
@@ -246,6 +295,7 @@ pub struct Context {
     physical_device: vk::PhysicalDevice,
     properties: vk::PhysicalDeviceProperties,
     device_name: String,
+    shader_features: ShaderFeatures,
     validation: Option<Validation>,
     instance: ash::Instance,
     // Set when a fence wait timed out: submitted work may still reference our objects, so
@@ -382,8 +432,8 @@ impl Context {
             }
         };
 
-        match Self::create_device_objects(&instance, options.device_filter) {
-            Ok((info, device, queue, command_pool, allocator)) => Ok(Context {
+        match Self::create_device_objects(&instance, options.device_filter, options.shader_features) {
+            Ok((info, device, queue, command_pool, allocator, shader_features)) => Ok(Context {
                 allocator: ManuallyDrop::new(RefCell::new(allocator)),
                 command_pool,
                 queue,
@@ -392,6 +442,7 @@ impl Context {
                 physical_device: info.handle,
                 properties: info.properties,
                 device_name: info.name,
+                shader_features,
                 validation,
                 instance,
                 hung: Cell::new(false),
@@ -461,7 +512,8 @@ impl Context {
     fn create_device_objects(
         instance: &ash::Instance,
         filter: Option<&str>,
-    ) -> Result<(PhysicalDeviceInfo, ash::Device, vk::Queue, vk::CommandPool, Allocator)> {
+        want_features: bool,
+    ) -> Result<(PhysicalDeviceInfo, ash::Device, vk::Queue, vk::CommandPool, Allocator, ShaderFeatures)> {
         let info = Self::select_physical_device(instance, filter)?;
         let family =
             info.compute_family.ok_or_else(|| Error::Unsupported("selected device has no compute queue".into()))?;
@@ -469,10 +521,29 @@ impl Context {
         let priorities = [1.0f32];
         let queue_infos =
             [vk::DeviceQueueCreateInfo::default().queue_family_index(family).queue_priorities(&priorities)];
-        // No extensions, no features: the examples only need core compute.
-        let device_info = vk::DeviceCreateInfo::default().queue_create_infos(&queue_infos);
-        // SAFETY: `info.handle` belongs to `instance`; the create info outlives the call.
-        let device = unsafe { instance.create_device(info.handle, &device_info, None) }.vk("vkCreateDevice")?;
+        let mut chain = FeatureChain::default();
+        let mut features = ShaderFeatures::default();
+        let mut ext_ptrs = Vec::new();
+        let mut features2 = vk::PhysicalDeviceFeatures2::default();
+        let device = if want_features {
+            // SAFETY: plain enumeration on a device of `instance`.
+            let available = unsafe { instance.enumerate_device_extension_properties(info.handle) }
+                .vk("vkEnumerateDeviceExtensionProperties")?;
+            let names: Vec<&CStr> = available.iter().filter_map(|e| e.extension_name_as_c_str().ok()).collect();
+            // SAFETY: every structure chained is one the device's extensions (or Vulkan 1.1) define.
+            unsafe { chain.query(instance, info.handle, &names, &mut features, &mut ext_ptrs, &mut features2) };
+            let device_info = vk::DeviceCreateInfo::default()
+                .queue_create_infos(&queue_infos)
+                .enabled_extension_names(&ext_ptrs)
+                .push_next(&mut features2);
+            // SAFETY: `info.handle` belongs to `instance`; the create info and chain outlive the call.
+            unsafe { instance.create_device(info.handle, &device_info, None) }.vk("vkCreateDevice")?
+        } else {
+            // No extensions, no features: the examples only need core compute.
+            let device_info = vk::DeviceCreateInfo::default().queue_create_infos(&queue_infos);
+            // SAFETY: `info.handle` belongs to `instance`; the create info outlives the call.
+            unsafe { instance.create_device(info.handle, &device_info, None) }.vk("vkCreateDevice")?
+        };
         // SAFETY: queue 0 of `family` was requested above.
         let queue = unsafe { device.get_device_queue(family, 0) };
 
@@ -494,11 +565,11 @@ impl Context {
             device: device.clone(),
             physical_device: info.handle,
             debug_settings: AllocatorDebugSettings::default(),
-            buffer_device_address: false,
+            buffer_device_address: features.buffer_device_address,
             allocation_sizes: AllocationSizes::default(),
         });
         match allocator {
-            Ok(allocator) => Ok((info, device, queue, command_pool, allocator)),
+            Ok(allocator) => Ok((info, device, queue, command_pool, allocator, features)),
             Err(e) => {
                 // SAFETY: only the pool was created from the device.
                 unsafe {
@@ -523,6 +594,11 @@ impl Context {
     /// Limits of the selected device.
     pub fn limits(&self) -> &vk::PhysicalDeviceLimits {
         &self.properties.limits
+    }
+
+    /// The shader features enabled on the device ([`ContextOptions::shader_features`]).
+    pub fn shader_features(&self) -> &ShaderFeatures {
+        &self.shader_features
     }
 
     /// `apiVersion` the selected device reports.
@@ -1058,6 +1134,142 @@ impl Drop for ComputeKernel<'_> {
             device.destroy_descriptor_pool(self.descriptor_pool, None);
             device.destroy_pipeline_layout(self.pipeline_layout, None);
             device.destroy_descriptor_set_layout(self.set_layout, None);
+        }
+    }
+}
+
+/// The feature structures [`ContextOptions::shader_features`] queries and enables. Boxed so
+/// that the `pNext` pointers between them stay valid while the chain is alive.
+#[derive(Default)]
+struct FeatureChain {
+    storage16: Box<vk::PhysicalDevice16BitStorageFeatures<'static>>,
+    variable_pointers: Box<vk::PhysicalDeviceVariablePointersFeatures<'static>>,
+    float16_int8: Box<vk::PhysicalDeviceShaderFloat16Int8Features<'static>>,
+    storage8: Box<vk::PhysicalDevice8BitStorageFeatures<'static>>,
+    atomic_int64: Box<vk::PhysicalDeviceShaderAtomicInt64Features<'static>>,
+    atomic_float: Box<vk::PhysicalDeviceShaderAtomicFloatFeaturesEXT<'static>>,
+    bda: Box<vk::PhysicalDeviceBufferDeviceAddressFeatures<'static>>,
+    subgroup_size_control: Box<vk::PhysicalDeviceSubgroupSizeControlFeatures<'static>>,
+    dot_product: Box<vk::PhysicalDeviceShaderIntegerDotProductFeatures<'static>>,
+}
+
+impl FeatureChain {
+    /// Chains every structure the device supports into `features2`, queries it, records
+    /// what is enabled in `out` and the extensions to enable in `ext_ptrs` (the structures
+    /// are then passed to vkCreateDevice unchanged: every supported feature is enabled).
+    ///
+    /// # Safety
+    /// `device` must belong to `instance`; `names` are its extensions.
+    unsafe fn query(
+        &mut self,
+        instance: &ash::Instance,
+        device: vk::PhysicalDevice,
+        names: &[&CStr],
+        out: &mut ShaderFeatures,
+        ext_ptrs: &mut Vec<*const c_char>,
+        features2: &mut vk::PhysicalDeviceFeatures2<'static>,
+    ) {
+        let mut head: *mut c_void = std::ptr::null_mut();
+        // Puts a structure at the front of the chain.
+        macro_rules! link {
+            ($s:expr) => {{
+                $s.p_next = head;
+                head = (&mut *$s) as *mut _ as *mut c_void;
+            }};
+        }
+        let mut enable = |name: &CStr, ext_ptrs: &mut Vec<*const c_char>| -> bool {
+            let found = names.iter().find(|n| **n == name);
+            if let Some(n) = found {
+                ext_ptrs.push(n.as_ptr());
+                out.extensions.push(n.to_string_lossy().into_owned());
+            }
+            found.is_some()
+        };
+        link!(self.storage16);
+        link!(self.variable_pointers);
+        let f16 = enable(ash::khr::shader_float16_int8::NAME, ext_ptrs);
+        if f16 {
+            link!(self.float16_int8);
+        }
+        let s8 = enable(ash::khr::_8bit_storage::NAME, ext_ptrs);
+        if s8 {
+            link!(self.storage8);
+        }
+        if enable(ash::khr::shader_atomic_int64::NAME, ext_ptrs) {
+            link!(self.atomic_int64);
+        }
+        if enable(ash::ext::shader_atomic_float::NAME, ext_ptrs) {
+            link!(self.atomic_float);
+        }
+        if enable(ash::khr::buffer_device_address::NAME, ext_ptrs) {
+            link!(self.bda);
+        }
+        let ssc = enable(ash::ext::subgroup_size_control::NAME, ext_ptrs);
+        if ssc {
+            link!(self.subgroup_size_control);
+        }
+        if enable(ash::khr::shader_integer_dot_product::NAME, ext_ptrs) {
+            link!(self.dot_product);
+        }
+        for ext in [ash::khr::storage_buffer_storage_class::NAME, ash::khr::variable_pointers::NAME] {
+            enable(ext, ext_ptrs);
+        }
+        enable(ash::khr::shader_non_semantic_info::NAME, ext_ptrs);
+        features2.p_next = head;
+        // SAFETY: the chain holds only structures of supported extensions or Vulkan 1.1.
+        unsafe { instance.get_physical_device_features2(device, features2) };
+        let f = &features2.features;
+        let b = |v: vk::Bool32| v == vk::TRUE;
+        out.float64 = b(f.shader_float64);
+        out.int64 = b(f.shader_int64);
+        out.int16 = b(f.shader_int16);
+        out.storage_buffer16 = b(self.storage16.storage_buffer16_bit_access);
+        out.uniform16 = b(self.storage16.uniform_and_storage_buffer16_bit_access);
+        out.storage_push_constant16 = b(self.storage16.storage_push_constant16);
+        out.variable_pointers = b(self.variable_pointers.variable_pointers);
+        out.variable_pointers_storage_buffer = b(self.variable_pointers.variable_pointers_storage_buffer);
+        out.float16 = b(self.float16_int8.shader_float16);
+        out.int8 = b(self.float16_int8.shader_int8);
+        out.storage_buffer8 = b(self.storage8.storage_buffer8_bit_access);
+        out.uniform8 = b(self.storage8.uniform_and_storage_buffer8_bit_access);
+        out.storage_push_constant8 = b(self.storage8.storage_push_constant8);
+        out.buffer_int64_atomics = b(self.atomic_int64.shader_buffer_int64_atomics);
+        out.shared_int64_atomics = b(self.atomic_int64.shader_shared_int64_atomics);
+        let a = &self.atomic_float;
+        out.buffer_float32_atomic_add = b(a.shader_buffer_float32_atomic_add);
+        out.shared_float32_atomic_add = b(a.shader_shared_float32_atomic_add);
+        out.buffer_float64_atomic_add = b(a.shader_buffer_float64_atomic_add);
+        out.shared_float64_atomic_add = b(a.shader_shared_float64_atomic_add);
+        out.buffer_float32_atomics = b(a.shader_buffer_float32_atomics);
+        out.shared_float32_atomics = b(a.shader_shared_float32_atomics);
+        out.buffer_device_address = b(self.bda.buffer_device_address);
+        out.integer_dot_product = b(self.dot_product.shader_integer_dot_product);
+        out.subgroup_size_control = ssc
+            && b(self.subgroup_size_control.subgroup_size_control)
+            && b(self.subgroup_size_control.compute_full_subgroups);
+        // Capture/replay and multi-device addresses are not needed: leave them off.
+        self.bda.buffer_device_address_capture_replay = vk::FALSE;
+        self.bda.buffer_device_address_multi_device = vk::FALSE;
+
+        let mut subgroup = vk::PhysicalDeviceSubgroupProperties::default();
+        let mut size_control = vk::PhysicalDeviceSubgroupSizeControlProperties::default();
+        let mut props = vk::PhysicalDeviceProperties2::default().push_next(&mut subgroup);
+        if ssc {
+            props = props.push_next(&mut size_control);
+        }
+        // SAFETY: as above.
+        unsafe { instance.get_physical_device_properties2(device, &mut props) };
+        out.subgroup_size = subgroup.subgroup_size;
+        out.subgroup_operations = if subgroup.supported_stages.contains(vk::ShaderStageFlags::COMPUTE) {
+            subgroup.supported_operations
+        } else {
+            vk::SubgroupFeatureFlags::empty()
+        };
+        if out.subgroup_size_control {
+            out.min_subgroup_size = size_control.min_subgroup_size;
+            out.max_subgroup_size = size_control.max_subgroup_size;
+        } else {
+            (out.min_subgroup_size, out.max_subgroup_size) = (out.subgroup_size, out.subgroup_size);
         }
     }
 }

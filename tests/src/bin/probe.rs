@@ -17,7 +17,12 @@ const IDS: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/ids.spv"));
 const SUBGROUP: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/subgroup.spv"));
 
 fn context() -> Result<Context, Error> {
-    Context::new(&ContextOptions { app_name: "softnavi-probe", device_filter: None, validate: false })
+    Context::new(&ContextOptions {
+        app_name: "softnavi-probe",
+        device_filter: None,
+        validate: false,
+        shader_features: false,
+    })
 }
 
 /// Runs `copy.comp` over `n` elements and checks `dst[i] == src[i] + 1`.

@@ -1,0 +1,113 @@
+//! `softnavi-spirv [FILTER...]`: runs the SPIR-V corpus of `tests/spirv/` (GLSL compute
+//! shaders compiled by glslangValidator and SPIR-V assembly checked by spirv-val, built by
+//! build.rs) through whichever Vulkan driver the loader picks (softnavi, or lavapipe as
+//! the reference), and compares every result with a CPU reference computed here.
+//!
+//! Prints `CASE <name> PASS`, `CASE <name> SKIP <why>` (the device lacks a feature the
+//! case needs) or `CASE <name> FAIL <why>` per case on stdout, and `=== case <name>` on
+//! stderr before each, so that the driver's log can be attributed to a case. A shader of
+//! the corpus that no case runs is a failure. A lost device is replaced and the run goes
+//! on. Exits 0 when every case could be attempted. FILTERs are substrings of case names.
+
+use std::collections::BTreeSet;
+use std::process::ExitCode;
+
+use ash::vk;
+use softnavi_examples::{Context, ContextOptions, Error};
+
+mod corpus {
+    include!(concat!(env!("OUT_DIR"), "/spirv_corpus.rs"));
+}
+#[path = "spirv/arith.rs"]
+mod arith;
+#[path = "spirv/basic.rs"]
+mod basic;
+#[path = "spirv/control.rs"]
+mod control;
+#[path = "spirv/glsl450.rs"]
+mod glsl450;
+#[path = "spirv/harness.rs"]
+mod harness;
+#[path = "spirv/memory.rs"]
+mod memory;
+#[path = "spirv/subgroup.rs"]
+mod subgroup;
+
+use harness::Case;
+
+fn all_cases() -> Vec<Case> {
+    let mut all = basic::cases();
+    all.extend(memory::cases());
+    all.extend(arith::cases());
+    all.extend(subgroup::cases());
+    all.extend(glsl450::cases());
+    all.extend(control::cases());
+    all
+}
+
+fn context() -> Result<Context, Error> {
+    Context::new(&ContextOptions {
+        app_name: "softnavi-spirv",
+        device_filter: None,
+        validate: std::env::var_os("SOFTNAVI_SPIRV_VALIDATE").is_some(),
+        shader_features: true,
+    })
+}
+
+fn words(bytes: &[u8]) -> Vec<u32> {
+    bytes.chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect()
+}
+
+fn main() -> ExitCode {
+    let filter: Vec<String> = std::env::args().skip(1).collect();
+    let cases = all_cases();
+    let mut names = BTreeSet::new();
+    let used: BTreeSet<&str> = cases.iter().map(|c| c.shader).collect();
+    let mut ctx = match context() {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("no Vulkan device: {e:?}");
+            return ExitCode::from(1);
+        }
+    };
+    eprintln!("device: {} {:?}", ctx.device_name(), ctx.shader_features());
+    for (name, _) in corpus::CORPUS.iter().filter(|(n, _)| !used.contains(n)) {
+        println!("CASE {name} FAIL no case runs this shader");
+    }
+    for case in cases.iter().filter(|c| filter.is_empty() || filter.iter().any(|f| c.name.contains(f.as_str()))) {
+        if !names.insert(case.name.clone()) {
+            println!("CASE {} FAIL duplicate case name", case.name);
+            continue;
+        }
+        let Some((_, bytes)) = corpus::CORPUS.iter().find(|(n, _)| *n == case.shader) else {
+            println!("CASE {} FAIL no shader {} in tests/spirv", case.name, case.shader);
+            continue;
+        };
+        if let Some(why) = harness::skip_reason(&ctx, case) {
+            println!("CASE {} SKIP {why}", case.name);
+            continue;
+        }
+        eprintln!("=== case {}", case.name);
+        let verdict = match harness::run(&ctx, &words(bytes), case) {
+            Ok(out) => match (case.check)(&out) {
+                Ok(()) => "PASS".to_string(),
+                Err(e) => format!("FAIL wrong results: {e}"),
+            },
+            Err(e) => {
+                if matches!(e, Error::Vulkan { result: vk::Result::ERROR_DEVICE_LOST, .. }) {
+                    match context() {
+                        Ok(c) => ctx = c,
+                        Err(e2) => {
+                            println!("CASE {} FAIL {e:?}; no new device: {e2:?}", case.name);
+                            return ExitCode::from(1);
+                        }
+                    }
+                }
+                format!("FAIL {e:?}")
+            }
+        };
+        println!("CASE {} {verdict}", case.name);
+    }
+    eprintln!("=== end");
+    ExitCode::SUCCESS
+}

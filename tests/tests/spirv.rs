@@ -1,0 +1,84 @@
+//! The SPIR-V corpus (`tests/spirv/`: GLSL compute shaders and SPIR-V assembly) run end to
+//! end through the Khronos loader by `softnavi-spirv`, on softnavi and on Mesa's lavapipe
+//! (the reference driver), each case compared with a CPU reference.
+//!
+//! On softnavi every case must pass; a case is skipped only when the device does not
+//! report a feature it needs (what `compiler_bridge::SHADER_FEATURES` says the lowering
+//! handles). On lavapipe every case that runs must pass too: a case lavapipe fails is a
+//! wrong reference or a wrong test, not a softnavi bug.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn target_dir() -> PathBuf {
+    Path::new(env!("CARGO_BIN_EXE_softnavi-spirv")).parent().expect("binary has a directory").to_path_buf()
+}
+
+/// The corpus run with the driver of `manifest`.
+struct Run {
+    pass: Vec<String>,
+    skip: Vec<String>,
+    fail: Vec<String>,
+}
+
+fn run(manifest: &Path) -> Run {
+    assert!(manifest.exists(), "{} is missing: run `cargo build --workspace` first", manifest.display());
+    let xdg = std::env::temp_dir().join("softnavi-xdg");
+    let _ = std::fs::create_dir_all(&xdg);
+    let o = Command::new(env!("CARGO_BIN_EXE_softnavi-spirv"))
+        .env("VK_ICD_FILENAMES", manifest)
+        .env_remove("VK_DRIVER_FILES")
+        .env("XDG_RUNTIME_DIR", &xdg)
+        .env("NODEVICE_SELECT", "1")
+        .output()
+        .expect("the runner starts");
+    let (out, err) = (String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr));
+    assert!(o.status.success() && err.contains("=== end"), "runner failed:\n{out}\n{err}");
+    let mut r = Run { pass: Vec::new(), skip: Vec::new(), fail: Vec::new() };
+    for line in out.lines().filter_map(|l| l.strip_prefix("CASE ")) {
+        let (name, verdict) = line.split_once(' ').expect("CASE name verdict");
+        match verdict.split_once(' ').map_or(verdict, |(v, _)| v) {
+            "PASS" => r.pass.push(name.to_string()),
+            "SKIP" => r.skip.push(line.to_string()),
+            _ => {
+                // The driver's log for this case (its last lines), for the failure message.
+                let log = err.split(&format!("=== case {name}\n")).nth(1).unwrap_or("");
+                let log = log.split("=== ").next().unwrap_or("");
+                let lines: Vec<&str> = log.lines().collect();
+                let tail = lines[lines.len().saturating_sub(12)..].join("\n    ");
+                r.fail.push(format!("{line}\n    {tail}"));
+            }
+        }
+    }
+    r
+}
+
+fn lavapipe_manifest() -> PathBuf {
+    ["/usr/share/vulkan/icd.d/lvp_icd.x86_64.json", "/usr/share/vulkan/icd.d/lvp_icd.json"]
+        .iter()
+        .map(PathBuf::from)
+        .find(|p| p.exists())
+        .expect("lavapipe is installed (mesa-vulkan-drivers, scripts/setup)")
+}
+
+#[test]
+fn corpus_matches_cpu_references_on_softnavi() {
+    let r = run(&target_dir().join("softnavi_icd.json"));
+    eprintln!("softnavi: {} passed, {} skipped:\n  {}", r.pass.len(), r.skip.len(), r.skip.join("\n  "));
+    assert!(
+        r.fail.is_empty(),
+        "{} of {} cases failed on softnavi:\n{}",
+        r.fail.len(),
+        r.pass.len() + r.fail.len(),
+        r.fail.join("\n")
+    );
+    assert!(!r.pass.is_empty());
+}
+
+#[test]
+fn corpus_matches_cpu_references_on_lavapipe() {
+    let r = run(&lavapipe_manifest());
+    eprintln!("lavapipe: {} passed, {} skipped:\n  {}", r.pass.len(), r.skip.len(), r.skip.join("\n  "));
+    assert!(r.fail.is_empty(), "{} cases failed on lavapipe:\n{}", r.fail.len(), r.fail.join("\n"));
+    assert!(!r.pass.is_empty());
+}
