@@ -187,8 +187,14 @@ pub unsafe extern "system" fn create_buffer(
     guard("vkCreateBuffer", vk::Result::ERROR_OUT_OF_HOST_MEMORY, || {
         // SAFETY: valid per the specification.
         let info = unsafe { &*info };
-        if info.flags.intersects(vk::BufferCreateFlags::SPARSE_BINDING | vk::BufferCreateFlags::PROTECTED) {
-            tracing::warn!("vkCreateBuffer: sparse and protected buffers are not supported ({:?})", info.flags);
+        let unsupported = vk::BufferCreateFlags::SPARSE_BINDING
+            | vk::BufferCreateFlags::PROTECTED
+            | vk::BufferCreateFlags::DEVICE_ADDRESS_CAPTURE_REPLAY;
+        if info.flags.intersects(unsupported) {
+            tracing::warn!(
+                "vkCreateBuffer: sparse, protected and capture/replay buffers are not supported ({:?})",
+                info.flags
+            );
             return vk::Result::ERROR_FEATURE_NOT_PRESENT;
         }
         // SAFETY: out is valid per the specification.
@@ -293,5 +299,46 @@ pub unsafe extern "system" fn bind_buffer_memory2(
             }
         }
         vk::Result::SUCCESS
+    })
+}
+
+/// VK_KHR_buffer_device_address: a buffer's GPU virtual address. Every allocation has one,
+/// so `VkMemoryAllocateFlagsInfo`'s DEVICE_ADDRESS flag and the SHADER_DEVICE_ADDRESS
+/// usage need nothing more.
+///
+/// # Safety
+/// Vulkan entry point.
+pub unsafe extern "system" fn get_buffer_device_address(
+    _d: vk::Device,
+    info: *const vk::BufferDeviceAddressInfo<'_>,
+) -> vk::DeviceAddress {
+    guard("vkGetBufferDeviceAddressKHR", 0, || {
+        // SAFETY: valid per the specification; a live buffer handle.
+        unsafe { buffer((*info).buffer) }.map_or(0, |b| b.va(0))
+    })
+}
+
+/// The opaque capture address of a buffer is its address (capture/replay, which would
+/// need buffers at addresses the application chooses, is not reported).
+///
+/// # Safety
+/// Vulkan entry point.
+pub unsafe extern "system" fn get_buffer_opaque_capture_address(
+    d: vk::Device,
+    info: *const vk::BufferDeviceAddressInfo<'_>,
+) -> u64 {
+    // SAFETY: same contract.
+    unsafe { get_buffer_device_address(d, info) }
+}
+
+/// # Safety
+/// Vulkan entry point.
+pub unsafe extern "system" fn get_device_memory_opaque_capture_address(
+    _d: vk::Device,
+    info: *const vk::DeviceMemoryOpaqueCaptureAddressInfo<'_>,
+) -> u64 {
+    guard("vkGetDeviceMemoryOpaqueCaptureAddressKHR", 0, || {
+        // SAFETY: valid per the specification; a live memory handle.
+        unsafe { DeviceMemory::from_handle((*info).memory) }.map_or(0, |m| m.bo.va())
     })
 }
