@@ -36,8 +36,9 @@ unsafe fn executable<'a>(call: &str, pipeline: vk::Pipeline, index: u32) -> Opti
 }
 
 /// The kernel's instructions, decoded from the pipeline's GPU memory as the GPU model
-/// decodes them: one line each, up to `s_code_end`. Returns the listing, the instruction
-/// count and the code size in bytes (up to, not including, `s_code_end`).
+/// decodes them: one line each, up to `s_code_end` or the next kernel of the code object.
+/// Returns the listing, the instruction count and the code size in bytes (without
+/// `s_code_end`).
 pub fn disassemble(p: &Pipeline) -> (String, usize, u64) {
     let e = &p.executable;
     let words: Vec<u32> = {
@@ -119,8 +120,12 @@ fn statistics(p: &Pipeline) -> Vec<(&'static str, &'static str, u64)> {
         ("SGPRs", "Scalar registers used per wave (code object metadata .sgpr_count)", e.sgprs as u64),
         ("LDS bytes", "Local data share per workgroup, static and dynamic (group segment)", p.lds_bytes as u64),
         ("Scratch bytes per lane", "Private segment bytes per work-item", p.private_bytes as u64),
-        ("Code size", "Bytes of machine code from the entry point to s_code_end", code_bytes),
-        ("Instructions", "Machine instructions from the entry point to s_code_end", instructions as u64),
+        ("Code size", "Bytes of machine code from the entry point to s_code_end or the next kernel", code_bytes),
+        (
+            "Instructions",
+            "Machine instructions from the entry point to s_code_end or the next kernel",
+            instructions as u64,
+        ),
     ]
 }
 

@@ -293,4 +293,39 @@ mod tests {
         assert!(lookup(c"vkCmdDispatch".as_ptr(), &[Level::Device]).is_some());
         assert!(lookup(c"vkCreateInstance".as_ptr(), &[Level::Device]).is_none());
     }
+
+    /// vkGetDeviceProcAddr returns an extension's commands only on a device that enabled it;
+    /// vkGetInstanceProcAddr those of every supported extension and no other.
+    #[test]
+    fn extension_commands_follow_the_enabled_extensions() {
+        // SAFETY: valid create infos and live handles, as Vulkan requires.
+        unsafe {
+            let mut instance = vk::Instance::null();
+            let ii = vk::InstanceCreateInfo::default();
+            assert_eq!(instance::create_instance(&ii, std::ptr::null(), &mut instance), vk::Result::SUCCESS);
+            let mut pd = vk::PhysicalDevice::null();
+            let mut n = 1;
+            assert_eq!(instance::enumerate_physical_devices(instance, &mut n, &mut pd), vk::Result::SUCCESS);
+            let prio = [1.0];
+            let queues = [vk::DeviceQueueCreateInfo::default().queue_family_index(0).queue_priorities(&prio)];
+            let device = |exts: &[*const c_char]| {
+                let di = vk::DeviceCreateInfo::default().queue_create_infos(&queues).enabled_extension_names(exts);
+                let mut d = vk::Device::null();
+                assert_eq!(device::create_device(pd, &di, std::ptr::null(), &mut d), vk::Result::SUCCESS);
+                d
+            };
+            let plain = device(&[]);
+            let with = device(&[vk::KHR_PIPELINE_EXECUTABLE_PROPERTIES_NAME.as_ptr()]);
+            let name = c"vkGetPipelineExecutableStatisticsKHR".as_ptr();
+            assert!(get_device_proc_addr(plain, name).is_none());
+            assert!(get_device_proc_addr(with, name).is_some());
+            assert!(get_device_proc_addr(plain, c"vkCmdDispatch".as_ptr()).is_some());
+            assert!(get_instance_proc_addr(instance, name).is_some());
+            let bda = c"vkGetBufferDeviceAddressKHR".as_ptr();
+            assert_eq!(get_instance_proc_addr(instance, bda).is_some(), features::SHADER.buffer_device_address);
+            device::destroy_device(plain, std::ptr::null());
+            device::destroy_device(with, std::ptr::null());
+            instance::destroy_instance(instance, std::ptr::null());
+        }
+    }
 }

@@ -23,8 +23,8 @@ const CODE_PADDING: u64 = 256;
 /// What a shader module holds.
 enum ModuleCode {
     Spirv(Vec<u32>),
-    /// An AMDHSA code object, checked to parse when the module was created.
-    CodeObject(Box<CodeObject>),
+    /// An AMDHSA code object, checked to parse when the module was created, and its bytes.
+    CodeObject(Box<CodeObject>, Vec<u8>),
 }
 
 pub struct ShaderModule {
@@ -51,7 +51,7 @@ pub unsafe extern "system" fn create_shader_module(
         let bytes = unsafe { std::slice::from_raw_parts(info.p_code as *const u8, info.code_size) };
         let code = if bytes.starts_with(b"\x7fELF") {
             match CodeObject::parse(bytes) {
-                Ok(co) => ModuleCode::CodeObject(Box::new(co)),
+                Ok(co) => ModuleCode::CodeObject(Box::new(co), bytes.to_vec()),
                 Err(e) => {
                     tracing::warn!("vkCreateShaderModule: the module is an ELF file but not a usable code object: {e}");
                     return vk::Result::ERROR_INVALID_SHADER_NV;
@@ -326,8 +326,9 @@ fn build(
     };
     let words = match &module.code {
         ModuleCode::Spirv(words) => words,
-        ModuleCode::CodeObject(co) => {
-            return build_code_object(shared, co, &entry, &spec, &layout.abi, subgroups, capture)
+        ModuleCode::CodeObject(co, elf) => {
+            let code = CodeRange { elf, capture };
+            return build_code_object(shared, co, &entry, &spec, &layout.abi, subgroups, code);
         }
     };
     let input =
@@ -363,8 +364,17 @@ fn build(
     let user_sgprs = vec![(kernarg_sgpr, UserValue::Kernarg, 2)];
     let kernarg = Kernarg::Spirv(layout.abi.kernarg());
     let lds = kd.group_segment_fixed_size;
-    let ir = capture.internal.then_some(compiled.llvm_ir);
-    upload(shared, &co, kernel, compiled.workgroup_size, user_sgprs, kernarg, lds, &layout.abi, capture, ir)
+    let exec = CodeRange { elf: &compiled.elf, capture };
+    let ir = capture.internal.then(|| compiled.llvm_ir.clone());
+    upload(shared, &co, kernel, compiled.workgroup_size, user_sgprs, kernarg, lds, &layout.abi, exec, ir)
+}
+
+/// What a pipeline's executable is made from: the code object's bytes (for the kernel's
+/// symbol size) and what to capture.
+#[derive(Clone, Copy)]
+struct CodeRange<'a> {
+    elf: &'a [u8],
+    capture: Capture,
 }
 
 /// What VK_KHR_pipeline_executable_properties data a pipeline keeps.
@@ -482,7 +492,7 @@ fn build_code_object(
     spec: &[compiler_bridge::SpecConstant],
     layout: &abi::PipelineLayout,
     subgroups: SubgroupRequest,
-    capture: Capture,
+    code: CodeRange<'_>,
 ) -> Result<Pipeline, (vk::Result, String)> {
     let err = |what: String| (vk::Result::ERROR_UNKNOWN, format!("code object kernel `{entry}`: {what}"));
     let kernel = co
@@ -536,7 +546,22 @@ fn build_code_object(
     SubgroupRequest { required: Some(wave_size), ..subgroups }.check_workgroup(workgroup_size).map_err(err)?;
     let user_sgprs = plan.user_sgprs.clone();
     let lds = plan.lds_bytes;
-    upload(shared, co, kernel, workgroup_size, user_sgprs, Kernarg::CodeObject(plan), lds, layout, capture, None)
+    upload(shared, co, kernel, workgroup_size, user_sgprs, Kernarg::CodeObject(plan), lds, layout, code, None)
+}
+
+/// The bytes of a kernel's code: its function symbol's size in the ELF symbol table, else
+/// up to the next kernel's entry point or the end of the image.
+fn code_bytes(co: &CodeObject, kernel: &Kernel, elf: &[u8]) -> u64 {
+    use object::{Object as _, ObjectSymbol as _};
+    let entry = kernel.entry_offset();
+    let end =
+        co.kernels.iter().map(Kernel::entry_offset).filter(|&e| e > entry).fold(co.image_size().max(entry), u64::min);
+    let symbol = object::File::parse(elf).ok().and_then(|f| {
+        f.symbols()
+            .find(|s| s.kind() == object::SymbolKind::Text && s.name() == Ok(kernel.name.as_str()))
+            .map(|s| s.size())
+    });
+    symbol.filter(|&size| size > 0).map_or(end - entry, |size| size.min(end - entry))
 }
 
 /// Uploads the code object and makes the pipeline of one of its kernels.
@@ -550,9 +575,10 @@ fn upload(
     kernarg: Kernarg,
     lds_bytes: u32,
     layout: &abi::PipelineLayout,
-    capture: Capture,
+    code: CodeRange<'_>,
     llvm_ir: Option<String>,
 ) -> Result<Pipeline, (vk::Result, String)> {
+    let capture = code.capture;
     let kd = &kernel.descriptor;
     let bo = shared
         .gpu
@@ -605,7 +631,7 @@ fn upload(
         vgprs: kernel.metadata.vgpr_count,
         sgprs: kernel.metadata.sgpr_count,
         code_offset: kernel.entry_offset(),
-        code_bytes: co.image_size().saturating_sub(kernel.entry_offset()),
+        code_bytes: code_bytes(co, kernel, code.elf),
         capture_statistics: capture.statistics,
         capture_internal: capture.internal,
         llvm_ir,

@@ -202,7 +202,14 @@ fn instructions(listing: &str) -> Vec<(String, String)> {
         .lines()
         .filter_map(|l| {
             let (text, comment) = l.split_once("//")?;
-            let words = comment.split_once(':')?.1.trim().to_string();
+            // The encoding words; llvm-objdump may add a branch target (`<kernel+0xc0>`).
+            let words: Vec<&str> = comment
+                .split_once(':')?
+                .1
+                .split_whitespace()
+                .take_while(|w| w.len() == 8 && w.chars().all(|c| c.is_ascii_hexdigit()))
+                .collect();
+            let words = words.join(" ");
             Some((text.split_whitespace().collect::<Vec<_>>().join(" "), words))
         })
         .take_while(|(t, _)| t != "s_code_end")
@@ -263,7 +270,8 @@ fn executable_matches_llvm(wave: u32) {
     let granule = if wave == 32 { 8 } else { 4 };
     assert_eq!(stat("VGPRs allocated"), note(".vgpr_count:").max(1).div_ceil(granule) * granule);
 
-    let llvm = run_tool(Command::new("llvm-objdump-19").args(["-d", "--mcpu=gfx1100"]).arg(&obj));
+    let mattr = if wave == 64 { "--mattr=+wavefrontsize64" } else { "--mattr=+wavefrontsize32" };
+    let llvm = run_tool(Command::new("llvm-objdump-19").args(["-d", "--mcpu=gfx1100", mattr]).arg(&obj));
     let ours = std::fs::read_to_string(dir.join("GFX11_disassembly.txt")).unwrap();
     let (want, got) = (instructions(&llvm), instructions(&ours));
     assert!(got.iter().any(|(t, _)| t == "s_endpgm"), "{ours}");
@@ -282,6 +290,73 @@ fn pipeline_executable_properties_wave32_match_llvm() {
 #[test]
 fn pipeline_executable_properties_wave64_match_llvm() {
     executable_matches_llvm(64);
+}
+
+/// A pipeline made from an application's code object (an OpenCL kernel, wave64) reports its
+/// disassembly only, equal to `llvm-objdump-19`'s listing of that kernel's symbol, and the
+/// register counts of the code object's metadata.
+#[test]
+fn code_object_pipeline_reports_its_disassembly_only() {
+    let dir = std::env::temp_dir().join(format!("softnavi-code-object-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (out, err) = features(&["code-object", dir.to_str().unwrap()], &softnavi_manifest());
+    assert!(out.contains("RESULT: 1 representation(s); required size 32: ERROR_"), "{out}\n{err}");
+    assert!(out.contains("IR GFX11 disassembly") && !out.contains("IR LLVM IR"), "{out}");
+    assert!(err.contains("the pipeline requires subgroup size 32, the code object is compiled for wave64"), "{err}");
+    let stat = |name: &str| -> u64 {
+        let prefix = format!("STAT {name}=");
+        out.lines()
+            .find_map(|l| l.strip_prefix(prefix.as_str()))
+            .unwrap_or_else(|| panic!("{name}:\n{out}"))
+            .parse()
+            .unwrap()
+    };
+    let elf = concat!(env!("OUT_DIR"), "/w64v5/group.elf");
+    let notes = run_tool(Command::new("llvm-readelf-19").arg("--notes").arg(elf));
+    // The metadata lists each kernel's keys in order: `.name` comes before its counts.
+    let kernel = notes.split(".name:").find(|k| k.trim_start().starts_with("collatz\n")).expect("collatz metadata");
+    let note = |key: &str| -> u64 {
+        kernel
+            .lines()
+            .find_map(|l| l.trim().strip_prefix(key))
+            .unwrap_or_else(|| panic!("{key}"))
+            .trim()
+            .parse()
+            .unwrap()
+    };
+    assert_eq!(stat("Wave size"), 64);
+    assert_eq!(stat("VGPRs"), note(".vgpr_count:"), "{out}");
+    assert_eq!(stat("SGPRs"), note(".sgpr_count:"), "{out}");
+    // The kernel's size from the symbol table; llvm-objdump also lists the alignment
+    // padding after it.
+    let symbols = run_tool(Command::new("llvm-readelf-19").arg("-s").arg(elf));
+    let size: u64 = symbols
+        .lines()
+        .find_map(|l| {
+            let f: Vec<&str> = l.split_whitespace().collect();
+            (f.len() == 8 && f[7] == "collatz" && f[3] == "FUNC").then(|| f[2].parse().unwrap())
+        })
+        .expect("collatz symbol");
+    assert_eq!(stat("Code size"), size);
+    let llvm = run_tool(
+        Command::new("llvm-objdump-19")
+            .args(["-d", "--mcpu=gfx1100", "--mattr=+wavefrontsize64", "--disassemble-symbols=collatz"])
+            .arg(elf),
+    );
+    let ours = std::fs::read_to_string(dir.join("GFX11_disassembly.txt")).unwrap();
+    let mut bytes = 0;
+    let want: Vec<_> = instructions(&llvm)
+        .into_iter()
+        .take_while(|(_, w)| {
+            bytes += 4 * w.split_whitespace().count() as u64;
+            bytes <= size
+        })
+        .collect();
+    let got = instructions(&ours);
+    assert!(got.last().is_some_and(|(t, _)| t == "s_endpgm"), "{ours}");
+    assert_eq!(got, want, "softnavi's disassembly:\n{ours}\nllvm-objdump-19:\n{llvm}");
+    assert_eq!(stat("Instructions"), want.len() as u64);
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// `vulkaninfo` (its full output: every property and feature structure softnavi reports)

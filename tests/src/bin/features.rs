@@ -16,6 +16,8 @@ use ash::vk;
 const SUBGROUP_SIZE: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/subgroup_size.spv"));
 const SUBGROUP: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/subgroup.spv"));
 const COPY: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/copy.spv"));
+/// OpenCL kernels compiled by clang-19 for wave64 (tests/build.rs): an AMDHSA code object.
+const GROUP_W64: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/w64v5/group.elf"));
 
 type Res<T> = Result<T, String>;
 
@@ -40,8 +42,9 @@ fn vkr<T>(call: &str) -> impl FnOnce(vk::Result) -> String + '_ {
     move |r| format!("{call} returned {r:?}")
 }
 
+/// Code as words (an ELF file's length need not be a multiple of 4: padded with zeros).
 fn words(bytes: &[u8]) -> Vec<u32> {
-    bytes.chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect()
+    bytes.chunks(4).map(|c| c.iter().rev().fold(0, |w, &b| w << 8 | b as u32)).collect()
 }
 
 static MESSAGES: AtomicUsize = AtomicUsize::new(0);
@@ -385,6 +388,7 @@ impl<'a> Kernel<'a> {
     fn new(
         d: &'a Device,
         spirv: &[u8],
+        entry: &CStr,
         bindings: u32,
         required: Option<u32>,
         stage_flags: vk::PipelineShaderStageCreateFlags,
@@ -414,7 +418,7 @@ impl<'a> Kernel<'a> {
             let mut stage = vk::PipelineShaderStageCreateInfo::default()
                 .stage(vk::ShaderStageFlags::COMPUTE)
                 .module(module)
-                .name(c"main")
+                .name(entry)
                 .flags(stage_flags);
             if required.is_some() {
                 stage = stage.push_next(&mut req);
@@ -553,7 +557,7 @@ fn subgroup_sizes() -> Res<String> {
             ("required=64+full", Some(64), full, 64),
             ("varying+full", None, varying | full, 32),
         ] {
-            let k = Kernel::new(&d, SUBGROUP_SIZE, 1, required, flags, vk::PipelineCreateFlags::empty())
+            let k = Kernel::new(&d, SUBGROUP_SIZE, c"main", 1, required, flags, vk::PipelineCreateFlags::empty())
                 .map_err(vkr::<()>("vkCreateComputePipelines"))?;
             let data = k.run(3, 3 * 128 * 4)?;
             let r = match check_subgroups(&data, expect) {
@@ -572,7 +576,7 @@ fn subgroup_sizes() -> Res<String> {
         ("80 wide+required=64+full", SUBGROUP, Some(64), full),
         ("80 wide+full", SUBGROUP, None, full),
     ] {
-        let r = match Kernel::new(&d, spirv, 1, required, stage_flags, flags) {
+        let r = match Kernel::new(&d, spirv, c"main", 1, required, stage_flags, flags) {
             Ok(_) => "SUCCESS".to_string(),
             Err(e) => format!("{e:?}"),
         };
@@ -587,7 +591,7 @@ fn executables(dir: &str, required: u32) -> Res<String> {
     let d = Device::new(true)?;
     let flags =
         vk::PipelineCreateFlags::CAPTURE_STATISTICS_KHR | vk::PipelineCreateFlags::CAPTURE_INTERNAL_REPRESENTATIONS_KHR;
-    let k = Kernel::new(&d, COPY, 2, Some(required), vk::PipelineShaderStageCreateFlags::empty(), flags)
+    let k = Kernel::new(&d, COPY, c"main", 2, Some(required), vk::PipelineShaderStageCreateFlags::empty(), flags)
         .map_err(vkr::<()>("vkCreateComputePipelines"))?;
     let pe = ash::khr::pipeline_executable_properties::Device::new(&d.inst.instance, &d.dev);
     let info = vk::PipelineInfoKHR::default().pipeline(k.pipeline);
@@ -679,6 +683,55 @@ fn executables(dir: &str, required: u32) -> Res<String> {
     Ok(format!("dispatch {}", if ok { "verified" } else { "WRONG RESULTS" }))
 }
 
+/// The executable of a pipeline made from an application's code object (the OpenCL kernel
+/// `collatz`, wave64): statistics and its disassembly, written to `dir`; no LLVM IR.
+fn code_object(dir: &str) -> Res<String> {
+    // Not with the validation layer: it takes every shader module for SPIR-V.
+    let d = Device::new(false)?;
+    let flags =
+        vk::PipelineCreateFlags::CAPTURE_STATISTICS_KHR | vk::PipelineCreateFlags::CAPTURE_INTERNAL_REPRESENTATIONS_KHR;
+    let none = vk::PipelineShaderStageCreateFlags::empty();
+    let k =
+        Kernel::new(&d, GROUP_W64, c"collatz", 2, None, none, flags).map_err(vkr::<()>("vkCreateComputePipelines"))?;
+    let pe = ash::khr::pipeline_executable_properties::Device::new(&d.inst.instance, &d.dev);
+    let ex = vk::PipelineExecutableInfoKHR::default().pipeline(k.pipeline).executable_index(0);
+    // SAFETY: a live pipeline.
+    let stats = unsafe { pe.get_pipeline_executable_statistics(&ex) }
+        .map_err(vkr::<()>("vkGetPipelineExecutableStatisticsKHR"))?;
+    for s in &stats {
+        let name = s.name_as_c_str().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        // SAFETY: softnavi's statistics are all UINT64.
+        println!("STAT {name}={}", unsafe { s.value.u64 });
+    }
+    let fp = pe.fp();
+    let mut n = 0u32;
+    // SAFETY: the count query, then room for n with pData null, then with the data.
+    unsafe {
+        let f = fp.get_pipeline_executable_internal_representations_khr;
+        f(d.dev.handle(), &ex, &mut n, std::ptr::null_mut()).result().map_err(vkr::<()>("count query"))?;
+        let mut reps = vec![vk::PipelineExecutableInternalRepresentationKHR::default(); n as usize];
+        f(d.dev.handle(), &ex, &mut n, reps.as_mut_ptr()).result().map_err(vkr::<()>("size query"))?;
+        for r in &mut reps {
+            let mut text = vec![0u8; r.data_size];
+            r.p_data = text.as_mut_ptr().cast();
+            let mut one = 1u32;
+            f(d.dev.handle(), &ex, &mut one, r).result().map_err(vkr::<()>("data query"))?;
+            let name = r.name_as_c_str().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+            let file = format!("{dir}/{}.txt", name.replace(' ', "_"));
+            let text = CStr::from_bytes_until_nul(&text).map_err(|e| e.to_string())?;
+            std::fs::write(&file, text.to_bytes()).map_err(|e| format!("{file}: {e}"))?;
+            println!("IR {name}");
+        }
+    }
+    drop(k);
+    // Requiring another subgroup size than the code object's wave size is an error.
+    let wrong = match Kernel::new(&d, GROUP_W64, c"collatz", 2, Some(32), none, vk::PipelineCreateFlags::empty()) {
+        Ok(_) => "SUCCESS".to_string(),
+        Err(e) => format!("{e:?}"),
+    };
+    Ok(format!("{n} representation(s); required size 32: {wrong}"))
+}
+
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().collect();
     let arg = |i: usize| args.get(i).map(String::as_str).unwrap_or_default();
@@ -687,8 +740,9 @@ fn main() -> ExitCode {
         "bad-devices" => bad_devices(),
         "subgroup-sizes" => subgroup_sizes(),
         "executables" => executables(arg(2), arg(3).parse().unwrap_or(32)),
+        "code-object" => code_object(arg(2)),
         _ => {
-            eprintln!("usage: softnavi-features report [--validate]|bad-devices|subgroup-sizes|executables DIR SIZE");
+            eprintln!("usage: softnavi-features report [--validate]|bad-devices|subgroup-sizes|executables DIR SIZE|code-object DIR");
             return ExitCode::from(2);
         }
     };
