@@ -45,15 +45,18 @@ pub fn disassemble(p: &Pipeline) -> (String, usize, u64) {
         let bytes = p.code_bytes();
         bytes.chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect()
     };
+    let mut text = format!("; {} (wave{}), softnavi gfx1100 disassembly\n{}:\n", e.kernel, e.wave_size, e.kernel);
+    if words.is_empty() {
+        return (text, 0, 0);
+    }
     let program = Program::decode(p.pgm, &words, e.wave_size == 64);
     let count = program.insts().len();
-    let mut text = format!("; {} (wave{}), softnavi gfx1100 disassembly\n{}:\n", e.kernel, e.wave_size, e.kernel);
-    let mut code_bytes = program.addr(count) - p.pgm;
+    let mut code_bytes = program.addr(count).saturating_sub(p.pgm);
     let mut instructions = count;
     for idx in 0..count {
         let line = program.describe(idx);
         if line.trim_start().starts_with("s_code_end") {
-            code_bytes = program.addr(idx) - p.pgm;
+            code_bytes = program.addr(idx).saturating_sub(p.pgm);
             instructions = idx;
             break;
         }

@@ -553,7 +553,7 @@ fn build_code_object(
 /// up to the next kernel's entry point or the end of the image.
 fn code_bytes(co: &CodeObject, kernel: &Kernel, elf: &[u8]) -> u64 {
     use object::{Object as _, ObjectSymbol as _};
-    let entry = kernel.entry_offset();
+    let entry = kernel.entry_offset().min(co.image_size());
     let end =
         co.kernels.iter().map(Kernel::entry_offset).filter(|&e| e > entry).fold(co.image_size().max(entry), u64::min);
     let symbol = object::File::parse(elf).ok().and_then(|f| {
@@ -630,7 +630,8 @@ fn upload(
         vgprs_allocated: kd.vgpr_alloc(),
         vgprs: kernel.metadata.vgpr_count,
         sgprs: kernel.metadata.sgpr_count,
-        code_offset: kernel.entry_offset(),
+        // An entry point outside the image (rejected by the loader) would have no code.
+        code_offset: kernel.entry_offset().min(co.image_size()),
         code_bytes: code_bytes(co, kernel, code.elf),
         capture_statistics: capture.statistics,
         capture_internal: capture.internal,

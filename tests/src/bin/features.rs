@@ -38,7 +38,7 @@ const KNOWN_EXTENSIONS: &[&str] = &[
     "VK_KHR_variable_pointers",
 ];
 
-fn vkr<T>(call: &str) -> impl FnOnce(vk::Result) -> String + '_ {
+fn vkr(call: &str) -> impl FnOnce(vk::Result) -> String + '_ {
     move |r| format!("{call} returned {r:?}")
 }
 
@@ -86,7 +86,7 @@ impl Instance {
             info = info.enabled_layer_names(&layers).enabled_extension_names(&exts);
         }
         // SAFETY: valid create info.
-        let instance = unsafe { entry.create_instance(&info, None) }.map_err(vkr::<()>("vkCreateInstance"))?;
+        let instance = unsafe { entry.create_instance(&info, None) }.map_err(vkr("vkCreateInstance"))?;
         let messenger = if validate {
             let du = ash::ext::debug_utils::Instance::new(&entry, &instance);
             let mi = vk::DebugUtilsMessengerCreateInfoEXT::default()
@@ -100,14 +100,14 @@ impl Instance {
                 )
                 .pfn_user_callback(Some(on_message));
             // SAFETY: valid create info.
-            let m = unsafe { du.create_debug_utils_messenger(&mi, None) }
-                .map_err(vkr::<()>("vkCreateDebugUtilsMessengerEXT"))?;
+            let m =
+                unsafe { du.create_debug_utils_messenger(&mi, None) }.map_err(vkr("vkCreateDebugUtilsMessengerEXT"))?;
             Some((du, m))
         } else {
             None
         };
         // SAFETY: a live instance.
-        let pd = unsafe { instance.enumerate_physical_devices() }.map_err(vkr::<()>("vkEnumeratePhysicalDevices"))?;
+        let pd = unsafe { instance.enumerate_physical_devices() }.map_err(vkr("vkEnumeratePhysicalDevices"))?;
         let pd = *pd.first().ok_or("no physical device")?;
         Ok(Instance { _entry: entry, instance, pd, messenger })
     }
@@ -115,7 +115,7 @@ impl Instance {
     fn extensions(&self) -> Res<Vec<String>> {
         // SAFETY: a live physical device.
         let e = unsafe { self.instance.enumerate_device_extension_properties(self.pd) }
-            .map_err(vkr::<()>("vkEnumerateDeviceExtensionProperties"))?;
+            .map_err(vkr("vkEnumerateDeviceExtensionProperties"))?;
         Ok(e.iter()
             .filter_map(|e| e.extension_name_as_c_str().ok())
             .map(|n| n.to_string_lossy().into_owned())
@@ -353,7 +353,7 @@ impl Device {
                 &[ash::ext::subgroup_size_control::NAME, ash::khr::pipeline_executable_properties::NAME],
                 &f2 as *const _ as *const c_void,
             )
-            .map_err(vkr::<()>("vkCreateDevice"))?;
+            .map_err(vkr("vkCreateDevice"))?;
         // SAFETY: a live device with one queue.
         let queue = unsafe { dev.get_device_queue(0, 0) };
         // SAFETY: a live physical device.
@@ -443,30 +443,30 @@ impl<'a> Kernel<'a> {
                     &vk::BufferCreateInfo::default().size(bytes).usage(vk::BufferUsageFlags::STORAGE_BUFFER),
                     None,
                 )
-                .map_err(vkr::<()>("vkCreateBuffer"))?;
+                .map_err(vkr("vkCreateBuffer"))?;
             let req = dev.get_buffer_memory_requirements(buf);
             let mem = dev
                 .allocate_memory(
                     &vk::MemoryAllocateInfo::default().allocation_size(req.size).memory_type_index(self.d.memory_type),
                     None,
                 )
-                .map_err(vkr::<()>("vkAllocateMemory"))?;
-            dev.bind_buffer_memory(buf, mem, 0).map_err(vkr::<()>("vkBindBufferMemory"))?;
-            let ptr = dev.map_memory(mem, 0, bytes, vk::MemoryMapFlags::empty()).map_err(vkr::<()>("vkMapMemory"))?
-                as *mut u32;
+                .map_err(vkr("vkAllocateMemory"))?;
+            dev.bind_buffer_memory(buf, mem, 0).map_err(vkr("vkBindBufferMemory"))?;
+            let ptr =
+                dev.map_memory(mem, 0, bytes, vk::MemoryMapFlags::empty()).map_err(vkr("vkMapMemory"))? as *mut u32;
             std::ptr::write_bytes(ptr, 0xee, words);
             let sizes = [vk::DescriptorPoolSize::default()
                 .ty(vk::DescriptorType::STORAGE_BUFFER)
                 .descriptor_count(self.bindings)];
             let pool = dev
                 .create_descriptor_pool(&vk::DescriptorPoolCreateInfo::default().max_sets(1).pool_sizes(&sizes), None)
-                .map_err(vkr::<()>("vkCreateDescriptorPool"))?;
+                .map_err(vkr("vkCreateDescriptorPool"))?;
             let sl = [self.set_layout];
             let set = dev
                 .allocate_descriptor_sets(
                     &vk::DescriptorSetAllocateInfo::default().descriptor_pool(pool).set_layouts(&sl),
                 )
-                .map_err(vkr::<()>("vkAllocateDescriptorSets"))?[0];
+                .map_err(vkr("vkAllocateDescriptorSets"))?[0];
             let bi = [vk::DescriptorBufferInfo::default().buffer(buf).range(vk::WHOLE_SIZE)];
             let w: Vec<_> = (0..self.bindings)
                 .map(|b| {
@@ -480,14 +480,14 @@ impl<'a> Kernel<'a> {
             dev.update_descriptor_sets(&w, &[]);
             let cpool = dev
                 .create_command_pool(&vk::CommandPoolCreateInfo::default().queue_family_index(0), None)
-                .map_err(vkr::<()>("vkCreateCommandPool"))?;
+                .map_err(vkr("vkCreateCommandPool"))?;
             let cmd = dev
                 .allocate_command_buffers(
                     &vk::CommandBufferAllocateInfo::default().command_pool(cpool).command_buffer_count(1),
                 )
-                .map_err(vkr::<()>("vkAllocateCommandBuffers"))?[0];
+                .map_err(vkr("vkAllocateCommandBuffers"))?[0];
             dev.begin_command_buffer(cmd, &vk::CommandBufferBeginInfo::default())
-                .map_err(vkr::<()>("vkBeginCommandBuffer"))?;
+                .map_err(vkr("vkBeginCommandBuffer"))?;
             dev.cmd_bind_pipeline(cmd, vk::PipelineBindPoint::COMPUTE, self.pipeline);
             dev.cmd_bind_descriptor_sets(cmd, vk::PipelineBindPoint::COMPUTE, self.layout, 0, &[set], &[]);
             dev.cmd_dispatch(cmd, groups, 1, 1);
@@ -503,11 +503,11 @@ impl<'a> Kernel<'a> {
                 &[],
                 &[],
             );
-            dev.end_command_buffer(cmd).map_err(vkr::<()>("vkEndCommandBuffer"))?;
+            dev.end_command_buffer(cmd).map_err(vkr("vkEndCommandBuffer"))?;
             let cmds = [cmd];
             dev.queue_submit(self.d.queue, &[vk::SubmitInfo::default().command_buffers(&cmds)], vk::Fence::null())
-                .map_err(vkr::<()>("vkQueueSubmit"))?;
-            dev.queue_wait_idle(self.d.queue).map_err(vkr::<()>("vkQueueWaitIdle"))?;
+                .map_err(vkr("vkQueueSubmit"))?;
+            dev.queue_wait_idle(self.d.queue).map_err(vkr("vkQueueWaitIdle"))?;
             let out = std::slice::from_raw_parts(ptr, words).to_vec();
             dev.destroy_command_pool(cpool, None);
             dev.destroy_descriptor_pool(pool, None);
@@ -558,7 +558,7 @@ fn subgroup_sizes() -> Res<String> {
             ("varying+full", None, varying | full, 32),
         ] {
             let k = Kernel::new(&d, SUBGROUP_SIZE, c"main", 1, required, flags, vk::PipelineCreateFlags::empty())
-                .map_err(vkr::<()>("vkCreateComputePipelines"))?;
+                .map_err(vkr("vkCreateComputePipelines"))?;
             let data = k.run(3, 3 * 128 * 4)?;
             let r = match check_subgroups(&data, expect) {
                 Ok(()) => format!("{what}: verified size {expect}"),
@@ -592,12 +592,12 @@ fn executables(dir: &str, required: u32) -> Res<String> {
     let flags =
         vk::PipelineCreateFlags::CAPTURE_STATISTICS_KHR | vk::PipelineCreateFlags::CAPTURE_INTERNAL_REPRESENTATIONS_KHR;
     let k = Kernel::new(&d, COPY, c"main", 2, Some(required), vk::PipelineShaderStageCreateFlags::empty(), flags)
-        .map_err(vkr::<()>("vkCreateComputePipelines"))?;
+        .map_err(vkr("vkCreateComputePipelines"))?;
     let pe = ash::khr::pipeline_executable_properties::Device::new(&d.inst.instance, &d.dev);
     let info = vk::PipelineInfoKHR::default().pipeline(k.pipeline);
     // SAFETY: a live pipeline; the two-call idiom by hand below.
-    let props = unsafe { pe.get_pipeline_executable_properties(&info) }
-        .map_err(vkr::<()>("vkGetPipelineExecutablePropertiesKHR"))?;
+    let props =
+        unsafe { pe.get_pipeline_executable_properties(&info) }.map_err(vkr("vkGetPipelineExecutablePropertiesKHR"))?;
     println!("PROP executables {}", props.len());
     for p in &props {
         println!("PROP stages {}", p.stages.as_raw());
@@ -606,8 +606,8 @@ fn executables(dir: &str, required: u32) -> Res<String> {
     }
     let ex = vk::PipelineExecutableInfoKHR::default().pipeline(k.pipeline).executable_index(0);
     // SAFETY: as above.
-    let stats = unsafe { pe.get_pipeline_executable_statistics(&ex) }
-        .map_err(vkr::<()>("vkGetPipelineExecutableStatisticsKHR"))?;
+    let stats =
+        unsafe { pe.get_pipeline_executable_statistics(&ex) }.map_err(vkr("vkGetPipelineExecutableStatisticsKHR"))?;
     for s in &stats {
         let name = s.name_as_c_str().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
         // SAFETY: the format says which member is valid.
@@ -691,13 +691,12 @@ fn code_object(dir: &str) -> Res<String> {
     let flags =
         vk::PipelineCreateFlags::CAPTURE_STATISTICS_KHR | vk::PipelineCreateFlags::CAPTURE_INTERNAL_REPRESENTATIONS_KHR;
     let none = vk::PipelineShaderStageCreateFlags::empty();
-    let k =
-        Kernel::new(&d, GROUP_W64, c"collatz", 2, None, none, flags).map_err(vkr::<()>("vkCreateComputePipelines"))?;
+    let k = Kernel::new(&d, GROUP_W64, c"collatz", 2, None, none, flags).map_err(vkr("vkCreateComputePipelines"))?;
     let pe = ash::khr::pipeline_executable_properties::Device::new(&d.inst.instance, &d.dev);
     let ex = vk::PipelineExecutableInfoKHR::default().pipeline(k.pipeline).executable_index(0);
     // SAFETY: a live pipeline.
-    let stats = unsafe { pe.get_pipeline_executable_statistics(&ex) }
-        .map_err(vkr::<()>("vkGetPipelineExecutableStatisticsKHR"))?;
+    let stats =
+        unsafe { pe.get_pipeline_executable_statistics(&ex) }.map_err(vkr("vkGetPipelineExecutableStatisticsKHR"))?;
     for s in &stats {
         let name = s.name_as_c_str().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
         // SAFETY: softnavi's statistics are all UINT64.
@@ -708,14 +707,14 @@ fn code_object(dir: &str) -> Res<String> {
     // SAFETY: the count query, then room for n with pData null, then with the data.
     unsafe {
         let f = fp.get_pipeline_executable_internal_representations_khr;
-        f(d.dev.handle(), &ex, &mut n, std::ptr::null_mut()).result().map_err(vkr::<()>("count query"))?;
+        f(d.dev.handle(), &ex, &mut n, std::ptr::null_mut()).result().map_err(vkr("count query"))?;
         let mut reps = vec![vk::PipelineExecutableInternalRepresentationKHR::default(); n as usize];
-        f(d.dev.handle(), &ex, &mut n, reps.as_mut_ptr()).result().map_err(vkr::<()>("size query"))?;
+        f(d.dev.handle(), &ex, &mut n, reps.as_mut_ptr()).result().map_err(vkr("size query"))?;
         for r in &mut reps {
             let mut text = vec![0u8; r.data_size];
             r.p_data = text.as_mut_ptr().cast();
             let mut one = 1u32;
-            f(d.dev.handle(), &ex, &mut one, r).result().map_err(vkr::<()>("data query"))?;
+            f(d.dev.handle(), &ex, &mut one, r).result().map_err(vkr("data query"))?;
             let name = r.name_as_c_str().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
             let file = format!("{dir}/{}.txt", name.replace(' ', "_"));
             let text = CStr::from_bytes_until_nul(&text).map_err(|e| e.to_string())?;
