@@ -372,4 +372,17 @@ fn vulkaninfo_full_output_has_no_errors() {
     assert!(errors.is_empty(), "{errors:#?}");
     assert!(out.contains("VK_KHR_pipeline_executable_properties") && out.contains("softnavi"), "{out}");
     assert!(out.contains("subgroupSizeControl") && out.contains("maxSubgroupSize"), "{out}");
+    // The same with the validation layer: softnavi's answers break none of its rules.
+    let o = command(Path::new("vulkaninfo"), &softnavi_manifest())
+        .env("VK_INSTANCE_LAYERS", "VK_LAYER_KHRONOS_validation")
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run vulkaninfo: {e}"));
+    let (out, err) = (String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr));
+    assert!(o.status.success(), "vulkaninfo with validation failed ({}):\n{out}\n{err}", o.status);
+    let complaints: Vec<&str> = out
+        .lines()
+        .chain(err.lines())
+        .filter(|l| l.contains("ERROR") || l.contains("Validation Error") || l.contains("VUID-"))
+        .collect();
+    assert!(complaints.is_empty(), "{complaints:#?}");
 }
