@@ -10,6 +10,7 @@ use ash::vk;
 use parking_lot::Mutex;
 
 use crate::cmd::CommandBuffer;
+use crate::features;
 use crate::handle::{destroy, guard, object, slice, Object};
 use crate::instance::PhysicalDevice;
 
@@ -69,6 +70,8 @@ impl Drop for DeviceShared {
 pub struct Device {
     pub shared: Arc<DeviceShared>,
     queue: vk::Queue,
+    /// The device extensions enabled at creation.
+    pub extensions: Vec<std::ffi::CString>,
 }
 object!(Device, vk::Device, dispatchable);
 
@@ -94,7 +97,7 @@ pub unsafe extern "system" fn create_device(
 ) -> vk::Result {
     guard("vkCreateDevice", vk::Result::ERROR_INITIALIZATION_FAILED, || {
         // SAFETY: live handle and valid create info per the specification.
-        let (Some(p), info) = (unsafe { PhysicalDevice::from_handle(physical) }, unsafe { &*info }) else {
+        let (Some(physical), info) = (unsafe { PhysicalDevice::from_handle(physical) }, unsafe { &*info }) else {
             return vk::Result::ERROR_INITIALIZATION_FAILED;
         };
         // SAFETY: valid per the specification.
@@ -108,22 +111,25 @@ pub unsafe extern "system" fn create_device(
                 return vk::Result::ERROR_INITIALIZATION_FAILED;
             }
         }
+        let supported = features::device_extensions(&features::SHADER);
+        let mut extensions = Vec::new();
         // SAFETY: valid per the specification.
         for &e in unsafe { slice(info.pp_enabled_extension_names, info.enabled_extension_count) } {
             // SAFETY: NUL-terminated extension names.
             let name = unsafe { std::ffi::CStr::from_ptr(e) };
-            if !crate::instance::DEVICE_EXTENSIONS.iter().any(|x| x.0 == name) {
+            if !supported.iter().any(|x| x.0 == name) {
                 tracing::warn!("vkCreateDevice: device extension {name:?} is not supported");
                 return vk::Result::ERROR_EXTENSION_NOT_PRESENT;
             }
+            extensions.push(name.to_owned());
         }
         // SAFETY: valid per the specification.
-        let missing = unsafe { crate::instance::unsupported_features(p, info) };
+        let missing = unsafe { features::unsupported_features(&features::SHADER, info) };
         if !missing.is_empty() {
             tracing::warn!("vkCreateDevice: unsupported features requested: {}", missing.join(", "));
             return vk::Result::ERROR_FEATURE_NOT_PRESENT;
         }
-        let gpu = match gpu::Device::new(p.config.clone()) {
+        let gpu = match gpu::Device::new(physical.config.clone()) {
             Ok(g) => g,
             Err(e) => {
                 tracing::error!("vkCreateDevice: cannot start the GPU's worker threads: {e}");
@@ -140,7 +146,7 @@ pub unsafe extern "system" fn create_device(
         });
         let queue = Queue { shared: shared.clone() }.into_handle();
         // SAFETY: out is valid per the specification.
-        unsafe { *out = Device { shared, queue }.into_handle() };
+        unsafe { *out = Device { shared, queue, extensions }.into_handle() };
         vk::Result::SUCCESS
     })
 }

@@ -4,12 +4,15 @@ use std::ffi::{c_char, CStr};
 
 use ash::vk;
 
-use crate::handle::{chain, chain_mut, destroy, enumerate, guard, object, Object};
+use crate::features;
+use crate::handle::{chain_mut, destroy, enumerate, guard, object, Object};
 
 /// The Vulkan version softnavi implements (core 1.1 compute; images are not supported yet).
 pub const API_VERSION: u32 = vk::make_api_version(0, 1, 1, vk::HEADER_VERSION);
-/// Subgroup size: RDNA3 wave32.
+/// Subgroup size: RDNA3 wave32 (wave64 when a pipeline requires it, VK_EXT_subgroup_size_control).
 pub const SUBGROUP_SIZE: u32 = 32;
+/// `maxComputeWorkGroupInvocations`.
+pub const MAX_WORKGROUP_INVOCATIONS: u32 = 1024;
 
 pub struct Instance {
     physical: vk::PhysicalDevice,
@@ -79,10 +82,10 @@ pub unsafe extern "system" fn destroy_instance(instance: vk::Instance, _alloc: *
 }
 
 /// Instance extensions softnavi implements itself (the loader adds its own).
-const INSTANCE_EXTENSIONS: &[(&CStr, u32)] = &[];
-
-/// Device extensions softnavi implements.
-pub const DEVICE_EXTENSIONS: &[(&CStr, u32)] = &[];
+/// VK_KHR_get_physical_device_properties2 is core 1.1 under its extension name: tools such
+/// as vulkaninfo walk the features2/properties2 chains only when it is there.
+const INSTANCE_EXTENSIONS: &[(&CStr, u32)] =
+    &[(vk::KHR_GET_PHYSICAL_DEVICE_PROPERTIES2_NAME, vk::KHR_GET_PHYSICAL_DEVICE_PROPERTIES2_SPEC_VERSION)];
 
 fn ext_props(list: &[(&CStr, u32)]) -> Vec<vk::ExtensionProperties> {
     list.iter()
@@ -232,7 +235,7 @@ impl PhysicalDevice {
             max_descriptor_set_storage_buffers_dynamic: 8,
             max_compute_shared_memory_size: 65536,
             max_compute_work_group_count: [u32::MAX, 65535, 65535],
-            max_compute_work_group_invocations: 1024,
+            max_compute_work_group_invocations: MAX_WORKGROUP_INVOCATIONS,
             max_compute_work_group_size: [1024, 1024, 1024],
             sub_pixel_precision_bits: 0,
             max_sampler_lod_bias: 0.0,
@@ -256,11 +259,7 @@ impl PhysicalDevice {
 
     /// The core 1.0 features that work.
     pub fn features(&self) -> vk::PhysicalDeviceFeatures {
-        vk::PhysicalDeviceFeatures {
-            // The V# range check makes out-of-bounds buffer accesses safe (ABI.md).
-            robust_buffer_access: vk::TRUE,
-            ..Default::default()
-        }
+        features::core_features(&features::SHADER)
     }
 
     pub fn memory_properties(&self) -> vk::PhysicalDeviceMemoryProperties {
@@ -322,11 +321,21 @@ unsafe fn fill_properties_ext(dev: &PhysicalDevice, s: *mut vk::BaseOutStructure
                 p.device_luid_valid = vk::FALSE;
             }
             vk::StructureType::PHYSICAL_DEVICE_SUBGROUP_PROPERTIES => {
-                let p = &mut *(s as *mut vk::PhysicalDeviceSubgroupProperties<'static>);
-                p.subgroup_size = SUBGROUP_SIZE;
-                p.supported_stages = vk::ShaderStageFlags::COMPUTE;
-                p.supported_operations = vk::SubgroupFeatureFlags::BASIC;
-                p.quad_operations_in_all_stages = vk::FALSE;
+                features::subgroup_properties(
+                    &features::SHADER,
+                    &mut *(s as *mut vk::PhysicalDeviceSubgroupProperties<'static>),
+                );
+            }
+            vk::StructureType::PHYSICAL_DEVICE_SUBGROUP_SIZE_CONTROL_PROPERTIES => {
+                features::subgroup_size_control_properties(
+                    &features::SHADER,
+                    &mut *(s as *mut vk::PhysicalDeviceSubgroupSizeControlProperties<'static>),
+                );
+            }
+            vk::StructureType::PHYSICAL_DEVICE_SHADER_INTEGER_DOT_PRODUCT_PROPERTIES => {
+                // No dot product form is faster than the instructions it is made of.
+                let p = &mut *(s as *mut vk::PhysicalDeviceShaderIntegerDotProductProperties<'static>);
+                *p = vk::PhysicalDeviceShaderIntegerDotProductProperties { p_next: p.p_next, ..Default::default() };
             }
             vk::StructureType::PHYSICAL_DEVICE_POINT_CLIPPING_PROPERTIES => {
                 let p = &mut *(s as *mut vk::PhysicalDevicePointClippingProperties<'static>);
@@ -375,82 +384,10 @@ pub unsafe extern "system" fn get_physical_device_features2(
         unsafe {
             (*out).features = dev.features();
             for s in chain_mut((*out).p_next) {
-                // Every 1.1 feature struct softnavi knows: all its features are off.
-                if let Some(n) = feature_bools((*s).s_type) {
-                    let first =
-                        s.cast::<u8>().add(std::mem::size_of::<vk::BaseOutStructure<'static>>()).cast::<vk::Bool32>();
-                    for k in 0..n {
-                        first.add(k).write(vk::FALSE);
-                    }
-                }
+                features::fill_feature_struct(&features::SHADER, s);
             }
         }
     })
-}
-
-/// Feature structures softnavi knows that are plain lists of VkBool32 after sType/pNext,
-/// and how many members each has. None of their features is supported yet.
-fn feature_bools(t: vk::StructureType) -> Option<usize> {
-    Some(match t {
-        vk::StructureType::PHYSICAL_DEVICE_16BIT_STORAGE_FEATURES => 4,
-        vk::StructureType::PHYSICAL_DEVICE_MULTIVIEW_FEATURES => 3,
-        vk::StructureType::PHYSICAL_DEVICE_VARIABLE_POINTERS_FEATURES => 2,
-        vk::StructureType::PHYSICAL_DEVICE_PROTECTED_MEMORY_FEATURES
-        | vk::StructureType::PHYSICAL_DEVICE_SAMPLER_YCBCR_CONVERSION_FEATURES
-        | vk::StructureType::PHYSICAL_DEVICE_SHADER_DRAW_PARAMETERS_FEATURES => 1,
-        _ => return None,
-    })
-}
-
-/// Which features a VkDeviceCreateInfo asks for that softnavi does not have, by name.
-///
-/// # Safety
-/// `info` must be a valid VkDeviceCreateInfo.
-pub unsafe fn unsupported_features(dev: &PhysicalDevice, info: &vk::DeviceCreateInfo<'_>) -> Vec<String> {
-    let have = dev.features();
-    let mut missing = Vec::new();
-    let check = |want: &vk::PhysicalDeviceFeatures, missing: &mut Vec<String>| {
-        // PhysicalDeviceFeatures is a plain array of VkBool32.
-        let n = std::mem::size_of::<vk::PhysicalDeviceFeatures>() / 4;
-        // SAFETY: both are repr(C) structs of n Bool32.
-        let (w, h) = unsafe {
-            (
-                std::slice::from_raw_parts(want as *const _ as *const vk::Bool32, n),
-                std::slice::from_raw_parts(&have as *const _ as *const vk::Bool32, n),
-            )
-        };
-        for (i, (a, b)) in w.iter().zip(h).enumerate() {
-            if *a != 0 && *b == 0 {
-                missing.push(format!("VkPhysicalDeviceFeatures member #{i}"));
-            }
-        }
-    };
-    if !info.p_enabled_features.is_null() {
-        // SAFETY: valid per the specification.
-        check(unsafe { &*info.p_enabled_features }, &mut missing);
-    }
-    // SAFETY: the chain is valid per the specification.
-    for s in unsafe { chain(info.p_next) } {
-        // SAFETY: s_type says what the structure is.
-        unsafe {
-            match (*s).s_type {
-                vk::StructureType::PHYSICAL_DEVICE_FEATURES_2 => {
-                    check(&(*(s as *const vk::PhysicalDeviceFeatures2<'static>)).features, &mut missing);
-                }
-                t => {
-                    let Some(n) = feature_bools(t) else { continue };
-                    let first =
-                        (s as *const u8).add(std::mem::size_of::<vk::BaseInStructure<'static>>()) as *const vk::Bool32;
-                    for k in 0..n {
-                        if *first.add(k) != 0 {
-                            missing.push(format!("{t:?} member #{k}"));
-                        }
-                    }
-                }
-            }
-        }
-    }
-    missing
 }
 
 /// # Safety
@@ -644,6 +581,6 @@ pub unsafe extern "system" fn enumerate_device_extension_properties(
             return vk::Result::ERROR_LAYER_NOT_PRESENT;
         }
         // SAFETY: pointers as the specification requires.
-        unsafe { enumerate(count, out, &ext_props(DEVICE_EXTENSIONS)) }
+        unsafe { enumerate(count, out, &ext_props(&features::device_extensions(&features::SHADER))) }
     })
 }

@@ -10,10 +10,13 @@
 use std::ffi::{c_char, CStr};
 
 use ash::vk;
+use handle::Object;
 
 pub mod cmd;
 pub mod descriptor;
 pub mod device;
+pub mod executable;
+pub mod features;
 pub mod handle;
 pub mod instance;
 pub mod memory;
@@ -69,6 +72,13 @@ entry_points! {
     Physical "vkGetPhysicalDeviceExternalBufferProperties" => instance::get_physical_device_external_buffer_properties,
     Physical "vkGetPhysicalDeviceExternalFenceProperties" => instance::get_physical_device_external_fence_properties,
     Physical "vkGetPhysicalDeviceExternalSemaphoreProperties" => instance::get_physical_device_external_semaphore_properties,
+    Physical "vkGetPhysicalDeviceProperties2KHR" => instance::get_physical_device_properties2,
+    Physical "vkGetPhysicalDeviceFeatures2KHR" => instance::get_physical_device_features2,
+    Physical "vkGetPhysicalDeviceMemoryProperties2KHR" => instance::get_physical_device_memory_properties2,
+    Physical "vkGetPhysicalDeviceQueueFamilyProperties2KHR" => instance::get_physical_device_queue_family_properties2,
+    Physical "vkGetPhysicalDeviceFormatProperties2KHR" => instance::get_physical_device_format_properties2,
+    Physical "vkGetPhysicalDeviceImageFormatProperties2KHR" => instance::get_physical_device_image_format_properties2,
+    Physical "vkGetPhysicalDeviceSparseImageFormatProperties2KHR" => instance::get_physical_device_sparse_image_format_properties2,
     Physical "vkEnumerateDeviceExtensionProperties" => instance::enumerate_device_extension_properties,
     Physical "vkCreateDevice" => device::create_device,
     Device "vkGetDeviceProcAddr" => get_device_proc_addr,
@@ -156,21 +166,39 @@ entry_points! {
     Device "vkCmdResetQueryPool" => query::cmd_reset_query_pool,
     Device "vkCmdWriteTimestamp" => query::cmd_write_timestamp,
     Device "vkCmdCopyQueryPoolResults" => query::cmd_copy_query_pool_results,
+    Device "vkGetPipelineExecutablePropertiesKHR" => executable::get_pipeline_executable_properties,
+    Device "vkGetPipelineExecutableStatisticsKHR" => executable::get_pipeline_executable_statistics,
+    Device "vkGetPipelineExecutableInternalRepresentationsKHR" => executable::get_pipeline_executable_internal_representations,
+    Device "vkGetBufferDeviceAddressKHR" => memory::get_buffer_device_address,
+    Device "vkGetBufferOpaqueCaptureAddressKHR" => memory::get_buffer_opaque_capture_address,
+    Device "vkGetDeviceMemoryOpaqueCaptureAddressKHR" => memory::get_device_memory_opaque_capture_address,
 }
 
-fn lookup(name: *const c_char, allowed: &[Level]) -> vk::PFN_vkVoidFunction {
+/// The command `name` at one of the `allowed` levels, if it is core or `extension_ok`
+/// accepts its extension.
+fn lookup_if(name: *const c_char, allowed: &[Level], extension_ok: impl Fn(&CStr) -> bool) -> vk::PFN_vkVoidFunction {
     if name.is_null() {
         return None;
     }
     // SAFETY: the loader passes a NUL-terminated name.
     let name = unsafe { CStr::from_ptr(name) }.to_str().ok()?;
+    if features::command_extension(name).is_some_and(|e| !extension_ok(e)) {
+        return None;
+    }
     let (_, _, f) = entry_points().iter().find(|(n, l, _)| *n == name && allowed.contains(l))?;
     // SAFETY: every table entry is an `unsafe extern "system" fn`; the caller casts it
     // back to the command's real signature, as GetProcAddr's contract says.
     Some(unsafe { std::mem::transmute::<usize, Pfn>(*f) })
 }
 
-/// `vkGetInstanceProcAddr`: global commands without an instance, every command with one.
+/// Any command softnavi has, of a supported extension or core.
+fn lookup(name: *const c_char, allowed: &[Level]) -> vk::PFN_vkVoidFunction {
+    lookup_if(name, allowed, |e| features::device_extensions(&features::SHADER).iter().any(|(n, _)| *n == e))
+}
+
+/// `vkGetInstanceProcAddr`: global commands without an instance, every command with one
+/// (device commands of every supported extension: the loader builds its trampolines from
+/// them before any device exists).
 ///
 /// # Safety
 /// Vulkan entry point.
@@ -187,12 +215,17 @@ pub unsafe extern "system" fn get_instance_proc_addr(
     })
 }
 
-/// `vkGetDeviceProcAddr`: device-level commands only.
+/// `vkGetDeviceProcAddr`: core device-level commands, and those of the extensions enabled
+/// on `device` (NULL for any other, as the specification's table says).
 ///
 /// # Safety
 /// Vulkan entry point.
-pub unsafe extern "system" fn get_device_proc_addr(_device: vk::Device, name: *const c_char) -> vk::PFN_vkVoidFunction {
-    handle::guard("vkGetDeviceProcAddr", None, || lookup(name, &[Level::Device]))
+pub unsafe extern "system" fn get_device_proc_addr(device: vk::Device, name: *const c_char) -> vk::PFN_vkVoidFunction {
+    handle::guard("vkGetDeviceProcAddr", None, || {
+        // SAFETY: a live device handle per the specification (null is tolerated).
+        let enabled = unsafe { device::Device::from_handle(device) }.map(|d| d.extensions.clone()).unwrap_or_default();
+        lookup_if(name, &[Level::Device], |e| enabled.iter().any(|x| x.as_c_str() == e))
+    })
 }
 
 /// Loader interface: the highest version softnavi speaks is 5.
@@ -259,5 +292,40 @@ mod tests {
         }
         assert!(lookup(c"vkCmdDispatch".as_ptr(), &[Level::Device]).is_some());
         assert!(lookup(c"vkCreateInstance".as_ptr(), &[Level::Device]).is_none());
+    }
+
+    /// vkGetDeviceProcAddr returns an extension's commands only on a device that enabled it;
+    /// vkGetInstanceProcAddr those of every supported extension and no other.
+    #[test]
+    fn extension_commands_follow_the_enabled_extensions() {
+        // SAFETY: valid create infos and live handles, as Vulkan requires.
+        unsafe {
+            let mut instance = vk::Instance::null();
+            let ii = vk::InstanceCreateInfo::default();
+            assert_eq!(instance::create_instance(&ii, std::ptr::null(), &mut instance), vk::Result::SUCCESS);
+            let mut pd = vk::PhysicalDevice::null();
+            let mut n = 1;
+            assert_eq!(instance::enumerate_physical_devices(instance, &mut n, &mut pd), vk::Result::SUCCESS);
+            let prio = [1.0];
+            let queues = [vk::DeviceQueueCreateInfo::default().queue_family_index(0).queue_priorities(&prio)];
+            let device = |exts: &[*const c_char]| {
+                let di = vk::DeviceCreateInfo::default().queue_create_infos(&queues).enabled_extension_names(exts);
+                let mut d = vk::Device::null();
+                assert_eq!(device::create_device(pd, &di, std::ptr::null(), &mut d), vk::Result::SUCCESS);
+                d
+            };
+            let plain = device(&[]);
+            let with = device(&[vk::KHR_PIPELINE_EXECUTABLE_PROPERTIES_NAME.as_ptr()]);
+            let name = c"vkGetPipelineExecutableStatisticsKHR".as_ptr();
+            assert!(get_device_proc_addr(plain, name).is_none());
+            assert!(get_device_proc_addr(with, name).is_some());
+            assert!(get_device_proc_addr(plain, c"vkCmdDispatch".as_ptr()).is_some());
+            assert!(get_instance_proc_addr(instance, name).is_some());
+            let bda = c"vkGetBufferDeviceAddressKHR".as_ptr();
+            assert_eq!(get_instance_proc_addr(instance, bda).is_some(), features::SHADER.buffer_device_address);
+            device::destroy_device(plain, std::ptr::null());
+            device::destroy_device(with, std::ptr::null());
+            instance::destroy_instance(instance, std::ptr::null());
+        }
     }
 }

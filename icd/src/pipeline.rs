@@ -23,8 +23,8 @@ const CODE_PADDING: u64 = 256;
 /// What a shader module holds.
 enum ModuleCode {
     Spirv(Vec<u32>),
-    /// An AMDHSA code object, checked to parse when the module was created.
-    CodeObject(Box<CodeObject>),
+    /// An AMDHSA code object, checked to parse when the module was created, and its bytes.
+    CodeObject(Box<CodeObject>, Vec<u8>),
 }
 
 pub struct ShaderModule {
@@ -51,7 +51,7 @@ pub unsafe extern "system" fn create_shader_module(
         let bytes = unsafe { std::slice::from_raw_parts(info.p_code as *const u8, info.code_size) };
         let code = if bytes.starts_with(b"\x7fELF") {
             match CodeObject::parse(bytes) {
-                Ok(co) => ModuleCode::CodeObject(Box::new(co)),
+                Ok(co) => ModuleCode::CodeObject(Box::new(co), bytes.to_vec()),
                 Err(e) => {
                     tracing::warn!("vkCreateShaderModule: the module is an ELF file but not a usable code object: {e}");
                     return vk::Result::ERROR_INVALID_SHADER_NV;
@@ -226,9 +226,46 @@ pub struct Pipeline {
     /// Scratch ring address and bytes per wave, when the kernel uses scratch.
     pub scratch: Option<(u64, u64)>,
     pub tmpring_waves: u32,
+    /// What VK_KHR_pipeline_executable_properties reports.
+    pub executable: Executable,
     dev: Arc<DeviceShared>,
 }
 object!(Pipeline, vk::Pipeline);
+
+/// The one executable of a compute pipeline, for VK_KHR_pipeline_executable_properties.
+pub struct Executable {
+    /// The kernel's name in its code object.
+    pub kernel: String,
+    pub wave_size: u32,
+    /// VGPRs per lane the descriptor allocates (COMPUTE_PGM_RSRC1 granules).
+    pub vgprs_allocated: u32,
+    /// `.vgpr_count` / `.sgpr_count` of the code object metadata.
+    pub vgprs: u32,
+    pub sgprs: u32,
+    /// Where the kernel's code is in the pipeline's buffer, and how many bytes follow it in
+    /// the code object image (the disassembly stops at `s_code_end`).
+    pub code_offset: u64,
+    pub code_bytes: u64,
+    /// Statistics and internal representations were asked for at creation (the
+    /// specification allows querying them only then).
+    pub capture_statistics: bool,
+    pub capture_internal: bool,
+    /// The LLVM IR the lowering produced: SPIR-V pipelines created with
+    /// CAPTURE_INTERNAL_REPRESENTATIONS only.
+    pub llvm_ir: Option<String>,
+    /// Compiled from SPIR-V (not an application's code object).
+    pub spirv: bool,
+}
+
+impl Pipeline {
+    /// The code object image from the kernel's first instruction on.
+    pub fn code_bytes(&self) -> &[u8] {
+        let e = &self.executable;
+        // SAFETY: the BO holds the whole image, which nothing writes after upload, and lives
+        // as long as the pipeline; code_offset + code_bytes is inside the image.
+        unsafe { std::slice::from_raw_parts(self.bo.host_ptr().add(e.code_offset as usize), e.code_bytes as usize) }
+    }
+}
 
 impl Drop for Pipeline {
     fn drop(&mut self) {
@@ -281,13 +318,23 @@ fn build(
     // SAFETY: p_name is a NUL-terminated string.
     let entry = unsafe { std::ffi::CStr::from_ptr(stage.p_name) }.to_string_lossy().into_owned();
     let spec = specialization(stage.p_specialization_info);
+    let subgroups = SubgroupRequest::of(stage).map_err(|what| (vk::Result::ERROR_UNKNOWN, what))?;
+    let capture = Capture {
+        statistics: info.flags.contains(vk::PipelineCreateFlags::CAPTURE_STATISTICS_KHR),
+        internal: info.flags.contains(vk::PipelineCreateFlags::CAPTURE_INTERNAL_REPRESENTATIONS_KHR),
+        spirv: matches!(module.code, ModuleCode::Spirv(_)),
+    };
     let words = match &module.code {
         ModuleCode::Spirv(words) => words,
-        ModuleCode::CodeObject(co) => return build_code_object(shared, co, &entry, &spec, &layout.abi),
+        ModuleCode::CodeObject(co, elf) => {
+            let code = CodeRange { elf, capture };
+            return build_code_object(shared, co, &entry, &spec, &layout.abi, subgroups, code);
+        }
     };
     let input =
         compiler_bridge::ShaderInput { spirv: words, entry_point: &entry, layout: &layout.abi, specialization: &spec };
-    let compiled = match compiler_bridge::compile(&input) {
+    let opts = compiler_bridge::CodegenOptions { wave64: subgroups.wave_size() == 64 };
+    let compiled = match compiler_bridge::compile_with(&input, &opts) {
         Ok(c) => c,
         Err(e @ compiler_bridge::CompileError::Unsupported { .. }) => {
             return fail(vk::Result::ERROR_FEATURE_NOT_PRESENT, e.to_string())
@@ -307,10 +354,124 @@ fn build(
     else {
         return fail(vk::Result::ERROR_UNKNOWN, "the kernel does not take a kernarg segment pointer".into());
     };
+    if kd.wave32() != (subgroups.wave_size() == 32) {
+        return fail(
+            vk::Result::ERROR_UNKNOWN,
+            format!("asked LLVM for wave{} and got the other", subgroups.wave_size()),
+        );
+    }
+    subgroups.check_workgroup(compiled.workgroup_size).map_err(|what| (vk::Result::ERROR_UNKNOWN, what))?;
     let user_sgprs = vec![(kernarg_sgpr, UserValue::Kernarg, 2)];
     let kernarg = Kernarg::Spirv(layout.abi.kernarg());
     let lds = kd.group_segment_fixed_size;
-    upload(shared, &co, kernel, compiled.workgroup_size, user_sgprs, kernarg, lds, &layout.abi)
+    let exec = CodeRange { elf: &compiled.elf, capture };
+    let ir = capture.internal.then(|| compiled.llvm_ir.clone());
+    upload(shared, &co, kernel, compiled.workgroup_size, user_sgprs, kernarg, lds, &layout.abi, exec, ir)
+}
+
+/// What a pipeline's executable is made from: the code object's bytes (for the kernel's
+/// symbol size) and what to capture.
+#[derive(Clone, Copy)]
+struct CodeRange<'a> {
+    elf: &'a [u8],
+    capture: Capture,
+}
+
+/// What VK_KHR_pipeline_executable_properties data a pipeline keeps.
+#[derive(Clone, Copy)]
+struct Capture {
+    statistics: bool,
+    internal: bool,
+    spirv: bool,
+}
+
+/// A stage's subgroup size requirements (VK_EXT_subgroup_size_control).
+#[derive(Clone, Copy, Debug)]
+struct SubgroupRequest {
+    /// `VkPipelineShaderStageRequiredSubgroupSizeCreateInfo::requiredSubgroupSize`.
+    required: Option<u32>,
+    /// `VK_PIPELINE_SHADER_STAGE_CREATE_ALLOW_VARYING_SUBGROUP_SIZE_BIT`.
+    varying: bool,
+    /// `VK_PIPELINE_SHADER_STAGE_CREATE_REQUIRE_FULL_SUBGROUPS_BIT`.
+    full: bool,
+}
+
+impl SubgroupRequest {
+    fn of(stage: &vk::PipelineShaderStageCreateInfo<'_>) -> Result<SubgroupRequest, String> {
+        let known = vk::PipelineShaderStageCreateFlags::ALLOW_VARYING_SUBGROUP_SIZE
+            | vk::PipelineShaderStageCreateFlags::REQUIRE_FULL_SUBGROUPS;
+        if !(stage.flags & !known).is_empty() {
+            return Err(format!("shader stage flags {:?} are not supported", stage.flags & !known));
+        }
+        if stage.stage != vk::ShaderStageFlags::COMPUTE {
+            return Err(format!("stage {:?} is not a compute stage", stage.stage));
+        }
+        let mut required = None;
+        // SAFETY: the chain is valid per the specification.
+        for s in unsafe { crate::handle::chain(stage.p_next) } {
+            // SAFETY: s_type says what the structure is.
+            match unsafe { (*s).s_type } {
+                vk::StructureType::PIPELINE_SHADER_STAGE_REQUIRED_SUBGROUP_SIZE_CREATE_INFO => {
+                    // SAFETY: as above.
+                    let r = unsafe { &*(s as *const vk::PipelineShaderStageRequiredSubgroupSizeCreateInfo<'static>) };
+                    required = Some(r.required_subgroup_size);
+                }
+                t => tracing::debug!("vkCreateComputePipelines: ignoring {t:?} in the stage's pNext"),
+            }
+        }
+        let req = SubgroupRequest {
+            required,
+            varying: stage.flags.contains(vk::PipelineShaderStageCreateFlags::ALLOW_VARYING_SUBGROUP_SIZE),
+            full: stage.flags.contains(vk::PipelineShaderStageCreateFlags::REQUIRE_FULL_SUBGROUPS),
+        };
+        if let Some(size) = required {
+            if !crate::features::subgroup_size_supported(&crate::features::SHADER, size) {
+                return Err(format!(
+                    "required subgroup size {size} is not one of the supported sizes {:?}",
+                    crate::features::SHADER.subgroup_sizes
+                ));
+            }
+            if req.varying {
+                return Err("ALLOW_VARYING_SUBGROUP_SIZE together with a required subgroup size".into());
+            }
+        }
+        Ok(req)
+    }
+
+    /// The wave size to compile for: the required one, else wave32 (the reported
+    /// `subgroupSize`, also chosen when the size may vary).
+    fn wave_size(&self) -> u32 {
+        self.required.unwrap_or(crate::instance::SUBGROUP_SIZE)
+    }
+
+    /// REQUIRE_FULL_SUBGROUPS: the X size must be a multiple of the subgroup size the
+    /// shader may get (maxSubgroupSize when it may vary), and a required size bounds the
+    /// workgroup to maxComputeWorkgroupSubgroups subgroups.
+    fn check_workgroup(&self, size: [u32; 3]) -> Result<(), String> {
+        let max_size = crate::features::SHADER.subgroup_sizes.iter().copied().max().unwrap_or(64);
+        let multiple = match (self.required, self.varying) {
+            (Some(r), _) => r,
+            (None, true) => max_size,
+            (None, false) => crate::instance::SUBGROUP_SIZE,
+        };
+        if self.full && size[0] % multiple != 0 {
+            return Err(format!(
+                "REQUIRE_FULL_SUBGROUPS: the workgroup's X size {} is not a multiple of the subgroup size {multiple}",
+                size[0]
+            ));
+        }
+        let invocations = size.iter().map(|&d| d as u64).product::<u64>();
+        let min = crate::features::SHADER.subgroup_sizes.iter().copied().min().unwrap_or(32);
+        if let Some(r) = self.required {
+            let limit = r as u64 * (crate::instance::MAX_WORKGROUP_INVOCATIONS / min) as u64;
+            if invocations > limit {
+                return Err(format!(
+                    "a workgroup of {invocations} invocations exceeds requiredSubgroupSize × maxComputeWorkgroupSubgroups = {limit}"
+                ));
+            }
+        }
+        Ok(())
+    }
 }
 
 /// A specialisation constant's value as a u32 (little-endian, up to 4 bytes).
@@ -330,6 +491,8 @@ fn build_code_object(
     entry: &str,
     spec: &[compiler_bridge::SpecConstant],
     layout: &abi::PipelineLayout,
+    subgroups: SubgroupRequest,
+    code: CodeRange<'_>,
 ) -> Result<Pipeline, (vk::Result, String)> {
     let err = |what: String| (vk::Result::ERROR_UNKNOWN, format!("code object kernel `{entry}`: {what}"));
     let kernel = co
@@ -372,9 +535,33 @@ fn build_code_object(
     if meta.wavefront_size != 0 && meta.wavefront_size != if kd.wave32() { 32 } else { 64 } {
         return Err(err(format!("metadata wavefront size {} disagrees with the descriptor", meta.wavefront_size)));
     }
+    let wave_size = if kd.wave32() { 32 } else { 64 };
+    if subgroups.required.is_some_and(|r| r != wave_size) {
+        return Err(err(format!(
+            "the pipeline requires subgroup size {}, the code object is compiled for wave{wave_size}",
+            subgroups.wave_size()
+        )));
+    }
+    // The size may vary or is the code object's own: full subgroups are of that size.
+    SubgroupRequest { required: Some(wave_size), ..subgroups }.check_workgroup(workgroup_size).map_err(err)?;
     let user_sgprs = plan.user_sgprs.clone();
     let lds = plan.lds_bytes;
-    upload(shared, co, kernel, workgroup_size, user_sgprs, Kernarg::CodeObject(plan), lds, layout)
+    upload(shared, co, kernel, workgroup_size, user_sgprs, Kernarg::CodeObject(plan), lds, layout, code, None)
+}
+
+/// The bytes of a kernel's code: its function symbol's size in the ELF symbol table, else
+/// up to the next kernel's entry point or the end of the image.
+fn code_bytes(co: &CodeObject, kernel: &Kernel, elf: &[u8]) -> u64 {
+    use object::{Object as _, ObjectSymbol as _};
+    let entry = kernel.entry_offset().min(co.image_size());
+    let end =
+        co.kernels.iter().map(Kernel::entry_offset).filter(|&e| e > entry).fold(co.image_size().max(entry), u64::min);
+    let symbol = object::File::parse(elf).ok().and_then(|f| {
+        f.symbols()
+            .find(|s| s.kind() == object::SymbolKind::Text && s.name() == Ok(kernel.name.as_str()))
+            .map(|s| s.size())
+    });
+    symbol.filter(|&size| size > 0).map_or(end - entry, |size| size.min(end - entry))
 }
 
 /// Uploads the code object and makes the pipeline of one of its kernels.
@@ -388,7 +575,10 @@ fn upload(
     kernarg: Kernarg,
     lds_bytes: u32,
     layout: &abi::PipelineLayout,
+    code: CodeRange<'_>,
+    llvm_ir: Option<String>,
 ) -> Result<Pipeline, (vk::Result, String)> {
+    let capture = code.capture;
     let kd = &kernel.descriptor;
     let bo = shared
         .gpu
@@ -434,7 +624,22 @@ fn upload(
         None
     };
     let kernel_object = bo.va() + kernel.descriptor_offset;
+    let executable = Executable {
+        kernel: kernel.name.clone(),
+        wave_size: lanes as u32,
+        vgprs_allocated: kd.vgpr_alloc(),
+        vgprs: kernel.metadata.vgpr_count,
+        sgprs: kernel.metadata.sgpr_count,
+        // An entry point outside the image (rejected by the loader) would have no code.
+        code_offset: kernel.entry_offset().min(co.image_size()),
+        code_bytes: code_bytes(co, kernel, code.elf),
+        capture_statistics: capture.statistics,
+        capture_internal: capture.internal,
+        llvm_ir,
+        spirv: capture.spirv,
+    };
     Ok(Pipeline {
+        executable,
         bo,
         pgm,
         rsrc1: kd.compute_pgm_rsrc1,

@@ -1,0 +1,532 @@
+//! What softnavi reports about its shaders: the one mapping from
+//! `compiler_bridge::SHADER_FEATURES` (what the lowering handles) to Vulkan feature
+//! structures, device extensions and subgroup properties. Reporting, device creation and the
+//! tests all go through here, so a field flipped in the table shows up everywhere at once.
+
+use std::ffi::CStr;
+
+use ash::vk;
+use compiler_bridge::ShaderFeatures;
+
+/// The table in effect.
+pub const SHADER: ShaderFeatures = compiler_bridge::SHADER_FEATURES;
+
+/// `VkPhysicalDeviceFeatures` member names, in declaration order.
+const CORE_MEMBERS: &[&str] = &[
+    "robustBufferAccess",
+    "fullDrawIndexUint32",
+    "imageCubeArray",
+    "independentBlend",
+    "geometryShader",
+    "tessellationShader",
+    "sampleRateShading",
+    "dualSrcBlend",
+    "logicOp",
+    "multiDrawIndirect",
+    "drawIndirectFirstInstance",
+    "depthClamp",
+    "depthBiasClamp",
+    "fillModeNonSolid",
+    "depthBounds",
+    "wideLines",
+    "largePoints",
+    "alphaToOne",
+    "multiViewport",
+    "samplerAnisotropy",
+    "textureCompressionETC2",
+    "textureCompressionASTC_LDR",
+    "textureCompressionBC",
+    "occlusionQueryPrecise",
+    "pipelineStatisticsQuery",
+    "vertexPipelineStoresAndAtomics",
+    "fragmentStoresAndAtomics",
+    "shaderTessellationAndGeometryPointSize",
+    "shaderImageGatherExtended",
+    "shaderStorageImageExtendedFormats",
+    "shaderStorageImageMultisample",
+    "shaderStorageImageReadWithoutFormat",
+    "shaderStorageImageWriteWithoutFormat",
+    "shaderUniformBufferArrayDynamicIndexing",
+    "shaderSampledImageArrayDynamicIndexing",
+    "shaderStorageBufferArrayDynamicIndexing",
+    "shaderStorageImageArrayDynamicIndexing",
+    "shaderClipDistance",
+    "shaderCullDistance",
+    "shaderFloat64",
+    "shaderInt64",
+    "shaderInt16",
+    "shaderResourceResidency",
+    "shaderResourceMinLod",
+    "sparseBinding",
+    "sparseResidencyBuffer",
+    "sparseResidencyImage2D",
+    "sparseResidencyImage3D",
+    "sparseResidency2Samples",
+    "sparseResidency4Samples",
+    "sparseResidency8Samples",
+    "sparseResidency16Samples",
+    "sparseResidencyAliased",
+    "variableMultisampleRate",
+    "inheritedQueries",
+];
+
+/// A feature structure that is a plain list of VkBool32 after sType/pNext.
+pub struct FeatureStruct {
+    pub s_type: vk::StructureType,
+    pub name: &'static str,
+    /// Member names in declaration order.
+    pub members: &'static [&'static str],
+}
+
+/// Every extension feature structure softnavi knows (Vulkan 1.1 core and the extensions
+/// of [`device_extensions`]). Anything else in a chain is left alone.
+pub const FEATURE_STRUCTS: &[FeatureStruct] = &[
+    FeatureStruct {
+        s_type: vk::StructureType::PHYSICAL_DEVICE_16BIT_STORAGE_FEATURES,
+        name: "VkPhysicalDevice16BitStorageFeatures",
+        members: &[
+            "storageBuffer16BitAccess",
+            "uniformAndStorageBuffer16BitAccess",
+            "storagePushConstant16",
+            "storageInputOutput16",
+        ],
+    },
+    FeatureStruct {
+        s_type: vk::StructureType::PHYSICAL_DEVICE_MULTIVIEW_FEATURES,
+        name: "VkPhysicalDeviceMultiviewFeatures",
+        members: &["multiview", "multiviewGeometryShader", "multiviewTessellationShader"],
+    },
+    FeatureStruct {
+        s_type: vk::StructureType::PHYSICAL_DEVICE_VARIABLE_POINTERS_FEATURES,
+        name: "VkPhysicalDeviceVariablePointersFeatures",
+        members: &["variablePointersStorageBuffer", "variablePointers"],
+    },
+    FeatureStruct {
+        s_type: vk::StructureType::PHYSICAL_DEVICE_PROTECTED_MEMORY_FEATURES,
+        name: "VkPhysicalDeviceProtectedMemoryFeatures",
+        members: &["protectedMemory"],
+    },
+    FeatureStruct {
+        s_type: vk::StructureType::PHYSICAL_DEVICE_SAMPLER_YCBCR_CONVERSION_FEATURES,
+        name: "VkPhysicalDeviceSamplerYcbcrConversionFeatures",
+        members: &["samplerYcbcrConversion"],
+    },
+    FeatureStruct {
+        s_type: vk::StructureType::PHYSICAL_DEVICE_SHADER_DRAW_PARAMETERS_FEATURES,
+        name: "VkPhysicalDeviceShaderDrawParametersFeatures",
+        members: &["shaderDrawParameters"],
+    },
+    FeatureStruct {
+        s_type: vk::StructureType::PHYSICAL_DEVICE_SHADER_FLOAT16_INT8_FEATURES,
+        name: "VkPhysicalDeviceShaderFloat16Int8Features",
+        members: &["shaderFloat16", "shaderInt8"],
+    },
+    FeatureStruct {
+        s_type: vk::StructureType::PHYSICAL_DEVICE_8BIT_STORAGE_FEATURES,
+        name: "VkPhysicalDevice8BitStorageFeatures",
+        members: &["storageBuffer8BitAccess", "uniformAndStorageBuffer8BitAccess", "storagePushConstant8"],
+    },
+    FeatureStruct {
+        s_type: vk::StructureType::PHYSICAL_DEVICE_SHADER_ATOMIC_INT64_FEATURES,
+        name: "VkPhysicalDeviceShaderAtomicInt64Features",
+        members: &["shaderBufferInt64Atomics", "shaderSharedInt64Atomics"],
+    },
+    FeatureStruct {
+        s_type: vk::StructureType::PHYSICAL_DEVICE_SHADER_ATOMIC_FLOAT_FEATURES_EXT,
+        name: "VkPhysicalDeviceShaderAtomicFloatFeaturesEXT",
+        members: &[
+            "shaderBufferFloat32Atomics",
+            "shaderBufferFloat32AtomicAdd",
+            "shaderBufferFloat64Atomics",
+            "shaderBufferFloat64AtomicAdd",
+            "shaderSharedFloat32Atomics",
+            "shaderSharedFloat32AtomicAdd",
+            "shaderSharedFloat64Atomics",
+            "shaderSharedFloat64AtomicAdd",
+            "shaderImageFloat32Atomics",
+            "shaderImageFloat32AtomicAdd",
+            "sparseImageFloat32Atomics",
+            "sparseImageFloat32AtomicAdd",
+        ],
+    },
+    FeatureStruct {
+        s_type: vk::StructureType::PHYSICAL_DEVICE_SHADER_ATOMIC_FLOAT_2_FEATURES_EXT,
+        name: "VkPhysicalDeviceShaderAtomicFloat2FeaturesEXT",
+        members: &[
+            "shaderBufferFloat16Atomics",
+            "shaderBufferFloat16AtomicAdd",
+            "shaderBufferFloat16AtomicMinMax",
+            "shaderBufferFloat32AtomicMinMax",
+            "shaderBufferFloat64AtomicMinMax",
+            "shaderSharedFloat16Atomics",
+            "shaderSharedFloat16AtomicAdd",
+            "shaderSharedFloat16AtomicMinMax",
+            "shaderSharedFloat32AtomicMinMax",
+            "shaderSharedFloat64AtomicMinMax",
+            "shaderImageFloat32AtomicMinMax",
+            "sparseImageFloat32AtomicMinMax",
+        ],
+    },
+    FeatureStruct {
+        s_type: vk::StructureType::PHYSICAL_DEVICE_SHADER_INTEGER_DOT_PRODUCT_FEATURES,
+        name: "VkPhysicalDeviceShaderIntegerDotProductFeatures",
+        members: &["shaderIntegerDotProduct"],
+    },
+    FeatureStruct {
+        s_type: vk::StructureType::PHYSICAL_DEVICE_BUFFER_DEVICE_ADDRESS_FEATURES,
+        name: "VkPhysicalDeviceBufferDeviceAddressFeatures",
+        members: &["bufferDeviceAddress", "bufferDeviceAddressCaptureReplay", "bufferDeviceAddressMultiDevice"],
+    },
+    FeatureStruct {
+        s_type: vk::StructureType::PHYSICAL_DEVICE_SUBGROUP_SIZE_CONTROL_FEATURES,
+        name: "VkPhysicalDeviceSubgroupSizeControlFeatures",
+        members: &["subgroupSizeControl", "computeFullSubgroups"],
+    },
+    FeatureStruct {
+        s_type: vk::StructureType::PHYSICAL_DEVICE_PIPELINE_EXECUTABLE_PROPERTIES_FEATURES_KHR,
+        name: "VkPhysicalDevicePipelineExecutablePropertiesFeaturesKHR",
+        members: &["pipelineExecutableInfo"],
+    },
+];
+
+/// Whether the feature called `member` (its Vulkan member name) works, given what the
+/// lowering handles. Everything not named here is unsupported.
+pub fn supported(sf: &ShaderFeatures, member: &str) -> bool {
+    match member {
+        // The V# range check makes out-of-bounds buffer accesses safe (ABI.md).
+        "robustBufferAccess" => true,
+        "shaderFloat64" => sf.float64,
+        "shaderInt64" => sf.int64,
+        "shaderInt16" => sf.int16,
+        "shaderFloat16" => sf.float16,
+        "shaderInt8" => sf.int8,
+        "storageBuffer16BitAccess" | "uniformAndStorageBuffer16BitAccess" | "storagePushConstant16" => sf.storage16,
+        "storageBuffer8BitAccess" | "uniformAndStorageBuffer8BitAccess" | "storagePushConstant8" => sf.storage8,
+        "variablePointersStorageBuffer" | "variablePointers" => sf.variable_pointers,
+        "shaderBufferInt64Atomics" | "shaderSharedInt64Atomics" => sf.int64_atomics,
+        "shaderBufferFloat32Atomics"
+        | "shaderBufferFloat32AtomicAdd"
+        | "shaderSharedFloat32Atomics"
+        | "shaderSharedFloat32AtomicAdd" => sf.float32_atomic_add,
+        "shaderBufferFloat64Atomics"
+        | "shaderBufferFloat64AtomicAdd"
+        | "shaderSharedFloat64Atomics"
+        | "shaderSharedFloat64AtomicAdd" => sf.float64_atomic_add,
+        "shaderBufferFloat32AtomicMinMax" | "shaderSharedFloat32AtomicMinMax" => sf.float_atomic_min_max,
+        // 64-bit float min/max needs 64-bit floats in the first place.
+        "shaderBufferFloat64AtomicMinMax" | "shaderSharedFloat64AtomicMinMax" => sf.float_atomic_min_max && sf.float64,
+        "shaderIntegerDotProduct" => sf.integer_dot_product,
+        // Capture/replay would need buffers at application-chosen addresses: not done.
+        "bufferDeviceAddress" => sf.buffer_device_address,
+        // wave32 and wave64 code generation, and the ICD's own executable queries.
+        "subgroupSizeControl" | "computeFullSubgroups" | "pipelineExecutableInfo" => true,
+        _ => false,
+    }
+}
+
+fn b32(b: bool) -> vk::Bool32 {
+    if b {
+        vk::TRUE
+    } else {
+        vk::FALSE
+    }
+}
+
+/// The core features that work.
+pub fn core_features(sf: &ShaderFeatures) -> vk::PhysicalDeviceFeatures {
+    let mut f = vk::PhysicalDeviceFeatures::default();
+    // SAFETY: PhysicalDeviceFeatures is a repr(C) struct of exactly CORE_MEMBERS.len() Bool32
+    // (checked by a test).
+    let bools = unsafe { std::slice::from_raw_parts_mut(&mut f as *mut _ as *mut vk::Bool32, CORE_MEMBERS.len()) };
+    for (b, m) in bools.iter_mut().zip(CORE_MEMBERS) {
+        *b = b32(supported(sf, m));
+    }
+    f
+}
+
+/// The known feature structure of type `t`.
+pub fn feature_struct(t: vk::StructureType) -> Option<&'static FeatureStruct> {
+    FEATURE_STRUCTS.iter().find(|s| s.s_type == t)
+}
+
+/// The members of a known feature structure.
+///
+/// # Safety
+/// `s` must point to a valid structure of type `fs`.
+unsafe fn members_mut<'a>(s: *mut vk::BaseOutStructure<'static>, fs: &FeatureStruct) -> &'a mut [vk::Bool32] {
+    // SAFETY: by the caller's contract the Bool32 members follow the header.
+    unsafe {
+        let first = s.cast::<u8>().add(std::mem::size_of::<vk::BaseOutStructure<'static>>()).cast::<vk::Bool32>();
+        std::slice::from_raw_parts_mut(first, fs.members.len())
+    }
+}
+
+/// Fills one structure of a `vkGetPhysicalDeviceFeatures2` chain; unknown ones are left alone.
+///
+/// # Safety
+/// `s` must point to a valid structure of the type its `s_type` says.
+pub unsafe fn fill_feature_struct(sf: &ShaderFeatures, s: *mut vk::BaseOutStructure<'static>) {
+    // SAFETY: s is valid per the caller's contract.
+    let Some(fs) = feature_struct(unsafe { (*s).s_type }) else { return };
+    // SAFETY: s is a structure of type fs.
+    for (b, m) in unsafe { members_mut(s, fs) }.iter_mut().zip(fs.members) {
+        *b = b32(supported(sf, m));
+    }
+}
+
+/// The features a `VkDeviceCreateInfo` asks for that are not reported, as
+/// `Struct.member` names (`pEnabledFeatures`, `VkPhysicalDeviceFeatures2` and every known
+/// feature structure of the chain).
+///
+/// # Safety
+/// `info` must be a valid VkDeviceCreateInfo.
+pub unsafe fn unsupported_features(sf: &ShaderFeatures, info: &vk::DeviceCreateInfo<'_>) -> Vec<String> {
+    let mut missing = Vec::new();
+    let check_core = |want: &vk::PhysicalDeviceFeatures, missing: &mut Vec<String>| {
+        // SAFETY: a repr(C) struct of CORE_MEMBERS.len() Bool32.
+        let w = unsafe { std::slice::from_raw_parts(want as *const _ as *const vk::Bool32, CORE_MEMBERS.len()) };
+        for (b, m) in w.iter().zip(CORE_MEMBERS) {
+            if *b != vk::FALSE && !supported(sf, m) {
+                missing.push(format!("VkPhysicalDeviceFeatures.{m}"));
+            }
+        }
+    };
+    if !info.p_enabled_features.is_null() {
+        // SAFETY: valid per the specification.
+        check_core(unsafe { &*info.p_enabled_features }, &mut missing);
+    }
+    // SAFETY: the chain is valid per the specification.
+    for s in unsafe { crate::handle::chain(info.p_next) } {
+        // SAFETY: s_type says what the structure is; the walk only reads.
+        let t = unsafe { (*s).s_type };
+        if t == vk::StructureType::PHYSICAL_DEVICE_FEATURES_2 {
+            // SAFETY: as above.
+            check_core(unsafe { &(*(s as *const vk::PhysicalDeviceFeatures2<'static>)).features }, &mut missing);
+        } else if let Some(fs) = feature_struct(t) {
+            // SAFETY: as above; read only.
+            for (b, m) in unsafe { members_mut(s as *mut _, fs) }.iter().zip(fs.members) {
+                if *b != vk::FALSE && !supported(sf, m) {
+                    missing.push(format!("{}.{m}", fs.name));
+                }
+            }
+        }
+    }
+    missing
+}
+
+/// Device extensions softnavi implements, given what the lowering handles: an extension is
+/// listed only when it works.
+pub fn device_extensions(sf: &ShaderFeatures) -> Vec<(&'static CStr, u32)> {
+    let mut list = vec![
+        (vk::KHR_PIPELINE_EXECUTABLE_PROPERTIES_NAME, vk::KHR_PIPELINE_EXECUTABLE_PROPERTIES_SPEC_VERSION),
+        (vk::EXT_SUBGROUP_SIZE_CONTROL_NAME, vk::EXT_SUBGROUP_SIZE_CONTROL_SPEC_VERSION),
+        // The lowering ignores NonSemantic.* instruction sets and handles StorageBuffer.
+        (vk::KHR_SHADER_NON_SEMANTIC_INFO_NAME, vk::KHR_SHADER_NON_SEMANTIC_INFO_SPEC_VERSION),
+        (vk::KHR_STORAGE_BUFFER_STORAGE_CLASS_NAME, vk::KHR_STORAGE_BUFFER_STORAGE_CLASS_SPEC_VERSION),
+    ];
+    let conditional = [
+        (sf.float16 || sf.int8, vk::KHR_SHADER_FLOAT16_INT8_NAME, vk::KHR_SHADER_FLOAT16_INT8_SPEC_VERSION),
+        (sf.storage16, vk::KHR_16BIT_STORAGE_NAME, vk::KHR_16BIT_STORAGE_SPEC_VERSION),
+        (sf.storage8, vk::KHR_8BIT_STORAGE_NAME, vk::KHR_8BIT_STORAGE_SPEC_VERSION),
+        (sf.int64_atomics, vk::KHR_SHADER_ATOMIC_INT64_NAME, vk::KHR_SHADER_ATOMIC_INT64_SPEC_VERSION),
+        (
+            sf.float32_atomic_add || sf.float64_atomic_add,
+            vk::EXT_SHADER_ATOMIC_FLOAT_NAME,
+            vk::EXT_SHADER_ATOMIC_FLOAT_SPEC_VERSION,
+        ),
+        // VK_EXT_shader_atomic_float2 requires VK_EXT_shader_atomic_float.
+        (
+            sf.float_atomic_min_max && (sf.float32_atomic_add || sf.float64_atomic_add),
+            vk::EXT_SHADER_ATOMIC_FLOAT2_NAME,
+            vk::EXT_SHADER_ATOMIC_FLOAT2_SPEC_VERSION,
+        ),
+        (
+            sf.integer_dot_product,
+            vk::KHR_SHADER_INTEGER_DOT_PRODUCT_NAME,
+            vk::KHR_SHADER_INTEGER_DOT_PRODUCT_SPEC_VERSION,
+        ),
+        (sf.buffer_device_address, vk::KHR_BUFFER_DEVICE_ADDRESS_NAME, vk::KHR_BUFFER_DEVICE_ADDRESS_SPEC_VERSION),
+        (sf.variable_pointers, vk::KHR_VARIABLE_POINTERS_NAME, vk::KHR_VARIABLE_POINTERS_SPEC_VERSION),
+    ];
+    list.extend(conditional.into_iter().filter(|c| c.0).map(|(_, n, v)| (n, v)));
+    list
+}
+
+/// Device commands that belong to an extension, and which.
+pub const EXTENSION_COMMANDS: &[(&str, &CStr)] = &[
+    ("vkGetPipelineExecutablePropertiesKHR", vk::KHR_PIPELINE_EXECUTABLE_PROPERTIES_NAME),
+    ("vkGetPipelineExecutableStatisticsKHR", vk::KHR_PIPELINE_EXECUTABLE_PROPERTIES_NAME),
+    ("vkGetPipelineExecutableInternalRepresentationsKHR", vk::KHR_PIPELINE_EXECUTABLE_PROPERTIES_NAME),
+    ("vkGetBufferDeviceAddressKHR", vk::KHR_BUFFER_DEVICE_ADDRESS_NAME),
+    ("vkGetBufferOpaqueCaptureAddressKHR", vk::KHR_BUFFER_DEVICE_ADDRESS_NAME),
+    ("vkGetDeviceMemoryOpaqueCaptureAddressKHR", vk::KHR_BUFFER_DEVICE_ADDRESS_NAME),
+];
+
+/// The extension command `name` belongs to (None for core commands).
+pub fn command_extension(name: &str) -> Option<&'static CStr> {
+    EXTENSION_COMMANDS.iter().find(|(n, _)| *n == name).map(|(_, e)| *e)
+}
+
+/// Subgroup properties: wave32 by default; the operations the lowering handles.
+pub fn subgroup_properties(sf: &ShaderFeatures, p: &mut vk::PhysicalDeviceSubgroupProperties<'_>) {
+    p.subgroup_size = crate::instance::SUBGROUP_SIZE;
+    p.supported_stages = vk::ShaderStageFlags::COMPUTE;
+    p.supported_operations = vk::SubgroupFeatureFlags::from_raw(sf.subgroup_operations);
+    p.quad_operations_in_all_stages = vk::FALSE;
+}
+
+/// VK_EXT_subgroup_size_control properties: every size the lowering compiles for.
+pub fn subgroup_size_control_properties(
+    sf: &ShaderFeatures,
+    p: &mut vk::PhysicalDeviceSubgroupSizeControlProperties<'_>,
+) {
+    let min = sf.subgroup_sizes.iter().copied().min().unwrap_or(crate::instance::SUBGROUP_SIZE);
+    p.min_subgroup_size = min;
+    p.max_subgroup_size = sf.subgroup_sizes.iter().copied().max().unwrap_or(crate::instance::SUBGROUP_SIZE);
+    p.max_compute_workgroup_subgroups = crate::instance::MAX_WORKGROUP_INVOCATIONS / min;
+    p.required_subgroup_size_stages = vk::ShaderStageFlags::COMPUTE;
+}
+
+/// Whether `size` is a subgroup size a pipeline can require.
+pub fn subgroup_size_supported(sf: &ShaderFeatures, size: u32) -> bool {
+    sf.subgroup_sizes.contains(&size)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn member_lists_match_the_vulkan_structures() {
+        assert_eq!(CORE_MEMBERS.len() * 4, std::mem::size_of::<vk::PhysicalDeviceFeatures>());
+        let at = |m: &str| CORE_MEMBERS.iter().position(|x| *x == m).unwrap() * 4;
+        assert_eq!(at("shaderFloat64"), std::mem::offset_of!(vk::PhysicalDeviceFeatures, shader_float64));
+        assert_eq!(at("shaderInt16"), std::mem::offset_of!(vk::PhysicalDeviceFeatures, shader_int16));
+        assert_eq!(at("inheritedQueries"), std::mem::offset_of!(vk::PhysicalDeviceFeatures, inherited_queries));
+        let header = std::mem::size_of::<vk::BaseOutStructure<'static>>();
+        let sizes = [
+            std::mem::size_of::<vk::PhysicalDevice16BitStorageFeatures<'static>>(),
+            std::mem::size_of::<vk::PhysicalDeviceMultiviewFeatures<'static>>(),
+            std::mem::size_of::<vk::PhysicalDeviceVariablePointersFeatures<'static>>(),
+            std::mem::size_of::<vk::PhysicalDeviceProtectedMemoryFeatures<'static>>(),
+            std::mem::size_of::<vk::PhysicalDeviceSamplerYcbcrConversionFeatures<'static>>(),
+            std::mem::size_of::<vk::PhysicalDeviceShaderDrawParametersFeatures<'static>>(),
+            std::mem::size_of::<vk::PhysicalDeviceShaderFloat16Int8Features<'static>>(),
+            std::mem::size_of::<vk::PhysicalDevice8BitStorageFeatures<'static>>(),
+            std::mem::size_of::<vk::PhysicalDeviceShaderAtomicInt64Features<'static>>(),
+            std::mem::size_of::<vk::PhysicalDeviceShaderAtomicFloatFeaturesEXT<'static>>(),
+            std::mem::size_of::<vk::PhysicalDeviceShaderAtomicFloat2FeaturesEXT<'static>>(),
+            std::mem::size_of::<vk::PhysicalDeviceShaderIntegerDotProductFeatures<'static>>(),
+            std::mem::size_of::<vk::PhysicalDeviceBufferDeviceAddressFeatures<'static>>(),
+            std::mem::size_of::<vk::PhysicalDeviceSubgroupSizeControlFeatures<'static>>(),
+            std::mem::size_of::<vk::PhysicalDevicePipelineExecutablePropertiesFeaturesKHR<'static>>(),
+        ];
+        assert_eq!(sizes.len(), FEATURE_STRUCTS.len());
+        for (fs, size) in FEATURE_STRUCTS.iter().zip(sizes) {
+            // Bool32 members, padded to the 8-byte alignment of the pNext pointer.
+            assert_eq!((header + 4 * fs.members.len()).div_ceil(8) * 8, size, "{}", fs.name);
+        }
+        assert_eq!(
+            std::mem::offset_of!(
+                vk::PhysicalDeviceShaderAtomicFloatFeaturesEXT<'static>,
+                shader_shared_float64_atomic_add
+            ),
+            header + 4 * 7
+        );
+        assert_eq!(
+            std::mem::offset_of!(
+                vk::PhysicalDeviceShaderAtomicFloat2FeaturesEXT<'static>,
+                shader_shared_float32_atomic_min_max
+            ),
+            header + 4 * 8
+        );
+    }
+
+    #[test]
+    fn every_member_name_is_known_once() {
+        let mut all: Vec<&str> = CORE_MEMBERS.to_vec();
+        for fs in FEATURE_STRUCTS {
+            all.extend(fs.members);
+        }
+        let n = all.len();
+        all.sort_unstable();
+        all.dedup();
+        assert_eq!(all.len(), n, "a member name appears twice: supported() could not tell them apart");
+    }
+
+    /// Every table field set: every dependent feature and extension appears.
+    #[test]
+    fn a_full_table_enables_every_dependent_feature_and_extension() {
+        let all = ShaderFeatures {
+            float64: true,
+            int64: true,
+            int16: true,
+            float16: true,
+            int8: true,
+            storage16: true,
+            storage8: true,
+            int64_atomics: true,
+            float32_atomic_add: true,
+            float64_atomic_add: true,
+            float_atomic_min_max: true,
+            integer_dot_product: true,
+            buffer_device_address: true,
+            variable_pointers: true,
+            subgroup_operations: 0xff,
+            subgroup_sizes: [32, 64],
+        };
+        let core = core_features(&all);
+        assert_eq!((core.shader_float64, core.shader_int64, core.shader_int16), (1, 1, 1));
+        assert_eq!(core.robust_buffer_access, 1);
+        assert_eq!(core.geometry_shader, 0);
+        assert_eq!(device_extensions(&all).len(), 4 + 9);
+        let none = ShaderFeatures {
+            float64: false,
+            int64: false,
+            int16: false,
+            float16: false,
+            int8: false,
+            storage16: false,
+            storage8: false,
+            int64_atomics: false,
+            float32_atomic_add: false,
+            float64_atomic_add: false,
+            float_atomic_min_max: false,
+            integer_dot_product: false,
+            buffer_device_address: false,
+            variable_pointers: false,
+            ..all
+        };
+        assert_eq!(device_extensions(&none).len(), 4);
+        let mut bda = vk::PhysicalDeviceBufferDeviceAddressFeatures::default();
+        // SAFETY: a valid structure of its s_type.
+        unsafe { fill_feature_struct(&all, &mut bda as *mut _ as *mut _) };
+        assert_eq!((bda.buffer_device_address, bda.buffer_device_address_capture_replay), (1, 0));
+        // SAFETY: as above.
+        unsafe { fill_feature_struct(&none, &mut bda as *mut _ as *mut _) };
+        assert_eq!(bda.buffer_device_address, 0);
+    }
+
+    #[test]
+    fn device_creation_names_each_unsupported_feature() {
+        let sf = ShaderFeatures { float64: false, ..SHADER };
+        let core = vk::PhysicalDeviceFeatures {
+            shader_float64: vk::TRUE,
+            robust_buffer_access: vk::TRUE,
+            ..Default::default()
+        };
+        let mut ms = vk::PhysicalDeviceMultiviewFeatures { multiview: vk::TRUE, ..Default::default() };
+        let mut f2 = vk::PhysicalDeviceFeatures2 { features: core, ..Default::default() };
+        let info = vk::DeviceCreateInfo::default().enabled_features(&core).push_next(&mut ms).push_next(&mut f2);
+        // SAFETY: a valid create info.
+        let missing = unsafe { unsupported_features(&sf, &info) };
+        assert_eq!(
+            missing,
+            [
+                "VkPhysicalDeviceFeatures.shaderFloat64",
+                "VkPhysicalDeviceFeatures.shaderFloat64",
+                "VkPhysicalDeviceMultiviewFeatures.multiview"
+            ]
+        );
+    }
+}

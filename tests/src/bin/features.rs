@@ -1,0 +1,758 @@
+//! `softnavi-features SCENARIO [ARGS]`: what a driver reports about itself and the
+//! extensions behind it (VK_EXT_subgroup_size_control, VK_KHR_pipeline_executable_properties),
+//! through the real loader, for `tests/tests/features.rs` to compare with its oracles.
+//!
+//! Output is line-based: `EXT name`, `FEATURE Struct.member 0|1`, `PROP name value`,
+//! `STAT name value`, `RESULT ...`; `VALIDATION n` counts the validation layer's
+//! errors and warnings when the scenario runs with it. Exit 0 unless the scenario itself
+//! could not be carried out.
+
+use std::ffi::{c_void, CStr};
+use std::process::ExitCode;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use ash::vk;
+
+const SUBGROUP_SIZE: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/subgroup_size.spv"));
+const SUBGROUP: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/subgroup.spv"));
+const COPY: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/copy.spv"));
+/// OpenCL kernels compiled by clang-19 for wave64 (tests/build.rs): an AMDHSA code object.
+const GROUP_W64: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/w64v5/group.elf"));
+
+type Res<T> = Result<T, String>;
+
+/// The device extensions whose features and properties `report` reads (and enables).
+const KNOWN_EXTENSIONS: &[&str] = &[
+    "VK_KHR_pipeline_executable_properties",
+    "VK_EXT_subgroup_size_control",
+    "VK_KHR_shader_non_semantic_info",
+    "VK_KHR_storage_buffer_storage_class",
+    "VK_KHR_shader_float16_int8",
+    "VK_KHR_16bit_storage",
+    "VK_KHR_8bit_storage",
+    "VK_KHR_shader_atomic_int64",
+    "VK_EXT_shader_atomic_float",
+    "VK_EXT_shader_atomic_float2",
+    "VK_KHR_shader_integer_dot_product",
+    "VK_KHR_buffer_device_address",
+    "VK_KHR_variable_pointers",
+];
+
+fn vkr(call: &str) -> impl FnOnce(vk::Result) -> String + '_ {
+    move |r| format!("{call} returned {r:?}")
+}
+
+/// Code as words (an ELF file's length need not be a multiple of 4: padded with zeros).
+fn words(bytes: &[u8]) -> Vec<u32> {
+    bytes.chunks(4).map(|c| c.iter().rev().fold(0, |w, &b| w << 8 | b as u32)).collect()
+}
+
+static MESSAGES: AtomicUsize = AtomicUsize::new(0);
+
+unsafe extern "system" fn on_message(
+    severity: vk::DebugUtilsMessageSeverityFlagsEXT,
+    _types: vk::DebugUtilsMessageTypeFlagsEXT,
+    data: *const vk::DebugUtilsMessengerCallbackDataEXT<'_>,
+    _user: *mut c_void,
+) -> vk::Bool32 {
+    if severity
+        .intersects(vk::DebugUtilsMessageSeverityFlagsEXT::WARNING | vk::DebugUtilsMessageSeverityFlagsEXT::ERROR)
+    {
+        MESSAGES.fetch_add(1, Ordering::SeqCst);
+        // SAFETY: the layer passes valid callback data for the duration of the call.
+        let msg = unsafe { data.as_ref().and_then(|d| d.message_as_c_str()) };
+        eprintln!("validation [{severity:?}]: {}", msg.map(|m| m.to_string_lossy()).unwrap_or_default());
+    }
+    vk::FALSE
+}
+
+/// An instance (optionally with the validation layer) and its first physical device.
+struct Instance {
+    _entry: ash::Entry,
+    instance: ash::Instance,
+    pd: vk::PhysicalDevice,
+    messenger: Option<(ash::ext::debug_utils::Instance, vk::DebugUtilsMessengerEXT)>,
+}
+
+impl Instance {
+    fn new(validate: bool) -> Res<Instance> {
+        // SAFETY: loading the system loader.
+        let entry = unsafe { ash::Entry::load() }.map_err(|e| e.to_string())?;
+        let app = vk::ApplicationInfo::default().api_version(vk::API_VERSION_1_1);
+        let layers = [c"VK_LAYER_KHRONOS_validation".as_ptr()];
+        let exts = [ash::ext::debug_utils::NAME.as_ptr()];
+        let mut info = vk::InstanceCreateInfo::default().application_info(&app);
+        if validate {
+            info = info.enabled_layer_names(&layers).enabled_extension_names(&exts);
+        }
+        // SAFETY: valid create info.
+        let instance = unsafe { entry.create_instance(&info, None) }.map_err(vkr("vkCreateInstance"))?;
+        let messenger = if validate {
+            let du = ash::ext::debug_utils::Instance::new(&entry, &instance);
+            let mi = vk::DebugUtilsMessengerCreateInfoEXT::default()
+                .message_severity(
+                    vk::DebugUtilsMessageSeverityFlagsEXT::WARNING | vk::DebugUtilsMessageSeverityFlagsEXT::ERROR,
+                )
+                .message_type(
+                    vk::DebugUtilsMessageTypeFlagsEXT::GENERAL
+                        | vk::DebugUtilsMessageTypeFlagsEXT::VALIDATION
+                        | vk::DebugUtilsMessageTypeFlagsEXT::PERFORMANCE,
+                )
+                .pfn_user_callback(Some(on_message));
+            // SAFETY: valid create info.
+            let m =
+                unsafe { du.create_debug_utils_messenger(&mi, None) }.map_err(vkr("vkCreateDebugUtilsMessengerEXT"))?;
+            Some((du, m))
+        } else {
+            None
+        };
+        // SAFETY: a live instance.
+        let pd = unsafe { instance.enumerate_physical_devices() }.map_err(vkr("vkEnumeratePhysicalDevices"))?;
+        let pd = *pd.first().ok_or("no physical device")?;
+        Ok(Instance { _entry: entry, instance, pd, messenger })
+    }
+
+    fn extensions(&self) -> Res<Vec<String>> {
+        // SAFETY: a live physical device.
+        let e = unsafe { self.instance.enumerate_device_extension_properties(self.pd) }
+            .map_err(vkr("vkEnumerateDeviceExtensionProperties"))?;
+        Ok(e.iter()
+            .filter_map(|e| e.extension_name_as_c_str().ok())
+            .map(|n| n.to_string_lossy().into_owned())
+            .collect())
+    }
+
+    /// Creates a device with `extensions` and the `pNext` feature chain `features`.
+    fn device(&self, extensions: &[&CStr], features: *const c_void) -> Result<ash::Device, vk::Result> {
+        let prio = [1.0];
+        let queues = [vk::DeviceQueueCreateInfo::default().queue_family_index(0).queue_priorities(&prio)];
+        let names: Vec<_> = extensions.iter().map(|e| e.as_ptr()).collect();
+        let mut info = vk::DeviceCreateInfo::default().queue_create_infos(&queues).enabled_extension_names(&names);
+        info.p_next = features;
+        // SAFETY: valid create info; the chain is valid.
+        unsafe { self.instance.create_device(self.pd, &info, None) }
+    }
+}
+
+impl Drop for Instance {
+    fn drop(&mut self) {
+        // SAFETY: every child object is gone.
+        unsafe {
+            if let Some((du, m)) = self.messenger.take() {
+                du.destroy_debug_utils_messenger(m, None);
+            }
+            self.instance.destroy_instance(None);
+        }
+    }
+}
+
+fn flag(b: vk::Bool32) -> u32 {
+    (b != 0) as u32
+}
+
+/// Prints extensions, the features2 chain and the properties2 chain.
+fn report(validate: bool) -> Res<String> {
+    let inst = Instance::new(validate)?;
+    for e in inst.extensions()? {
+        println!("EXT {e}");
+    }
+    let mut s16 = vk::PhysicalDevice16BitStorageFeatures::default();
+    let mut vp = vk::PhysicalDeviceVariablePointersFeatures::default();
+    let mut dp = vk::PhysicalDeviceShaderDrawParametersFeatures::default();
+    let mut f16 = vk::PhysicalDeviceShaderFloat16Int8Features::default();
+    let mut s8 = vk::PhysicalDevice8BitStorageFeatures::default();
+    let mut af = vk::PhysicalDeviceShaderAtomicFloatFeaturesEXT::default();
+    let mut af2 = vk::PhysicalDeviceShaderAtomicFloat2FeaturesEXT::default();
+    let mut dot = vk::PhysicalDeviceShaderIntegerDotProductFeatures::default();
+    let mut bda = vk::PhysicalDeviceBufferDeviceAddressFeatures::default();
+    let mut ssc = vk::PhysicalDeviceSubgroupSizeControlFeatures::default();
+    let mut pe = vk::PhysicalDevicePipelineExecutablePropertiesFeaturesKHR::default();
+    let mut f2 = vk::PhysicalDeviceFeatures2::default()
+        .push_next(&mut s16)
+        .push_next(&mut vp)
+        .push_next(&mut dp)
+        .push_next(&mut f16)
+        .push_next(&mut s8)
+        .push_next(&mut af)
+        .push_next(&mut af2)
+        .push_next(&mut dot)
+        .push_next(&mut bda)
+        .push_next(&mut ssc)
+        .push_next(&mut pe);
+    // SAFETY: a live physical device; a valid chain.
+    unsafe { inst.instance.get_physical_device_features2(inst.pd, &mut f2) };
+    let f = f2.features;
+    let mut features = vec![
+        ("robustBufferAccess", f.robust_buffer_access),
+        ("shaderFloat64", f.shader_float64),
+        ("shaderInt64", f.shader_int64),
+        ("shaderInt16", f.shader_int16),
+        ("geometryShader", f.geometry_shader),
+    ];
+    // SAFETY: a live physical device.
+    let plain = unsafe { inst.instance.get_physical_device_features(inst.pd) };
+    println!("RESULT features2 core == features: {}", format!("{plain:?}") == format!("{f:?}"));
+    features.extend([
+        ("storageBuffer16BitAccess", s16.storage_buffer16_bit_access),
+        ("uniformAndStorageBuffer16BitAccess", s16.uniform_and_storage_buffer16_bit_access),
+        ("storagePushConstant16", s16.storage_push_constant16),
+        ("storageInputOutput16", s16.storage_input_output16),
+        ("variablePointersStorageBuffer", vp.variable_pointers_storage_buffer),
+        ("variablePointers", vp.variable_pointers),
+        ("shaderDrawParameters", dp.shader_draw_parameters),
+        ("shaderFloat16", f16.shader_float16),
+        ("shaderInt8", f16.shader_int8),
+        ("storageBuffer8BitAccess", s8.storage_buffer8_bit_access),
+        ("uniformAndStorageBuffer8BitAccess", s8.uniform_and_storage_buffer8_bit_access),
+        ("storagePushConstant8", s8.storage_push_constant8),
+        ("shaderBufferFloat32AtomicAdd", af.shader_buffer_float32_atomic_add),
+        ("shaderSharedFloat32AtomicAdd", af.shader_shared_float32_atomic_add),
+        ("shaderBufferFloat64AtomicAdd", af.shader_buffer_float64_atomic_add),
+        ("shaderImageFloat32Atomics", af.shader_image_float32_atomics),
+        ("shaderBufferFloat32AtomicMinMax", af2.shader_buffer_float32_atomic_min_max),
+        ("shaderSharedFloat32AtomicMinMax", af2.shader_shared_float32_atomic_min_max),
+        ("shaderIntegerDotProduct", dot.shader_integer_dot_product),
+        ("bufferDeviceAddress", bda.buffer_device_address),
+        ("bufferDeviceAddressCaptureReplay", bda.buffer_device_address_capture_replay),
+        ("subgroupSizeControl", ssc.subgroup_size_control),
+        ("computeFullSubgroups", ssc.compute_full_subgroups),
+        ("pipelineExecutableInfo", pe.pipeline_executable_info),
+    ]);
+    for (name, v) in features {
+        println!("FEATURE {name} {}", flag(v));
+    }
+    let mut sub = vk::PhysicalDeviceSubgroupProperties::default();
+    let mut sscp = vk::PhysicalDeviceSubgroupSizeControlProperties::default();
+    let mut dotp = vk::PhysicalDeviceShaderIntegerDotProductProperties::default();
+    let mut id = vk::PhysicalDeviceIDProperties::default();
+    let mut p2 = vk::PhysicalDeviceProperties2::default().push_next(&mut sub).push_next(&mut id);
+    let exts = inst.extensions()?;
+    if exts.iter().any(|e| e == "VK_EXT_subgroup_size_control") {
+        p2 = p2.push_next(&mut sscp);
+    }
+    if exts.iter().any(|e| e == "VK_KHR_shader_integer_dot_product") {
+        p2 = p2.push_next(&mut dotp);
+    }
+    // SAFETY: a live physical device; a valid chain.
+    unsafe { inst.instance.get_physical_device_properties2(inst.pd, &mut p2) };
+    println!("PROP subgroupSize {}", sub.subgroup_size);
+    println!("PROP supportedOperations {}", sub.supported_operations.as_raw());
+    println!("PROP supportedStages {}", sub.supported_stages.as_raw());
+    println!("PROP minSubgroupSize {}", sscp.min_subgroup_size);
+    println!("PROP maxSubgroupSize {}", sscp.max_subgroup_size);
+    println!("PROP maxComputeWorkgroupSubgroups {}", sscp.max_compute_workgroup_subgroups);
+    println!("PROP requiredSubgroupSizeStages {}", sscp.required_subgroup_size_stages.as_raw());
+    // A device with every extension of the ones above and every reported feature enabled.
+    let names: Vec<std::ffi::CString> = exts
+        .iter()
+        .filter(|e| KNOWN_EXTENSIONS.contains(&e.as_str()))
+        .map(|e| std::ffi::CString::new(e.as_str()).map_err(|e| e.to_string()))
+        .collect::<Res<_>>()?;
+    let refs: Vec<&CStr> = names.iter().map(|n| n.as_c_str()).collect();
+    // Only the structures of enabled extensions may be chained (and the 1.1 core ones).
+    let has = |e: &str| exts.iter().any(|x| x == e);
+    // The same structures, unlinked from the query's chain.
+    s16.p_next = std::ptr::null_mut();
+    vp.p_next = std::ptr::null_mut();
+    dp.p_next = std::ptr::null_mut();
+    f16.p_next = std::ptr::null_mut();
+    s8.p_next = std::ptr::null_mut();
+    af.p_next = std::ptr::null_mut();
+    af2.p_next = std::ptr::null_mut();
+    dot.p_next = std::ptr::null_mut();
+    bda.p_next = std::ptr::null_mut();
+    ssc.p_next = std::ptr::null_mut();
+    pe.p_next = std::ptr::null_mut();
+    let mut chain = vk::PhysicalDeviceFeatures2 { features: f, ..Default::default() };
+    chain = chain.push_next(&mut s16).push_next(&mut vp).push_next(&mut dp);
+    if has("VK_KHR_shader_float16_int8") {
+        chain = chain.push_next(&mut f16);
+    }
+    if has("VK_KHR_8bit_storage") {
+        chain = chain.push_next(&mut s8);
+    }
+    if has("VK_EXT_shader_atomic_float") {
+        chain = chain.push_next(&mut af);
+    }
+    if has("VK_EXT_shader_atomic_float2") {
+        chain = chain.push_next(&mut af2);
+    }
+    if has("VK_KHR_shader_integer_dot_product") {
+        chain = chain.push_next(&mut dot);
+    }
+    if has("VK_KHR_buffer_device_address") {
+        chain = chain.push_next(&mut bda);
+    }
+    if has("VK_EXT_subgroup_size_control") {
+        chain = chain.push_next(&mut ssc);
+    }
+    if has("VK_KHR_pipeline_executable_properties") {
+        chain = chain.push_next(&mut pe);
+    }
+    let dev = inst.device(&refs, &chain as *const _ as *const c_void);
+    let created = match dev {
+        Ok(d) => {
+            // SAFETY: nothing was created on it.
+            unsafe { d.destroy_device(None) };
+            "SUCCESS".to_string()
+        }
+        Err(e) => format!("{e:?}"),
+    };
+    drop(inst);
+    if validate {
+        println!("VALIDATION {}", MESSAGES.load(Ordering::SeqCst));
+    }
+    Ok(format!("device with every extension and reported feature: {created}"))
+}
+
+/// Device creation with what is not supported (no validation layer: this is invalid usage).
+fn bad_devices() -> Res<String> {
+    let inst = Instance::new(false)?;
+    let r = |d: Result<ash::Device, vk::Result>| match d {
+        Ok(d) => {
+            // SAFETY: nothing was created on it.
+            unsafe { d.destroy_device(None) };
+            "SUCCESS".to_string()
+        }
+        Err(e) => format!("{e:?}"),
+    };
+    let unknown = r(inst.device(&[c"VK_EXT_softnavi_no_such_extension"], std::ptr::null()));
+    let geometry = vk::PhysicalDeviceFeatures { geometry_shader: vk::TRUE, ..Default::default() };
+    let prio = [1.0];
+    let queues = [vk::DeviceQueueCreateInfo::default().queue_family_index(0).queue_priorities(&prio)];
+    let info = vk::DeviceCreateInfo::default().queue_create_infos(&queues).enabled_features(&geometry);
+    // SAFETY: valid create info.
+    let core = r(unsafe { inst.instance.create_device(inst.pd, &info, None) });
+    let draw =
+        vk::PhysicalDeviceShaderDrawParametersFeatures { shader_draw_parameters: vk::TRUE, ..Default::default() };
+    let chained = r(inst.device(&[], &draw as *const _ as *const c_void));
+    let f2 = vk::PhysicalDeviceFeatures2 { features: geometry, ..Default::default() };
+    let features2 = r(inst.device(&[], &f2 as *const _ as *const c_void));
+    Ok(format!("unknown extension: {unknown}; geometryShader: {core}; shaderDrawParameters: {chained}; features2 geometryShader: {features2}"))
+}
+
+/// A device with VK_EXT_subgroup_size_control and VK_KHR_pipeline_executable_properties.
+struct Device {
+    inst: Instance,
+    dev: ash::Device,
+    queue: vk::Queue,
+    memory_type: u32,
+}
+
+impl Device {
+    fn new(validate: bool) -> Res<Device> {
+        let inst = Instance::new(validate)?;
+        let mut ssc = vk::PhysicalDeviceSubgroupSizeControlFeatures::default()
+            .subgroup_size_control(true)
+            .compute_full_subgroups(true);
+        let mut pe =
+            vk::PhysicalDevicePipelineExecutablePropertiesFeaturesKHR::default().pipeline_executable_info(true);
+        let f2 = vk::PhysicalDeviceFeatures2::default().push_next(&mut ssc).push_next(&mut pe);
+        let dev = inst
+            .device(
+                &[ash::ext::subgroup_size_control::NAME, ash::khr::pipeline_executable_properties::NAME],
+                &f2 as *const _ as *const c_void,
+            )
+            .map_err(vkr("vkCreateDevice"))?;
+        // SAFETY: a live device with one queue.
+        let queue = unsafe { dev.get_device_queue(0, 0) };
+        // SAFETY: a live physical device.
+        let mp = unsafe { inst.instance.get_physical_device_memory_properties(inst.pd) };
+        let want = vk::MemoryPropertyFlags::HOST_VISIBLE | vk::MemoryPropertyFlags::HOST_COHERENT;
+        let memory_type = (0..mp.memory_type_count)
+            .find(|&i| mp.memory_types[i as usize].property_flags.contains(want))
+            .ok_or("no host-visible coherent memory")?;
+        Ok(Device { inst, dev, queue, memory_type })
+    }
+}
+
+impl Drop for Device {
+    fn drop(&mut self) {
+        // SAFETY: every child object is gone.
+        unsafe { self.dev.destroy_device(None) };
+    }
+}
+
+/// A compute pipeline with one storage buffer at set 0 binding 0, and what it needs.
+struct Kernel<'a> {
+    d: &'a Device,
+    set_layout: vk::DescriptorSetLayout,
+    layout: vk::PipelineLayout,
+    pipeline: vk::Pipeline,
+    bindings: u32,
+}
+
+impl<'a> Kernel<'a> {
+    /// `required`: a VkPipelineShaderStageRequiredSubgroupSizeCreateInfo; `stage_flags`,
+    /// `flags`: the stage's and the pipeline's flags.
+    fn new(
+        d: &'a Device,
+        spirv: &[u8],
+        entry: &CStr,
+        bindings: u32,
+        required: Option<u32>,
+        stage_flags: vk::PipelineShaderStageCreateFlags,
+        flags: vk::PipelineCreateFlags,
+    ) -> Result<Kernel<'a>, vk::Result> {
+        let b: Vec<_> = (0..bindings)
+            .map(|i| {
+                vk::DescriptorSetLayoutBinding::default()
+                    .binding(i)
+                    .descriptor_type(vk::DescriptorType::STORAGE_BUFFER)
+                    .descriptor_count(1)
+                    .stage_flags(vk::ShaderStageFlags::COMPUTE)
+            })
+            .collect();
+        // SAFETY: valid create infos throughout.
+        unsafe {
+            let set_layout =
+                d.dev.create_descriptor_set_layout(&vk::DescriptorSetLayoutCreateInfo::default().bindings(&b), None)?;
+            let sl = [set_layout];
+            let layout =
+                d.dev.create_pipeline_layout(&vk::PipelineLayoutCreateInfo::default().set_layouts(&sl), None)?;
+            let mut k = Kernel { d, set_layout, layout, pipeline: vk::Pipeline::null(), bindings };
+            let code = words(spirv);
+            let module = d.dev.create_shader_module(&vk::ShaderModuleCreateInfo::default().code(&code), None)?;
+            let mut req = vk::PipelineShaderStageRequiredSubgroupSizeCreateInfo::default()
+                .required_subgroup_size(required.unwrap_or(0));
+            let mut stage = vk::PipelineShaderStageCreateInfo::default()
+                .stage(vk::ShaderStageFlags::COMPUTE)
+                .module(module)
+                .name(entry)
+                .flags(stage_flags);
+            if required.is_some() {
+                stage = stage.push_next(&mut req);
+            }
+            let info = [vk::ComputePipelineCreateInfo::default().stage(stage).layout(layout).flags(flags)];
+            let p = d.dev.create_compute_pipelines(vk::PipelineCache::null(), &info, None);
+            d.dev.destroy_shader_module(module, None);
+            k.pipeline = p.map_err(|(_, e)| e)?[0];
+            Ok(k)
+        }
+    }
+
+    /// Runs `groups` workgroups with one host-visible buffer of `words` words at every
+    /// binding; returns its contents.
+    fn run(&self, groups: u32, words: usize) -> Res<Vec<u32>> {
+        let dev = &self.d.dev;
+        let bytes = 4 * words as u64;
+        // SAFETY: valid create infos; every object is destroyed before returning.
+        unsafe {
+            let buf = dev
+                .create_buffer(
+                    &vk::BufferCreateInfo::default().size(bytes).usage(vk::BufferUsageFlags::STORAGE_BUFFER),
+                    None,
+                )
+                .map_err(vkr("vkCreateBuffer"))?;
+            let req = dev.get_buffer_memory_requirements(buf);
+            let mem = dev
+                .allocate_memory(
+                    &vk::MemoryAllocateInfo::default().allocation_size(req.size).memory_type_index(self.d.memory_type),
+                    None,
+                )
+                .map_err(vkr("vkAllocateMemory"))?;
+            dev.bind_buffer_memory(buf, mem, 0).map_err(vkr("vkBindBufferMemory"))?;
+            let ptr =
+                dev.map_memory(mem, 0, bytes, vk::MemoryMapFlags::empty()).map_err(vkr("vkMapMemory"))? as *mut u32;
+            std::ptr::write_bytes(ptr, 0xee, words);
+            let sizes = [vk::DescriptorPoolSize::default()
+                .ty(vk::DescriptorType::STORAGE_BUFFER)
+                .descriptor_count(self.bindings)];
+            let pool = dev
+                .create_descriptor_pool(&vk::DescriptorPoolCreateInfo::default().max_sets(1).pool_sizes(&sizes), None)
+                .map_err(vkr("vkCreateDescriptorPool"))?;
+            let sl = [self.set_layout];
+            let set = dev
+                .allocate_descriptor_sets(
+                    &vk::DescriptorSetAllocateInfo::default().descriptor_pool(pool).set_layouts(&sl),
+                )
+                .map_err(vkr("vkAllocateDescriptorSets"))?[0];
+            let bi = [vk::DescriptorBufferInfo::default().buffer(buf).range(vk::WHOLE_SIZE)];
+            let w: Vec<_> = (0..self.bindings)
+                .map(|b| {
+                    vk::WriteDescriptorSet::default()
+                        .dst_set(set)
+                        .dst_binding(b)
+                        .descriptor_type(vk::DescriptorType::STORAGE_BUFFER)
+                        .buffer_info(&bi)
+                })
+                .collect();
+            dev.update_descriptor_sets(&w, &[]);
+            let cpool = dev
+                .create_command_pool(&vk::CommandPoolCreateInfo::default().queue_family_index(0), None)
+                .map_err(vkr("vkCreateCommandPool"))?;
+            let cmd = dev
+                .allocate_command_buffers(
+                    &vk::CommandBufferAllocateInfo::default().command_pool(cpool).command_buffer_count(1),
+                )
+                .map_err(vkr("vkAllocateCommandBuffers"))?[0];
+            dev.begin_command_buffer(cmd, &vk::CommandBufferBeginInfo::default())
+                .map_err(vkr("vkBeginCommandBuffer"))?;
+            dev.cmd_bind_pipeline(cmd, vk::PipelineBindPoint::COMPUTE, self.pipeline);
+            dev.cmd_bind_descriptor_sets(cmd, vk::PipelineBindPoint::COMPUTE, self.layout, 0, &[set], &[]);
+            dev.cmd_dispatch(cmd, groups, 1, 1);
+            let barrier = vk::MemoryBarrier::default()
+                .src_access_mask(vk::AccessFlags::SHADER_WRITE)
+                .dst_access_mask(vk::AccessFlags::HOST_READ);
+            dev.cmd_pipeline_barrier(
+                cmd,
+                vk::PipelineStageFlags::COMPUTE_SHADER,
+                vk::PipelineStageFlags::HOST,
+                vk::DependencyFlags::empty(),
+                &[barrier],
+                &[],
+                &[],
+            );
+            dev.end_command_buffer(cmd).map_err(vkr("vkEndCommandBuffer"))?;
+            let cmds = [cmd];
+            dev.queue_submit(self.d.queue, &[vk::SubmitInfo::default().command_buffers(&cmds)], vk::Fence::null())
+                .map_err(vkr("vkQueueSubmit"))?;
+            dev.queue_wait_idle(self.d.queue).map_err(vkr("vkQueueWaitIdle"))?;
+            let out = std::slice::from_raw_parts(ptr, words).to_vec();
+            dev.destroy_command_pool(cpool, None);
+            dev.destroy_descriptor_pool(pool, None);
+            dev.destroy_buffer(buf, None);
+            dev.free_memory(mem, None);
+            Ok(out)
+        }
+    }
+}
+
+impl Drop for Kernel<'_> {
+    fn drop(&mut self) {
+        // SAFETY: the device is idle; these objects are ours.
+        unsafe {
+            self.d.dev.destroy_pipeline(self.pipeline, None);
+            self.d.dev.destroy_pipeline_layout(self.layout, None);
+            self.d.dev.destroy_descriptor_set_layout(self.set_layout, None);
+        }
+    }
+}
+
+/// Checks subgroup_size.comp's output for subgroups of `size` laid out linearly.
+fn check_subgroups(data: &[u32], size: u32) -> Result<(), String> {
+    for (slot, w) in data.chunks(4).enumerate() {
+        let local = slot as u32 % 128;
+        let want = [size, local % size, local / size, 128 / size];
+        if w != want {
+            return Err(format!("invocation {slot}: got {w:?}, expected {want:?}"));
+        }
+    }
+    Ok(())
+}
+
+/// Dispatches subgroup_size.comp with each subgroup size requirement (valid usage, run with
+/// the validation layer), then creates pipelines that break the rules (without it).
+fn subgroup_sizes() -> Res<String> {
+    let mut results = Vec::new();
+    {
+        let d = Device::new(true)?;
+        let full = vk::PipelineShaderStageCreateFlags::REQUIRE_FULL_SUBGROUPS;
+        let varying = vk::PipelineShaderStageCreateFlags::ALLOW_VARYING_SUBGROUP_SIZE;
+        let none = vk::PipelineShaderStageCreateFlags::empty();
+        for (what, required, flags, expect) in [
+            ("none", None, none, 32),
+            ("required=32", Some(32), none, 32),
+            ("required=64", Some(64), none, 64),
+            ("required=64+full", Some(64), full, 64),
+            ("varying+full", None, varying | full, 32),
+        ] {
+            let k = Kernel::new(&d, SUBGROUP_SIZE, c"main", 1, required, flags, vk::PipelineCreateFlags::empty())
+                .map_err(vkr("vkCreateComputePipelines"))?;
+            let data = k.run(3, 3 * 128 * 4)?;
+            let r = match check_subgroups(&data, expect) {
+                Ok(()) => format!("{what}: verified size {expect}"),
+                Err(e) => format!("{what}: WRONG: {e}"),
+            };
+            results.push(r);
+        }
+    }
+    println!("VALIDATION {}", MESSAGES.load(Ordering::SeqCst));
+    let d = Device::new(false)?;
+    let full = vk::PipelineShaderStageCreateFlags::REQUIRE_FULL_SUBGROUPS;
+    let flags = vk::PipelineCreateFlags::empty();
+    for (what, spirv, required, stage_flags) in [
+        ("required=16", SUBGROUP_SIZE, Some(16), vk::PipelineShaderStageCreateFlags::empty()),
+        ("80 wide+required=64+full", SUBGROUP, Some(64), full),
+        ("80 wide+full", SUBGROUP, None, full),
+    ] {
+        let r = match Kernel::new(&d, spirv, c"main", 1, required, stage_flags, flags) {
+            Ok(_) => "SUCCESS".to_string(),
+            Err(e) => format!("{e:?}"),
+        };
+        results.push(format!("{what}: {r}"));
+    }
+    Ok(results.join("; "))
+}
+
+/// Pipeline executable properties, statistics and internal representations of copy.comp
+/// compiled for `required` lanes; the representations' texts are written to `dir`.
+fn executables(dir: &str, required: u32) -> Res<String> {
+    let d = Device::new(true)?;
+    let flags =
+        vk::PipelineCreateFlags::CAPTURE_STATISTICS_KHR | vk::PipelineCreateFlags::CAPTURE_INTERNAL_REPRESENTATIONS_KHR;
+    let k = Kernel::new(&d, COPY, c"main", 2, Some(required), vk::PipelineShaderStageCreateFlags::empty(), flags)
+        .map_err(vkr("vkCreateComputePipelines"))?;
+    let pe = ash::khr::pipeline_executable_properties::Device::new(&d.inst.instance, &d.dev);
+    let info = vk::PipelineInfoKHR::default().pipeline(k.pipeline);
+    // SAFETY: a live pipeline; the two-call idiom by hand below.
+    let props =
+        unsafe { pe.get_pipeline_executable_properties(&info) }.map_err(vkr("vkGetPipelineExecutablePropertiesKHR"))?;
+    println!("PROP executables {}", props.len());
+    for p in &props {
+        println!("PROP stages {}", p.stages.as_raw());
+        println!("PROP executableSubgroupSize {}", p.subgroup_size);
+        println!("PROP name {}", p.name_as_c_str().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default());
+    }
+    let ex = vk::PipelineExecutableInfoKHR::default().pipeline(k.pipeline).executable_index(0);
+    // SAFETY: as above.
+    let stats =
+        unsafe { pe.get_pipeline_executable_statistics(&ex) }.map_err(vkr("vkGetPipelineExecutableStatisticsKHR"))?;
+    for s in &stats {
+        let name = s.name_as_c_str().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        // SAFETY: the format says which member is valid.
+        let v = unsafe {
+            match s.format {
+                vk::PipelineExecutableStatisticFormatKHR::UINT64 => s.value.u64.to_string(),
+                vk::PipelineExecutableStatisticFormatKHR::INT64 => s.value.i64.to_string(),
+                vk::PipelineExecutableStatisticFormatKHR::FLOAT64 => s.value.f64.to_string(),
+                _ => s.value.b32.to_string(),
+            }
+        };
+        println!("STAT {name}={v}");
+    }
+    // The two-call idiom with too small a count: INCOMPLETE and that many written.
+    let fp = pe.fp();
+    let mut count = 2u32;
+    let mut few = [vk::PipelineExecutableStatisticKHR::default(); 2];
+    // SAFETY: room for `count` statistics.
+    let r = unsafe { (fp.get_pipeline_executable_statistics_khr)(d.dev.handle(), &ex, &mut count, few.as_mut_ptr()) };
+    println!("RESULT statistics with room for 2: {r:?}, count {count}");
+    // Internal representations: sizes first, then the texts, then one truncated.
+    let mut n = 0u32;
+    // SAFETY: the count query.
+    let r = unsafe {
+        (fp.get_pipeline_executable_internal_representations_khr)(d.dev.handle(), &ex, &mut n, std::ptr::null_mut())
+    };
+    if r != vk::Result::SUCCESS {
+        return Err(format!("vkGetPipelineExecutableInternalRepresentationsKHR returned {r:?}"));
+    }
+    let mut reps = vec![vk::PipelineExecutableInternalRepresentationKHR::default(); n as usize];
+    // SAFETY: room for n; pData null: sizes only.
+    let r = unsafe {
+        (fp.get_pipeline_executable_internal_representations_khr)(d.dev.handle(), &ex, &mut n, reps.as_mut_ptr())
+    };
+    println!("RESULT representation sizes: {r:?}");
+    let mut buffers: Vec<Vec<u8>> = reps.iter().map(|r| vec![0xffu8; r.data_size]).collect();
+    for (r, b) in reps.iter_mut().zip(&mut buffers) {
+        r.p_data = b.as_mut_ptr().cast();
+    }
+    // SAFETY: each pData has data_size bytes.
+    let r = unsafe {
+        (fp.get_pipeline_executable_internal_representations_khr)(d.dev.handle(), &ex, &mut n, reps.as_mut_ptr())
+    };
+    println!("RESULT representations: {r:?}");
+    for (rep, b) in reps.iter().zip(&buffers) {
+        let name = rep.name_as_c_str().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        let text = CStr::from_bytes_until_nul(b).map_err(|e| e.to_string())?.to_string_lossy().into_owned();
+        let file = format!("{dir}/{}.txt", name.replace(' ', "_"));
+        std::fs::write(&file, &text).map_err(|e| format!("{file}: {e}"))?;
+        println!("IR {name} text={} size={} file={file}", rep.is_text, rep.data_size);
+    }
+    let mut small = vec![0xffu8; 16];
+    let mut one = [vk::PipelineExecutableInternalRepresentationKHR { data_size: 16, ..Default::default() }];
+    one[0].p_data = small.as_mut_ptr().cast();
+    let mut count = 1u32;
+    // SAFETY: room for one, with 16 bytes of data.
+    let r = unsafe {
+        (fp.get_pipeline_executable_internal_representations_khr)(d.dev.handle(), &ex, &mut count, one.as_mut_ptr())
+    };
+    println!(
+        "RESULT truncated: {r:?}, count {count}, dataSize {}, last byte {}, text {:?}",
+        one[0].data_size,
+        small[15],
+        String::from_utf8_lossy(&small[..15])
+    );
+    // The pipeline computes right in this wave size too: copy.comp adds 1 in place here
+    // (both bindings are the same buffer).
+    let out = k.run(4, 4 * 64)?;
+    let ok = out.iter().all(|&w| w == 0xeeee_eeef);
+    drop(k);
+    drop(d);
+    println!("VALIDATION {}", MESSAGES.load(Ordering::SeqCst));
+    Ok(format!("dispatch {}", if ok { "verified" } else { "WRONG RESULTS" }))
+}
+
+/// The executable of a pipeline made from an application's code object (the OpenCL kernel
+/// `collatz`, wave64): statistics and its disassembly, written to `dir`; no LLVM IR.
+fn code_object(dir: &str) -> Res<String> {
+    // Not with the validation layer: it takes every shader module for SPIR-V.
+    let d = Device::new(false)?;
+    let flags =
+        vk::PipelineCreateFlags::CAPTURE_STATISTICS_KHR | vk::PipelineCreateFlags::CAPTURE_INTERNAL_REPRESENTATIONS_KHR;
+    let none = vk::PipelineShaderStageCreateFlags::empty();
+    let k = Kernel::new(&d, GROUP_W64, c"collatz", 2, None, none, flags).map_err(vkr("vkCreateComputePipelines"))?;
+    let pe = ash::khr::pipeline_executable_properties::Device::new(&d.inst.instance, &d.dev);
+    let ex = vk::PipelineExecutableInfoKHR::default().pipeline(k.pipeline).executable_index(0);
+    // SAFETY: a live pipeline.
+    let stats =
+        unsafe { pe.get_pipeline_executable_statistics(&ex) }.map_err(vkr("vkGetPipelineExecutableStatisticsKHR"))?;
+    for s in &stats {
+        let name = s.name_as_c_str().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        // SAFETY: softnavi's statistics are all UINT64.
+        println!("STAT {name}={}", unsafe { s.value.u64 });
+    }
+    let fp = pe.fp();
+    let mut n = 0u32;
+    // SAFETY: the count query, then room for n with pData null, then with the data.
+    unsafe {
+        let f = fp.get_pipeline_executable_internal_representations_khr;
+        f(d.dev.handle(), &ex, &mut n, std::ptr::null_mut()).result().map_err(vkr("count query"))?;
+        let mut reps = vec![vk::PipelineExecutableInternalRepresentationKHR::default(); n as usize];
+        f(d.dev.handle(), &ex, &mut n, reps.as_mut_ptr()).result().map_err(vkr("size query"))?;
+        for r in &mut reps {
+            let mut text = vec![0u8; r.data_size];
+            r.p_data = text.as_mut_ptr().cast();
+            let mut one = 1u32;
+            f(d.dev.handle(), &ex, &mut one, r).result().map_err(vkr("data query"))?;
+            let name = r.name_as_c_str().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+            let file = format!("{dir}/{}.txt", name.replace(' ', "_"));
+            let text = CStr::from_bytes_until_nul(&text).map_err(|e| e.to_string())?;
+            std::fs::write(&file, text.to_bytes()).map_err(|e| format!("{file}: {e}"))?;
+            println!("IR {name}");
+        }
+    }
+    drop(k);
+    // Requiring another subgroup size than the code object's wave size is an error.
+    let wrong = match Kernel::new(&d, GROUP_W64, c"collatz", 2, Some(32), none, vk::PipelineCreateFlags::empty()) {
+        Ok(_) => "SUCCESS".to_string(),
+        Err(e) => format!("{e:?}"),
+    };
+    Ok(format!("{n} representation(s); required size 32: {wrong}"))
+}
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().collect();
+    let arg = |i: usize| args.get(i).map(String::as_str).unwrap_or_default();
+    let r = match arg(1) {
+        "report" => report(arg(2) == "--validate"),
+        "bad-devices" => bad_devices(),
+        "subgroup-sizes" => subgroup_sizes(),
+        "executables" => executables(arg(2), arg(3).parse().unwrap_or(32)),
+        "code-object" => code_object(arg(2)),
+        _ => {
+            eprintln!("usage: softnavi-features report [--validate]|bad-devices|subgroup-sizes|executables DIR SIZE|code-object DIR");
+            return ExitCode::from(2);
+        }
+    };
+    match r {
+        Ok(s) => {
+            println!("RESULT: {s}");
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("softnavi-features {}: {e}", arg(1));
+            ExitCode::from(1)
+        }
+    }
+}
