@@ -67,7 +67,8 @@ impl Arith {
             "float" => 32,
             "double" => 64,
             i => i.trim_start_matches('i').parse().unwrap_or(32),
-        };
+        }
+        .clamp(1, 64);
         let inf = |neg: bool| match (bits, neg) {
             (16, false) => "0xH7C00".to_string(),
             (16, true) => "0xHFC00".to_string(),
@@ -189,24 +190,30 @@ impl FnCx<'_, '_> {
                 self.expect_bool(inst)?;
                 let v = self.val(inst.id(a)?)?;
                 let (t, x, _) = self.carrier(&v)?;
-                let first = self.call_intrinsic(&t, &format!("llvm.amdgcn.readfirstlane.{}", intrinsic_suffix(&t)), &[
-                    format!("{t} {x}"),
-                ]);
+                let first = self.call_intrinsic(
+                    &t,
+                    &format!("llvm.amdgcn.readfirstlane.{}", intrinsic_suffix(&t)),
+                    &[format!("{t} {x}")],
+                );
                 // fcmp oeq: a NaN equals nothing, not even itself.
                 let is_float = matches!(self.m.scalar_kind(v.ty)?, (_, _, true));
                 let cmp = if is_float { "fcmp oeq" } else { "icmp eq" };
                 let mut eq = self.def(format!("{cmp} {t} {x}, {first}"));
                 if let Some((n, _)) = vector_parts(&t) {
-                    eq = self.call_intrinsic("i1", &format!("llvm.vector.reduce.and.v{n}i1"), &[format!(
-                        "<{n} x i1> {eq}"
-                    )]);
+                    eq = self.call_intrinsic(
+                        "i1",
+                        &format!("llvm.vector.reduce.and.v{n}i1"),
+                        &[format!("<{n} x i1> {eq}")],
+                    );
                 }
                 let yes = self.ballot(&eq);
                 let active = self.ballot("true");
                 let w = self.mask_ty();
                 self.define(inst, format!("icmp eq {w} {yes}, {active}"))
             }
-            GroupNonUniformBroadcast | SubgroupReadInvocationKHR | GroupNonUniformBroadcastFirst
+            GroupNonUniformBroadcast
+            | SubgroupReadInvocationKHR
+            | GroupNonUniformBroadcastFirst
             | SubgroupFirstInvocationKHR => {
                 let v = self.val(inst.id(a)?)?;
                 let (t, x, is_bool) = self.carrier(&v)?;
@@ -214,9 +221,11 @@ impl FnCx<'_, '_> {
                 // The lane id is constant or dynamically uniform; LLVM reads it into an SGPR.
                 let r = if matches!(op, GroupNonUniformBroadcast | SubgroupReadInvocationKHR) {
                     let id = self.lane_operand(inst.id(a + 1)?)?;
-                    self.call_intrinsic(&t, &format!("llvm.amdgcn.readlane.{sfx}"), &[format!("{t} {x}"), format!(
-                        "i32 {id}"
-                    )])
+                    self.call_intrinsic(
+                        &t,
+                        &format!("llvm.amdgcn.readlane.{sfx}"),
+                        &[format!("{t} {x}"), format!("i32 {id}")],
+                    )
                 } else {
                     self.call_intrinsic(&t, &format!("llvm.amdgcn.readfirstlane.{sfx}"), &[format!("{t} {x}")])
                 };
@@ -276,10 +285,8 @@ impl FnCx<'_, '_> {
                 let r = if op == GroupNonUniformBallotFindLSB {
                     self.call_intrinsic(&w, &format!("llvm.cttz.{w}"), &[format!("{w} {mask}"), "i1 false".into()])
                 } else {
-                    let lz = self.call_intrinsic(&w, &format!("llvm.ctlz.{w}"), &[
-                        format!("{w} {mask}"),
-                        "i1 false".into(),
-                    ]);
+                    let lz =
+                        self.call_intrinsic(&w, &format!("llvm.ctlz.{w}"), &[format!("{w} {mask}"), "i1 false".into()]);
                     self.def(format!("sub {w} {}, {lz}", self.wave_size - 1))
                 };
                 self.define_u32(inst, &w, &r)

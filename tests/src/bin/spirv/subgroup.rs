@@ -76,7 +76,11 @@ fn ints(seed: u64, n: usize, f: impl Fn(u64) -> u32) -> Vec<u32> {
 }
 
 /// Checks binding `at` against `want(s)` computed for the subgroup size of the run.
-fn expect_per_size<T: Val>(at: usize, tol: Tol, want: impl Fn(usize) -> Vec<T> + 'static) -> impl Fn(&Output) -> Result<(), String> {
+fn expect_per_size<T: Val>(
+    at: usize,
+    tol: Tol,
+    want: impl Fn(usize) -> Vec<T> + 'static,
+) -> impl Fn(&Output) -> Result<(), String> {
     move |o: &Output| o.expect(at, &want(o.subgroup_size as usize), tol)
 }
 
@@ -93,6 +97,7 @@ fn sizes(case: impl Fn() -> Case) -> Vec<Case> {
 }
 
 type IntOp = fn(i64, i64) -> i64;
+type FloatOp = fn(f32, f32) -> f32;
 
 /// (identity, op) of the integer operations in shader order: add, mul, min, max, and, or,
 /// xor; `signed` picks the min / max.
@@ -132,8 +137,11 @@ pub fn cases() -> Vec<Case> {
         .collect();
         out.extend(sizes(|| {
             let a = a.clone();
-            Case::new(shader, [grid.groups as u32, 1, 1]).storage_of(&a).output(4 * 21 * grid.total()).needs(&[arith]).check(
-                expect_per_size(1, Tol::Exact, move |s| {
+            Case::new(shader, [grid.groups as u32, 1, 1])
+                .storage_of(&a)
+                .output(4 * 21 * grid.total())
+                .needs(&[arith])
+                .check(expect_per_size(1, Tol::Exact, move |s| {
                     let v: Vec<i64> = a.iter().map(|&x| x as i64).collect();
                     let ops = int_ops(signed);
                     grid.each(s, &all, |m, lane| {
@@ -145,8 +153,7 @@ pub fn cases() -> Vec<Case> {
                     .flatten()
                     .flatten()
                     .collect()
-                }),
-            )
+                }))
         }));
     }
 
@@ -165,10 +172,16 @@ pub fn cases() -> Vec<Case> {
                 .output(4 * 12 * grid.total())
                 .needs(&[arith])
                 .check(expect_per_size(1, Tol::Exact, move |s| {
-                    let ops: [(f32, fn(f32, f32) -> f32); 4] =
-                        [(0.0, |a, b| a + b), (1.0, |a, b| a * b), (f32::INFINITY, f32::min), (f32::NEG_INFINITY, f32::max)];
+                    let ops: [(f32, FloatOp); 4] = [
+                        (0.0, |a, b| a + b),
+                        (1.0, |a, b| a * b),
+                        (f32::INFINITY, f32::min),
+                        (f32::NEG_INFINITY, f32::max),
+                    ];
                     grid.each(s, &all, |m, lane| {
-                        ops.iter().flat_map(|&(id, op)| SCANS.map(|g| fold(m, lane, g, &x, id, op))).collect::<Vec<f32>>()
+                        ops.iter()
+                            .flat_map(|&(id, op)| SCANS.map(|g| fold(m, lane, g, &x, id, op)))
+                            .collect::<Vec<f32>>()
                     })
                     .into_iter()
                     .flatten()
@@ -232,8 +245,10 @@ pub fn cases() -> Vec<Case> {
                     let (p, q0, q1) = (bit(0), bit(1), bit(2));
                     let ops: [(i64, IntOp); 3] = [(1, |a, b| a & b), (0, |a, b| a | b), (0, |a, b| a ^ b)];
                     grid.each(s, &all, |m, lane| {
-                        let mut v: Vec<u32> =
-                            ops.iter().flat_map(|&(id, op)| SCANS.map(|g| fold(m, lane, g, &p, id, op) as u32)).collect();
+                        let mut v: Vec<u32> = ops
+                            .iter()
+                            .flat_map(|&(id, op)| SCANS.map(|g| fold(m, lane, g, &p, id, op) as u32))
+                            .collect();
                         v.push(fold(m, lane, Group::Inclusive, &q0, 0, |a, b| a ^ b) as u32);
                         v.push(fold(m, lane, Group::Inclusive, &q1, 0, |a, b| a ^ b) as u32);
                         v
@@ -273,9 +288,19 @@ pub fn cases() -> Vec<Case> {
                         let first = m.iter().find(|&&(l, _)| l == lane).map(|&(_, g)| class(g, lane));
                         let r = |g, id, op| fold(m, lane, g, &v, id, op) as u32;
                         if first == Some(Some(0)) {
-                            [r(Group::Reduce, 0, add), r(Group::Inclusive, 0, add), r(Group::Exclusive, u32::MAX as i64, min), r(Group::Reduce, 0, |a, b| a.max(b))]
+                            [
+                                r(Group::Reduce, 0, add),
+                                r(Group::Inclusive, 0, add),
+                                r(Group::Exclusive, u32::MAX as i64, min),
+                                r(Group::Reduce, 0, |a, b| a.max(b)),
+                            ]
                         } else {
-                            [r(Group::Reduce, 0, add), r(Group::Exclusive, 0, add), r(Group::Inclusive, u32::MAX as i64, min), r(Group::Reduce, 0, |a, b| a | b)]
+                            [
+                                r(Group::Reduce, 0, add),
+                                r(Group::Exclusive, 0, add),
+                                r(Group::Inclusive, u32::MAX as i64, min),
+                                r(Group::Reduce, 0, |a, b| a | b),
+                            ]
                         }
                     })
                     .into_iter()
@@ -356,7 +381,9 @@ pub fn cases() -> Vec<Case> {
                     let v: Vec<i64> = a.iter().map(|&x| i64::from(x)).collect();
                     let f: Vec<f32> = a.iter().map(|&x| (x & 255) as f32).collect();
                     let even = |g: usize, _: usize| (a[g] & 1 == 0).then_some(0);
-                    let evens = grid.each(s, &even, |m, lane| fold(m, lane, Group::Cluster(8), &v, 0, |a, b| a.wrapping_add(b)) as i32);
+                    let evens = grid.each(s, &even, |m, lane| {
+                        fold(m, lane, Group::Cluster(8), &v, 0, |a, b| a.wrapping_add(b)) as i32
+                    });
                     grid.each(s, &all, |m, lane| {
                         let c = |n| Group::Cluster(n);
                         vec![
@@ -434,14 +461,27 @@ fn more_cases() -> Vec<Case> {
     // Votes. x < 3000 mostly, so that some subgroups agree and others do not.
     {
         let grid = Grid { groups: 4, local: 64 };
-        let a = ints(20, grid.total(), |r| if r % 64 == 0 { 7 } else if (r >> 8) % 8 == 0 { (r >> 20) as u32 % 3000 } else { 100 * ((r >> 30) % 3) as u32 + (r >> 40) as u32 % 30 + (r >> 50) as u32 % 2 * 5000 });
+        let a = ints(20, grid.total(), |r| {
+            if r % 64 == 0 {
+                7
+            } else if (r >> 8) % 8 == 0 {
+                (r >> 20) as u32 % 3000
+            } else {
+                100 * ((r >> 30) % 3) as u32 + (r >> 40) as u32 % 30 + (r >> 50) as u32 % 2 * 5000
+            }
+        });
         out.extend(sizes(|| {
             let a = a.clone();
-            Case::new("subgroup/vote", [grid.groups as u32, 1, 1]).storage_of(&a).output(32 * grid.total()).needs(&[vote]).check(
-                expect_per_size(1, Tol::Exact, move |s| {
+            Case::new("subgroup/vote", [grid.groups as u32, 1, 1])
+                .storage_of(&a)
+                .output(32 * grid.total())
+                .needs(&[vote])
+                .check(expect_per_size(1, Tol::Exact, move |s| {
                     let every = |m: &[(usize, usize)], p: &dyn Fn(u32) -> bool| m.iter().all(|&(_, g)| p(a[g])) as u32;
                     let some = |m: &[(usize, usize)], p: &dyn Fn(u32) -> bool| m.iter().any(|&(_, g)| p(a[g])) as u32;
-                    let same = |m: &[(usize, usize)], f: &dyn Fn(u32) -> u32| m.iter().all(|&(_, g)| f(a[g]) == f(a[m[0].1])) as u32;
+                    let same = |m: &[(usize, usize)], f: &dyn Fn(u32) -> u32| {
+                        m.iter().all(|&(_, g)| f(a[g]) == f(a[m[0].1])) as u32
+                    };
                     let main = grid.each(s, &all, |m, _| {
                         vec![
                             every(m, &|x| x < 1000),
@@ -456,9 +496,11 @@ fn more_cases() -> Vec<Case> {
                     let div = grid.each(s, &third, |m, _| {
                         vec![every(m, &|x| x % 3 != 0) | some(m, &|x| x % 3 == 0) << 1, same(m, &|x| x % 3)]
                     });
-                    main.into_iter().zip(div).flat_map(|(a, b)| [a.unwrap_or_default(), b.unwrap_or(vec![0xdead; 2])].concat()).collect::<Vec<u32>>()
-                }),
-            )
+                    main.into_iter()
+                        .zip(div)
+                        .flat_map(|(a, b)| [a.unwrap_or_default(), b.unwrap_or(vec![0xdead; 2])].concat())
+                        .collect::<Vec<u32>>()
+                }))
         }));
     }
 
@@ -468,8 +510,11 @@ fn more_cases() -> Vec<Case> {
         let a = ints(21, grid.total(), |r| (r >> 24) as u32);
         out.extend(sizes(|| {
             let a = a.clone();
-            Case::new("subgroup/ballot", [grid.groups as u32, 1, 1]).storage_of(&a).output(64 * grid.total()).needs(&[ballot_need]).check(
-                expect_per_size(1, Tol::Exact, move |s| {
+            Case::new("subgroup/ballot", [grid.groups as u32, 1, 1])
+                .storage_of(&a)
+                .output(64 * grid.total())
+                .needs(&[ballot_need])
+                .check(expect_per_size(1, Tol::Exact, move |s| {
                     let count = |b: [u32; 4], upto: usize| -> u32 {
                         (0..upto.min(s)).filter(|&l| b[l / 32] >> (l % 32) & 1 != 0).count() as u32
                     };
@@ -499,9 +544,11 @@ fn more_cases() -> Vec<Case> {
                         let e = ballot(m, |g| a[g] & 2 != 0);
                         vec![d[0], d[1], count(d, s), count(e, lane)]
                     });
-                    main.into_iter().zip(div).flat_map(|(x, y)| [x.unwrap_or_default(), y.unwrap_or(vec![0xdead; 4])].concat()).collect::<Vec<u32>>()
-                }),
-            )
+                    main.into_iter()
+                        .zip(div)
+                        .flat_map(|(x, y)| [x.unwrap_or_default(), y.unwrap_or(vec![0xdead; 4])].concat())
+                        .collect::<Vec<u32>>()
+                }))
         }));
     }
 
@@ -511,8 +558,11 @@ fn more_cases() -> Vec<Case> {
         let a = ints(22, grid.total(), |r| (r >> 20) as u32);
         out.extend(sizes(|| {
             let a = a.clone();
-            Case::new("subgroup/broadcast", [grid.groups as u32, 1, 1]).storage_of(&a).output(32 * grid.total()).needs(&[ballot_need]).check(
-                expect_per_size(1, Tol::Exact, move |s| {
+            Case::new("subgroup/broadcast", [grid.groups as u32, 1, 1])
+                .storage_of(&a)
+                .output(32 * grid.total())
+                .needs(&[ballot_need])
+                .check(expect_per_size(1, Tol::Exact, move |s| {
                     let at = |m: &[(usize, usize)], l: usize| a[m[l].1];
                     let main = grid.each(s, &all, |m, _| {
                         let x2 = at(m, 2);
@@ -527,9 +577,11 @@ fn more_cases() -> Vec<Case> {
                     });
                     let upper = |_: usize, lane: usize| (lane % 4 >= 2).then_some(0);
                     let div = grid.each(s, &upper, |m, lane| vec![a[m[0].1], (m[0].0 == lane) as u32]);
-                    main.into_iter().zip(div).flat_map(|(x, y)| [x.unwrap_or_default(), y.unwrap_or(vec![0xdead; 2])].concat()).collect::<Vec<u32>>()
-                }),
-            )
+                    main.into_iter()
+                        .zip(div)
+                        .flat_map(|(x, y)| [x.unwrap_or_default(), y.unwrap_or(vec![0xdead; 2])].concat())
+                        .collect::<Vec<u32>>()
+                }))
         }));
     }
 
@@ -561,8 +613,10 @@ fn more_cases() -> Vec<Case> {
     {
         let grid = Grid { groups: 2, local: 128 };
         out.extend(sizes(|| {
-            Case::new("subgroup/masks", [grid.groups as u32, 1, 1]).output(80 * grid.total()).needs(&[ballot_need]).check(
-                expect_per_size(0, Tol::Exact, move |s| {
+            Case::new("subgroup/masks", [grid.groups as u32, 1, 1])
+                .output(80 * grid.total())
+                .needs(&[ballot_need])
+                .check(expect_per_size(0, Tol::Exact, move |s| {
                     rows(
                         grid.each(s, &all, |m, lane| {
                             let mask = |p: &dyn Fn(usize) -> bool| ballot(m, |g| p(g % 128 % s)).to_vec();
@@ -577,8 +631,7 @@ fn more_cases() -> Vec<Case> {
                         }),
                         20,
                     )
-                }),
-            )
+                }))
         }));
     }
     out.extend(shuffle_cases());
@@ -596,8 +649,11 @@ fn shuffle_cases() -> Vec<Case> {
         let a = ints(30, grid.total(), |r| (r >> 20) as u32);
         out.extend(sizes(|| {
             let a = a.clone();
-            Case::new("subgroup/shuffle", [grid.groups as u32, 1, 1]).storage_of(&a).output(40 * grid.total()).needs(&[shuffle]).check(
-                expect_per_size(1, Tol::Exact, move |s| {
+            Case::new("subgroup/shuffle", [grid.groups as u32, 1, 1])
+                .storage_of(&a)
+                .output(40 * grid.total())
+                .needs(&[shuffle])
+                .check(expect_per_size(1, Tol::Exact, move |s| {
                     rows(
                         grid.each(s, &all, |m, lane| {
                             let at = |l: usize| a[m[l].1];
@@ -613,8 +669,7 @@ fn shuffle_cases() -> Vec<Case> {
                         }),
                         10,
                     )
-                }),
-            )
+                }))
         }));
     }
 
@@ -687,8 +742,11 @@ fn shuffle_cases() -> Vec<Case> {
         let need = Need::Subgroup(F::BASIC | F::ARITHMETIC | F::BALLOT | F::VOTE);
         out.extend(sizes(|| {
             let a = a.clone();
-            Case::new("subgroup/partial", [grid.groups as u32, 1, 1]).storage_of(&a).output(32 * grid.total()).needs(&[need]).check(
-                expect_per_size(1, Tol::Exact, move |s| {
+            Case::new("subgroup/partial", [grid.groups as u32, 1, 1])
+                .storage_of(&a)
+                .output(32 * grid.total())
+                .needs(&[need])
+                .check(expect_per_size(1, Tol::Exact, move |s| {
                     let v: Vec<i64> = a.iter().map(|&x| i64::from(x)).collect();
                     rows(
                         grid.each(s, &all, |m, lane| {
@@ -706,19 +764,27 @@ fn shuffle_cases() -> Vec<Case> {
                         }),
                         8,
                     )
-                }),
-            )
+                }))
         }));
     }
 
     // GL_ARB_shader_group_vote.
     {
         let grid = Grid { groups: 4, local: 64 };
-        let a = ints(34, grid.total(), |r| if r % 50 == 0 { 7 } else { (r >> 20) as u32 % 4000 / 8 * (1 + (r >> 60) as u32 % 8) });
+        let a = ints(34, grid.total(), |r| {
+            if r % 50 == 0 {
+                7
+            } else {
+                (r >> 20) as u32 % 4000 / 8 * (1 + (r >> 60) as u32 % 8)
+            }
+        });
         out.extend(sizes(|| {
             let a = a.clone();
-            Case::new("subgroup/arb_vote", [grid.groups as u32, 1, 1]).storage_of(&a).output(12 * grid.total()).needs(&[Need::Subgroup(F::BASIC | F::VOTE)]).check(
-                expect_per_size(1, Tol::Exact, move |s| {
+            Case::new("subgroup/arb_vote", [grid.groups as u32, 1, 1])
+                .storage_of(&a)
+                .output(12 * grid.total())
+                .needs(&[Need::Subgroup(F::BASIC | F::VOTE)])
+                .check(expect_per_size(1, Tol::Exact, move |s| {
                     rows(
                         grid.each(s, &all, |m, _| {
                             let p = |f: &dyn Fn(u32) -> bool| m.iter().map(|&(_, g)| f(a[g])).collect::<Vec<bool>>();
@@ -731,8 +797,7 @@ fn shuffle_cases() -> Vec<Case> {
                         }),
                         3,
                     )
-                }),
-            )
+                }))
         }));
     }
 
