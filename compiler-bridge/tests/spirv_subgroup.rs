@@ -144,6 +144,35 @@ fn mask_builtins() {
     }
 }
 
+/// Logical and bitwise forms of one operation on the same carrier type get their own
+/// helpers (their identities differ).
+#[test]
+fn logical_and_bitwise_helpers_are_distinct() {
+    let dir = common::TempDir::new("subgroup_logical");
+    let path = dir.path("s.comp");
+    std::fs::write(
+        &path,
+        "#version 450\n#extension GL_KHR_shader_subgroup_arithmetic : require\nlayout(local_size_x = 64) in;\n\
+         layout(set = 0, binding = 0, std430) buffer B { uint d[]; };\n\
+         void main() { uint x = d[gl_LocalInvocationIndex];\n\
+         d[gl_LocalInvocationIndex] = subgroupAnd(x) + uint(subgroupAnd(x != 0u)); }\n",
+    )
+    .unwrap();
+    let words = glsl_to_spirv(&path, Some("vulkan1.1"));
+    let layout = layout();
+    let input = ShaderInput { spirv: &words, entry_point: "main", layout: &layout, specialization: &[] };
+    for wave64 in [false, true] {
+        let shader = compile_with(&input, &CodegenOptions { wave64 }).unwrap();
+        let w = if wave64 { 64 } else { 32 };
+        assert!(shader.llvm_ir.contains(&format!("@subgroup.and.reduce.w{w}.i32(i32 %x)")), "{}", shader.llvm_ir);
+        assert!(
+            shader.llvm_ir.contains(&format!("@subgroup.logicaland.reduce.w{w}.i32(i32 %x)")),
+            "{}",
+            shader.llvm_ir
+        );
+    }
+}
+
 const HEADER: &str = r#"
                OpCapability Shader
                OpCapability GroupNonUniformArithmetic

@@ -119,6 +119,19 @@ impl Arith {
     }
 }
 
+/// The lanes whose values an arithmetic group operation combines for a lane.
+#[derive(Clone, Copy, Debug)]
+enum Lanes {
+    /// Reduce.
+    All,
+    /// InclusiveScan: lanes up to and including this one.
+    UpTo,
+    /// ExclusiveScan: lanes below this one.
+    Below,
+    /// ClusteredReduce: the lanes of this lane's cluster of this (power of two) size.
+    Cluster(u32),
+}
+
 /// Bits of an LLVM scalar type.
 fn scalar_bits(e: &str) -> Result<u32, CompileError> {
     match e {
@@ -376,21 +389,20 @@ impl FnCx<'_, '_> {
         if is_float != arith.is_float() || logical != matches!(self.m.scalar_kind(v.ty)?, (1, true, false)) {
             return Err(inst.bad("operand type does not match the operation"));
         }
-        let cond = match group {
-            GroupOperation::Reduce => String::new(),
-            GroupOperation::InclusiveScan => "icmp ule i32 %i, %lane".into(),
-            GroupOperation::ExclusiveScan => "icmp ult i32 %i, %lane".into(),
+        let lanes = match group {
+            GroupOperation::Reduce => Lanes::All,
+            GroupOperation::InclusiveScan => Lanes::UpTo,
+            GroupOperation::ExclusiveScan => Lanes::Below,
             GroupOperation::ClusteredReduce => {
                 let size = self.m.const_u64(inst.id(3)?)?;
                 if size == 0 || !size.is_power_of_two() {
                     return Err(inst.bad(&format!("cluster size {size} is not a power of two")));
                 }
-                // Same cluster: the lane numbers agree above the cluster bits. A size of the
-                // whole subgroup or more is a reduction.
+                // A cluster of the whole subgroup (or more: undefined) is a reduction.
                 if size >= u64::from(self.wave_size) {
-                    String::new()
+                    Lanes::All
                 } else {
-                    format!("%x.{size} = xor i32 %i, %lane\n  %inc = icmp ult i32 %x.{size}, {size}")
+                    Lanes::Cluster(size as u32)
                 }
             }
             other => {
@@ -398,16 +410,15 @@ impl FnCx<'_, '_> {
             }
         };
         let (t, x, is_bool) = self.carrier(&v)?;
-        let name = self.arith_helper(&t, arith, logical, &cond)?;
+        let name = self.arith_helper(&t, arith, logical, lanes)?;
         let r = self.def(format!("call {t} @{name}({t} {x})"));
         self.define_carried(inst, &t, &r, is_bool)
     }
 
     /// Defines (once per module) the helper computing `arith` over the active lanes that
-    /// `cond` (an `%inc` definition or `icmp` over `%i`, the other lane, and `%lane`; empty
-    /// for all lanes) selects, and returns its name. Helpers are `alwaysinline convergent`
-    /// (#1) and inlined where they are called, inside whatever control flow is active.
-    fn arith_helper(&mut self, t: &str, arith: Arith, logical: bool, cond: &str) -> Result<String, CompileError> {
+    /// `lanes` selects, and returns its name. Helpers are `alwaysinline convergent` (#1),
+    /// inlined where they are called, inside whatever control flow is active.
+    fn arith_helper(&mut self, t: &str, arith: Arith, logical: bool, lanes: Lanes) -> Result<String, CompileError> {
         let w = self.mask_ty();
         let elem = vector_parts(t).map_or(t, |(_, e)| e);
         scalar_bits(elem)?;
@@ -416,14 +427,21 @@ impl FnCx<'_, '_> {
             Some((n, _)) => format!("<{}>", vec![format!("{elem} {id}"); n as usize].join(", ")),
             None => id,
         };
-        let kind = match cond {
-            "" => "reduce".to_string(),
-            c if c.contains("ule") => "iscan".into(),
-            c if c.contains("ult i32 %i") => "xscan".into(),
-            c => format!("cluster{}", c.split(" = ").next().unwrap_or("").trim_start_matches("%x.")),
+        // `%inc`: whether lane `%i` counts for this lane.
+        let (kind, cond) = match lanes {
+            Lanes::All => ("reduce".to_string(), None),
+            Lanes::UpTo => ("iscan".into(), Some("  %inc = icmp ule i32 %i, %lane\n".to_string())),
+            Lanes::Below => ("xscan".into(), Some("  %inc = icmp ult i32 %i, %lane\n".into())),
+            // Same cluster: the lane numbers agree above the cluster bits.
+            Lanes::Cluster(n) => (
+                format!("cluster{n}"),
+                Some(format!("  %diff = xor i32 %i, %lane\n  %inc = icmp ult i32 %diff, {n}\n")),
+            ),
         };
         let sfx = intrinsic_suffix(t);
-        let name = format!("subgroup.{arith:?}.{kind}.w{}.{sfx}", self.wave_size).to_lowercase();
+        // Logical and bitwise operations share a carrier type but not identities.
+        let op = if logical { format!("logical{arith:?}") } else { format!("{arith:?}") };
+        let name = format!("subgroup.{op}.{kind}.w{}.{sfx}", self.wave_size).to_lowercase();
         let (combine, intrinsic) = arith.combine(t, "%acc", "%v");
         if let Some(i) = intrinsic {
             self.declare(format!("declare {t} @llvm.{i}.{sfx}({t}, {t})"));
@@ -440,15 +458,9 @@ impl FnCx<'_, '_> {
                 .into();
         }
         let lane_index = if w == "i64" { "  %i = trunc i64 %iw to i32\n" } else { "  %i = add i32 %iw, 0\n" };
-        let step = match cond {
-            "" => String::new(),
-            c if c.starts_with("icmp") => format!("  %inc = {c}\n"),
-            c => format!("  {c}\n"),
-        };
-        let (step, next) = if cond.is_empty() {
-            (step, "%comb")
-        } else {
-            (format!("{step}  %acc.sel = select i1 %inc, {t} %comb, {t} %acc\n"), "%acc.sel")
+        let (step, next) = match cond {
+            None => (String::new(), "%comb"),
+            Some(c) => (format!("{c}  %acc.sel = select i1 %inc, {t} %comb, {t} %acc\n"), "%acc.sel"),
         };
         // Floats: the combine order (lane order) is one of those SPIR-V allows.
         let body = format!(
