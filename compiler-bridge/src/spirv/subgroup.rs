@@ -590,7 +590,9 @@ impl FnCx<'_, '_> {
     }
 
     /// Every lane reads `x` of the lane at byte address `addr` (`ds_bpermute_b32`, 32 bits
-    /// at a time). The GPU model permutes across all 64 lanes of a wave64.
+    /// at a time). The GPU model permutes across all 64 lanes of a wave64. (Hardware RDNA
+    /// reads within each 32-lane half in wave64 and needs `v_permlane64` for the other half,
+    /// as Mesa's ACO does; a model following it would need the same here.)
     fn permute(&mut self, t: &str, x: &str, addr: &str) -> Result<String, CompileError> {
         if let Some((n, e)) = vector_parts(t) {
             let mut out = "poison".to_string();
