@@ -530,43 +530,6 @@ fn subgroup_basic() {
     assert_has(&llvm::disassemble(&shader.elf).unwrap(), &["v_mbcnt_lo_u32_b32", "v_mbcnt_hi_u32_b32"]);
 }
 
-/// Subgroup operations beyond the basic category are not lowered: the error names the
-/// opcode (their capabilities alone are accepted).
-#[test]
-fn subgroup_operations_beyond_basic_are_unsupported() {
-    let layout = PipelineLayout { sets: vec![storage_set(&[0])], push_constant_size: 0 };
-    let dir = common::TempDir::new("subgroup");
-    let cases = [
-        ("vote", "data[0] = subgroupAll(data[1] == 0u) ? 1u : 0u;", "OpGroupNonUniformAll"),
-        ("vote", "data[0] = subgroupAny(data[1] == 0u) ? 1u : 0u;", "OpGroupNonUniformAny"),
-        ("vote", "data[0] = subgroupAllEqual(data[1]) ? 1u : 0u;", "OpGroupNonUniformAllEqual"),
-        ("ballot", "data[0] = subgroupBallot(data[1] == 0u).x;", "OpGroupNonUniformBallot"),
-        ("ballot", "data[0] = subgroupBroadcastFirst(data[1]);", "OpGroupNonUniformBroadcastFirst"),
-        ("ballot", "data[0] = gl_SubgroupEqMask.x;", "built-in SubgroupEqMask"),
-        ("arithmetic", "data[0] = subgroupAdd(data[1]);", "OpGroupNonUniformIAdd"),
-        ("arithmetic", "data[0] = subgroupExclusiveMax(data[1]);", "OpGroupNonUniformUMax"),
-        ("shuffle", "data[0] = subgroupShuffle(data[1], 3u);", "OpGroupNonUniformShuffle"),
-        ("shuffle_relative", "data[0] = subgroupShuffleDown(data[1], 1u);", "OpGroupNonUniformShuffleDown"),
-        ("clustered", "data[0] = subgroupClusteredAdd(data[1], 4u);", "OpGroupNonUniformIAdd"),
-        ("quad", "data[0] = subgroupQuadSwapHorizontal(data[1]);", "OpGroupNonUniformQuadSwap"),
-    ];
-    for (n, (ext, body, what)) in cases.iter().enumerate() {
-        let path = dir.path(&format!("case{n}.comp"));
-        std::fs::write(
-            &path,
-            format!(
-                "#version 450\n#extension GL_KHR_shader_subgroup_{ext} : require\nlayout(local_size_x = 32) in;\n\
-                 layout(set = 0, binding = 0, std430) buffer Out {{ uint data[]; }};\nvoid main() {{ {body} }}\n"
-            ),
-        )
-        .unwrap();
-        let words = glsl_to_spirv(&path, Some("vulkan1.1"));
-        let input = ShaderInput { spirv: &words, entry_point: "main", layout: &layout, specialization: &[] };
-        assert_eq!(lower(&input).unwrap_err(), CompileError::Unsupported { what: what.to_string() }, "{body}");
-        assert!(matches!(compile(&input), Err(CompileError::Unsupported { .. })), "{body}");
-    }
-}
-
 /// OpGroupNonUniformElect with a scope other than Subgroup (which Vulkan forbids) is refused.
 const ELECT_WORKGROUP_ASM: &str = r#"
                OpCapability Shader

@@ -73,6 +73,13 @@ pub const SHADER_FEATURES: ShaderFeatures = ShaderFeatures {
     integer_dot_product: false,
     buffer_device_address: false,
     variable_pointers: false,
-    subgroup_operations: subgroup::BASIC,
+    subgroup_operations: subgroup::BASIC
+        | subgroup::VOTE
+        | subgroup::ARITHMETIC
+        | subgroup::BALLOT
+        | subgroup::SHUFFLE
+        | subgroup::SHUFFLE_RELATIVE
+        | subgroup::CLUSTERED
+        | subgroup::QUAD,
     subgroup_sizes: [32, 64],
 };

@@ -67,7 +67,7 @@ pub(super) struct FnCx<'c, 'a> {
     /// Per-invocation globals every function receives as leading pointer parameters.
     hidden: Vec<Id>,
     /// Lanes per wave (32 or 64): the subgroup size.
-    wave_size: u32,
+    pub(super) wave_size: u32,
     tmp: u32,
 }
 
@@ -639,6 +639,14 @@ impl<'c, 'a> FnCx<'c, 'a> {
                 // runs with every lane of the wave active.)
                 Ok(self.call_intrinsic("i32", "llvm.amdgcn.readfirstlane.i32", &[format!("i32 {id}")]))
             }
+            BuiltIn::SubgroupEqMask
+            | BuiltIn::SubgroupGeMask
+            | BuiltIn::SubgroupGtMask
+            | BuiltIn::SubgroupLeMask
+            | BuiltIn::SubgroupLtMask => {
+                expect(self, "<4 x i32>")?;
+                self.subgroup_mask_builtin(b)
+            }
             BuiltIn::NumSubgroups => {
                 expect(self, "i32")?;
                 Ok((size[0] * size[1] * size[2]).div_ceil(self.wave_size).to_string())
@@ -649,7 +657,7 @@ impl<'c, 'a> FnCx<'c, 'a> {
 
     /// The invocation's lane in its wave, 0..wave_size (`SubgroupLocalInvocationId`): the
     /// number of lanes below it, counted by `v_mbcnt` in a mask of all ones.
-    fn lane_id(&mut self) -> String {
+    pub(super) fn lane_id(&mut self) -> String {
         let lo = self.call_intrinsic("i32", "llvm.amdgcn.mbcnt.lo", &["i32 -1".into(), "i32 0".into()]);
         if self.wave_size == 64 {
             self.call_intrinsic("i32", "llvm.amdgcn.mbcnt.hi", &["i32 -1".into(), format!("i32 {lo}")])
@@ -660,7 +668,7 @@ impl<'c, 'a> FnCx<'c, 'a> {
 
     /// The scope operand `i` of a subgroup instruction, which must be Subgroup (the only
     /// scope Vulkan allows for them).
-    fn check_subgroup_scope(&self, inst: &dr::Instruction, i: usize) -> Result<(), CompileError> {
+    pub(super) fn check_subgroup_scope(&self, inst: &dr::Instruction, i: usize) -> Result<(), CompileError> {
         match self.m.const_u64(inst.id(i)?)? {
             3 => Ok(()),
             other => Err(CompileError::unsupported(format!("{} with execution scope {other}", inst.name()))),
@@ -1076,18 +1084,7 @@ impl<'c, 'a> FnCx<'c, 'a> {
                     }
                 }
             }
-            GroupNonUniformElect => {
-                // True in the lowest active lane only: the lane readfirstlane reads from.
-                self.check_subgroup_scope(inst, 0)?;
-                if !matches!(self.m.ty(inst.rtype()?)?, Type::Bool) {
-                    return Err(inst.bad("result type is not a boolean"));
-                }
-                let lane = self.lane_id();
-                let first = self.call_intrinsic("i32", "llvm.amdgcn.readfirstlane.i32", &[format!("i32 {lane}")]);
-                self.define(inst, format!("icmp eq i32 {first}, {lane}"))?;
-            }
-            // The rest of the GroupNonUniform family (vote, ballot, arithmetic, shuffle,
-            // clustered, quad) ends in `lower_value_inst`: Unsupported, naming the opcode.
+            _ if super::subgroup::is_subgroup_op(op) => self.subgroup_inst(inst)?,
             ExtInst => {
                 let set = inst.id(0)?;
                 match self.m.ext_sets.get(&set) {

@@ -20,11 +20,9 @@ const SUPPORTED_CAPABILITIES: &[Capability] = &[
     Capability::Matrix,
     Capability::Int64,
     Capability::Float64,
-    // The subgroup "basic" category: the built-ins and OpGroupNonUniformElect.
+    // Subgroups: every GroupNonUniform category (spirv/subgroup.rs) but partitioned
+    // operations, and the SPV_KHR_shader_ballot / SPV_KHR_subgroup_vote forms.
     Capability::GroupNonUniform,
-    // The other subgroup categories are accepted as declarations only, so that a module
-    // using them fails on the instruction it uses (`Unsupported` naming the opcode, e.g.
-    // OpGroupNonUniformAll) rather than on a capability it may declare without using.
     Capability::GroupNonUniformVote,
     Capability::GroupNonUniformArithmetic,
     Capability::GroupNonUniformBallot,
@@ -32,6 +30,8 @@ const SUPPORTED_CAPABILITIES: &[Capability] = &[
     Capability::GroupNonUniformShuffleRelative,
     Capability::GroupNonUniformClustered,
     Capability::GroupNonUniformQuad,
+    Capability::SubgroupBallotKHR,
+    Capability::SubgroupVoteKHR,
 ];
 
 /// Extended instruction sets we know.
