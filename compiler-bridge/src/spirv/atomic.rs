@@ -53,7 +53,6 @@ fn scope_text(scope: u64) -> Result<String, CompileError> {
 /// The `atomicrmw` operation of a read-modify-write opcode.
 fn rmw_op(op: Op) -> Option<&'static str> {
     Some(match op {
-        Op::AtomicExchange => "xchg",
         Op::AtomicIIncrement | Op::AtomicIAdd => "add",
         Op::AtomicIDecrement | Op::AtomicISub => "sub",
         Op::AtomicSMin => "min",
@@ -94,14 +93,28 @@ impl FnCx<'_, '_> {
         let t = self.m.llty(pointee)?;
         let align = self.m.scalar_size(pointee)?;
         let pt = format!("{} {}", super::types::ptr_ty(asp), ptr.text);
+        // Loads, stores and exchanges move bits: they are done on integers, because LLVM 19
+        // cannot select a 64-bit float exchange on a buffer fat pointer.
+        let it = format!("i{}", 8 * align);
         match op {
-            Op::AtomicLoad => self
-                .define(inst, format!("load atomic {t}, {pt}{scope} {}, align {align}", ordering(sem, Access::Load))),
+            Op::AtomicLoad => {
+                let order = ordering(sem, Access::Load);
+                let r = self.def(format!("load atomic {it}, {pt}{scope} {order}, align {align}"));
+                self.define(inst, format!("bitcast {it} {r} to {t}"))
+            }
             Op::AtomicStore => {
                 let v = self.val(inst.id(3)?)?;
+                let bits = self.def(format!("bitcast {t} {} to {it}", v.text));
                 let order = ordering(sem, Access::Store);
-                self.emit(format!("store atomic {t} {}, {pt}{scope} {order}, align {align}", v.text));
+                self.emit(format!("store atomic {it} {bits}, {pt}{scope} {order}, align {align}"));
                 Ok(())
+            }
+            Op::AtomicExchange => {
+                let v = self.val(inst.id(3)?)?;
+                let bits = self.def(format!("bitcast {t} {} to {it}", v.text));
+                let order = ordering(sem, Access::ReadModifyWrite);
+                let r = self.def(format!("atomicrmw xchg {pt}, {it} {bits}{scope} {order}, align {align}"));
+                self.define(inst, format!("bitcast {it} {r} to {t}"))
             }
             Op::AtomicCompareExchange | Op::AtomicCompareExchangeWeak => {
                 if float {

@@ -3,7 +3,7 @@
 //! arithmetic, bit, relational and composite instructions, against references computed
 //! here from the inputs.
 
-use softnavi_tests::check::{bytes, fill, i32s, i64s, u32s, u64s, Tol, N};
+use softnavi_tests::check::{bytes, f32s_in, fill, i32s, i64s, u32s, u64s, Tol, N};
 
 use crate::harness::{Case, Need};
 
@@ -216,6 +216,42 @@ fn atomics(out: &mut Vec<Case>) {
 }
 
 fn atomics_wide(out: &mut Vec<Case>) {
+    // No `Need` names shaderBufferFloat32AtomicMinMax / shaderSharedFloat32AtomicMinMax
+    // (VK_EXT_shader_atomic_float2): the float32 atomics features stand in for them.
+    let v = f32s_in(70, -1000.0, 1000.0);
+    let min = |c: &[f32]| c.iter().copied().fold(f32::MAX, f32::min);
+    let max = |c: &[f32]| c.iter().copied().fold(-f32::MAX, f32::max);
+    let want = vec![min(&v), max(&v), min(&v[..64]), max(&v[..64]), min(&v[64..]), max(&v[64..])];
+    out.push(
+        Case::new("arith/atomic_float_minmax", [2, 1, 1])
+            .storage_of(&[f32::MAX, -f32::MAX, 0.0, 0.0, 0.0, 0.0])
+            .storage_of(&v)
+            .needs(&[Need::BufferFloat32Atomics, Need::SharedFloat32Atomics])
+            .expect(0, want, Tol::Exact),
+    );
+
+    let v: Vec<f64> = eighths(71).iter().map(|x| f64::from(*x) * 1024.0).collect();
+    let (lo, hi) = (v.iter().copied().fold(f64::MAX, f64::min), v.iter().copied().fold(-f64::MAX, f64::max));
+    let sum = v.iter().sum::<f64>();
+    let groups: Vec<f64> = v.chunks(64).map(|c| 0.25 - c.iter().sum::<f64>()).collect();
+    out.push(
+        Case::new("arith/atomic_float64", [2, 1, 1])
+            .storage_of(&[0.0, f64::MAX, -f64::MAX, 3.5, 0.0, 0.0])
+            .storage_of(&v)
+            .output(8 * N)
+            .needs(&[Need::Float64, Need::BufferFloat64AtomicAdd, Need::SharedFloat64AtomicAdd])
+            .check(move |o| {
+                let s = o.get::<f64>(0);
+                equal("sum, min, max", [s[0], s[1], s[2]], [sum, lo, hi])?;
+                equal("workgroup sums", [s[4], s[5]], [groups[0], groups[1]])?;
+                let mut got: Vec<u64> = o.get::<f64>(2)[..N].iter().map(|f| f.to_bits()).collect();
+                got.push(s[3].to_bits());
+                let want: Vec<u64> =
+                    std::iter::once(3.5f64).chain((0..N).map(|i| i as f64 * 1.5)).map(f64::to_bits).collect();
+                same_set("exchanged values", &got, &want)
+            }),
+    );
+
     let v = i64s(20);
     let mut init = [0u64; 11];
     (init[2], init[3], init[4], init[6], init[9]) = (i64::MAX as u64, i64::MIN as u64, u64::MAX, u64::MAX, 0xdead);
