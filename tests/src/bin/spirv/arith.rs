@@ -420,6 +420,62 @@ fn integer(out: &mut Vec<Case>) {
     }
     out.push(Case::new("arith/bitfield", [2, 1, 1]).storage_of(&x).output(32 * N).expect(1, want, Tol::Exact));
 
+    // 64-bit division operands: divisors non-zero, no INT64_MIN / -1; small divisors in
+    // every third pair.
+    let a = u64s(36);
+    let b: Vec<u64> = u64s(37)
+        .iter()
+        .enumerate()
+        .map(|(i, &b)| {
+            let b = match b {
+                0 => 5,
+                _ if i % 3 == 2 && b >> 63 == 1 => (b % 29 + 1).wrapping_neg(),
+                _ if i % 3 == 2 => b % 29 + 1,
+                _ => b,
+            };
+            if b == u64::MAX && a[i] == 1 << 63 {
+                9
+            } else {
+                b
+            }
+        })
+        .collect();
+    let mut want = Vec::new();
+    let mut mixed = Vec::new();
+    for i in 0..N {
+        let (x, y) = (a[i], b[i]);
+        let (sx, sy) = (x as i64, y as i64);
+        let (s, c) = x.overflowing_add(y);
+        let (d, br) = x.overflowing_sub(y);
+        let um = u128::from(x) * u128::from(y);
+        let sm = i128::from(sx) * i128::from(sy);
+        let off = (i as u64 * 7) % 64;
+        let count = match i % 3 {
+            0 => 64 - off,
+            1 => 0,
+            _ => (64 - off) / 2,
+        };
+        let r = sx.wrapping_rem(sy);
+        let smod = if r != 0 && (r ^ sy) < 0 { r.wrapping_add(sy) } else { r };
+        want.extend([s, c as u64, d, br as u64, um as u64, (um >> 64) as u64, sm as u64, (sm >> 64) as u64, count]);
+        want.extend([sx.wrapping_div(sy) as u64, r as u64, smod as u64, x / y, x % y]);
+        mixed.extend([false; 11]);
+        mixed.extend([r != 0 && (sx < 0) != (sy < 0), false, false]);
+    }
+    let input: Vec<[u64; 2]> = a.iter().zip(&b).map(|(x, y)| [*x, *y]).collect();
+    out.push(Case::new("arith/wide64", [2, 1, 1]).storage_of(&input).output(8 * 14 * N).needs(&[Need::Int64]).check(
+        move |o| {
+            let got = o.get::<u64>(1);
+            for (k, w) in want.iter().enumerate() {
+                // Lavapipe's OpSMod is OpSRem: see srem_smod.
+                if got[k] != *w && !(o.subgroup_size == 8 && mixed[k]) {
+                    return Err(format!("value {} of invocation {}: got {:#x}, want {w:#x}", k % 14, k / 14, got[k]));
+                }
+            }
+            Ok(())
+        },
+    ));
+
     let x = uvec4s(34);
     let mut want = Vec::new();
     for v in &x {
@@ -435,10 +491,11 @@ fn integer(out: &mut Vec<Case>) {
         let s = i as u32 % 64;
         let s64 = ((v >> 7) % 64) as u32;
         let pc = u64::from(v.count_ones());
+        let pc_hi = u64::from((v >> 32).count_ones());
         let lo = u64::from((v as u32) >> (s64 % 32));
         let hi = u64::from(((v as u32 as i32) >> (s % 32)) as u32) << 32;
         want.extend([
-            pc | pc << 32,
+            pc | pc_hi << 32,
             v.wrapping_mul(0x9e37_79b9_7f4a_7c15),
             v << s,
             ((v as i64) >> s64) as u64,
