@@ -42,8 +42,8 @@ fn disassemble(name: &str, wave64: bool) -> String {
     let spirv = corpus_spirv(name);
     let layout = layout();
     let input = ShaderInput { spirv: &spirv, entry_point: "main", layout: &layout, specialization: &[] };
-    let shader = compile_with(&input, &CodegenOptions { wave64, ..Default::default() })
-        .unwrap_or_else(|e| panic!("{name} (wave64 {wave64}): {e}"));
+    let shader =
+        compile_with(&input, &CodegenOptions { wave64 }).unwrap_or_else(|e| panic!("{name} (wave64 {wave64}): {e}"));
     llvm::disassemble(&shader.elf).unwrap()
 }
 

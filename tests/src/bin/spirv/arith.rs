@@ -315,7 +315,7 @@ fn integer(out: &mut Vec<Case>) {
         .iter()
         .enumerate()
         .map(|(i, &b)| match b {
-            0 | 1 | -1 if a[i] == i32::MIN => 7,
+            -1..=1 if a[i] == i32::MIN => 7,
             0 => -3,
             _ => b,
         })
