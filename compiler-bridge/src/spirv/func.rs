@@ -1086,8 +1086,6 @@ impl<'c, 'a> FnCx<'c, 'a> {
                 let first = self.call_intrinsic("i32", "llvm.amdgcn.readfirstlane.i32", &[format!("i32 {lane}")]);
                 self.define(inst, format!("icmp eq i32 {first}, {lane}"))?;
             }
-            // The rest of the GroupNonUniform family (vote, ballot, arithmetic, shuffle,
-            // clustered, quad) ends in `lower_value_inst`: Unsupported, naming the opcode.
             AtomicLoad
             | AtomicStore
             | AtomicExchange
@@ -1107,6 +1105,8 @@ impl<'c, 'a> FnCx<'c, 'a> {
             | AtomicFAddEXT
             | AtomicFMinEXT
             | AtomicFMaxEXT => self.atomic(inst)?,
+            // The rest of the GroupNonUniform family (vote, ballot, arithmetic, shuffle,
+            // clustered, quad) ends in `lower_value_inst`: Unsupported, naming the opcode.
             ExtInst => {
                 let set = inst.id(0)?;
                 match self.m.ext_sets.get(&set) {
