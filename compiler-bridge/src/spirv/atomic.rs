@@ -166,6 +166,9 @@ mod tests {
         assert_eq!(ordering(0x10, Access::Store), "release");
         assert_eq!(scope_text(4).unwrap(), " syncscope(\"singlethread\")");
         assert_eq!(scope_text(1).unwrap(), " syncscope(\"agent\")");
+        assert_eq!(scope_text(5).unwrap(), " syncscope(\"agent\")");
+        assert_eq!(scope_text(3).unwrap(), " syncscope(\"wavefront\")");
+        assert_eq!(scope_text(2).unwrap(), " syncscope(\"workgroup\")");
         assert_eq!(scope_text(0).unwrap(), "");
     }
 }
