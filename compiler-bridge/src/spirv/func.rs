@@ -200,7 +200,7 @@ fn referenced_globals(m: &Module, f: &dr::Function) -> BTreeSet<Id> {
 
 /// syncscope of a SPIR-V scope: `None` for Invocation (no fence needed), `Some("")` for
 /// the system scope.
-fn sync_scope(scope: u64) -> Result<Option<&'static str>, CompileError> {
+pub(super) fn sync_scope(scope: u64) -> Result<Option<&'static str>, CompileError> {
     Ok(match scope {
         0 => Some(""),              // CrossDevice
         1 | 5 => Some("agent"),     // Device, QueueFamily
@@ -805,7 +805,7 @@ impl<'c, 'a> FnCx<'c, 'a> {
     }
 
     /// (address space, layout rule, pointee type) of a pointer value.
-    fn pointer_info(&self, v: &Val) -> Result<(u32, Rule, Id), CompileError> {
+    pub(super) fn pointer_info(&self, v: &Val) -> Result<(u32, Rule, Id), CompileError> {
         let (storage, pointee) = self.m.pointer(v.ty)?;
         let (asp, rule) =
             storage_info(storage).ok_or_else(|| CompileError::unsupported(format!("storage class {storage:?}")))?;
@@ -1085,6 +1085,25 @@ impl<'c, 'a> FnCx<'c, 'a> {
                 }
             }
             _ if super::subgroup::is_subgroup_op(op) => self.subgroup_inst(inst)?,
+            AtomicLoad
+            | AtomicStore
+            | AtomicExchange
+            | AtomicCompareExchange
+            | AtomicCompareExchangeWeak
+            | AtomicIIncrement
+            | AtomicIDecrement
+            | AtomicIAdd
+            | AtomicISub
+            | AtomicSMin
+            | AtomicUMin
+            | AtomicSMax
+            | AtomicUMax
+            | AtomicAnd
+            | AtomicOr
+            | AtomicXor
+            | AtomicFAddEXT
+            | AtomicFMinEXT
+            | AtomicFMaxEXT => self.atomic(inst)?,
             ExtInst => {
                 let set = inst.id(0)?;
                 match self.m.ext_sets.get(&set) {
@@ -1254,19 +1273,10 @@ impl<'c, 'a> FnCx<'c, 'a> {
                 let splat = self.splat(v.ty, &s)?;
                 self.define(inst, format!("fmul contract {t} {}, {splat}", v.text))
             }
-            BitCount | BitReverse => {
-                let a = self.val(inst.id(0)?)?;
-                let t = self.m.llty(a.ty)?;
-                if t != self.m.llty(inst.rtype()?)? {
-                    return Err(CompileError::unsupported(format!(
-                        "{} with a result width unlike its operand's",
-                        inst.name()
-                    )));
-                }
-                let name = if op == BitCount { "ctpop" } else { "bitreverse" };
-                let r = self.call_intrinsic(&t, &format!("llvm.{name}.{}", intrinsic_suffix(&t)), &[self.typed(&a)?]);
-                self.alias(inst, r)
-            }
+            BitCount | BitReverse => self.bit_count_reverse(inst),
+            IAddCarry | ISubBorrow | UMulExtended | SMulExtended => self.extended_arith(inst),
+            BitFieldInsert | BitFieldSExtract | BitFieldUExtract => self.bit_field(inst),
+            SDot | UDot | SUDot | SDotAccSat | UDotAccSat | SUDotAccSat => self.integer_dot(inst),
             ConvertFToU | ConvertFToS => {
                 let a = self.val(inst.id(0)?)?;
                 let (ft, rt) = (self.m.llty(a.ty)?, self.m.llty(inst.rtype()?)?);

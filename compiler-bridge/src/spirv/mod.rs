@@ -15,6 +15,8 @@
 //! anything valid but not lowered yet is [`CompileError::Unsupported`] naming the opcode,
 //! capability or feature.
 
+mod arith;
+mod atomic;
 mod consts;
 pub mod features;
 mod func;

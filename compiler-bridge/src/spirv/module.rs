@@ -32,6 +32,16 @@ const SUPPORTED_CAPABILITIES: &[Capability] = &[
     Capability::GroupNonUniformQuad,
     Capability::SubgroupBallotKHR,
     Capability::SubgroupVoteKHR,
+    // Atomics (`atomic.rs`) and integer dot products (`arith.rs`).
+    Capability::Int64Atomics,
+    Capability::AtomicFloat32AddEXT,
+    Capability::AtomicFloat64AddEXT,
+    Capability::AtomicFloat32MinMaxEXT,
+    Capability::AtomicFloat64MinMaxEXT,
+    Capability::DotProduct,
+    Capability::DotProductInputAll,
+    Capability::DotProductInput4x8Bit,
+    Capability::DotProductInput4x8BitPacked,
 ];
 
 /// Extended instruction sets we know.

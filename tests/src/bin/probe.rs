@@ -42,8 +42,8 @@ fn copy_dispatch(ctx: &Context, n: u32) -> Result<bool, Error> {
     Ok(out.iter().zip(&src_data).all(|(d, s)| *d == s.wrapping_add(1)))
 }
 
-/// Pipeline creation with an instruction the lowering does not support must fail with an
-/// error code (the ICD logs which instruction), not crash.
+/// Pipeline creation with SPIR-V the lowering does not support (an image) must fail with an
+/// error code (the ICD logs what is unsupported), not crash.
 fn unsupported_spirv() -> Result<String, Error> {
     let ctx = context()?;
     let usage = vk::BufferUsageFlags::STORAGE_BUFFER;
