@@ -7,6 +7,7 @@ use rspirv::dr;
 use spirv::{BuiltIn, Op, StorageClass};
 
 use super::consts::float_literal;
+use super::memory::PtrLayout;
 use super::module::{ExtSet, Module};
 use super::types::{intrinsic_suffix, ptr_ty, storage_info, Rule, Type};
 use super::{Id, InstExt, Lowered, KERNEL_NAME};
@@ -60,6 +61,8 @@ pub(super) struct FnCx<'c, 'a> {
     buffer_desc: HashMap<Id, String>,
     /// Descriptor-array variables: (set, binding).
     desc_arrays: HashMap<Id, (u32, u32)>,
+    /// Matrix layouts of pointers into explicitly laid out matrices (from access chains).
+    pub(super) ptr_layout: HashMap<Id, PtrLayout>,
     prologue: Vec<String>,
     blocks: Vec<Block>,
     /// Number of CFG edges from a block to a block (LLVM phis list each edge).
@@ -231,6 +234,7 @@ impl<'c, 'a> FnCx<'c, 'a> {
             values: HashMap::new(),
             buffer_desc: HashMap::new(),
             desc_arrays: HashMap::new(),
+            ptr_layout: HashMap::new(),
             prologue: Vec::new(),
             blocks: Vec::new(),
             edges: HashMap::new(),
@@ -671,7 +675,7 @@ impl<'c, 'a> FnCx<'c, 'a> {
 
     /// Loads a value of SPIR-V type `ty` from `ptr` (address space `asp`, layout `rule`),
     /// member by member for composites.
-    fn load_typed(&mut self, ptr: &str, asp: u32, rule: Rule, ty: Id, volatile: bool) -> Result<String, CompileError> {
+    pub(super) fn load_typed(&mut self, ptr: &str, asp: u32, rule: Rule, ty: Id, volatile: bool) -> Result<String, CompileError> {
         self.check_aggregate_size(ty)?;
         let pt = ptr_ty(asp);
         let vol = if volatile { "volatile " } else { "" };
@@ -710,18 +714,22 @@ impl<'c, 'a> FnCx<'c, 'a> {
                 for (i, mty) in members.iter().enumerate() {
                     let off = self.m.member_offset(ty, i as u32, rule)?;
                     let p = self.offset_ptr(ptr, asp, off);
-                    let v = self.load_typed(&p, asp, rule, *mty, volatile)?;
+                    let v = self.load_member(&p, asp, rule, ty, i as u32, *mty, volatile)?;
                     agg = self.def(format!("insertvalue {t} {agg}, {} {v}, {i}", self.m.llty(*mty)?));
                 }
                 Ok(agg)
             }
-            Type::Pointer { .. } => Err(CompileError::unsupported("pointer stored in memory (variable pointers)")),
+            Type::Matrix { .. } => {
+                let l = self.m.default_matrix_layout(ty, rule)?;
+                self.load_matrix(ptr, asp, rule, ty, l, volatile)
+            }
+            Type::Pointer { .. } => self.load_pointer(ptr, asp, ty, volatile),
             _ => Err(CompileError::invalid(format!("load of type %{ty}, which has no value form"))),
         }
     }
 
     /// Stores `value` (of SPIR-V type `ty`) to `ptr`, member by member for composites.
-    fn store_typed(
+    pub(super) fn store_typed(
         &mut self,
         ptr: &str,
         asp: u32,
@@ -766,12 +774,14 @@ impl<'c, 'a> FnCx<'c, 'a> {
                     let off = self.m.member_offset(ty, i as u32, rule)?;
                     let v = self.def(format!("extractvalue {t} {value}, {i}"));
                     let p = self.offset_ptr(ptr, asp, off);
-                    self.store_typed(&p, asp, rule, *mty, &v, volatile)?;
+                    self.store_member(&p, asp, rule, ty, i as u32, *mty, &v, volatile)?;
                 }
             }
-            Type::Pointer { .. } => {
-                return Err(CompileError::unsupported("pointer stored in memory (variable pointers)"))
+            Type::Matrix { .. } => {
+                let l = self.m.default_matrix_layout(ty, rule)?;
+                self.store_matrix(ptr, asp, rule, ty, l, value, volatile)?;
             }
+            Type::Pointer { .. } => self.store_pointer(ptr, asp, ty, value, volatile)?,
             _ => return Err(CompileError::invalid(format!("store of type %{ty}, which has no value form"))),
         }
         Ok(())
@@ -788,7 +798,7 @@ impl<'c, 'a> FnCx<'c, 'a> {
     }
 
     /// `ptr + off` (no instruction when `off` is 0).
-    fn offset_ptr(&mut self, ptr: &str, asp: u32, off: u64) -> String {
+    pub(super) fn offset_ptr(&mut self, ptr: &str, asp: u32, off: u64) -> String {
         if off == 0 {
             ptr.to_string()
         } else {
@@ -825,13 +835,15 @@ impl<'c, 'a> FnCx<'c, 'a> {
     }
 
     /// OpAccessChain / OpInBoundsAccessChain: a byte offset from the base pointer.
-    fn access_chain(&mut self, inst: &dr::Instruction) -> Result<(), CompileError> {
+    /// With `ptr_chain` (OpPtrAccessChain), the first index is the Element operand.
+    fn access_chain(&mut self, inst: &dr::Instruction, ptr_chain: bool) -> Result<(), CompileError> {
         let (result, rty) = (inst.result()?, inst.rtype()?);
         let base_id = inst.id(0)?;
         let mut indices = inst.ids_from(1)?;
+        let mut base_ty = None;
         let (base, asp, rule, mut cur) = if let Some(&(set, binding)) = self.desc_arrays.get(&base_id) {
             // An array of buffer descriptors: the first index picks the descriptor.
-            if indices.is_empty() {
+            if indices.is_empty() || ptr_chain {
                 return Err(inst.bad("access chain into a descriptor array without an index"));
             }
             let first = indices.remove(0);
@@ -847,6 +859,7 @@ impl<'c, 'a> FnCx<'c, 'a> {
         } else {
             let base = self.val(base_id)?;
             let (asp, rule, pointee) = self.pointer_info(&base)?;
+            base_ty = Some(base.ty);
             if let (true, Some(desc)) = (indices.is_empty(), self.buffer_desc.get(&base_id).cloned()) {
                 self.buffer_desc.insert(result, desc);
             }
@@ -854,15 +867,21 @@ impl<'c, 'a> FnCx<'c, 'a> {
         };
         let mut const_off: i64 = 0;
         let mut dyn_off: Option<String> = None;
-        for idx in indices {
-            match self.m.ty(cur)?.clone() {
-                Type::Struct { .. } => {
+        let mut layout = self.ptr_layout.get(&base_id).copied();
+        for (n, idx) in indices.into_iter().enumerate() {
+            let step = match (ptr_chain && n == 0, base_ty) {
+                (true, Some(pt)) => Some((self.ptr_element_stride(pt, rule)?, cur)),
+                _ if matches!(self.m.ty(cur)?, Type::Struct { .. }) => None,
+                _ => Some(self.chain_step(cur, rule, &mut layout)?),
+            };
+            match step {
+                None => {
                     let member = self.m.const_u32(idx)?;
                     const_off = const_off.wrapping_add(self.m.member_offset(cur, member, rule)? as i64);
+                    layout = self.m.member_matrix_layout(cur, member, rule)?.map(PtrLayout::Matrix);
                     cur = self.m.element_type(cur, member)?;
                 }
-                Type::Array { elem, .. } | Type::RuntimeArray { elem } | Type::Vector { elem, .. } => {
-                    let stride = self.m.stride(cur, rule)? as i64;
+                Some((stride, elem)) => {
                     if let Some(c) = self.m.consts.get(&idx) {
                         let (w, _, _) = self.m.scalar_kind(c.ty)?;
                         let v = self.m.const_u64(idx)?;
@@ -879,8 +898,10 @@ impl<'c, 'a> FnCx<'c, 'a> {
                     }
                     cur = elem;
                 }
-                _ => return Err(inst.bad(&format!("indexes into %{cur}, which is not a composite"))),
             }
+        }
+        if let Some(l) = layout {
+            self.ptr_layout.insert(result, l);
         }
         let off = match (dyn_off, const_off as i32) {
             (None, 0) => None,
@@ -938,26 +959,27 @@ impl<'c, 'a> FnCx<'c, 'a> {
                     r?;
                 }
             }
-            AccessChain | InBoundsAccessChain => self.access_chain(inst)?,
+            AccessChain | InBoundsAccessChain => self.access_chain(inst, false)?,
+            PtrAccessChain | InBoundsPtrAccessChain => self.access_chain(inst, true)?,
             Load => {
                 let (result, rty) = (inst.result()?, inst.rtype()?);
                 let p = self.val(inst.id(0)?)?;
                 let (asp, rule, _) = self.pointer_info(&p)?;
-                let v = self.load_typed(&p.text, asp, rule, rty, Self::is_volatile(inst, 1))?;
+                let v = self.load_via(inst.id(0)?, &p.text, asp, rule, rty, Self::is_volatile(inst, 1))?;
                 self.set(result, rty, v);
             }
             Store => {
                 let p = self.val(inst.id(0)?)?;
                 let v = self.val(inst.id(1)?)?;
                 let (asp, rule, pointee) = self.pointer_info(&p)?;
-                self.store_typed(&p.text, asp, rule, pointee, &v.text, Self::is_volatile(inst, 2))?;
+                self.store_via(inst.id(0)?, &p.text, asp, rule, pointee, &v.text, Self::is_volatile(inst, 2))?;
             }
             CopyMemory => {
                 let (dst, src) = (self.val(inst.id(0)?)?, self.val(inst.id(1)?)?);
                 let (dasp, drule, pointee) = self.pointer_info(&dst)?;
                 let (sasp, srule, _) = self.pointer_info(&src)?;
-                let v = self.load_typed(&src.text, sasp, srule, pointee, false)?;
-                self.store_typed(&dst.text, dasp, drule, pointee, &v, false)?;
+                let v = self.load_via(inst.id(1)?, &src.text, sasp, srule, pointee, false)?;
+                self.store_via(inst.id(0)?, &dst.text, dasp, drule, pointee, &v, false)?;
             }
             ArrayLength => self.array_length(inst)?,
             CopyObject | CopyLogical => {
@@ -1329,6 +1351,10 @@ impl<'c, 'a> FnCx<'c, 'a> {
                 let e = self.def(format!("insertelement {t} {}, {}, {}", v.text, self.typed(&c)?, self.typed(&i)?));
                 self.define(inst, format!("freeze {t} {e}"))
             }
+            ConvertUToPtr | ConvertPtrToU | PtrEqual | PtrNotEqual | QuantizeToF16 | MatrixTimesScalar
+            | MatrixTimesVector | VectorTimesMatrix | MatrixTimesMatrix | OuterProduct | Transpose => {
+                self.lower_memory_inst(inst)
+            }
             _ => Err(CompileError::unsupported(inst.name())),
         }
     }
@@ -1421,7 +1447,7 @@ impl<'c, 'a> FnCx<'c, 'a> {
                 }
                 self.alias(inst, acc)
             }
-            Type::Array { .. } | Type::Struct { .. } => {
+            Type::Array { .. } | Type::Struct { .. } | Type::Matrix { .. } => {
                 let mut acc = "poison".to_string();
                 for (i, p) in parts.iter().enumerate() {
                     let v = self.val(*p)?;

@@ -19,6 +19,8 @@ mod consts;
 pub mod features;
 mod func;
 mod glsl;
+mod matrix;
+mod memory;
 mod module;
 mod types;
 
