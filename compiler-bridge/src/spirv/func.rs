@@ -686,12 +686,22 @@ impl<'c, 'a> FnCx<'c, 'a> {
             }
             Type::Int { .. } | Type::Float { .. } => {
                 let (t, a) = (self.m.llty(ty)?, self.m.scalar_size(ty)?);
-                Ok(self.def(format!("load {vol}{t}, {pt} {ptr}, align {a}")))
+                let v = self.def(format!("load {vol}{t}, {pt} {ptr}, align {a}"));
+                if asp != 7 {
+                    return Ok(v);
+                }
+                // VectorCombine turns a buffer load inserted into lane 0 of a vector into a
+                // `<1 x T>` buffer load, which LLVM 19's AMDGPU instruction selection cannot
+                // legalise ("Do not know how to scalarize"); a freeze between them stops it.
+                Ok(self.def(format!("freeze {t} {v}")))
             }
             Type::Vector { elem, count } => {
                 if matches!(self.m.ty(elem)?, Type::Bool) {
                     let raw = self.def(format!("load {vol}<{count} x i32>, {pt} {ptr}, align 4"));
                     return Ok(self.def(format!("icmp ne <{count} x i32> {raw}, zeroinitializer")));
+                }
+                if self.split_vector_access(ty, asp)? {
+                    return self.load_strided(ptr, asp, ty, self.m.scalar_size(ty)?, volatile);
                 }
                 let (t, a) = (self.m.llty(ty)?, self.m.scalar_size(ty)?);
                 Ok(self.def(format!("load {vol}{t}, {pt} {ptr}, align {a}")))
@@ -754,6 +764,8 @@ impl<'c, 'a> FnCx<'c, 'a> {
                 if matches!(self.m.ty(elem)?, Type::Bool) {
                     let raw = self.def(format!("zext <{count} x i1> {value} to <{count} x i32>"));
                     self.emit(format!("store {vol}<{count} x i32> {raw}, {pt} {ptr}, align 4"));
+                } else if self.split_vector_access(ty, asp)? {
+                    self.store_strided(ptr, asp, ty, self.m.scalar_size(ty)?, value, volatile)?;
                 } else {
                     let (t, a) = (self.m.llty(ty)?, self.m.scalar_size(ty)?);
                     self.emit(format!("store {vol}{t} {value}, {pt} {ptr}, align {a}"));

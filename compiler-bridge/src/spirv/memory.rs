@@ -293,7 +293,7 @@ impl FnCx<'_, '_> {
     }
 
     /// Loads a vector whose components are `stride` bytes apart.
-    fn load_strided(&mut self, ptr: &str, asp: u32, vty: Id, stride: u64, vol: bool) -> Result<String, CompileError> {
+    pub(super) fn load_strided(&mut self, ptr: &str, asp: u32, vty: Id, stride: u64, vol: bool) -> Result<String, CompileError> {
         let Type::Vector { elem, count } = *self.m.ty(vty)? else {
             // A single component of a row-major column is a plain scalar.
             return self.load_typed(ptr, asp, Rule::Natural, vty, vol);
@@ -308,7 +308,7 @@ impl FnCx<'_, '_> {
         Ok(v)
     }
 
-    fn store_strided(
+    pub(super) fn store_strided(
         &mut self,
         ptr: &str,
         asp: u32,
@@ -327,6 +327,17 @@ impl FnCx<'_, '_> {
             self.store_typed(&p, asp, Rule::Natural, elem, &s, vol)?;
         }
         Ok(())
+    }
+
+    /// Whether a vector access through a buffer fat pointer (address space 7) must go
+    /// component by component: LLVM 19 cannot select buffer accesses wider than 16 bytes
+    /// (dvec3, dvec4, i64vec3...) nor legalise ones of i8 vectors.
+    pub(super) fn split_vector_access(&self, ty: Id, asp: u32) -> Result<bool, CompileError> {
+        if asp != 7 {
+            return Ok(false);
+        }
+        let (size, _) = self.m.size_align(ty, Rule::Natural)?;
+        Ok(size > 16 || self.m.scalar_size(ty)? == 1)
     }
 
     /// Loads a pointer of type `ty` stored in memory: only PhysicalStorageBuffer pointers

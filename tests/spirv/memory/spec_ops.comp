@@ -1,7 +1,7 @@
-// target-env: vulkan1.3
+// target-env: vulkan1.2
 #version 450
-// Specialisation constant operations folded at pipeline creation, LocalSizeId
-// (local_size_x_id with vulkan1.3) and a shared array sized by a specialisation constant.
+// Specialisation constant operations folded at pipeline creation, local_size_x_id
+// (the WorkgroupSize built-in constant) and a shared array sized by a specialisation constant.
 layout(local_size_x_id = 0) in;
 layout(constant_id = 0) const uint WG = 8;
 layout(constant_id = 1) const int A = 5;
@@ -11,7 +11,7 @@ layout(constant_id = 4) const uint U = 7u;
 const int ADD = A + B, SUB = A - B, MUL = A * B, DIV = A / B, REM = A % B;
 const int SHL = A << 3, SHR = B >> 1, BITS = (A & B) | (A ^ 12);
 const uint USHR = U >> 1u, UDIV = U / 2u, UMOD = U % 3u, NOTU = ~U;
-const bool CMP = A < B || (U >= 7u && !F), EQ = A == B, NE = (A != B) != F;
+const bool CMP = (A < B) != (U >= 7u && !F), EQ = A == B, NE = (A != B) != F;
 const int SEL = F ? A : B;
 const uint CONV = uint(B) + uint(A);
 const int NEG = -A;

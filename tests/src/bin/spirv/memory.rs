@@ -561,7 +561,8 @@ fn spec_cases(out: &mut Vec<Case>) {
             a - b,
             a * b,
             a / b,
-            a % 4,
+            // `%` is OpSMod: the result takes the divisor's sign.
+            if a % b != 0 && (a % b < 0) != (b < 0) { a % b + b } else { a % b },
             a << 3,
             b >> 1,
             (a & b) | (a ^ 12),
@@ -569,7 +570,7 @@ fn spec_cases(out: &mut Vec<Case>) {
             (u / 2) as i32,
             (u % 3) as i32,
             !u as i32,
-            i32::from(a < b || (u >= 7 && !f)),
+            i32::from((a < b) != (u >= 7 && !f)),
             i32::from(a == b),
             i32::from((a != b) != f),
             if f { a } else { b },
