@@ -61,7 +61,7 @@ fn memory_corpus_compiles_to_code_objects() {
 #[test]
 fn buffer_references_are_flat_global_accesses() {
     let layout = layout();
-    for name in ["psb_basic.comp", "psb_linked.comp", "psb_stored.comp"] {
+    for name in ["psb_basic.comp", "psb_linked.comp", "psb_stored.comp", "psb_asm.spvasm"] {
         let words = corpus_spirv(name);
         let lowered = lower(&input(&words, &layout, &[])).unwrap();
         assert!(lowered.ir.contains("ptr addrspace(1)"), "{name}");

@@ -1340,7 +1340,7 @@ impl<'c, 'a> FnCx<'c, 'a> {
                 let a = self.val(inst.id(0)?)?;
                 let rty = inst.rtype()?;
                 if matches!(self.m.ty(rty)?, Type::Pointer { .. }) || matches!(self.m.ty(a.ty)?, Type::Pointer { .. }) {
-                    return Err(CompileError::unsupported("OpBitcast of a pointer"));
+                    return self.bitcast_pointer(inst, &a);
                 }
                 if self.m.llty(a.ty)? == self.m.llty(rty)? {
                     return self.alias(inst, a.text);

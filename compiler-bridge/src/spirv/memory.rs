@@ -4,7 +4,7 @@
 use rspirv::dr;
 use spirv::{Op, StorageClass};
 
-use super::func::{bool_ty, FnCx};
+use super::func::{bool_ty, FnCx, Val};
 use super::module::Module;
 use super::types::{ptr_ty, Rule, Type};
 use super::{Id, InstExt};
@@ -368,6 +368,26 @@ impl FnCx<'_, '_> {
             (storage, _) => Err(CompileError::unsupported(format!(
                 "pointer to {storage:?} stored in memory (variable pointers)"
             ))),
+        }
+    }
+
+    /// OpBitcast to or from a PhysicalStorageBuffer pointer: the other side is a 64-bit
+    /// integer or a 2-component vector of 32-bit integers.
+    pub(super) fn bitcast_pointer(&mut self, inst: &dr::Instruction, a: &Val) -> Result<(), CompileError> {
+        let rty = inst.rtype()?;
+        let psb = |ty: Id| matches!(self.m.ty(ty), Ok(Type::Pointer { storage: StorageClass::PhysicalStorageBuffer, .. }));
+        let (rt, at) = (self.m.llty(rty)?, self.m.llty(a.ty)?);
+        match (psb(a.ty), psb(rty)) {
+            (true, true) => self.alias(inst, a.text.clone()),
+            (true, false) if rt == "i64" || rt == "<2 x i32>" => {
+                let i = self.def(format!("ptrtoint ptr addrspace(1) {} to i64", a.text));
+                self.define(inst, format!("bitcast i64 {i} to {rt}"))
+            }
+            (false, true) if at == "i64" || at == "<2 x i32>" => {
+                let i = self.def(format!("bitcast {at} {} to i64", a.text));
+                self.define(inst, format!("inttoptr i64 {i} to ptr addrspace(1)"))
+            }
+            _ => Err(CompileError::unsupported(format!("OpBitcast between {at} and {rt}"))),
         }
     }
 

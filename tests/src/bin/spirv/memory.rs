@@ -60,6 +60,7 @@ pub fn cases() -> Vec<Case> {
     scalar_cases(&mut out);
     matrix_cases(&mut out);
     layout_cases(&mut out);
+    more_layout_cases(&mut out);
     pointer_cases(&mut out);
     spec_cases(&mut out);
     out
@@ -504,6 +505,109 @@ fn layout_cases(out: &mut Vec<Case>) {
     );
 }
 
+fn more_layout_cases(out: &mut Vec<Case>) {
+    // Scalar layout: S { float a; vec3 v; mat3 m; } is 13 floats; P { vec3 k; mat2x3 n; }.
+    let x = small_ints(32, 13 * 64, -4, 4);
+    let (k, n) = ([1.0f32, -2.0, 0.5], [[3.0f32, 0.0, -1.0], [0.25, 2.0, 4.0]]);
+    let mut push = k.to_vec();
+    push.extend(n.iter().flatten());
+    let (mut want_o, mut want_s) = (Vec::new(), x.clone());
+    for i in 0..64 {
+        let e = &x[13 * i..13 * i + 13];
+        let m = |c: usize, r: usize| e[4 + 3 * c + r];
+        for r in 0..3 {
+            want_o.push((0..3).map(|c| m(c, r) * e[1 + c]).sum::<f32>() + e[0] * k[r] + n[1][r]);
+        }
+        for r in 0..3 {
+            want_s[13 * i + 1 + r] = m(i % 3, r);
+        }
+    }
+    out.push(
+        Case::new("memory/scalar_layout", [1, 1, 1])
+            .storage_of(&x)
+            .output(12 * 64)
+            .push(bytes(&push))
+            .check(move |o| {
+                o.expect(1, &want_o, Tol::Exact)?;
+                o.expect(0, &want_s, Tol::Exact)
+            }),
+    );
+
+    // std140: mat3 ms[4] (columns 16 bytes apart), row-major mat2x3 r (rows 16 bytes apart);
+    // push constants: mat2 c (columns 8 apart), row-major mat2 rm.
+    let ms: Vec<Vec<Vec<f32>>> =
+        (0..4).map(|k| (0..3).map(|c| (0..3).map(|r| (k * 9 + c * 3 + r) as f32 - 10.0).collect()).collect()).collect();
+    let rl = [[1.0f32, 2.0, 3.0], [-4.0, 5.0, -6.0]];
+    let (cl, rml) = ([[2.0f32, -1.0], [0.5, 3.0]], [[1.0f32, 4.0], [-2.0, 0.25]]);
+    let mut ubo = vec![0f32; 60];
+    for (k, m) in ms.iter().enumerate() {
+        for c in 0..3 {
+            for r in 0..3 {
+                ubo[k * 12 + c * 4 + r] = m[c][r];
+            }
+        }
+    }
+    for c in 0..2 {
+        for r in 0..3 {
+            ubo[48 + r * 4 + c] = rl[c][r];
+        }
+    }
+    let mut push = vec![cl[0][0], cl[0][1], cl[1][0], cl[1][1], 0.0, 0.0, 0.0, 0.0];
+    for c in 0..2 {
+        for r in 0..2 {
+            push[4 + r * 2 + c] = rml[c][r];
+        }
+    }
+    let mut want = Vec::new();
+    for i in 0..32 {
+        let m = &ms[i % 4];
+        let x = [1.0, 2.0, i as f32];
+        let a: Vec<f32> = (0..3).map(|r| (0..3).map(|c| m[c][r] * x[c]).sum::<f32>() + rl[i % 2][r]).collect();
+        let y = [i as f32, 1.0];
+        let b: Vec<f32> =
+            (0..2).map(|r| cl[0][r] * y[0] + cl[1][r] * y[1] + rml[1][r] + ms[3][i % 3][r]).collect();
+        let rc: Vec<f32> = (0..2).map(|r| rml[0][r] * cl[0][0] + rml[1][r] * cl[0][1]).collect();
+        want.extend_from_slice(&[a[0], a[1], a[2], b[0], b[1], rc[0], rc[1], 0.0]);
+    }
+    out.push(
+        Case::new("memory/mat_uniform_push", [1, 1, 1])
+            .uniform(bytes(&ubo))
+            .push(bytes(&push))
+            .output(32 * 32)
+            .expect(1, want, Tol::Exact),
+    );
+
+    // std140 T { vec3 v; float f[2]; mat2 m; }: v 0, f 16 (stride 16), m 48 (stride 16); 80 bytes.
+    // std430: v 0, f 12 (stride 4), m 24 (stride 8); 48 bytes.
+    let t: Vec<Vec<f32>> = (0..2).map(|k| (0..9).map(|j| (k * 9 + j) as f32 + 0.5).collect()).collect();
+    let mut ubo = vec![0f32; 40];
+    for (k, e) in t.iter().enumerate() {
+        let b = 20 * k;
+        ubo[b..b + 3].copy_from_slice(&e[0..3]);
+        ubo[b + 4] = e[3];
+        ubo[b + 8] = e[4];
+        ubo[b + 12..b + 14].copy_from_slice(&e[5..7]);
+        ubo[b + 16..b + 18].copy_from_slice(&e[7..9]);
+    }
+    let mut want = vec![0f32; 12 * 17];
+    let mut put = |slot: usize, e: &[f32]| {
+        let b = 12 * slot;
+        want[b..b + 5].copy_from_slice(&e[0..5]);
+        want[b + 6..b + 10].copy_from_slice(&e[5..9]);
+    };
+    for i in 0..16 {
+        let mut e = t[i % 2].clone();
+        e[4] += i as f32;
+        e[7] *= i as f32;
+        e[8] *= i as f32;
+        put(i, &e);
+    }
+    put(16, &t[1]);
+    out.push(
+        Case::new("memory/copy_logical", [1, 1, 1]).uniform(bytes(&ubo)).output(48 * 17).expect(1, want, Tol::Exact),
+    );
+}
+
 fn pointer_cases(out: &mut Vec<Case>) {
     let v = f32s_in(40, -100.0, 100.0);
     let v: Vec<f32> = v.iter().cycle().take(4 * N).copied().collect();
@@ -540,6 +644,18 @@ fn pointer_cases(out: &mut Vec<Case>) {
             .address(bytes(&nodes))
             .output(4 * 128)
             .expect(1, want, Tol::Exact),
+    );
+
+    let x = f32s_in(42, -100.0, 100.0);
+    let mut buf = x[..64].to_vec();
+    buf.resize(192, 0.0);
+    let mut want = buf.clone();
+    for i in 0..64 {
+        want[64 + i] = x[i] * 2.0;
+        want[128 + i] = 4.0 * i as f32;
+    }
+    out.push(
+        Case::new("memory/psb_asm", [1, 1, 1]).needs(&[Need::Int64]).address(bytes(&buf)).expect(0, want, Tol::Exact),
     );
 
     let src: Vec<i32> = i32s(41).iter().map(|v| v >> 4).collect();
