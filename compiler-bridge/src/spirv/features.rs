@@ -72,7 +72,7 @@ pub const SHADER_FEATURES: ShaderFeatures = ShaderFeatures {
     float_atomic_min_max: false,
     integer_dot_product: false,
     buffer_device_address: true,
-    variable_pointers: false,
+    variable_pointers: true,
     subgroup_operations: subgroup::BASIC,
     subgroup_sizes: [32, 64],
 };

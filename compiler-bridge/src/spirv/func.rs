@@ -375,6 +375,7 @@ impl<'c, 'a> FnCx<'c, 'a> {
             for phi in &b.phis {
                 let mut incoming = Vec::new();
                 for (value, parent) in &phi.incoming {
+                    self.check_variable_pointers(&[*value])?;
                     let v = self.val(*value)?;
                     for _ in 0..self.edges.get(&(*parent, b.label)).copied().unwrap_or(0) {
                         incoming.push(format!("[ {}, %b{parent} ]", v.text));
@@ -997,6 +998,13 @@ impl<'c, 'a> FnCx<'c, 'a> {
             CopyObject | CopyLogical => {
                 let v = self.val(inst.id(0)?)?;
                 self.set(inst.result()?, inst.rtype()?, v.text);
+                // A copied pointer keeps what is known about the memory it points to.
+                if let Some(l) = self.ptr_layout.get(&inst.id(0)?).copied() {
+                    self.ptr_layout.insert(inst.result()?, l);
+                }
+                if let Some(d) = self.buffer_desc.get(&inst.id(0)?).cloned() {
+                    self.buffer_desc.insert(inst.result()?, d);
+                }
             }
             Undef => {
                 let ty = inst.rtype()?;
@@ -1054,6 +1062,7 @@ impl<'c, 'a> FnCx<'c, 'a> {
                 for g in &self.hidden {
                     args.push(format!("ptr addrspace(5) %g{g}"));
                 }
+                self.check_variable_pointers(&inst.ids_from(1)?)?;
                 for a in inst.ids_from(1)? {
                     let v = self.val(a)?;
                     args.push(self.typed(&v)?);
@@ -1231,6 +1240,7 @@ impl<'c, 'a> FnCx<'c, 'a> {
                 self.define(inst, format!("fneg {} {}", self.m.llty(a.ty)?, a.text))
             }
             Select => {
+                self.check_variable_pointers(&[inst.id(1)?, inst.id(2)?])?;
                 let (c, a, b) = (self.val(inst.id(0)?)?, self.val(inst.id(1)?)?, self.val(inst.id(2)?)?);
                 let (ct, at) = (self.typed(&c)?, self.m.llty(a.ty)?);
                 self.define(inst, format!("select {ct}, {at} {}, {at} {}", a.text, b.text))

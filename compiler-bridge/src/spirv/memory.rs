@@ -391,6 +391,18 @@ impl FnCx<'_, '_> {
         }
     }
 
+    /// Pointers that go through OpSelect, OpPhi or a function call lose what the access
+    /// chain that made them knew about their matrix layout: refuse those rather than
+    /// read a matrix with the wrong layout.
+    pub(super) fn check_variable_pointers(&self, ids: &[Id]) -> Result<(), CompileError> {
+        match ids.iter().find(|id| self.ptr_layout.contains_key(id)) {
+            Some(id) => Err(CompileError::unsupported(format!(
+                "pointer %{id} into an explicitly laid out matrix selected, merged or passed to a function"
+            ))),
+            None => Ok(()),
+        }
+    }
+
     /// Pointer conversions and comparisons, matrix arithmetic and OpQuantizeToF16.
     pub(super) fn lower_memory_inst(&mut self, inst: &dr::Instruction) -> Result<(), CompileError> {
         match inst.class.opcode {

@@ -30,6 +30,9 @@ const SUPPORTED_CAPABILITIES: &[Capability] = &[
     Capability::UniformAndStorageBuffer16BitAccess,
     Capability::StoragePushConstant16,
     Capability::PhysicalStorageBufferAddresses,
+    // OpSelect / OpPhi of pointers, pointers as function arguments, OpPtrEqual.
+    Capability::VariablePointersStorageBuffer,
+    Capability::VariablePointers,
     // The subgroup "basic" category: the built-ins and OpGroupNonUniformElect.
     Capability::GroupNonUniform,
     // The other subgroup categories are accepted as declarations only, so that a module

@@ -658,6 +658,31 @@ fn pointer_cases(out: &mut Vec<Case>) {
         Case::new("memory/psb_asm", [1, 1, 1]).needs(&[Need::Int64]).address(bytes(&buf)).expect(0, want, Tol::Exact),
     );
 
+    let (va, vb) = (u32s(43), u32s(44));
+    let (va, vb): (Vec<u32>, Vec<u32>) = (va[..64].iter().map(|v| v >> 8).collect(), vb[..64].iter().map(|v| v >> 8).collect());
+    let (mut want_a, mut want_b, mut want_o) = (va.clone(), vb.clone(), Vec::new());
+    for i in 0..64 {
+        let even = i % 2 == 0;
+        want_o.push((if even { va[i] } else { vb[i] }).wrapping_mul(10) + u32::from(even));
+        if i & 2 != 0 {
+            want_a[i] += 1000;
+        } else {
+            want_b[i] += 1000;
+        }
+    }
+    out.push(
+        Case::new("memory/variable_pointers", [1, 1, 1])
+            .needs(&[Need::VariablePointers, Need::VariablePointersStorageBuffer])
+            .storage_of(&va)
+            .storage_of(&vb)
+            .output(4 * 64)
+            .check(move |o| {
+                o.expect(0, &want_a, Tol::Exact)?;
+                o.expect(1, &want_b, Tol::Exact)?;
+                o.expect(2, &want_o, Tol::Exact)
+            }),
+    );
+
     let src: Vec<i32> = i32s(41).iter().map(|v| v >> 4).collect();
     let want: Vec<i32> = (0..64).map(|i| src[(i + 1) % 64] + 1000 + src[(i + 1) % 64 + 1]).collect();
     out.push(
