@@ -676,7 +676,14 @@ impl<'c, 'a> FnCx<'c, 'a> {
 
     /// Loads a value of SPIR-V type `ty` from `ptr` (address space `asp`, layout `rule`),
     /// member by member for composites.
-    pub(super) fn load_typed(&mut self, ptr: &str, asp: u32, rule: Rule, ty: Id, volatile: bool) -> Result<String, CompileError> {
+    pub(super) fn load_typed(
+        &mut self,
+        ptr: &str,
+        asp: u32,
+        rule: Rule,
+        ty: Id,
+        volatile: bool,
+    ) -> Result<String, CompileError> {
         self.check_aggregate_size(ty)?;
         let pt = ptr_ty(asp);
         let vol = if volatile { "volatile " } else { "" };

@@ -293,7 +293,14 @@ impl FnCx<'_, '_> {
     }
 
     /// Loads a vector whose components are `stride` bytes apart.
-    pub(super) fn load_strided(&mut self, ptr: &str, asp: u32, vty: Id, stride: u64, vol: bool) -> Result<String, CompileError> {
+    pub(super) fn load_strided(
+        &mut self,
+        ptr: &str,
+        asp: u32,
+        vty: Id,
+        stride: u64,
+        vol: bool,
+    ) -> Result<String, CompileError> {
         let Type::Vector { elem, count } = *self.m.ty(vty)? else {
             // A single component of a row-major column is a plain scalar.
             return self.load_typed(ptr, asp, Rule::Natural, vty, vol);
@@ -365,9 +372,9 @@ impl FnCx<'_, '_> {
     fn check_stored_pointer(&self, ty: Id) -> Result<(), CompileError> {
         match self.m.pointer(ty)? {
             (StorageClass::PhysicalStorageBuffer, _) => Ok(()),
-            (storage, _) => Err(CompileError::unsupported(format!(
-                "pointer to {storage:?} stored in memory (variable pointers)"
-            ))),
+            (storage, _) => {
+                Err(CompileError::unsupported(format!("pointer to {storage:?} stored in memory (variable pointers)")))
+            }
         }
     }
 
@@ -375,7 +382,8 @@ impl FnCx<'_, '_> {
     /// integer or a 2-component vector of 32-bit integers.
     pub(super) fn bitcast_pointer(&mut self, inst: &dr::Instruction, a: &Val) -> Result<(), CompileError> {
         let rty = inst.rtype()?;
-        let psb = |ty: Id| matches!(self.m.ty(ty), Ok(Type::Pointer { storage: StorageClass::PhysicalStorageBuffer, .. }));
+        let psb =
+            |ty: Id| matches!(self.m.ty(ty), Ok(Type::Pointer { storage: StorageClass::PhysicalStorageBuffer, .. }));
         let (rt, at) = (self.m.llty(rty)?, self.m.llty(a.ty)?);
         match (psb(a.ty), psb(rty)) {
             (true, true) => self.alias(inst, a.text.clone()),
@@ -410,7 +418,9 @@ impl FnCx<'_, '_> {
                 let a = self.val(inst.id(0)?)?;
                 let rty = inst.rtype()?;
                 if !matches!(self.m.pointer(rty)?, (StorageClass::PhysicalStorageBuffer, _)) {
-                    return Err(CompileError::unsupported("OpConvertUToPtr to a pointer that is not PhysicalStorageBuffer"));
+                    return Err(CompileError::unsupported(
+                        "OpConvertUToPtr to a pointer that is not PhysicalStorageBuffer",
+                    ));
                 }
                 let (w, _, _) = self.m.scalar_kind(a.ty)?;
                 let wide = if w < 64 { self.def(format!("zext i{w} {} to i64", a.text)) } else { a.text };

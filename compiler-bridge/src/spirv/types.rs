@@ -5,7 +5,7 @@ use spirv::StorageClass;
 use super::Id;
 
 /// A SPIR-V type, with what lowering needs resolved (array lengths are evaluated, with
-/// specialisation applied).
+/// specialisation applied). A matrix is `count` columns of vector type `col`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) enum Type {
     Void,
@@ -13,7 +13,6 @@ pub(crate) enum Type {
     Int { width: u32, signed: bool },
     Float { width: u32 },
     Vector { elem: Id, count: u32 },
-    /// `count` columns of vector type `col`.
     Matrix { col: Id, count: u32 },
     Array { elem: Id, len: u32 },
     RuntimeArray { elem: Id },

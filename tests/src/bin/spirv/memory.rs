@@ -1,6 +1,9 @@
 //! Cases of `tests/spirv/memory/`: 8/16/64-bit types, conversions and bitcasts, matrices
 //! and their layouts, explicit struct layouts, buffer references and specialisation.
 
+// References index several arrays by the same loop variable, like the shaders they mirror.
+#![allow(clippy::needless_range_loop)]
+
 use half::f16;
 use softnavi_tests::check::{bytes, f32s_in, i32s, i64s, u32s, Tol, N};
 
@@ -29,8 +32,10 @@ fn det(a: &[Vec<f64>]) -> f64 {
     }
     (0..n)
         .map(|c| {
-            let minor: Vec<Vec<f64>> =
-                a[1..].iter().map(|row| row.iter().enumerate().filter(|(j, _)| *j != c).map(|(_, v)| *v).collect()).collect();
+            let minor: Vec<Vec<f64>> = a[1..]
+                .iter()
+                .map(|row| row.iter().enumerate().filter(|(j, _)| *j != c).map(|(_, v)| *v).collect())
+                .collect();
             let s = if c % 2 == 0 { 1.0 } else { -1.0 };
             s * a[0][c] * det(&minor)
         })
@@ -44,10 +49,8 @@ fn inverse(a: &[Vec<f64>]) -> Vec<Vec<f64>> {
     let mut out = vec![vec![0.0; n]; n];
     for r in 0..n {
         for c in 0..n {
-            let minor: Vec<Vec<f64>> = (0..n)
-                .filter(|&i| i != c)
-                .map(|i| (0..n).filter(|&j| j != r).map(|j| a[i][j]).collect())
-                .collect();
+            let minor: Vec<Vec<f64>> =
+                (0..n).filter(|&i| i != c).map(|i| (0..n).filter(|&j| j != r).map(|j| a[i][j]).collect()).collect();
             let s = if (r + c) % 2 == 0 { 1.0 } else { -1.0 };
             out[r][c] = s * det(&minor) / d;
         }
@@ -111,13 +114,11 @@ fn scalar_cases(out: &mut Vec<Case>) {
         want.push(i32::from((u / 3).wrapping_add(u >> 2)));
         want.push(i32::from(x >> 3) + i32::from(x < 0));
     }
-    out.push(
-        Case::new("memory/int16_arith", [2, 1, 1])
-            .needs(&[Need::Int16])
-            .storage_of(&a)
-            .output(4 * 3 * N)
-            .expect(1, want, Tol::Exact),
-    );
+    out.push(Case::new("memory/int16_arith", [2, 1, 1]).needs(&[Need::Int16]).storage_of(&a).output(4 * 3 * N).expect(
+        1,
+        want,
+        Tol::Exact,
+    ));
 
     let a = i32s(6);
     let mut want = Vec::new();
@@ -128,24 +129,20 @@ fn scalar_cases(out: &mut Vec<Case>) {
         want.push(i32::from(u.wrapping_mul(3).wrapping_add(200)));
         want.push(i32::from((x >> 2) ^ (u as i8)));
     }
-    out.push(
-        Case::new("memory/int8_arith", [2, 1, 1])
-            .needs(&[Need::Int8])
-            .storage_of(&a)
-            .output(4 * 3 * N)
-            .expect(1, want, Tol::Exact),
-    );
+    out.push(Case::new("memory/int8_arith", [2, 1, 1]).needs(&[Need::Int8]).storage_of(&a).output(4 * 3 * N).expect(
+        1,
+        want,
+        Tol::Exact,
+    ));
 
     // Every value and result is exact in f16: x = k / 8 with |k| <= 32.
     let a: Vec<f32> = (0..N).map(|i| ((i % 65) as f32 - 32.0) / 8.0).collect();
     let want: Vec<f32> = a.iter().flat_map(|&x| [x * x + 1.0, x * x / 4.0 - 2.0, -x - 0.25]).collect();
-    out.push(
-        Case::new("memory/f16_arith", [2, 1, 1])
-            .needs(&[Need::Float16])
-            .storage_of(&a)
-            .output(4 * 3 * N)
-            .expect(1, want, Tol::Exact),
-    );
+    out.push(Case::new("memory/f16_arith", [2, 1, 1]).needs(&[Need::Float16]).storage_of(&a).output(4 * 3 * N).expect(
+        1,
+        want,
+        Tol::Exact,
+    ));
 
     let a: Vec<u16> = u32s(7).iter().map(|v| *v as u16).collect();
     let b: Vec<u16> = f32s_in(8, -100.0, 100.0).iter().map(|v| f16::from_f32(*v).to_bits()).collect();
@@ -227,7 +224,12 @@ fn scalar_cases(out: &mut Vec<Case>) {
             (f64::from(x) * 0.25) as i64,
         ]);
         let small = f64::from((x >> 24) as i8);
-        want_f.extend_from_slice(&[small, f64::from(f32::from(h)) + l as f64, 0.0, f64::from((f32::from(h) * 0.5) as i16)]);
+        want_f.extend_from_slice(&[
+            small,
+            f64::from(f32::from(h)) + l as f64,
+            0.0,
+            f64::from((f32::from(h) * 0.5) as i16),
+        ]);
     }
     out.push(
         Case::new("memory/convert", [2, 1, 1])
@@ -248,7 +250,7 @@ fn scalar_cases(out: &mut Vec<Case>) {
         let (x, y) = (v[0], v[1]);
         want_o.push((u64::from(x) | (u64::from(y) << 32)).wrapping_add(1));
         let s = [(y as i16).wrapping_add(1) as u16, ((y >> 16) as i16).wrapping_add(1) as u16];
-        want_p.extend_from_slice(&[y, x, (x >> 16) | (x << 16), u32::from(s[0]) | (u32::from(s[1]) << 16)]);
+        want_p.extend_from_slice(&[y, x, x.rotate_left(16), u32::from(s[0]) | (u32::from(s[1]) << 16)]);
     }
     out.push(
         Case::new("memory/bitcast", [1, 1, 1])
@@ -329,9 +331,11 @@ fn matrix_cases(out: &mut Vec<Case>) {
         let (m, n) = (&mm[i % 3], &nn[i % 2]);
         want[20 + 4 * i..23 + 4 * i].copy_from_slice(&[m[0] + n[0], m[1] + n[1], m[2] + 1.0]);
     }
-    out.push(
-        Case::new("memory/mat_rowmajor", [1, 1, 1]).uniform(bytes(&ubo)).output(4 * 84).expect(1, want, Tol::Exact),
-    );
+    out.push(Case::new("memory/mat_rowmajor", [1, 1, 1]).uniform(bytes(&ubo)).output(4 * 84).expect(
+        1,
+        want,
+        Tol::Exact,
+    ));
 
     let a = f32s_in(22, -4.0, 4.0);
     let a: Vec<f32> = a.iter().cycle().take(8 * 64).copied().collect();
@@ -348,15 +352,15 @@ fn matrix_cases(out: &mut Vec<Case>) {
         let s: Vec<f32> = n.iter().map(|col| k[3] * col[0] + 0.5 * col[1]).collect();
         want_p.extend_from_slice(&[r[0], r[1], s[0] + s[1], s[2] + k[5]]);
     }
-    out.push(
-        Case::new("memory/mat_nonsquare", [1, 1, 1]).storage_of(&a).output(48 * 64).output(16 * 64).check(move |o| {
+    out.push(Case::new("memory/mat_nonsquare", [1, 1, 1]).storage_of(&a).output(48 * 64).output(16 * 64).check(
+        move |o| {
             let got: Vec<f32> = o.get(1);
             // Padding lanes of the mat3 columns are not written.
             let got: Vec<f32> = got.iter().enumerate().map(|(j, v)| if j % 4 == 3 { 0.0 } else { *v }).collect();
             softnavi_tests::check::compare(&bytes(&got), &want_o, Tol::Abs(1e-4), |j| format!("element {j}"))?;
             o.expect(2, &want_p, Tol::Abs(1e-4))
-        }),
-    );
+        },
+    ));
 
     // dmat3 in std430: columns 32 bytes apart. Quarter-integer entries keep results exact.
     let e: Vec<f64> = small_ints(23, 9 * 64, -8, 8).iter().map(|v| f64::from(*v) / 4.0).collect();
@@ -406,7 +410,13 @@ fn matrix_cases(out: &mut Vec<Case>) {
             let inv = inverse(&rows(n));
             for c in 0..4 {
                 for r in 0..4 {
-                    want_o.push(if r < n && c < n { inv[r][c] as f32 } else if r == c { 1.0 } else { 0.0 });
+                    want_o.push(if r < n && c < n {
+                        inv[r][c] as f32
+                    } else if r == c {
+                        1.0
+                    } else {
+                        0.0
+                    });
                 }
             }
         }
@@ -434,7 +444,12 @@ fn matrix_cases(out: &mut Vec<Case>) {
         }
         let c = (i + 1) % 3;
         let gc = &g[4 * (i % 4)..4 * (i % 4) + 4];
-        want.extend_from_slice(&[gc[0] + pm[3 * c], gc[1] + pm[3 * c + 1], gc[2] + pm[3 * c + 2], gc[3] + pm[6 + i % 3]]);
+        want.extend_from_slice(&[
+            gc[0] + pm[3 * c],
+            gc[1] + pm[3 * c + 1],
+            gc[2] + pm[3 * c + 2],
+            gc[3] + pm[6 + i % 3],
+        ]);
         want.extend((0..4).map(|r| (0..4).map(|k| g[4 * k + r] * fi[k]).sum::<f32>()));
     }
     out.push(Case::new("memory/mat_local", [1, 1, 1]).storage_of(&a).output(32 * 64).expect(1, want, Tol::Exact));
@@ -478,14 +493,12 @@ fn layout_cases(out: &mut Vec<Case>) {
         want_items.extend(after);
     }
     out.push(
-        Case::new("memory/layout_structs", [1, 1, 1])
-            .uniform(bytes(&ubo))
-            .storage_of(&items)
-            .output(16 * 32)
-            .check(move |o| {
+        Case::new("memory/layout_structs", [1, 1, 1]).uniform(bytes(&ubo)).storage_of(&items).output(16 * 32).check(
+            move |o| {
                 o.expect(2, &want, Tol::Abs(1e-4))?;
                 o.expect(1, &want_items, Tol::Exact)
-            }),
+            },
+        ),
     );
 
     // In: float at 0, vec2 at 8, int at 20; stride 36. Out: int, float, vec2; stride 16.
@@ -500,9 +513,7 @@ fn layout_cases(out: &mut Vec<Case>) {
         input[9 * i + 5] = vi as u32;
         want.extend_from_slice(&[(vi + 1) as u32, (vf * 2.0).to_bits(), v1.to_bits(), v0.to_bits()]);
     }
-    out.push(
-        Case::new("memory/layout_odd", [2, 1, 1]).storage_of(&input).output(16 * N).expect(1, want, Tol::Exact),
-    );
+    out.push(Case::new("memory/layout_odd", [2, 1, 1]).storage_of(&input).output(16 * N).expect(1, want, Tol::Exact));
 }
 
 fn more_layout_cases(out: &mut Vec<Case>) {
@@ -522,16 +533,12 @@ fn more_layout_cases(out: &mut Vec<Case>) {
             want_s[13 * i + 1 + r] = m(i % 3, r);
         }
     }
-    out.push(
-        Case::new("memory/scalar_layout", [1, 1, 1])
-            .storage_of(&x)
-            .output(12 * 64)
-            .push(bytes(&push))
-            .check(move |o| {
-                o.expect(1, &want_o, Tol::Exact)?;
-                o.expect(0, &want_s, Tol::Exact)
-            }),
-    );
+    out.push(Case::new("memory/scalar_layout", [1, 1, 1]).storage_of(&x).output(12 * 64).push(bytes(&push)).check(
+        move |o| {
+            o.expect(1, &want_o, Tol::Exact)?;
+            o.expect(0, &want_s, Tol::Exact)
+        },
+    ));
 
     // std140: mat3 ms[4] (columns 16 bytes apart), row-major mat2x3 r (rows 16 bytes apart);
     // push constants: mat2 c (columns 8 apart), row-major mat2 rm.
@@ -564,17 +571,16 @@ fn more_layout_cases(out: &mut Vec<Case>) {
         let x = [1.0, 2.0, i as f32];
         let a: Vec<f32> = (0..3).map(|r| (0..3).map(|c| m[c][r] * x[c]).sum::<f32>() + rl[i % 2][r]).collect();
         let y = [i as f32, 1.0];
-        let b: Vec<f32> =
-            (0..2).map(|r| cl[0][r] * y[0] + cl[1][r] * y[1] + rml[1][r] + ms[3][i % 3][r]).collect();
+        let b: Vec<f32> = (0..2).map(|r| cl[0][r] * y[0] + cl[1][r] * y[1] + rml[1][r] + ms[3][i % 3][r]).collect();
         let rc: Vec<f32> = (0..2).map(|r| rml[0][r] * cl[0][0] + rml[1][r] * cl[0][1]).collect();
         want.extend_from_slice(&[a[0], a[1], a[2], b[0], b[1], rc[0], rc[1], 0.0]);
     }
     out.push(
-        Case::new("memory/mat_uniform_push", [1, 1, 1])
-            .uniform(bytes(&ubo))
-            .push(bytes(&push))
-            .output(32 * 32)
-            .expect(1, want, Tol::Exact),
+        Case::new("memory/mat_uniform_push", [1, 1, 1]).uniform(bytes(&ubo)).push(bytes(&push)).output(32 * 32).expect(
+            1,
+            want,
+            Tol::Exact,
+        ),
     );
 
     // std140 T { vec3 v; float f[2]; mat2 m; }: v 0, f 16 (stride 16), m 48 (stride 16); 80 bytes.
@@ -603,9 +609,11 @@ fn more_layout_cases(out: &mut Vec<Case>) {
         put(i, &e);
     }
     put(16, &t[1]);
-    out.push(
-        Case::new("memory/copy_logical", [1, 1, 1]).uniform(bytes(&ubo)).output(48 * 17).expect(1, want, Tol::Exact),
-    );
+    out.push(Case::new("memory/copy_logical", [1, 1, 1]).uniform(bytes(&ubo)).output(48 * 17).expect(
+        1,
+        want,
+        Tol::Exact,
+    ));
 }
 
 fn pointer_cases(out: &mut Vec<Case>) {
@@ -639,12 +647,11 @@ fn pointer_cases(out: &mut Vec<Case>) {
             sum
         })
         .collect();
-    out.push(
-        Case::new("memory/psb_linked", [1, 1, 1])
-            .address(bytes(&nodes))
-            .output(4 * 128)
-            .expect(1, want, Tol::Exact),
-    );
+    out.push(Case::new("memory/psb_linked", [1, 1, 1]).address(bytes(&nodes)).output(4 * 128).expect(
+        1,
+        want,
+        Tol::Exact,
+    ));
 
     let x = f32s_in(42, -100.0, 100.0);
     let mut buf = x[..64].to_vec();
@@ -654,12 +661,15 @@ fn pointer_cases(out: &mut Vec<Case>) {
         want[64 + i] = x[i] * 2.0;
         want[128 + i] = 4.0 * i as f32;
     }
-    out.push(
-        Case::new("memory/psb_asm", [1, 1, 1]).needs(&[Need::Int64]).address(bytes(&buf)).expect(0, want, Tol::Exact),
-    );
+    out.push(Case::new("memory/psb_asm", [1, 1, 1]).needs(&[Need::Int64]).address(bytes(&buf)).expect(
+        0,
+        want,
+        Tol::Exact,
+    ));
 
     let (va, vb) = (u32s(43), u32s(44));
-    let (va, vb): (Vec<u32>, Vec<u32>) = (va[..64].iter().map(|v| v >> 8).collect(), vb[..64].iter().map(|v| v >> 8).collect());
+    let (va, vb): (Vec<u32>, Vec<u32>) =
+        (va[..64].iter().map(|v| v >> 8).collect(), vb[..64].iter().map(|v| v >> 8).collect());
     let (mut want_a, mut want_b, mut want_o) = (va.clone(), vb.clone(), Vec::new());
     for i in 0..64 {
         let even = i % 2 == 0;
