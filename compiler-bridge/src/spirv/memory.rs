@@ -338,13 +338,14 @@ impl FnCx<'_, '_> {
 
     /// Whether a vector access through a buffer fat pointer (address space 7) must go
     /// component by component: LLVM 19 cannot select buffer accesses wider than 16 bytes
-    /// (dvec3, dvec4, i64vec3...) nor legalise ones of i8 vectors.
+    /// (dvec3, dvec4, i64vec3...) nor legalise ones of i8 vectors or of a size that is not
+    /// a whole number of dwords (f16vec3).
     pub(super) fn split_vector_access(&self, ty: Id, asp: u32) -> Result<bool, CompileError> {
         if asp != 7 {
             return Ok(false);
         }
         let (size, _) = self.m.size_align(ty, Rule::Natural)?;
-        Ok(size > 16 || self.m.scalar_size(ty)? == 1)
+        Ok(size > 16 || size % 4 != 0 || self.m.scalar_size(ty)? == 1)
     }
 
     /// Loads a pointer of type `ty` stored in memory: only PhysicalStorageBuffer pointers

@@ -264,6 +264,44 @@ fn scalar_cases(out: &mut Vec<Case>) {
             }),
     );
 
+    // std430: f16vec3 and i16vec3 at an 8-byte stride, i64vec3 and dvec3 at 32.
+    let (hs, ls) = (u32s(13), i64s(14));
+    let fl = f32s_in(15, -100.0, 100.0);
+    let mut input = vec![0u8; 5120];
+    let mut want = vec![0u8; 5120];
+    for k in 0..64 {
+        for c in 0..3 {
+            let n = 3 * k + c;
+            let h = f16::from_f32(fl[n % N]).to_bits();
+            input[8 * k + 2 * c..8 * k + 2 * c + 2].copy_from_slice(&h.to_le_bytes());
+            input[512 + 8 * k + 2 * c..514 + 8 * k + 2 * c].copy_from_slice(&(hs[n % N] as u16).to_le_bytes());
+            input[1024 + 32 * k + 8 * c..1032 + 32 * k + 8 * c].copy_from_slice(&ls[n % N].to_le_bytes());
+            let d = f64::from(fl[(n + 7) % N]) / 3.0;
+            input[3072 + 32 * k + 8 * c..3080 + 32 * k + 8 * c].copy_from_slice(&d.to_le_bytes());
+        }
+    }
+    for i in 0..64 {
+        let j = 63 - i;
+        for c in 0..3 {
+            let (from_h, from_d) = ([2, 0, 1][c], [1, 2, 0][c]);
+            want[8 * i + 2 * c..8 * i + 2 * c + 2].copy_from_slice(&input[8 * j + 2 * from_h..8 * j + 2 * from_h + 2]);
+            let s = i16::from_le_bytes([input[512 + 8 * j + 2 * c], input[513 + 8 * j + 2 * c]]).wrapping_add(1);
+            want[512 + 8 * i + 2 * c..514 + 8 * i + 2 * c].copy_from_slice(&s.to_le_bytes());
+            let at = 1024 + 32 * j + 8 * c;
+            let l = i64::from_le_bytes(input[at..at + 8].try_into().unwrap_or([0; 8])).wrapping_mul(3);
+            want[1024 + 32 * i + 8 * c..1032 + 32 * i + 8 * c].copy_from_slice(&l.to_le_bytes());
+            let at = 3072 + 32 * j + 8 * from_d;
+            want[3072 + 32 * i + 8 * c..3080 + 32 * i + 8 * c].copy_from_slice(&input[at..at + 8]);
+        }
+    }
+    out.push(
+        Case::new("memory/wide_vectors", [1, 1, 1])
+            .needs(&[Need::StorageBuffer16, Need::Float16, Need::Int16, Need::Int64, Need::Float64])
+            .storage(input)
+            .output(5120)
+            .expect(1, want, Tol::Exact),
+    );
+
     let mut a = f32s_in(12, -1000.0, 1000.0);
     a[5] = 1e-6; // too small for a normal f16: flushed to zero
     a[6] = 70000.0; // too large: infinity
