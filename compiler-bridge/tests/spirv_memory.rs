@@ -198,3 +198,54 @@ fn selected_matrix_pointers_are_named_unsupported() {
     let direct = MATRIX_SELECT.replace("%p = OpSelect %p_mat2 %true %p0 %p1", "%p = OpCopyObject %p_mat2 %p0");
     lower(&input(&spirv_as(&direct, "vulkan1.1"), &layout, &[])).unwrap();
 }
+
+const UNDEF: &str = r#"
+               OpCapability Shader
+               OpCapability Int8
+               OpCapability Float16
+               OpCapability Float64
+               OpCapability PhysicalStorageBufferAddresses
+               OpExtension "SPV_KHR_physical_storage_buffer"
+               OpMemoryModel PhysicalStorageBuffer64 GLSL450
+               OpEntryPoint GLCompute %main "main"
+               OpExecutionMode %main LocalSize 1 1 1
+               OpMemberDecorate %Node 0 Offset 0
+               OpMemberDecorate %Node 1 Offset 8
+               OpDecorate %Node Block
+       %void = OpTypeVoid
+     %fnvoid = OpTypeFunction %void
+       %bool = OpTypeBool
+      %bvec3 = OpTypeVector %bool 3
+      %uchar = OpTypeInt 8 0
+       %uint = OpTypeInt 32 0
+       %half = OpTypeFloat 16
+     %double = OpTypeFloat 64
+      %dvec4 = OpTypeVector %double 4
+      %dmat4 = OpTypeMatrix %dvec4 4
+     %uint_3 = OpConstant %uint 3
+      %arr3h = OpTypeArray %half %uint_3
+               OpTypeForwardPointer %pnode PhysicalStorageBuffer
+       %Node = OpTypeStruct %pnode %uchar
+      %pnode = OpTypePointer PhysicalStorageBuffer %Node
+          %S = OpTypeStruct %dmat4 %arr3h %bvec3 %pnode
+        %p_S = OpTypePointer Function %S
+         %u1 = OpUndef %S
+         %u2 = OpUndef %dmat4
+       %main = OpFunction %void None %fnvoid
+      %entry = OpLabel
+          %v = OpVariable %p_S Function
+         %u3 = OpUndef %S
+               OpStore %v %u1
+               OpStore %v %u3
+         %s2 = OpCompositeInsert %S %u2 %u3 0
+               OpStore %v %s2
+               OpReturn
+               OpFunctionEnd
+"#;
+
+#[test]
+fn undef_of_every_kind_of_type_lowers() {
+    let words = spirv_as(UNDEF, "vulkan1.2");
+    let layout = layout();
+    compile(&input(&words, &layout, &[])).unwrap();
+}
