@@ -1055,6 +1055,7 @@ impl<'c, 'a> FnCx<'c, 'a> {
             }
             Return => self.emit("ret void".into()),
             ReturnValue => {
+                self.check_variable_pointers(&[inst.id(0)?])?;
                 let v = self.val(inst.id(0)?)?;
                 let t = self.typed(&v)?;
                 self.emit(format!("ret {t}"));

@@ -400,7 +400,7 @@ impl FnCx<'_, '_> {
         }
     }
 
-    /// Pointers that go through OpSelect, OpPhi or a function call lose what the access
+    /// Pointers that go through OpSelect, OpPhi, a function call or return lose what the access
     /// chain that made them knew about their matrix layout: refuse those rather than
     /// read a matrix with the wrong layout.
     pub(super) fn check_variable_pointers(&self, ids: &[Id]) -> Result<(), CompileError> {
