@@ -87,7 +87,7 @@ impl Module<'_> {
     fn zero_inner(&self, ty: Id) -> Result<Value, CompileError> {
         Ok(match self.ty(ty)? {
             Type::Bool | Type::Int { .. } | Type::Float { .. } | Type::Pointer { .. } => Value::Scalar(0),
-            Type::Vector { elem, count } | Type::Array { elem, len: count } => {
+            Type::Vector { elem, count } | Type::Array { elem, len: count } | Type::Matrix { col: elem, count } => {
                 let z = self.zero_inner(*elem)?;
                 Value::Composite(vec![z; *count as usize])
             }
@@ -154,7 +154,9 @@ impl Module<'_> {
             Op::ConstantComposite | Op::SpecConstantComposite => {
                 let parts = inst.ids_from(0)?;
                 let expected = match self.ty(ty)? {
-                    Type::Vector { count, .. } | Type::Array { len: count, .. } => *count as usize,
+                    Type::Vector { count, .. } | Type::Array { len: count, .. } | Type::Matrix { count, .. } => {
+                        *count as usize
+                    }
                     Type::Struct { members } => members.len(),
                     _ => return Err(inst.bad("result type is not a composite")),
                 };
@@ -236,6 +238,20 @@ impl Module<'_> {
                     _ => Err(inst.bad("mismatched operands")),
                 }
             }
+            Op::FConvert | Op::QuantizeToF16 => {
+                let a = arg(1)?;
+                let (from, _, _) = self.scalar_kind(a.ty)?;
+                let (to, _, _) = self.scalar_kind(ty)?;
+                let f = |x: u64| -> u64 {
+                    let v = float_value(x, from);
+                    if op == Op::QuantizeToF16 {
+                        float_bits(f64::from(quantize_f16(v as f32)), to)
+                    } else {
+                        float_bits(v, to)
+                    }
+                };
+                map1(&a.value, &f).ok_or_else(|| inst.bad("malformed operand"))
+            }
             Op::SConvert | Op::UConvert | Op::SNegate | Op::Not | Op::LogicalNot => {
                 let a = arg(1)?;
                 let (from, _, _) = self.scalar_kind(a.ty)?;
@@ -275,7 +291,10 @@ impl Module<'_> {
             (Type::Int { width, .. }, Value::Scalar(v)) => Ok(sext(*v, *width).to_string()),
             (Type::Float { width }, Value::Scalar(v)) => Ok(float_literal(*width, *v)),
             (Type::Pointer { .. }, Value::Scalar(0)) => Ok("null".into()),
-            (Type::Vector { elem, .. } | Type::Array { elem, .. }, Value::Composite(parts)) => {
+            (
+                Type::Vector { elem, .. } | Type::Array { elem, .. } | Type::Matrix { col: elem, .. },
+                Value::Composite(parts),
+            ) => {
                 if all_zero(value) {
                     return Ok("zeroinitializer".into());
                 }
@@ -299,6 +318,34 @@ impl Module<'_> {
             _ => Err(CompileError::invalid(format!("constant does not match its type %{ty}"))),
         }
     }
+}
+
+/// The value of float bits `x` of `width` bits.
+fn float_value(x: u64, width: u32) -> f64 {
+    match width {
+        16 => f64::from(half::f16::from_bits(x as u16)),
+        32 => f64::from(f32::from_bits(x as u32)),
+        _ => f64::from_bits(x),
+    }
+}
+
+/// The bits of `v` rounded (to nearest even) to a float of `width` bits.
+fn float_bits(v: f64, width: u32) -> u64 {
+    match width {
+        16 => u64::from(half::f16::from_f64(v).to_bits()),
+        32 => u64::from((v as f32).to_bits()),
+        _ => v.to_bits(),
+    }
+}
+
+/// OpQuantizeToF16: `v` rounded to f16 precision and range; values too small for a normal
+/// f16 become zero of their sign (the spec allows either zero, we keep the sign).
+pub(crate) fn quantize_f16(v: f32) -> f32 {
+    let h = half::f16::from_f32(v);
+    if h != half::f16::ZERO && h != half::f16::NEG_ZERO && !h.is_normal() && h.is_finite() {
+        return if v.is_sign_negative() { -0.0 } else { 0.0 };
+    }
+    f32::from(h)
 }
 
 fn fn_all_zero(v: &Value) -> bool {

@@ -59,20 +59,20 @@ pub mod subgroup {
 
 /// What this lowering handles today.
 pub const SHADER_FEATURES: ShaderFeatures = ShaderFeatures {
-    float64: false,
-    int64: false,
-    int16: false,
-    float16: false,
-    int8: false,
-    storage16: false,
-    storage8: false,
+    float64: true,
+    int64: true,
+    int16: true,
+    float16: true,
+    int8: true,
+    storage16: true,
+    storage8: true,
     int64_atomics: true,
     float32_atomic_add: true,
     float64_atomic_add: true,
     float_atomic_min_max: true,
     integer_dot_product: true,
-    buffer_device_address: false,
-    variable_pointers: false,
+    buffer_device_address: true,
+    variable_pointers: true,
     subgroup_operations: subgroup::BASIC
         | subgroup::VOTE
         | subgroup::ARITHMETIC

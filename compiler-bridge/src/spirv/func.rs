@@ -7,6 +7,7 @@ use rspirv::dr;
 use spirv::{BuiltIn, Op, StorageClass};
 
 use super::consts::float_literal;
+use super::memory::PtrLayout;
 use super::module::{ExtSet, Module};
 use super::types::{intrinsic_suffix, ptr_ty, storage_info, Rule, Type};
 use super::{Id, InstExt, Lowered, KERNEL_NAME};
@@ -60,6 +61,8 @@ pub(super) struct FnCx<'c, 'a> {
     buffer_desc: HashMap<Id, String>,
     /// Descriptor-array variables: (set, binding).
     desc_arrays: HashMap<Id, (u32, u32)>,
+    /// Matrix layouts of pointers into explicitly laid out matrices (from access chains).
+    pub(super) ptr_layout: HashMap<Id, PtrLayout>,
     prologue: Vec<String>,
     blocks: Vec<Block>,
     /// Number of CFG edges from a block to a block (LLVM phis list each edge).
@@ -231,6 +234,7 @@ impl<'c, 'a> FnCx<'c, 'a> {
             values: HashMap::new(),
             buffer_desc: HashMap::new(),
             desc_arrays: HashMap::new(),
+            ptr_layout: HashMap::new(),
             prologue: Vec::new(),
             blocks: Vec::new(),
             edges: HashMap::new(),
@@ -371,6 +375,7 @@ impl<'c, 'a> FnCx<'c, 'a> {
             for phi in &b.phis {
                 let mut incoming = Vec::new();
                 for (value, parent) in &phi.incoming {
+                    self.check_variable_pointers(&[*value])?;
                     let v = self.val(*value)?;
                     for _ in 0..self.edges.get(&(*parent, b.label)).copied().unwrap_or(0) {
                         incoming.push(format!("[ {}, %b{parent} ]", v.text));
@@ -679,7 +684,14 @@ impl<'c, 'a> FnCx<'c, 'a> {
 
     /// Loads a value of SPIR-V type `ty` from `ptr` (address space `asp`, layout `rule`),
     /// member by member for composites.
-    fn load_typed(&mut self, ptr: &str, asp: u32, rule: Rule, ty: Id, volatile: bool) -> Result<String, CompileError> {
+    pub(super) fn load_typed(
+        &mut self,
+        ptr: &str,
+        asp: u32,
+        rule: Rule,
+        ty: Id,
+        volatile: bool,
+    ) -> Result<String, CompileError> {
         self.check_aggregate_size(ty)?;
         let pt = ptr_ty(asp);
         let vol = if volatile { "volatile " } else { "" };
@@ -690,12 +702,22 @@ impl<'c, 'a> FnCx<'c, 'a> {
             }
             Type::Int { .. } | Type::Float { .. } => {
                 let (t, a) = (self.m.llty(ty)?, self.m.scalar_size(ty)?);
-                Ok(self.def(format!("load {vol}{t}, {pt} {ptr}, align {a}")))
+                let v = self.def(format!("load {vol}{t}, {pt} {ptr}, align {a}"));
+                if asp != 7 {
+                    return Ok(v);
+                }
+                // VectorCombine turns a buffer load inserted into lane 0 of a vector into a
+                // `<1 x T>` buffer load, which LLVM 19's AMDGPU instruction selection cannot
+                // legalise ("Do not know how to scalarize"); a freeze between them stops it.
+                Ok(self.def(format!("freeze {t} {v}")))
             }
             Type::Vector { elem, count } => {
                 if matches!(self.m.ty(elem)?, Type::Bool) {
                     let raw = self.def(format!("load {vol}<{count} x i32>, {pt} {ptr}, align 4"));
                     return Ok(self.def(format!("icmp ne <{count} x i32> {raw}, zeroinitializer")));
+                }
+                if self.split_vector_access(ty, asp)? {
+                    return self.load_strided(ptr, asp, ty, self.m.scalar_size(ty)?, volatile);
                 }
                 let (t, a) = (self.m.llty(ty)?, self.m.scalar_size(ty)?);
                 Ok(self.def(format!("load {vol}{t}, {pt} {ptr}, align {a}")))
@@ -718,18 +740,22 @@ impl<'c, 'a> FnCx<'c, 'a> {
                 for (i, mty) in members.iter().enumerate() {
                     let off = self.m.member_offset(ty, i as u32, rule)?;
                     let p = self.offset_ptr(ptr, asp, off);
-                    let v = self.load_typed(&p, asp, rule, *mty, volatile)?;
+                    let v = self.load_member(&p, asp, rule, ty, i as u32, *mty, volatile)?;
                     agg = self.def(format!("insertvalue {t} {agg}, {} {v}, {i}", self.m.llty(*mty)?));
                 }
                 Ok(agg)
             }
-            Type::Pointer { .. } => Err(CompileError::unsupported("pointer stored in memory (variable pointers)")),
+            Type::Matrix { .. } => {
+                let l = self.m.default_matrix_layout(ty, rule)?;
+                self.load_matrix(ptr, asp, rule, ty, l, volatile)
+            }
+            Type::Pointer { .. } => self.load_pointer(ptr, asp, ty, volatile),
             _ => Err(CompileError::invalid(format!("load of type %{ty}, which has no value form"))),
         }
     }
 
     /// Stores `value` (of SPIR-V type `ty`) to `ptr`, member by member for composites.
-    fn store_typed(
+    pub(super) fn store_typed(
         &mut self,
         ptr: &str,
         asp: u32,
@@ -754,6 +780,8 @@ impl<'c, 'a> FnCx<'c, 'a> {
                 if matches!(self.m.ty(elem)?, Type::Bool) {
                     let raw = self.def(format!("zext <{count} x i1> {value} to <{count} x i32>"));
                     self.emit(format!("store {vol}<{count} x i32> {raw}, {pt} {ptr}, align 4"));
+                } else if self.split_vector_access(ty, asp)? {
+                    self.store_strided(ptr, asp, ty, self.m.scalar_size(ty)?, value, volatile)?;
                 } else {
                     let (t, a) = (self.m.llty(ty)?, self.m.scalar_size(ty)?);
                     self.emit(format!("store {vol}{t} {value}, {pt} {ptr}, align {a}"));
@@ -774,12 +802,14 @@ impl<'c, 'a> FnCx<'c, 'a> {
                     let off = self.m.member_offset(ty, i as u32, rule)?;
                     let v = self.def(format!("extractvalue {t} {value}, {i}"));
                     let p = self.offset_ptr(ptr, asp, off);
-                    self.store_typed(&p, asp, rule, *mty, &v, volatile)?;
+                    self.store_member(&p, asp, rule, ty, i as u32, *mty, &v, volatile)?;
                 }
             }
-            Type::Pointer { .. } => {
-                return Err(CompileError::unsupported("pointer stored in memory (variable pointers)"))
+            Type::Matrix { .. } => {
+                let l = self.m.default_matrix_layout(ty, rule)?;
+                self.store_matrix(ptr, asp, rule, ty, l, value, volatile)?;
             }
+            Type::Pointer { .. } => self.store_pointer(ptr, asp, ty, value, volatile)?,
             _ => return Err(CompileError::invalid(format!("store of type %{ty}, which has no value form"))),
         }
         Ok(())
@@ -796,7 +826,7 @@ impl<'c, 'a> FnCx<'c, 'a> {
     }
 
     /// `ptr + off` (no instruction when `off` is 0).
-    fn offset_ptr(&mut self, ptr: &str, asp: u32, off: u64) -> String {
+    pub(super) fn offset_ptr(&mut self, ptr: &str, asp: u32, off: u64) -> String {
         if off == 0 {
             ptr.to_string()
         } else {
@@ -833,13 +863,15 @@ impl<'c, 'a> FnCx<'c, 'a> {
     }
 
     /// OpAccessChain / OpInBoundsAccessChain: a byte offset from the base pointer.
-    fn access_chain(&mut self, inst: &dr::Instruction) -> Result<(), CompileError> {
+    /// With `ptr_chain` (OpPtrAccessChain), the first index is the Element operand.
+    fn access_chain(&mut self, inst: &dr::Instruction, ptr_chain: bool) -> Result<(), CompileError> {
         let (result, rty) = (inst.result()?, inst.rtype()?);
         let base_id = inst.id(0)?;
         let mut indices = inst.ids_from(1)?;
+        let mut base_ty = None;
         let (base, asp, rule, mut cur) = if let Some(&(set, binding)) = self.desc_arrays.get(&base_id) {
             // An array of buffer descriptors: the first index picks the descriptor.
-            if indices.is_empty() {
+            if indices.is_empty() || ptr_chain {
                 return Err(inst.bad("access chain into a descriptor array without an index"));
             }
             let first = indices.remove(0);
@@ -855,6 +887,7 @@ impl<'c, 'a> FnCx<'c, 'a> {
         } else {
             let base = self.val(base_id)?;
             let (asp, rule, pointee) = self.pointer_info(&base)?;
+            base_ty = Some(base.ty);
             if let (true, Some(desc)) = (indices.is_empty(), self.buffer_desc.get(&base_id).cloned()) {
                 self.buffer_desc.insert(result, desc);
             }
@@ -862,15 +895,21 @@ impl<'c, 'a> FnCx<'c, 'a> {
         };
         let mut const_off: i64 = 0;
         let mut dyn_off: Option<String> = None;
-        for idx in indices {
-            match self.m.ty(cur)?.clone() {
-                Type::Struct { .. } => {
+        let mut layout = self.ptr_layout.get(&base_id).copied();
+        for (n, idx) in indices.into_iter().enumerate() {
+            let step = match (ptr_chain && n == 0, base_ty) {
+                (true, Some(pt)) => Some((self.ptr_element_stride(pt, rule)?, cur)),
+                _ if matches!(self.m.ty(cur)?, Type::Struct { .. }) => None,
+                _ => Some(self.chain_step(cur, rule, &mut layout)?),
+            };
+            match step {
+                None => {
                     let member = self.m.const_u32(idx)?;
                     const_off = const_off.wrapping_add(self.m.member_offset(cur, member, rule)? as i64);
+                    layout = self.m.member_matrix_layout(cur, member, rule)?.map(PtrLayout::Matrix);
                     cur = self.m.element_type(cur, member)?;
                 }
-                Type::Array { elem, .. } | Type::RuntimeArray { elem } | Type::Vector { elem, .. } => {
-                    let stride = self.m.stride(cur, rule)? as i64;
+                Some((stride, elem)) => {
                     if let Some(c) = self.m.consts.get(&idx) {
                         let (w, _, _) = self.m.scalar_kind(c.ty)?;
                         let v = self.m.const_u64(idx)?;
@@ -887,8 +926,10 @@ impl<'c, 'a> FnCx<'c, 'a> {
                     }
                     cur = elem;
                 }
-                _ => return Err(inst.bad(&format!("indexes into %{cur}, which is not a composite"))),
             }
+        }
+        if let Some(l) = layout {
+            self.ptr_layout.insert(result, l);
         }
         let off = match (dyn_off, const_off as i32) {
             (None, 0) => None,
@@ -946,31 +987,39 @@ impl<'c, 'a> FnCx<'c, 'a> {
                     r?;
                 }
             }
-            AccessChain | InBoundsAccessChain => self.access_chain(inst)?,
+            AccessChain | InBoundsAccessChain => self.access_chain(inst, false)?,
+            PtrAccessChain | InBoundsPtrAccessChain => self.access_chain(inst, true)?,
             Load => {
                 let (result, rty) = (inst.result()?, inst.rtype()?);
                 let p = self.val(inst.id(0)?)?;
                 let (asp, rule, _) = self.pointer_info(&p)?;
-                let v = self.load_typed(&p.text, asp, rule, rty, Self::is_volatile(inst, 1))?;
+                let v = self.load_via(inst.id(0)?, &p.text, asp, rule, rty, Self::is_volatile(inst, 1))?;
                 self.set(result, rty, v);
             }
             Store => {
                 let p = self.val(inst.id(0)?)?;
                 let v = self.val(inst.id(1)?)?;
                 let (asp, rule, pointee) = self.pointer_info(&p)?;
-                self.store_typed(&p.text, asp, rule, pointee, &v.text, Self::is_volatile(inst, 2))?;
+                self.store_via(inst.id(0)?, &p.text, asp, rule, pointee, &v.text, Self::is_volatile(inst, 2))?;
             }
             CopyMemory => {
                 let (dst, src) = (self.val(inst.id(0)?)?, self.val(inst.id(1)?)?);
                 let (dasp, drule, pointee) = self.pointer_info(&dst)?;
                 let (sasp, srule, _) = self.pointer_info(&src)?;
-                let v = self.load_typed(&src.text, sasp, srule, pointee, false)?;
-                self.store_typed(&dst.text, dasp, drule, pointee, &v, false)?;
+                let v = self.load_via(inst.id(1)?, &src.text, sasp, srule, pointee, false)?;
+                self.store_via(inst.id(0)?, &dst.text, dasp, drule, pointee, &v, false)?;
             }
             ArrayLength => self.array_length(inst)?,
             CopyObject | CopyLogical => {
                 let v = self.val(inst.id(0)?)?;
                 self.set(inst.result()?, inst.rtype()?, v.text);
+                // A copied pointer keeps what is known about the memory it points to.
+                if let Some(l) = self.ptr_layout.get(&inst.id(0)?).copied() {
+                    self.ptr_layout.insert(inst.result()?, l);
+                }
+                if let Some(d) = self.buffer_desc.get(&inst.id(0)?).cloned() {
+                    self.buffer_desc.insert(inst.result()?, d);
+                }
             }
             Undef => {
                 let ty = inst.rtype()?;
@@ -1014,6 +1063,7 @@ impl<'c, 'a> FnCx<'c, 'a> {
             }
             Return => self.emit("ret void".into()),
             ReturnValue => {
+                self.check_variable_pointers(&[inst.id(0)?])?;
                 let v = self.val(inst.id(0)?)?;
                 let t = self.typed(&v)?;
                 self.emit(format!("ret {t}"));
@@ -1028,6 +1078,7 @@ impl<'c, 'a> FnCx<'c, 'a> {
                 for g in &self.hidden {
                     args.push(format!("ptr addrspace(5) %g{g}"));
                 }
+                self.check_variable_pointers(&inst.ids_from(1)?)?;
                 for a in inst.ids_from(1)? {
                     let v = self.val(a)?;
                     args.push(self.typed(&v)?);
@@ -1213,6 +1264,7 @@ impl<'c, 'a> FnCx<'c, 'a> {
                 self.define(inst, format!("fneg {} {}", self.m.llty(a.ty)?, a.text))
             }
             Select => {
+                self.check_variable_pointers(&[inst.id(1)?, inst.id(2)?])?;
                 let (c, a, b) = (self.val(inst.id(0)?)?, self.val(inst.id(1)?)?, self.val(inst.id(2)?)?);
                 let (ct, at) = (self.typed(&c)?, self.m.llty(a.ty)?);
                 self.define(inst, format!("select {ct}, {at} {}, {at} {}", a.text, b.text))
@@ -1313,7 +1365,7 @@ impl<'c, 'a> FnCx<'c, 'a> {
                 let a = self.val(inst.id(0)?)?;
                 let rty = inst.rtype()?;
                 if matches!(self.m.ty(rty)?, Type::Pointer { .. }) || matches!(self.m.ty(a.ty)?, Type::Pointer { .. }) {
-                    return Err(CompileError::unsupported("OpBitcast of a pointer"));
+                    return self.bitcast_pointer(inst, &a);
                 }
                 if self.m.llty(a.ty)? == self.m.llty(rty)? {
                     return self.alias(inst, a.text);
@@ -1335,6 +1387,10 @@ impl<'c, 'a> FnCx<'c, 'a> {
                 let t = self.m.llty(v.ty)?;
                 let e = self.def(format!("insertelement {t} {}, {}, {}", v.text, self.typed(&c)?, self.typed(&i)?));
                 self.define(inst, format!("freeze {t} {e}"))
+            }
+            ConvertUToPtr | ConvertPtrToU | PtrEqual | PtrNotEqual | QuantizeToF16 | MatrixTimesScalar
+            | MatrixTimesVector | VectorTimesMatrix | MatrixTimesMatrix | OuterProduct | Transpose => {
+                self.lower_memory_inst(inst)
             }
             _ => Err(CompileError::unsupported(inst.name())),
         }
@@ -1428,7 +1484,7 @@ impl<'c, 'a> FnCx<'c, 'a> {
                 }
                 self.alias(inst, acc)
             }
-            Type::Array { .. } | Type::Struct { .. } => {
+            Type::Array { .. } | Type::Struct { .. } | Type::Matrix { .. } => {
                 let mut acc = "poison".to_string();
                 for (i, p) in parts.iter().enumerate() {
                     let v = self.val(*p)?;

@@ -148,6 +148,9 @@ impl FnCx<'_, '_> {
     /// `OpExtInst` of GLSL.std.450: operands are [set, number, args...].
     pub(super) fn glsl(&mut self, inst: &dr::Instruction) -> Result<(), CompileError> {
         let number = inst.lit(1)?;
+        if matches!(number, super::matrix::GLSL_DETERMINANT | super::matrix::GLSL_MATRIX_INVERSE) {
+            return self.glsl_matrix(inst, number);
+        }
         let args = inst.ids_from(2)?;
         let arg =
             |i: usize| args.get(i).copied().ok_or_else(|| inst.bad(&format!("{} needs operand {i}", name(number))));

@@ -21,6 +21,8 @@ mod consts;
 pub mod features;
 mod func;
 mod glsl;
+mod matrix;
+mod memory;
 mod module;
 mod subgroup;
 mod types;

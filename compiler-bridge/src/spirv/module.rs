@@ -20,6 +20,19 @@ const SUPPORTED_CAPABILITIES: &[Capability] = &[
     Capability::Matrix,
     Capability::Int64,
     Capability::Float64,
+    Capability::Int8,
+    Capability::Int16,
+    Capability::Float16,
+    Capability::StorageBuffer8BitAccess,
+    Capability::UniformAndStorageBuffer8BitAccess,
+    Capability::StoragePushConstant8,
+    Capability::StorageBuffer16BitAccess,
+    Capability::UniformAndStorageBuffer16BitAccess,
+    Capability::StoragePushConstant16,
+    Capability::PhysicalStorageBufferAddresses,
+    // OpSelect / OpPhi of pointers, pointers as function arguments, OpPtrEqual.
+    Capability::VariablePointersStorageBuffer,
+    Capability::VariablePointers,
     // Subgroups: every GroupNonUniform category (spirv/subgroup.rs) but partitioned
     // operations, and the SPV_KHR_shader_ballot / SPV_KHR_subgroup_vote forms.
     Capability::GroupNonUniform,
@@ -74,6 +87,10 @@ pub(crate) struct Decorations {
     pub block: HashSet<Id>,
     pub buffer_block: HashSet<Id>,
     pub no_contraction: HashSet<Id>,
+    /// `MatrixStride` of struct members.
+    pub matrix_stride: HashMap<(Id, u32), u32>,
+    /// Struct members decorated `RowMajor`.
+    pub row_major: HashSet<(Id, u32)>,
 }
 
 pub(crate) struct Module<'a> {
@@ -109,7 +126,7 @@ impl<'a> Module<'a> {
         }
         if let Some(mm) = &m.memory_model {
             if let Some(dr::Operand::AddressingModel(am)) = mm.operands.first() {
-                if *am != spirv::AddressingModel::Logical {
+                if !matches!(*am, spirv::AddressingModel::Logical | spirv::AddressingModel::PhysicalStorageBuffer64) {
                     return Err(CompileError::unsupported(format!("addressing model {am:?}")));
                 }
             }
@@ -250,8 +267,11 @@ impl<'a> Module<'a> {
             (Some(m), Decoration::Offset) => {
                 self.deco.offsets.insert((target, m), inst.lit(at)?);
             }
-            (_, Decoration::MatrixStride | Decoration::ColMajor | Decoration::RowMajor) => {
-                // Only meaningful on matrices, which OpTypeMatrix reports as unsupported.
+            (Some(m), Decoration::MatrixStride) => {
+                self.deco.matrix_stride.insert((target, m), inst.lit(at)?);
+            }
+            (Some(m), Decoration::RowMajor) => {
+                self.deco.row_major.insert((target, m));
             }
             // Everything else does not change the code we emit: precision hints, memory
             // qualifiers (our memory model keeps buffer accesses in order and uncached
@@ -323,8 +343,24 @@ impl<'a> Module<'a> {
                 let params = inst.ids_from(1)?;
                 self.add_type(inst, Type::Function { ret, params }, &[])
             }
-            Op::TypeMatrix
-            | Op::TypeImage
+            Op::TypeMatrix => {
+                let (col, count) = (inst.id(0)?, inst.lit(1)?);
+                match self.types.get(&col) {
+                    Some(Type::Vector { elem, .. }) if matches!(self.types.get(elem), Some(Type::Float { .. })) => {}
+                    _ => return Err(inst.bad("column type is not a float vector")),
+                }
+                if !(2..=4).contains(&count) {
+                    return Err(inst.bad(&format!("{count} columns")));
+                }
+                self.add_type(inst, Type::Matrix { col, count }, &[col])
+            }
+            Op::TypeForwardPointer => {
+                // The pointer type comes later (a struct may refer to it first): like a
+                // pointer, it does not nest its pointee's depth.
+                self.depth.insert(inst.id(0)?, 1);
+                Ok(())
+            }
+            Op::TypeImage
             | Op::TypeSampler
             | Op::TypeSampledImage
             | Op::TypeOpaque
@@ -333,13 +369,9 @@ impl<'a> Module<'a> {
             | Op::TypeReserveId
             | Op::TypeQueue
             | Op::TypePipe
-            | Op::TypeForwardPointer
             | Op::TypeAccelerationStructureKHR
             | Op::TypeRayQueryKHR
             | Op::TypeCooperativeMatrixKHR => {
-                if inst.class.opcode == Op::TypeForwardPointer {
-                    return Err(CompileError::unsupported(inst.name()));
-                }
                 self.unsupported_types.insert(inst.result()?, inst.name());
                 Ok(())
             }
@@ -549,6 +581,7 @@ impl<'a> Module<'a> {
             Type::Float { width: 64 } => "double".into(),
             Type::Float { .. } => "float".into(),
             Type::Vector { elem, count } => format!("<{count} x {}>", self.llty(*elem)?),
+            Type::Matrix { col, count } => format!("[{count} x {}]", self.llty(*col)?),
             Type::Array { elem, len } => format!("[{len} x {}]", self.llty(*elem)?),
             Type::Struct { members } => {
                 let m: Result<Vec<_>, _> = members.iter().map(|m| self.llty(*m)).collect();
@@ -570,6 +603,7 @@ impl<'a> Module<'a> {
     pub fn scalar_count(&self, id: Id) -> Result<u64, CompileError> {
         Ok(match self.ty(id)? {
             Type::Vector { count, .. } => u64::from(*count),
+            Type::Matrix { col, count } => self.scalar_count(*col)?.saturating_mul(u64::from(*count)),
             Type::Array { elem, len } => self.scalar_count(*elem)?.saturating_mul(u64::from(*len)),
             Type::Struct { members } => {
                 let mut n = 0u64;
@@ -617,12 +651,16 @@ impl<'a> Module<'a> {
                 let stride = self.stride(id, rule)?;
                 (stride.checked_mul(u64::from(*len)).ok_or_else(overflow)?, a)
             }
+            Type::Matrix { .. } => self.matrix_size_align(id, self.default_matrix_layout(id, rule)?)?,
             Type::RuntimeArray { elem } => (0, self.size_align(*elem, rule)?.1),
             Type::Struct { members } => {
                 let mut end = 0u64;
                 let mut align = 1;
                 for (i, m) in members.iter().enumerate() {
-                    let (s, a) = self.size_align(*m, rule)?;
+                    let (s, a) = match (self.ty(*m)?, self.member_matrix_layout(id, i as u32, rule)?) {
+                        (Type::Matrix { .. }, Some(l)) => self.matrix_size_align(*m, l)?,
+                        _ => self.size_align(*m, rule)?,
+                    };
                     let off = self.member_offset(id, i as u32, rule)?;
                     end = end.max(off.checked_add(s).ok_or_else(overflow)?);
                     align = align.max(a);
@@ -683,6 +721,7 @@ impl<'a> Module<'a> {
     pub fn element_type(&self, id: Id, index: u32) -> Result<Id, CompileError> {
         match self.ty(id)? {
             Type::Vector { elem, count } if index < *count => Ok(*elem),
+            Type::Matrix { col, count } if index < *count => Ok(*col),
             Type::Array { elem, len } if index < *len => Ok(*elem),
             Type::RuntimeArray { elem } => Ok(*elem),
             Type::Struct { members } => members

@@ -5,7 +5,7 @@ use spirv::StorageClass;
 use super::Id;
 
 /// A SPIR-V type, with what lowering needs resolved (array lengths are evaluated, with
-/// specialisation applied).
+/// specialisation applied). A matrix is `count` columns of vector type `col`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) enum Type {
     Void,
@@ -13,6 +13,7 @@ pub(crate) enum Type {
     Int { width: u32, signed: bool },
     Float { width: u32 },
     Vector { elem: Id, count: u32 },
+    Matrix { col: Id, count: u32 },
     Array { elem: Id, len: u32 },
     RuntimeArray { elem: Id },
     Struct { members: Vec<Id> },
@@ -36,6 +37,8 @@ pub(crate) fn storage_info(storage: StorageClass) -> Option<(u32, Rule)> {
         StorageClass::StorageBuffer | StorageClass::Uniform => (7, Rule::Explicit),
         // Push constants live in the kernarg segment.
         StorageClass::PushConstant => (4, Rule::Explicit),
+        // Flat global addresses (VK_KHR_buffer_device_address), laid out explicitly.
+        StorageClass::PhysicalStorageBuffer => (1, Rule::Explicit),
         StorageClass::Workgroup => (3, Rule::Natural),
         // Built-in inputs and Private variables are allocas in the kernel, like Function ones.
         StorageClass::Function | StorageClass::Private | StorageClass::Input => (5, Rule::Natural),

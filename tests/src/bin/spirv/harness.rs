@@ -267,12 +267,14 @@ pub fn run(ctx: &Context, words: &[u32], case: &Case) -> Result<Output, Error> {
         .collect();
     let mut push = Vec::new();
     if bda {
+        // The KHR entry point: the instance asks for Vulkan 1.1, where the core one is absent.
+        let bda_fn = ash::khr::buffer_device_address::Device::new(ctx.instance(), d);
         for (b, buf) in case.bindings.iter().zip(&bufs) {
             if b.kind == Kind::Address {
                 let info = vk::BufferDeviceAddressInfo::default().buffer(buf.handle());
                 // SAFETY: the buffer was created with SHADER_DEVICE_ADDRESS usage on a device
                 // with bufferDeviceAddress enabled (skip_reason checked the need).
-                let addr = unsafe { d.get_buffer_device_address(&info) };
+                let addr = unsafe { bda_fn.get_buffer_device_address(&info) };
                 push.extend_from_slice(&addr.to_le_bytes());
             }
         }
