@@ -721,7 +721,7 @@ impl<'c, 'a> FnCx<'c, 'a> {
     }
 
     /// Stores `value` (of SPIR-V type `ty`) to `ptr`, member by member for composites.
-    fn store_typed(
+    pub(super) fn store_typed(
         &mut self,
         ptr: &str,
         asp: u32,
@@ -797,7 +797,7 @@ impl<'c, 'a> FnCx<'c, 'a> {
     }
 
     /// (address space, layout rule, pointee type) of a pointer value.
-    fn pointer_info(&self, v: &Val) -> Result<(u32, Rule, Id), CompileError> {
+    pub(super) fn pointer_info(&self, v: &Val) -> Result<(u32, Rule, Id), CompileError> {
         let (storage, pointee) = self.m.pointer(v.ty)?;
         let (asp, rule) =
             storage_info(storage).ok_or_else(|| CompileError::unsupported(format!("storage class {storage:?}")))?;
