@@ -259,6 +259,10 @@ impl FnCx<'_, '_> {
         let hi = self.intr(t, "maxnum", &[&ax, &ay]);
         let lo = self.intr(t, "minnum", &[&ax, &ay]);
         let r = self.def(format!("fdiv {t} {lo}, {hi}, !fpmath {MD_FPMATH}"));
+        // atan2(0, 0) is undefined in GLSL; give C's answer (+-0 or +-pi), not NaN.
+        let zero = self.fk(ty, 0.0)?;
+        let both0 = self.def(format!("fcmp oeq {t} {hi}, {zero}"));
+        let r = self.def(format!("select {bt} {both0}, {t} {zero}, {t} {r}"));
         let s = self.fop("fmul", t, &r, &r);
         let mut p = self.fk(ty, ATAN_POLY[7])?;
         for c in ATAN_POLY[..7].iter().rev().chain([1.0].iter()) {
@@ -272,7 +276,6 @@ impl FnCx<'_, '_> {
         let steep = self.def(format!("fcmp ogt {t} {ay}, {ax}"));
         let q = self.fop("fsub", t, &half_pi, &p);
         let p = self.def(format!("select {bt} {steep}, {t} {q}, {t} {p}"));
-        let zero = self.fk(ty, 0.0)?;
         let left = self.def(format!("fcmp olt {t} {x}, {zero}"));
         let q = self.fop("fsub", t, &pi, &p);
         let p = self.def(format!("select {bt} {left}, {t} {q}, {t} {p}"));
@@ -347,9 +350,7 @@ impl FnCx<'_, '_> {
             n::LOG2 => self.intr(&t, "log2", &[&xs]),
             n::SIN => self.intr(&t, "sin", &[&xs]),
             n::COS => self.intr(&t, "cos", &[&xs]),
-            n::SABS => {
-                self.call_intrinsic(&t, &format!("llvm.abs.{sfx}"), &[format!("{t} {xs}"), "i1 false".into()])
-            }
+            n::SABS => self.call_intrinsic(&t, &format!("llvm.abs.{sfx}"), &[format!("{t} {xs}"), "i1 false".into()]),
             n::SSIGN => {
                 let (one, m1) = (self.splat_const(ty, "1")?, self.splat_const(ty, "-1")?);
                 let a = self.intr(&t, "smin", &[&xs, &one]);
@@ -470,15 +471,16 @@ impl FnCx<'_, '_> {
                 self.def(format!("fdiv {t} {one}, {s}, !fpmath {MD_FPMATH}"))
             }
             n::MODF | n::MODF_STRUCT => {
+                // Both parts have the sign of x (so -1 gives -0 as fraction); an infinite x
+                // has whole part x and fraction 0 (x - x would be NaN).
                 let whole = self.intr(&t, "trunc", &[&xs]);
                 let frac = self.fop("fsub", &t, &xs, &whole);
-                // An infinite x has whole part x and fraction 0 (x - x would be NaN).
                 let a = self.intr(&t, "fabs", &[&xs]);
                 let inf = self.fk(ty, f64::INFINITY)?;
                 let is_inf = self.def(format!("fcmp oeq {t} {a}, {inf}"));
                 let zero = self.fk(ty, 0.0)?;
-                let z = self.intr(&t, "copysign", &[&zero, &xs]);
-                let frac = self.def(format!("select {} {is_inf}, {t} {z}, {t} {frac}", bool_ty(&t)));
+                let frac = self.def(format!("select {} {is_inf}, {t} {zero}, {t} {frac}", bool_ty(&t)));
+                let frac = self.intr(&t, "copysign", &[&frac, &xs]);
                 if number == n::MODF {
                     let p = self.val(arg(1)?)?;
                     let (asp, rule, pointee) = self.pointer_info(&p)?;
@@ -601,9 +603,19 @@ impl FnCx<'_, '_> {
                 let c = self.intr(&t, "minnum", &[&a, &one]);
                 let s = self.fop("fmul", &t, &c, &k);
                 let r = self.intr(&t, "roundeven", &[&s]);
+                // Packed with scalar masks and shifts: after instcombine, a vector fptosi to
+                // <4 x i8> is more than the AMDGPU backend can split.
                 let conv = if signed { "fptosi" } else { "fptoui" };
-                let v = self.def(format!("{conv} {t} {r} to <{count} x i{bits}>"));
-                self.def(format!("bitcast <{count} x i{bits}> {v} to i32"))
+                let w = self.def(format!("{conv} {t} {r} to <{count} x i32>"));
+                let mask = (1u32 << bits) - 1;
+                let mut acc = "0".to_string();
+                for k in 0..count {
+                    let e = self.def(format!("extractelement <{count} x i32> {w}, i32 {k}"));
+                    let m = self.def(format!("and i32 {e}, {mask}"));
+                    let sh = self.def(format!("shl i32 {m}, {}", bits * k));
+                    acc = self.def(format!("or i32 {acc}, {sh}"));
+                }
+                acc
             }
             n::PACK_HALF2X16 => {
                 let h = self.def(format!("fptrunc {t} {xs} to <2 x half>"));
