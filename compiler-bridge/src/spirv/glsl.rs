@@ -330,7 +330,9 @@ impl FnCx<'_, '_> {
         let ty = x.ty;
         let t = self.m.llty(ty)?;
         let sfx = intrinsic_suffix(&t);
-        let (width, _, _) = self.m.scalar_kind(ty)?;
+        // Matrices (Determinant) and pointers (InterpolateAt*) have no scalar kind: width 0
+        // until an arm that handles them looks at their types itself.
+        let (width, _, _) = self.m.scalar_kind(ty).unwrap_or((0, false, false));
         let xs = x.text.clone();
         let second = |this: &Self| -> Result<String, CompileError> { Ok(this.val(arg(1)?)?.text) };
         let third = |this: &Self| -> Result<String, CompileError> { Ok(this.val(arg(2)?)?.text) };
