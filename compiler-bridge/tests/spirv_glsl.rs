@@ -407,3 +407,24 @@ fn fragment_terminators_are_unsupported_by_name() {
         assert!(what.contains(bare) || what.contains("DemoteToHelperInvocation"), "{op}: {what}");
     }
 }
+
+#[test]
+fn recursion_is_invalid() {
+    // f calls g calls f (spirv-val would refuse it; the lowering must too, not loop or crash).
+    let text = module(
+        "",
+        "%fu = OpTypeFunction %f32 %f32\n%one = OpConstant %f32 1\n",
+        "%out = OpFunctionCall %f32 %ff %one\n",
+    )
+    .replace(
+        "OpFunctionEnd\n",
+        "OpFunctionEnd\n%ff = OpFunction %f32 None %fu\n%fa = OpFunctionParameter %f32\n%fb = OpLabel\n\
+         %fr = OpFunctionCall %f32 %gf %fa\nOpReturnValue %fr\nOpFunctionEnd\n\
+         %gf = OpFunction %f32 None %fu\n%ga = OpFunctionParameter %f32\n%gb = OpLabel\n\
+         %gr = OpFunctionCall %f32 %ff %ga\nOpReturnValue %gr\nOpFunctionEnd\n",
+    );
+    match lower_only(&text) {
+        Err(CompileError::Invalid(msg)) => assert!(msg.contains("recursion"), "{msg}"),
+        other => panic!("want Invalid, got {other:?}"),
+    }
+}

@@ -3,7 +3,7 @@
 //! Operation of SPIR-V Instructions" table.
 
 use half::f16;
-use softnavi_tests::check::{f32s_in, i32s, u32s, Tol, N};
+use softnavi_tests::check::{f32s_in, i32s, i64s, u32s, Tol, N};
 
 use crate::harness::{Case, Need, Output};
 
@@ -92,6 +92,7 @@ fn map(v: &[f32], f: impl Fn(f64) -> f64) -> Vec<f64> {
 pub fn cases() -> Vec<Case> {
     let mut out = vec![rounding(), trig(), atan(), hyperbolic(), exp_log(), minmax(), nminmax(), mix_step()];
     out.extend([frexp_ldexp(), modf(), forms(), pack(), unpack(), geometry(), find_bits(), double(), half()]);
+    out.push(int64());
     out
 }
 
@@ -480,6 +481,26 @@ fn find_bits() -> Case {
     want.extend(a.iter().map(|&x| umsb(x as u32)));
     want.extend(a.iter().map(|&x| smsb(x) + 100 * smsb(!x)));
     Case::new("glsl450/find_bits", [2, 1, 1]).storage_of(&a).output(4 * 4 * N).expect(1, want, Tol::Exact)
+}
+
+fn int64() -> Case {
+    let (a, b) = (i64s(27), i64s(28));
+    let per = |f: &dyn Fn(i64, i64) -> i64| a.iter().zip(&b).map(|(&x, &y)| f(x, y)).collect::<Vec<i64>>();
+    let mut want = Vec::new();
+    want.extend(per(&|x, _| x.wrapping_abs()));
+    want.extend(per(&|x, _| x.signum()));
+    want.extend(per(&|x, y| x.min(y)));
+    want.extend(per(&|x, y| x.max(y)));
+    want.extend(per(&|x, y| x.max(y.min(!y)).min(y.max(!y))));
+    want.extend(per(&|x, y| (x as u64).min(y as u64) as i64));
+    want.extend(per(&|x, y| (x as u64).max(y as u64) as i64));
+    // clamp(u, v >> 1, v).x: lo <= hi always holds here.
+    want.extend(per(&|x, y| (x as u64).max(y as u64 >> 1).min(y as u64) as i64));
+    Case::new("glsl450/int64", [2, 1, 1]).needs(&[Need::Int64]).storage_of(&a).storage_of(&b).output(8 * 8 * N).expect(
+        2,
+        want,
+        Tol::Exact,
+    )
 }
 
 fn double() -> Case {
