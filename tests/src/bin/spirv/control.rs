@@ -21,8 +21,9 @@ pub fn cases() -> Vec<Case> {
         pointer_params(true),
         switch_wide(),
         switch_narrow(),
-        two_entries(false),
-        two_entries(true),
+        two_entries(false, None),
+        two_entries(true, None),
+        two_entries(true, Some(16)),
         debuginfo(),
     ]
 }
@@ -375,18 +376,25 @@ fn switch_narrow() -> Case {
     )
 }
 
-fn two_entries(other: bool) -> Case {
+/// `main`, or `other` with workgroup width `spec` (LocalSizeId of spec constant 5; None: its
+/// default, 32).
+fn two_entries(other: bool, spec: Option<u32>) -> Case {
     let a = u32s(43);
-    if other {
-        let want: Vec<u32> = a.iter().map(|x| x.wrapping_mul(3).wrapping_add(32)).collect();
-        Case::new("control/two_entries", [4, 1, 1]).named("other").entry("other").storage_of(&a).output(4 * N).expect(
-            1,
-            want,
-            Tol::Exact,
-        )
-    } else {
+    if !other {
         let want: Vec<u32> = a.iter().map(|x| x.wrapping_add(1)).collect();
-        Case::new("control/two_entries", [2, 1, 1]).storage_of(&a).output(4 * N).expect(1, want, Tol::Exact)
+        return Case::new("control/two_entries", [2, 1, 1]).storage_of(&a).output(4 * N).expect(1, want, Tol::Exact);
+    }
+    let width = spec.unwrap_or(32);
+    let want: Vec<u32> = a.iter().map(|x| x.wrapping_mul(3).wrapping_add(width)).collect();
+    let case = Case::new("control/two_entries", [N as u32 / width, 1, 1])
+        .named(&format!("other{width}"))
+        .entry("other")
+        .storage_of(&a)
+        .output(4 * N)
+        .expect(1, want, Tol::Exact);
+    match spec {
+        Some(w) => case.spec(5, w.to_le_bytes().to_vec()),
+        None => case,
     }
 }
 
