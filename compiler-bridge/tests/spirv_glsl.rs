@@ -428,3 +428,22 @@ fn recursion_is_invalid() {
         other => panic!("want Invalid, got {other:?}"),
     }
 }
+
+#[test]
+fn no_contraction_keeps_mix_unfused() {
+    let ir = |deco: &str| {
+        let text = module(
+            "",
+            "%a = OpConstant %f32 0.25\n%b = OpConstant %f32 0.75\n",
+            "%out = OpExtInst %f32 %std FMix %a %b %a\n",
+        )
+        .replace("OpDecorate %arr ArrayStride 4", &format!("OpDecorate %arr ArrayStride 4\n{deco}"));
+        let words = spirv_as(&text, "vulkan1.1");
+        let layout = layout();
+        let input = ShaderInput { spirv: &words, entry_point: "main", layout: &layout, specialization: &[] };
+        lower(&input).unwrap().ir
+    };
+    assert!(ir("").contains("fmul contract"));
+    let precise = ir("OpDecorate %out NoContraction");
+    assert!(precise.contains("fmul float") && !precise.contains("contract"), "{precise}");
+}

@@ -235,8 +235,9 @@ impl FnCx<'_, '_> {
     }
 
     /// Dot product of two values of type `ty` (LLVM type `t`), a scalar of the component type.
-    fn dot(&mut self, t: &str, a: &str, b: &str) -> String {
-        let p = self.def(format!("fmul contract {t} {a}, {b}"));
+    /// `contract` is the fast-math flag of the products ("" under NoContraction).
+    fn dot(&mut self, t: &str, a: &str, b: &str, contract: &str) -> String {
+        let p = self.def(format!("fmul{contract} {t} {a}, {b}"));
         match t.strip_prefix('<').and_then(|s| s.strip_suffix('>')).and_then(|s| s.split_once(" x ")) {
             None => p,
             Some((_, et)) => {
@@ -334,6 +335,8 @@ impl FnCx<'_, '_> {
         // until an arm that handles them looks at their types itself.
         let (width, _, _) = self.m.scalar_kind(ty).unwrap_or((0, false, false));
         let xs = x.text.clone();
+        // `precise` (NoContraction) results keep their multiplies and adds apart.
+        let contract = if self.m.deco_no_contraction(inst.result_id) { "" } else { " contract" };
         let second = |this: &Self| -> Result<String, CompileError> { Ok(this.val(arg(1)?)?.text) };
         let third = |this: &Self| -> Result<String, CompileError> { Ok(this.val(arg(2)?)?.text) };
         // The element type of a vector (the type itself for a scalar).
@@ -515,9 +518,9 @@ impl FnCx<'_, '_> {
                 let (y, a) = (second(self)?, third(self)?);
                 let one = self.fk(ty, 1.0)?;
                 let ia = self.fop("fsub", &t, &one, &a);
-                let xa = self.fop("fmul contract", &t, &xs, &ia);
-                let ya = self.fop("fmul contract", &t, &y, &a);
-                self.fop("fadd contract", &t, &xa, &ya)
+                let xa = self.fop(&format!("fmul{contract}"), &t, &xs, &ia);
+                let ya = self.fop(&format!("fmul{contract}"), &t, &y, &a);
+                self.fop(&format!("fadd{contract}"), &t, &xa, &ya)
             }
             n::STEP => {
                 // step(edge, x) = x < edge ? 0 : 1
@@ -664,14 +667,14 @@ impl FnCx<'_, '_> {
                     xs.clone()
                 };
                 if t.starts_with('<') {
-                    let d = self.dot(&t, &v, &v);
+                    let d = self.dot(&t, &v, &v, contract);
                     self.intr(&et, "sqrt", &[&d])
                 } else {
                     self.intr(&t, "fabs", &[&v])
                 }
             }
             n::NORMALIZE => {
-                let d = self.dot(&t, &xs, &xs);
+                let d = self.dot(&t, &xs, &xs, contract);
                 let s = self.intr(&et, "sqrt", &[&d]);
                 let one = self.fk(elem, 1.0)?;
                 let inv = self.def(format!("fdiv {et} {one}, {s}, !fpmath {MD_FPMATH}"));
@@ -694,7 +697,7 @@ impl FnCx<'_, '_> {
             n::FACE_FORWARD => {
                 // dot(Nref, I) < 0 ? N : -N
                 let (i, nref) = (second(self)?, third(self)?);
-                let d = self.dot(&t, &nref, &i);
+                let d = self.dot(&t, &nref, &i, contract);
                 let zero = self.fk(elem, 0.0)?;
                 let neg = self.def(format!("fcmp olt {et} {d}, {zero}"));
                 let nn = self.def(format!("fneg {t} {xs}"));
@@ -703,7 +706,7 @@ impl FnCx<'_, '_> {
             n::REFLECT => {
                 // I - 2 dot(N, I) N
                 let nv = second(self)?;
-                let d = self.dot(&t, &nv, &xs);
+                let d = self.dot(&t, &nv, &xs, contract);
                 let two = self.fk(elem, 2.0)?;
                 let d2 = self.fop("fmul", &et, &d, &two);
                 let s = self.splat(ty, &Val { ty: elem, text: d2 })?;
@@ -721,7 +724,7 @@ impl FnCx<'_, '_> {
                     std::cmp::Ordering::Less => self.def(format!("fpext {eta_t} {} to {et}", eta.text)),
                     std::cmp::Ordering::Greater => self.def(format!("fptrunc {eta_t} {} to {et}", eta.text)),
                 };
-                let d = self.dot(&t, &nv, &xs);
+                let d = self.dot(&t, &nv, &xs, contract);
                 let one = self.fk(elem, 1.0)?;
                 let dd = self.fop("fmul", &et, &d, &d);
                 let a = self.fop("fsub", &et, &one, &dd);
