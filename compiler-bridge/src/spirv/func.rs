@@ -184,7 +184,54 @@ fn reachable_functions(m: &Module) -> Result<Vec<Id>, CompileError> {
             }
         }
     }
+    reject_recursion(m, &order)?;
     Ok(order)
+}
+
+/// SPIR-V forbids recursion (static or not); functions are inlined, so a cycle would leave a
+/// call LLVM cannot inline. Depth-first over the call graph of `functions`.
+fn reject_recursion(m: &Module, functions: &[Id]) -> Result<(), CompileError> {
+    let callees = |f: Id| -> Vec<Id> {
+        m.functions[&f]
+            .blocks
+            .iter()
+            .flat_map(|b| &b.instructions)
+            .filter(|i| i.class.opcode == Op::FunctionCall)
+            .filter_map(|i| i.id(0).ok())
+            .collect()
+    };
+    // 1: on the current path, 2: done.
+    let mut state: HashMap<Id, u8> = HashMap::new();
+    for &root in functions {
+        if state.contains_key(&root) {
+            continue;
+        }
+        let mut stack = vec![(root, callees(root), 0usize)];
+        state.insert(root, 1);
+        while let Some((f, next, i)) = stack.last_mut() {
+            match next.get(*i).copied() {
+                Some(c) => {
+                    *i += 1;
+                    match state.get(&c) {
+                        Some(1) => {
+                            return Err(CompileError::invalid(format!("recursion: %{c} calls itself through %{f}")))
+                        }
+                        Some(_) => {}
+                        None => {
+                            state.insert(c, 1);
+                            let cs = callees(c);
+                            stack.push((c, cs, 0));
+                        }
+                    }
+                }
+                None => {
+                    state.insert(*f, 2);
+                    stack.pop();
+                }
+            }
+        }
+    }
+    Ok(())
 }
 
 fn referenced_globals(m: &Module, f: &dr::Function) -> BTreeSet<Id> {
