@@ -132,8 +132,10 @@ pub fn values<T: Val>(b: &[u8]) -> Vec<T> {
 /// Work-items of the element-wise kernels (two workgroups of 64).
 pub const N: usize = 128;
 
+/// A 64-bit linear congruential generator (with an output shift): reproducible inputs.
 pub struct Lcg(pub u64);
 impl Lcg {
+    #[allow(clippy::should_implement_trait)] // not an iterator: it never ends
     pub fn next(&mut self) -> u64 {
         self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
         self.0 >> 11 ^ self.0 << 29

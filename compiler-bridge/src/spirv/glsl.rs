@@ -236,7 +236,7 @@ impl FnCx<'_, '_> {
 
     /// Dot product of two values of type `ty` (LLVM type `t`), a scalar of the component type.
     /// `contract` is the fast-math flag of the products ("" under NoContraction).
-    fn dot(&mut self, t: &str, a: &str, b: &str, contract: &str) -> String {
+    fn dot_text(&mut self, t: &str, a: &str, b: &str, contract: &str) -> String {
         let p = self.def(format!("fmul{contract} {t} {a}, {b}"));
         match t.strip_prefix('<').and_then(|s| s.strip_suffix('>')).and_then(|s| s.split_once(" x ")) {
             None => p,
@@ -670,14 +670,14 @@ impl FnCx<'_, '_> {
                     xs.clone()
                 };
                 if t.starts_with('<') {
-                    let d = self.dot(&t, &v, &v, contract);
+                    let d = self.dot_text(&t, &v, &v, contract);
                     self.intr(&et, "sqrt", &[&d])
                 } else {
                     self.intr(&t, "fabs", &[&v])
                 }
             }
             n::NORMALIZE => {
-                let d = self.dot(&t, &xs, &xs, contract);
+                let d = self.dot_text(&t, &xs, &xs, contract);
                 let s = self.intr(&et, "sqrt", &[&d]);
                 let one = self.fk(elem, 1.0)?;
                 let inv = self.def(format!("fdiv {et} {one}, {s}, !fpmath {MD_FPMATH}"));
@@ -700,7 +700,7 @@ impl FnCx<'_, '_> {
             n::FACE_FORWARD => {
                 // dot(Nref, I) < 0 ? N : -N
                 let (i, nref) = (second(self)?, third(self)?);
-                let d = self.dot(&t, &nref, &i, contract);
+                let d = self.dot_text(&t, &nref, &i, contract);
                 let zero = self.fk(elem, 0.0)?;
                 let neg = self.def(format!("fcmp olt {et} {d}, {zero}"));
                 let nn = self.def(format!("fneg {t} {xs}"));
@@ -709,7 +709,7 @@ impl FnCx<'_, '_> {
             n::REFLECT => {
                 // I - 2 dot(N, I) N
                 let nv = second(self)?;
-                let d = self.dot(&t, &nv, &xs, contract);
+                let d = self.dot_text(&t, &nv, &xs, contract);
                 let two = self.fk(elem, 2.0)?;
                 let d2 = self.fop("fmul", &et, &d, &two);
                 let s = self.splat(ty, &Val { ty: elem, text: d2 })?;
@@ -727,7 +727,7 @@ impl FnCx<'_, '_> {
                     std::cmp::Ordering::Less => self.def(format!("fpext {eta_t} {} to {et}", eta.text)),
                     std::cmp::Ordering::Greater => self.def(format!("fptrunc {eta_t} {} to {et}", eta.text)),
                 };
-                let d = self.dot(&t, &nv, &xs, contract);
+                let d = self.dot_text(&t, &nv, &xs, contract);
                 let one = self.fk(elem, 1.0)?;
                 let dd = self.fop("fmul", &et, &d, &d);
                 let a = self.fop("fsub", &et, &one, &dd);
