@@ -20,6 +20,7 @@ pub mod features;
 mod func;
 mod glsl;
 mod module;
+pub mod reflect;
 mod types;
 
 use rspirv::dr;
