@@ -1,10 +1,12 @@
 //! Pipeline creation latency per shader over the GLSL corpus (`tests/spirv/**/*.comp`,
-//! `tests/shaders/*.comp`, `examples/shaders/*.comp`):
+//! `tests/shaders/*.comp`, `examples/shaders/*.comp`, `compiler-bridge/tests/shaders/*.comp`),
+//! each shader's figure the median of `ROUNDS` rounds (this machine is shared):
 //! - cold, in-process libLLVM (empty cache);
 //! - cold, clang/lld processes (empty cache);
 //! - cached: what a new process sees on its first pipeline creation (a fresh `DiskCache`
 //!   over the warm directory: lower + hash + read + check), and the same again warm;
-//! - the lowering alone, the floor of the cached path.
+//! - the lowering alone, the floor of the cached path;
+//! - once per process: loading libLLVM 19, and the first in-process compile.
 //!
 //! `cargo bench -p softnavi-compiler-bridge --bench compile_latency [-- FILTER]`: FILTER
 //! keeps the shaders whose path contains it. Shaders that do not compile are listed, not
@@ -13,6 +15,9 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
+
+/// Rounds over the corpus; each shader's figure is its median.
+const ROUNDS: usize = 3;
 
 use compiler_bridge::{
     compile_using, lower_with, reflect_layout, Backend, CodegenOptions, Compiler, DiskCache, ShaderInput,
@@ -50,7 +55,7 @@ fn corpus(root: &Path) -> Vec<PathBuf> {
     }
     let mut files = Vec::new();
     walk(&root.join("tests/spirv"), &mut files);
-    for dir in ["tests/shaders", "examples/shaders"] {
+    for dir in ["tests/shaders", "examples/shaders", "compiler-bridge/tests/shaders"] {
         let mut flat: Vec<_> = std::fs::read_dir(root.join(dir))
             .into_iter()
             .flatten()
@@ -92,11 +97,25 @@ fn glsl_to_spirv(path: &Path, tmp: &Path) -> Result<Vec<u32>, String> {
 struct Stats {
     name: &'static str,
     samples: Vec<(Duration, String)>,
+    /// This round's figure per shader, folded into `samples` by `end_round`.
+    rounds: std::collections::BTreeMap<String, Vec<Duration>>,
 }
 
 impl Stats {
     fn new(name: &'static str) -> Stats {
-        Stats { name, samples: Vec::new() }
+        Stats { name, samples: Vec::new(), rounds: Default::default() }
+    }
+
+    fn record(&mut self, d: Duration, shader: &str) {
+        self.rounds.entry(shader.to_owned()).or_default().push(d);
+    }
+
+    /// Each shader's median over the rounds.
+    fn finish(&mut self) {
+        for (shader, mut ds) in std::mem::take(&mut self.rounds) {
+            ds.sort();
+            self.samples.push((ds[ds.len() / 2], shader));
+        }
     }
 
     fn print(&mut self) {
@@ -145,8 +164,6 @@ fn main() {
     }
     println!("compile latency over {} shaders (wave32), {} not built", shaders.len(), failed.len());
 
-    let inproc_dir = TempDir::new("cache-inproc");
-    let process_dir = TempDir::new("cache-process");
     let mut lower = Stats::new("lower only");
     let mut cold_inproc = Stats::new("cold, in-process LLVM");
     let mut cold_process = Stats::new("cold, clang/lld processes");
@@ -154,53 +171,75 @@ fn main() {
     let mut cached_warm = Stats::new("cached, warm");
     let mut cached_process = Stats::new("cached, process backend");
 
-    let inproc_cache = DiskCache::new(&inproc_dir.0);
-    let process_cache = DiskCache::new(&process_dir.0);
-    let inproc = Compiler { backend: Backend::InProcess, cache: Some(&inproc_cache) };
-    let process = Compiler { backend: Backend::Process, cache: Some(&process_cache) };
-    if !Backend::InProcess.is_available() {
+    // Once per process, not per shader: loading libLLVM, and LLVM's own lazy set-up in the
+    // first compile.
+    let t = Instant::now();
+    let available = Backend::InProcess.is_available();
+    let load = t.elapsed();
+    let _ = Backend::Process.identity();
+    if available {
+        if let Some((name, words, layout)) = shaders.first() {
+            let input = ShaderInput { spirv: words, entry_point: "main", layout, specialization: &[] };
+            let t = Instant::now();
+            let r = compile_using(&input, &opts, &Compiler { backend: Backend::InProcess, cache: None });
+            println!(
+                "once per process: libLLVM load + AMDGPU init {:.1} ms, first compile ({name}) {:.1} ms{}",
+                load.as_secs_f64() * 1e3,
+                t.elapsed().as_secs_f64() * 1e3,
+                if r.is_ok() { "" } else { " (failed)" }
+            );
+        }
+    } else {
         println!("libLLVM 19 cannot be loaded: in-process figures are missing");
     }
-    // Load libLLVM and resolve the tools before timing: once per process, not per shader.
-    let _ = Backend::InProcess.identity();
-    let _ = Backend::Process.identity();
 
-    for (name, words, layout) in &shaders {
-        let input = ShaderInput { spirv: words, entry_point: "main", layout, specialization: &[] };
-        let t = Instant::now();
-        if let Err(e) = lower_with(&input, &opts) {
-            failed.push(format!("{name}: {e}"));
-            continue;
-        }
-        lower.samples.push((t.elapsed(), name.clone()));
-
-        let mut timed = |stats: &mut Stats, compiler: &Compiler, expect_cached: bool| {
+    for round in 0..ROUNDS {
+        let inproc_dir = TempDir::new(&format!("cache-inproc-{round}"));
+        let process_dir = TempDir::new(&format!("cache-process-{round}"));
+        let inproc_cache = DiskCache::new(&inproc_dir.0);
+        let process_cache = DiskCache::new(&process_dir.0);
+        let inproc = Compiler { backend: Backend::InProcess, cache: Some(&inproc_cache) };
+        let process = Compiler { backend: Backend::Process, cache: Some(&process_cache) };
+        for (name, words, layout) in &shaders {
+            let input = ShaderInput { spirv: words, entry_point: "main", layout, specialization: &[] };
             let t = Instant::now();
-            let r = compile_using(&input, &opts, compiler);
-            let d = t.elapsed();
-            match r {
-                Ok(s) if s.from_cache == expect_cached => stats.samples.push((d, name.clone())),
-                Ok(s) => failed.push(format!("{name}: {}: from_cache = {}", stats.name, s.from_cache)),
-                Err(e) => failed.push(format!("{name}: {}: {e}", stats.name)),
+            if let Err(e) = lower_with(&input, &opts) {
+                failed.push(format!("{name}: {e}"));
+                continue;
             }
-        };
-        if Backend::InProcess.is_available() {
-            timed(&mut cold_inproc, &inproc, false);
-            // A new process: a cache object that has seen nothing, over the same directory.
-            let fresh = DiskCache::new(&inproc_dir.0);
-            timed(&mut cached_first, &Compiler { backend: Backend::InProcess, cache: Some(&fresh) }, true);
-            timed(&mut cached_warm, &inproc, true);
-        }
-        timed(&mut cold_process, &process, false);
-        timed(&mut cached_process, &process, true);
-    }
+            lower.record(t.elapsed(), name);
 
+            let mut timed = |stats: &mut Stats, compiler: &Compiler, expect_cached: bool| {
+                let t = Instant::now();
+                let r = compile_using(&input, &opts, compiler);
+                let d = t.elapsed();
+                match r {
+                    Ok(s) if s.from_cache == expect_cached => stats.record(d, name),
+                    Ok(s) => failed.push(format!("{name}: {}: from_cache = {}", stats.name, s.from_cache)),
+                    Err(e) => failed.push(format!("{name}: {}: {e}", stats.name)),
+                }
+            };
+            if Backend::InProcess.is_available() {
+                timed(&mut cold_inproc, &inproc, false);
+                // A new process: a cache object that has seen nothing, over the same directory.
+                let fresh = DiskCache::new(&inproc_dir.0);
+                timed(&mut cached_first, &Compiler { backend: Backend::InProcess, cache: Some(&fresh) }, true);
+                timed(&mut cached_warm, &inproc, true);
+            }
+            timed(&mut cold_process, &process, false);
+            timed(&mut cached_process, &process, true);
+        }
+    }
     for s in [&mut lower, &mut cold_inproc, &mut cold_process, &mut cached_first, &mut cached_warm, &mut cached_process]
     {
+        s.finish();
         s.print();
     }
     println!("slowest cold in-process: {}", cold_inproc.slowest(5).join(", "));
     println!("slowest cached: {}", cached_first.slowest(3).join(", "));
+    // Every round fails the same way.
+    failed.sort();
+    failed.dedup();
     if !failed.is_empty() {
         println!("{} failures:", failed.len());
         for f in &failed {

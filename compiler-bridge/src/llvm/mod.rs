@@ -241,3 +241,23 @@ pub fn disassemble(elf: &[u8]) -> Result<String, CompileError> {
     }
     Ok(String::from_utf8_lossy(&out.stdout).into_owned())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn backend_selection_follows_softnavi_llvm() {
+        let loaded: Result<&str, &str> = Ok("libLLVM.so.19.1");
+        let missing: Result<&str, &str> = Err("not found");
+        let pick = |var, llvm| select(var, llvm).map(|(b, _)| b);
+        assert_eq!(pick("", loaded), Ok(Backend::InProcess));
+        assert_eq!(pick("auto", loaded), Ok(Backend::InProcess));
+        assert_eq!(pick("", missing), Ok(Backend::Process));
+        assert_eq!(pick("process", loaded), Ok(Backend::Process));
+        assert_eq!(pick("inproc", loaded), Ok(Backend::InProcess));
+        assert!(pick("inproc", missing).unwrap_err().contains("not found"));
+        assert!(pick("llvm", loaded).is_err());
+        assert!(select("", missing).unwrap().1.contains("not found"), "the log says why");
+    }
+}
