@@ -24,6 +24,7 @@ mod glsl;
 mod matrix;
 mod memory;
 mod module;
+pub mod reflect;
 mod subgroup;
 mod types;
 

@@ -1,0 +1,249 @@
+//! Pipeline creation latency per shader over the GLSL corpus (`tests/spirv/**/*.comp`,
+//! `tests/shaders/*.comp`, `examples/shaders/*.comp`, `compiler-bridge/tests/shaders/*.comp`),
+//! each shader's figure the median of `ROUNDS` rounds (this machine is shared):
+//! - cold, in-process libLLVM (empty cache);
+//! - cold, clang/lld processes (empty cache);
+//! - cached: what a new process sees on its first pipeline creation (a fresh `DiskCache`
+//!   over the warm directory: lower + hash + read + check), and the same again warm;
+//! - the lowering alone, the floor of the cached path;
+//! - once per process: loading libLLVM 19, and the first in-process compile.
+//!
+//! `cargo bench -p softnavi-compiler-bridge --bench compile_latency [-- FILTER]`: FILTER
+//! keeps the shaders whose path contains it. Shaders that do not compile are listed, not
+//! fatal.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+/// Rounds over the corpus; each shader's figure is its median.
+const ROUNDS: usize = 3;
+
+use compiler_bridge::{
+    compile_using, lower_with, reflect_layout, Backend, CodegenOptions, Compiler, DiskCache, ShaderInput,
+};
+
+/// A temporary directory removed on drop.
+struct TempDir(PathBuf);
+
+impl TempDir {
+    fn new(tag: &str) -> TempDir {
+        let p = std::env::temp_dir().join(format!("softnavi-bench-{tag}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&p);
+        std::fs::create_dir_all(&p).expect("create a temporary directory");
+        TempDir(p)
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+fn corpus(root: &Path) -> Vec<PathBuf> {
+    fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
+        let Ok(entries) = std::fs::read_dir(dir) else { return };
+        for e in entries.flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                walk(&p, out);
+            } else if p.extension().is_some_and(|e| e == "comp") {
+                out.push(p);
+            }
+        }
+    }
+    let mut files = Vec::new();
+    walk(&root.join("tests/spirv"), &mut files);
+    for dir in ["tests/shaders", "examples/shaders", "compiler-bridge/tests/shaders"] {
+        let mut flat: Vec<_> = std::fs::read_dir(root.join(dir))
+            .into_iter()
+            .flatten()
+            .flatten()
+            .map(|e| e.path())
+            .filter(|p| p.extension().is_some_and(|e| e == "comp"))
+            .collect();
+        flat.sort();
+        files.extend(flat);
+    }
+    files.sort();
+    files
+}
+
+/// SPIR-V words from glslangValidator, for the target environment a first line
+/// `// target-env: X` names (default vulkan1.1).
+fn glsl_to_spirv(path: &Path, tmp: &Path) -> Result<Vec<u32>, String> {
+    let src = std::fs::read_to_string(path).map_err(|e| e.to_string())?;
+    let env = src
+        .lines()
+        .next()
+        .and_then(|l| l.trim().strip_prefix("// target-env:"))
+        .map_or("vulkan1.1", str::trim)
+        .to_owned();
+    let out = tmp.join("shader.spv");
+    let result = Command::new("glslangValidator")
+        .args(["-V", "--target-env", &env, "-o"])
+        .arg(&out)
+        .arg(path)
+        .output()
+        .map_err(|e| format!("glslangValidator: {e}"))?;
+    if !result.status.success() {
+        return Err(String::from_utf8_lossy(&result.stdout).lines().take(3).collect::<Vec<_>>().join(" "));
+    }
+    let bytes = std::fs::read(&out).map_err(|e| e.to_string())?;
+    Ok(bytes.chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect())
+}
+
+struct Stats {
+    name: &'static str,
+    samples: Vec<(Duration, String)>,
+    /// This round's figure per shader, folded into `samples` by `end_round`.
+    rounds: std::collections::BTreeMap<String, Vec<Duration>>,
+}
+
+impl Stats {
+    fn new(name: &'static str) -> Stats {
+        Stats { name, samples: Vec::new(), rounds: Default::default() }
+    }
+
+    fn record(&mut self, d: Duration, shader: &str) {
+        self.rounds.entry(shader.to_owned()).or_default().push(d);
+    }
+
+    /// Each shader's median over the rounds.
+    fn finish(&mut self) {
+        for (shader, mut ds) in std::mem::take(&mut self.rounds) {
+            ds.sort();
+            self.samples.push((ds[ds.len() / 2], shader));
+        }
+    }
+
+    fn print(&mut self) {
+        if self.samples.is_empty() {
+            println!("{:<26} (no samples)", self.name);
+            return;
+        }
+        self.samples.sort_by_key(|s| s.0);
+        let n = self.samples.len();
+        let at = |q: f64| self.samples[((n as f64 * q).ceil() as usize).clamp(1, n) - 1].0;
+        let ms = |d: Duration| d.as_secs_f64() * 1e3;
+        println!(
+            "{:<26} n={n:<4} median {:>8.3} ms   p95 {:>8.3} ms   max {:>8.3} ms",
+            self.name,
+            ms(at(0.5)),
+            ms(at(0.95)),
+            ms(self.samples[n - 1].0)
+        );
+    }
+
+    fn slowest(&self, k: usize) -> Vec<String> {
+        self.samples.iter().rev().take(k).map(|(d, s)| format!("{s} ({:.1} ms)", d.as_secs_f64() * 1e3)).collect()
+    }
+}
+
+fn main() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let filter = std::env::args().skip(1).find(|a| !a.starts_with('-'));
+    let tmp = TempDir::new("spv");
+    let opts = CodegenOptions::default();
+
+    let mut shaders = Vec::new();
+    let mut failed = Vec::new();
+    for path in corpus(&root) {
+        let name = path.strip_prefix(&root).unwrap_or(&path).display().to_string();
+        if filter.as_ref().is_some_and(|f| !name.contains(f.as_str())) {
+            continue;
+        }
+        match glsl_to_spirv(&path, &tmp.0).and_then(|w| {
+            let layout = reflect_layout(&w, "main").map_err(|e| format!("reflect: {e}"))?;
+            Ok((w, layout))
+        }) {
+            Ok((words, layout)) => shaders.push((name, words, layout)),
+            Err(e) => failed.push(format!("{name}: {e}")),
+        }
+    }
+    println!("compile latency over {} shaders (wave32), {} not built", shaders.len(), failed.len());
+
+    let mut lower = Stats::new("lower only");
+    let mut cold_inproc = Stats::new("cold, in-process LLVM");
+    let mut cold_process = Stats::new("cold, clang/lld processes");
+    let mut cached_first = Stats::new("cached, new process");
+    let mut cached_warm = Stats::new("cached, warm");
+    let mut cached_process = Stats::new("cached, process backend");
+
+    // Once per process, not per shader: loading libLLVM, and LLVM's own lazy set-up in the
+    // first compile.
+    let t = Instant::now();
+    let available = Backend::InProcess.is_available();
+    let load = t.elapsed();
+    let _ = Backend::Process.identity();
+    if available {
+        if let Some((name, words, layout)) = shaders.first() {
+            let input = ShaderInput { spirv: words, entry_point: "main", layout, specialization: &[] };
+            let t = Instant::now();
+            let r = compile_using(&input, &opts, &Compiler { backend: Backend::InProcess, cache: None });
+            println!(
+                "once per process: libLLVM load + AMDGPU init {:.1} ms, first compile ({name}) {:.1} ms{}",
+                load.as_secs_f64() * 1e3,
+                t.elapsed().as_secs_f64() * 1e3,
+                if r.is_ok() { "" } else { " (failed)" }
+            );
+        }
+    } else {
+        println!("libLLVM 19 cannot be loaded: in-process figures are missing");
+    }
+
+    for round in 0..ROUNDS {
+        let inproc_dir = TempDir::new(&format!("cache-inproc-{round}"));
+        let process_dir = TempDir::new(&format!("cache-process-{round}"));
+        let inproc_cache = DiskCache::new(&inproc_dir.0);
+        let process_cache = DiskCache::new(&process_dir.0);
+        let inproc = Compiler { backend: Backend::InProcess, cache: Some(&inproc_cache) };
+        let process = Compiler { backend: Backend::Process, cache: Some(&process_cache) };
+        for (name, words, layout) in &shaders {
+            let input = ShaderInput { spirv: words, entry_point: "main", layout, specialization: &[] };
+            let t = Instant::now();
+            if let Err(e) = lower_with(&input, &opts) {
+                failed.push(format!("{name}: {e}"));
+                continue;
+            }
+            lower.record(t.elapsed(), name);
+
+            let mut timed = |stats: &mut Stats, compiler: &Compiler, expect_cached: bool| {
+                let t = Instant::now();
+                let r = compile_using(&input, &opts, compiler);
+                let d = t.elapsed();
+                match r {
+                    Ok(s) if s.from_cache == expect_cached => stats.record(d, name),
+                    Ok(s) => failed.push(format!("{name}: {}: from_cache = {}", stats.name, s.from_cache)),
+                    Err(e) => failed.push(format!("{name}: {}: {e}", stats.name)),
+                }
+            };
+            if Backend::InProcess.is_available() {
+                timed(&mut cold_inproc, &inproc, false);
+                // A new process: a cache object that has seen nothing, over the same directory.
+                let fresh = DiskCache::new(&inproc_dir.0);
+                timed(&mut cached_first, &Compiler { backend: Backend::InProcess, cache: Some(&fresh) }, true);
+                timed(&mut cached_warm, &inproc, true);
+            }
+            timed(&mut cold_process, &process, false);
+            timed(&mut cached_process, &process, true);
+        }
+    }
+    for s in [&mut lower, &mut cold_inproc, &mut cold_process, &mut cached_first, &mut cached_warm, &mut cached_process]
+    {
+        s.finish();
+        s.print();
+    }
+    println!("slowest cold in-process: {}", cold_inproc.slowest(5).join(", "));
+    println!("slowest cached: {}", cached_first.slowest(3).join(", "));
+    // Every round fails the same way.
+    failed.sort();
+    failed.dedup();
+    if !failed.is_empty() {
+        println!("{} failures:", failed.len());
+        for f in &failed {
+            println!("  {f}");
+        }
+    }
+}
