@@ -523,8 +523,7 @@ mod tests {
                 assert!(atomic_op(info.op).is_some(), "{}", info.name);
                 continue;
             }
-            // ok: a unit test; the panic is its failure message.
-            let sh = shape(info.code).unwrap_or_else(|| panic!("{} has no shape", info.name));
+            let sh = shape(info.code).unwrap_or_else(|| panic!("{} has no shape", info.name)); // ok: a unit test's failure message
             assert_eq!(sh.store, info.name.contains("_store_"), "{}", info.name);
             let width = info.name.rsplit_once('_').unwrap().1;
             let bits: u32 = width[1..].parse().unwrap();
