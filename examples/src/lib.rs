@@ -978,6 +978,8 @@ impl Drop for Context {
 /// Implementors must have no padding, no invalid bit patterns and no pointers.
 pub unsafe trait Pod: Copy + 'static {}
 // SAFETY: primitive numeric types.
+unsafe impl Pod for u8 {}
+// SAFETY: primitive numeric types.
 unsafe impl Pod for u32 {}
 // SAFETY: primitive numeric types.
 unsafe impl Pod for i32 {}

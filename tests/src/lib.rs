@@ -1,3 +1,4 @@
 //! Helpers shared by the end-to-end test binaries.
 
 pub mod check;
+pub mod dispatch;

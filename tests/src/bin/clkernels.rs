@@ -9,14 +9,14 @@
 //! names the instruction) can be attributed to a kernel. A lost device is replaced and the
 //! run goes on. Exits 0 when every kernel could be attempted.
 
-use std::ffi::CString;
 use std::fmt::Debug;
 use std::process::ExitCode;
 
 use ash::vk;
 use half::f16;
-use softnavi_examples::{Context, ContextOptions, Error, MemoryLocation};
+use softnavi_examples::{Context, ContextOptions, Error};
 use softnavi_tests::check::*;
+use softnavi_tests::dispatch::{self, Binding, Dispatch, Kind};
 
 #[path = "clkernels/memory.rs"]
 mod memory;
@@ -689,145 +689,35 @@ fn subgroup_case(wave: usize) -> Case {
 
 // ---- running --------------------------------------------------------------------------------
 
-fn vkerr(call: &'static str) -> impl Fn(vk::Result) -> Error {
-    move |result| Error::Vulkan { call, result }
+/// Shader module code is u32 words: the ELF copied into aligned storage, zero-padded.
+fn code_words(elf: &[u8]) -> Vec<u32> {
+    elf.chunks(4)
+        .map(|c| {
+            let mut b = [0u8; 4];
+            b[..c.len()].copy_from_slice(c);
+            u32::from_le_bytes(b)
+        })
+        .collect()
 }
 
 /// Runs one case; returns the buffers' contents afterwards.
 fn run(ctx: &Context, elf: &[u8], case: &Case) -> Result<Vec<Vec<u8>>, Error> {
-    let d = ctx.device();
-    let usage = vk::BufferUsageFlags::STORAGE_BUFFER;
-    let mut bufs = Vec::new();
-    for (i, init) in case.buffers.iter().enumerate() {
-        let words: Vec<u32> = init
-            .chunks(4)
-            .map(|c| {
-                let mut b = [0u8; 4];
-                b[..c.len()].copy_from_slice(c);
-                u32::from_le_bytes(b)
-            })
-            .collect();
-        let size = (4 * words.len()).max(4) as u64;
-        let mut b = ctx.create_buffer(&format!("b{i}"), size, usage, MemoryLocation::CpuToGpu)?;
-        b.write(&words)?;
-        bufs.push(b);
-    }
-    let bindings: Vec<_> = (0..bufs.len() as u32)
-        .map(|b| {
-            vk::DescriptorSetLayoutBinding::default()
-                .binding(b)
-                .descriptor_type(vk::DescriptorType::STORAGE_BUFFER)
-                .descriptor_count(1)
-                .stage_flags(vk::ShaderStageFlags::COMPUTE)
-        })
-        .collect();
-    // Objects are destroyed at the end whatever happens in between.
-    let mut set_layout = vk::DescriptorSetLayout::null();
-    let mut layout = vk::PipelineLayout::null();
-    let mut module = vk::ShaderModule::null();
-    let mut pipeline = vk::Pipeline::null();
-    let mut pool = vk::DescriptorPool::null();
-    let result = (|| {
-        // SAFETY: valid device and create infos throughout; objects are used after creation only.
-        unsafe {
-            set_layout = d
-                .create_descriptor_set_layout(&vk::DescriptorSetLayoutCreateInfo::default().bindings(&bindings), None)
-                .map_err(vkerr("vkCreateDescriptorSetLayout"))?;
-            let sets = [set_layout];
-            let push_len = (case.push.len() as u32).div_ceil(4) * 4;
-            let ranges =
-                [vk::PushConstantRange::default().stage_flags(vk::ShaderStageFlags::COMPUTE).size(push_len.max(4))];
-            layout = d
-                .create_pipeline_layout(
-                    &vk::PipelineLayoutCreateInfo::default().set_layouts(&sets).push_constant_ranges(&ranges),
-                    None,
-                )
-                .map_err(vkerr("vkCreatePipelineLayout"))?;
-            // Shader module code is u32 words: copy the ELF into aligned, padded storage.
-            let mut words = vec![0u32; elf.len().div_ceil(4)];
-            for (k, w) in words.iter_mut().enumerate() {
-                let mut b = [0u8; 4];
-                let chunk = &elf[4 * k..(4 * k + 4).min(elf.len())];
-                b[..chunk.len()].copy_from_slice(chunk);
-                *w = u32::from_le_bytes(b);
-            }
-            module = d
-                .create_shader_module(&vk::ShaderModuleCreateInfo::default().code(&words), None)
-                .map_err(vkerr("vkCreateShaderModule"))?;
-            let entries: Vec<vk::SpecializationMapEntry> = case
-                .spec
-                .iter()
-                .enumerate()
-                .map(|(k, &(id, _))| vk::SpecializationMapEntry::default().constant_id(id).offset(4 * k as u32).size(4))
-                .collect();
-            let data: Vec<u8> = case.spec.iter().flat_map(|&(_, v)| v.to_le_bytes()).collect();
-            let spec = vk::SpecializationInfo::default().map_entries(&entries).data(&data);
-            let name = CString::new(case.kernel).expect("kernel names have no NUL");
-            let stage = vk::PipelineShaderStageCreateInfo::default()
-                .stage(vk::ShaderStageFlags::COMPUTE)
-                .module(module)
-                .name(&name)
-                .specialization_info(&spec);
-            pipeline = d
-                .create_compute_pipelines(
-                    vk::PipelineCache::null(),
-                    &[vk::ComputePipelineCreateInfo::default().stage(stage).layout(layout)],
-                    None,
-                )
-                .map_err(|(_, r)| Error::Vulkan { call: "vkCreateComputePipelines", result: r })?[0];
-            let sizes = [vk::DescriptorPoolSize::default()
-                .ty(vk::DescriptorType::STORAGE_BUFFER)
-                .descriptor_count(bufs.len() as u32)];
-            pool = d
-                .create_descriptor_pool(&vk::DescriptorPoolCreateInfo::default().max_sets(1).pool_sizes(&sizes), None)
-                .map_err(vkerr("vkCreateDescriptorPool"))?;
-            let set = d
-                .allocate_descriptor_sets(
-                    &vk::DescriptorSetAllocateInfo::default().descriptor_pool(pool).set_layouts(&sets),
-                )
-                .map_err(vkerr("vkAllocateDescriptorSets"))?[0];
-            let infos: Vec<[vk::DescriptorBufferInfo; 1]> = bufs
-                .iter()
-                .map(|b| [vk::DescriptorBufferInfo::default().buffer(b.handle()).range(vk::WHOLE_SIZE)])
-                .collect();
-            let writes: Vec<_> = infos
-                .iter()
-                .enumerate()
-                .map(|(k, info)| {
-                    vk::WriteDescriptorSet::default()
-                        .dst_set(set)
-                        .dst_binding(k as u32)
-                        .descriptor_type(vk::DescriptorType::STORAGE_BUFFER)
-                        .buffer_info(info)
-                })
-                .collect();
-            d.update_descriptor_sets(&writes, &[]);
-            ctx.submit_and_wait(|cmd| {
-                d.cmd_bind_pipeline(cmd, vk::PipelineBindPoint::COMPUTE, pipeline);
-                d.cmd_bind_descriptor_sets(cmd, vk::PipelineBindPoint::COMPUTE, layout, 0, &[set], &[]);
-                if !case.push.is_empty() {
-                    d.cmd_push_constants(cmd, layout, vk::ShaderStageFlags::COMPUTE, 0, &case.push);
-                }
-                d.cmd_dispatch(cmd, case.groups[0], case.groups[1], case.groups[2]);
-                ctx.cmd_compute_to_host_barrier(cmd);
-                Ok(())
-            })?;
-        }
-        let read = |b: &softnavi_examples::Buffer<'_>, len: usize| -> Result<Vec<u8>, Error> {
-            let words: Vec<u32> = b.read(len.div_ceil(4))?;
-            Ok(words.iter().flat_map(|w| w.to_le_bytes()).take(len).collect())
-        };
-        bufs.iter().zip(&case.buffers).map(|(b, init)| read(b, init.len())).collect::<Result<Vec<_>, _>>()
-    })();
-    // SAFETY: the device is idle (submit_and_wait waited) or lost; null handles are ignored.
-    unsafe {
-        d.destroy_pipeline(pipeline, None);
-        d.destroy_shader_module(module, None);
-        d.destroy_descriptor_pool(pool, None);
-        d.destroy_pipeline_layout(layout, None);
-        d.destroy_descriptor_set_layout(set_layout, None);
-    }
-    result
+    let code = code_words(elf);
+    let bindings: Vec<Binding> =
+        case.buffers.iter().map(|data| Binding { kind: Kind::Storage, data: data.clone() }).collect();
+    let spec: Vec<(u32, Vec<u8>)> = case.spec.iter().map(|&(id, v)| (id, v.to_le_bytes().to_vec())).collect();
+    dispatch::run(
+        ctx,
+        &Dispatch {
+            code: &code,
+            entry: case.kernel,
+            bindings: &bindings,
+            push: &case.push,
+            spec: &spec,
+            groups: case.groups,
+            subgroup_size: None,
+        },
+    )
 }
 
 fn context() -> Result<Context, Error> {
@@ -862,13 +752,7 @@ fn malformed() -> Result<(), Error> {
         ("bad-section-offset", &bad_shoff[..]),
         ("bad-metadata", &bad_note[..]),
     ] {
-        let mut words = vec![0u32; elf.len().div_ceil(4)];
-        for (k, w) in words.iter_mut().enumerate() {
-            let mut b = [0u8; 4];
-            let chunk = &elf[4 * k..(4 * k + 4).min(elf.len())];
-            b[..chunk.len()].copy_from_slice(chunk);
-            *w = u32::from_le_bytes(b);
-        }
+        let words = code_words(elf);
         // SAFETY: valid device and create info.
         match unsafe { ctx.device().create_shader_module(&vk::ShaderModuleCreateInfo::default().code(&words), None) } {
             Ok(m) => {

@@ -54,10 +54,6 @@ fn context() -> Result<Context, Error> {
     })
 }
 
-fn words(bytes: &[u8]) -> Vec<u32> {
-    bytes.chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect()
-}
-
 fn main() -> ExitCode {
     let filter: Vec<String> = std::env::args().skip(1).collect();
     let cases = all_cases();
@@ -88,7 +84,7 @@ fn main() -> ExitCode {
             continue;
         }
         eprintln!("=== case {}", case.name);
-        let verdict = match harness::run(&ctx, &words(bytes), case) {
+        let verdict = match softnavi_examples::spirv_words(bytes).and_then(|w| harness::run(&ctx, &w, case)) {
             Ok(out) => match (case.check)(&out) {
                 Ok(()) => "PASS".to_string(),
                 Err(e) => format!("FAIL wrong results: {e}"),
