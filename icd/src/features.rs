@@ -11,6 +11,34 @@ use compiler_bridge::ShaderFeatures;
 /// The table in effect.
 pub const SHADER: ShaderFeatures = compiler_bridge::SHADER_FEATURES;
 
+/// What the ICD itself implements of the Vulkan 1.2 / 1.3 API (the shader side is
+/// [`SHADER`]). Each flag names the module that makes it true; a feature or extension is
+/// reported only when its flag is set.
+pub mod api {
+    /// Timeline semaphores: host wait / signal / query, queue wait / signal (queue.rs).
+    pub const TIMELINE_SEMAPHORE: bool = false;
+    /// vkQueueSubmit2, vkCmdPipelineBarrier2, the *2 event and timestamp commands (queue.rs, cmd.rs).
+    pub const SYNCHRONIZATION2: bool = false;
+    /// vkResetQueryPool from the host (query.rs).
+    pub const HOST_QUERY_RESET: bool = false;
+    /// Descriptor indexing on the API side: update-after-bind pools and layouts, partially
+    /// bound bindings, variable descriptor counts (descriptor.rs). The shader side is
+    /// `SHADER.descriptor_indexing`.
+    pub const DESCRIPTOR_INDEXING: bool = false;
+    /// VK_KHR_push_descriptor (descriptor.rs, cmd.rs).
+    pub const PUSH_DESCRIPTOR: bool = false;
+    /// Buffer views for uniform and storage texel buffers (descriptor.rs, memory.rs); the
+    /// shader side is `SHADER.texel_buffers`.
+    pub const BUFFER_VIEWS: bool = false;
+    /// Pipeline caches with serialised code objects and VK_PIPELINE_CREATE_FAIL_ON_PIPELINE_COMPILE_REQUIRED
+    /// (pipeline.rs).
+    pub const PIPELINE_CREATION_CACHE_CONTROL: bool = false;
+    /// vkCreatePrivateDataSlot and friends.
+    pub const PRIVATE_DATA: bool = false;
+    /// vkGetDeviceBufferMemoryRequirements, LocalSizeId, maxBufferSize (memory.rs).
+    pub const MAINTENANCE4: bool = false;
+}
+
 /// `VkPhysicalDeviceFeatures` member names, in declaration order.
 const CORE_MEMBERS: &[&str] = &[
     "robustBufferAccess",
@@ -187,6 +215,223 @@ pub const FEATURE_STRUCTS: &[FeatureStruct] = &[
         name: "VkPhysicalDevicePipelineExecutablePropertiesFeaturesKHR",
         members: &["pipelineExecutableInfo"],
     },
+    FeatureStruct {
+        s_type: vk::StructureType::PHYSICAL_DEVICE_VULKAN_1_1_FEATURES,
+        name: "VkPhysicalDeviceVulkan11Features",
+        members: &[
+            "storageBuffer16BitAccess",
+            "uniformAndStorageBuffer16BitAccess",
+            "storagePushConstant16",
+            "storageInputOutput16",
+            "multiview",
+            "multiviewGeometryShader",
+            "multiviewTessellationShader",
+            "variablePointersStorageBuffer",
+            "variablePointers",
+            "protectedMemory",
+            "samplerYcbcrConversion",
+            "shaderDrawParameters",
+        ],
+    },
+    FeatureStruct {
+        s_type: vk::StructureType::PHYSICAL_DEVICE_VULKAN_1_2_FEATURES,
+        name: "VkPhysicalDeviceVulkan12Features",
+        members: &[
+            "samplerMirrorClampToEdge",
+            "drawIndirectCount",
+            "storageBuffer8BitAccess",
+            "uniformAndStorageBuffer8BitAccess",
+            "storagePushConstant8",
+            "shaderBufferInt64Atomics",
+            "shaderSharedInt64Atomics",
+            "shaderFloat16",
+            "shaderInt8",
+            "descriptorIndexing",
+            "shaderInputAttachmentArrayDynamicIndexing",
+            "shaderUniformTexelBufferArrayDynamicIndexing",
+            "shaderStorageTexelBufferArrayDynamicIndexing",
+            "shaderUniformBufferArrayNonUniformIndexing",
+            "shaderSampledImageArrayNonUniformIndexing",
+            "shaderStorageBufferArrayNonUniformIndexing",
+            "shaderStorageImageArrayNonUniformIndexing",
+            "shaderInputAttachmentArrayNonUniformIndexing",
+            "shaderUniformTexelBufferArrayNonUniformIndexing",
+            "shaderStorageTexelBufferArrayNonUniformIndexing",
+            "descriptorBindingUniformBufferUpdateAfterBind",
+            "descriptorBindingSampledImageUpdateAfterBind",
+            "descriptorBindingStorageImageUpdateAfterBind",
+            "descriptorBindingStorageBufferUpdateAfterBind",
+            "descriptorBindingUniformTexelBufferUpdateAfterBind",
+            "descriptorBindingStorageTexelBufferUpdateAfterBind",
+            "descriptorBindingUpdateUnusedWhilePending",
+            "descriptorBindingPartiallyBound",
+            "descriptorBindingVariableDescriptorCount",
+            "runtimeDescriptorArray",
+            "samplerFilterMinmax",
+            "scalarBlockLayout",
+            "imagelessFramebuffer",
+            "uniformBufferStandardLayout",
+            "shaderSubgroupExtendedTypes",
+            "separateDepthStencilLayouts",
+            "hostQueryReset",
+            "timelineSemaphore",
+            "bufferDeviceAddress",
+            "bufferDeviceAddressCaptureReplay",
+            "bufferDeviceAddressMultiDevice",
+            "vulkanMemoryModel",
+            "vulkanMemoryModelDeviceScope",
+            "vulkanMemoryModelAvailabilityVisibilityChains",
+            "shaderOutputViewportIndex",
+            "shaderOutputLayer",
+            "subgroupBroadcastDynamicId",
+        ],
+    },
+    FeatureStruct {
+        s_type: vk::StructureType::PHYSICAL_DEVICE_VULKAN_1_3_FEATURES,
+        name: "VkPhysicalDeviceVulkan13Features",
+        members: &[
+            "robustImageAccess",
+            "inlineUniformBlock",
+            "descriptorBindingInlineUniformBlockUpdateAfterBind",
+            "pipelineCreationCacheControl",
+            "privateData",
+            "shaderDemoteToHelperInvocation",
+            "shaderTerminateInvocation",
+            "subgroupSizeControl",
+            "computeFullSubgroups",
+            "synchronization2",
+            "textureCompressionASTC_HDR",
+            "shaderZeroInitializeWorkgroupMemory",
+            "dynamicRendering",
+            "shaderIntegerDotProduct",
+            "maintenance4",
+        ],
+    },
+    FeatureStruct {
+        s_type: vk::StructureType::PHYSICAL_DEVICE_TIMELINE_SEMAPHORE_FEATURES,
+        name: "VkPhysicalDeviceTimelineSemaphoreFeatures",
+        members: &["timelineSemaphore"],
+    },
+    FeatureStruct {
+        s_type: vk::StructureType::PHYSICAL_DEVICE_SYNCHRONIZATION_2_FEATURES,
+        name: "VkPhysicalDeviceSynchronization2Features",
+        members: &["synchronization2"],
+    },
+    FeatureStruct {
+        s_type: vk::StructureType::PHYSICAL_DEVICE_HOST_QUERY_RESET_FEATURES,
+        name: "VkPhysicalDeviceHostQueryResetFeatures",
+        members: &["hostQueryReset"],
+    },
+    FeatureStruct {
+        s_type: vk::StructureType::PHYSICAL_DEVICE_DESCRIPTOR_INDEXING_FEATURES,
+        name: "VkPhysicalDeviceDescriptorIndexingFeatures",
+        members: &[
+            "shaderInputAttachmentArrayDynamicIndexing",
+            "shaderUniformTexelBufferArrayDynamicIndexing",
+            "shaderStorageTexelBufferArrayDynamicIndexing",
+            "shaderUniformBufferArrayNonUniformIndexing",
+            "shaderSampledImageArrayNonUniformIndexing",
+            "shaderStorageBufferArrayNonUniformIndexing",
+            "shaderStorageImageArrayNonUniformIndexing",
+            "shaderInputAttachmentArrayNonUniformIndexing",
+            "shaderUniformTexelBufferArrayNonUniformIndexing",
+            "shaderStorageTexelBufferArrayNonUniformIndexing",
+            "descriptorBindingUniformBufferUpdateAfterBind",
+            "descriptorBindingSampledImageUpdateAfterBind",
+            "descriptorBindingStorageImageUpdateAfterBind",
+            "descriptorBindingStorageBufferUpdateAfterBind",
+            "descriptorBindingUniformTexelBufferUpdateAfterBind",
+            "descriptorBindingStorageTexelBufferUpdateAfterBind",
+            "descriptorBindingUpdateUnusedWhilePending",
+            "descriptorBindingPartiallyBound",
+            "descriptorBindingVariableDescriptorCount",
+            "runtimeDescriptorArray",
+        ],
+    },
+    FeatureStruct {
+        s_type: vk::StructureType::PHYSICAL_DEVICE_SCALAR_BLOCK_LAYOUT_FEATURES,
+        name: "VkPhysicalDeviceScalarBlockLayoutFeatures",
+        members: &["scalarBlockLayout"],
+    },
+    FeatureStruct {
+        s_type: vk::StructureType::PHYSICAL_DEVICE_UNIFORM_BUFFER_STANDARD_LAYOUT_FEATURES,
+        name: "VkPhysicalDeviceUniformBufferStandardLayoutFeatures",
+        members: &["uniformBufferStandardLayout"],
+    },
+    FeatureStruct {
+        s_type: vk::StructureType::PHYSICAL_DEVICE_VULKAN_MEMORY_MODEL_FEATURES,
+        name: "VkPhysicalDeviceVulkanMemoryModelFeatures",
+        members: &[
+            "vulkanMemoryModel",
+            "vulkanMemoryModelDeviceScope",
+            "vulkanMemoryModelAvailabilityVisibilityChains",
+        ],
+    },
+    FeatureStruct {
+        s_type: vk::StructureType::PHYSICAL_DEVICE_SHADER_SUBGROUP_EXTENDED_TYPES_FEATURES,
+        name: "VkPhysicalDeviceShaderSubgroupExtendedTypesFeatures",
+        members: &["shaderSubgroupExtendedTypes"],
+    },
+    FeatureStruct {
+        s_type: vk::StructureType::PHYSICAL_DEVICE_ZERO_INITIALIZE_WORKGROUP_MEMORY_FEATURES,
+        name: "VkPhysicalDeviceZeroInitializeWorkgroupMemoryFeatures",
+        members: &["shaderZeroInitializeWorkgroupMemory"],
+    },
+    FeatureStruct {
+        s_type: vk::StructureType::PHYSICAL_DEVICE_PIPELINE_CREATION_CACHE_CONTROL_FEATURES,
+        name: "VkPhysicalDevicePipelineCreationCacheControlFeatures",
+        members: &["pipelineCreationCacheControl"],
+    },
+    FeatureStruct {
+        s_type: vk::StructureType::PHYSICAL_DEVICE_PRIVATE_DATA_FEATURES,
+        name: "VkPhysicalDevicePrivateDataFeatures",
+        members: &["privateData"],
+    },
+    FeatureStruct {
+        s_type: vk::StructureType::PHYSICAL_DEVICE_MAINTENANCE_4_FEATURES,
+        name: "VkPhysicalDeviceMaintenance4Features",
+        members: &["maintenance4"],
+    },
+    FeatureStruct {
+        s_type: vk::StructureType::PHYSICAL_DEVICE_IMAGELESS_FRAMEBUFFER_FEATURES,
+        name: "VkPhysicalDeviceImagelessFramebufferFeatures",
+        members: &["imagelessFramebuffer"],
+    },
+    FeatureStruct {
+        s_type: vk::StructureType::PHYSICAL_DEVICE_SEPARATE_DEPTH_STENCIL_LAYOUTS_FEATURES,
+        name: "VkPhysicalDeviceSeparateDepthStencilLayoutsFeatures",
+        members: &["separateDepthStencilLayouts"],
+    },
+    FeatureStruct {
+        s_type: vk::StructureType::PHYSICAL_DEVICE_SHADER_TERMINATE_INVOCATION_FEATURES,
+        name: "VkPhysicalDeviceShaderTerminateInvocationFeatures",
+        members: &["shaderTerminateInvocation"],
+    },
+    FeatureStruct {
+        s_type: vk::StructureType::PHYSICAL_DEVICE_SHADER_DEMOTE_TO_HELPER_INVOCATION_FEATURES,
+        name: "VkPhysicalDeviceShaderDemoteToHelperInvocationFeatures",
+        members: &["shaderDemoteToHelperInvocation"],
+    },
+    FeatureStruct {
+        s_type: vk::StructureType::PHYSICAL_DEVICE_INLINE_UNIFORM_BLOCK_FEATURES,
+        name: "VkPhysicalDeviceInlineUniformBlockFeatures",
+        members: &["inlineUniformBlock", "descriptorBindingInlineUniformBlockUpdateAfterBind"],
+    },
+    FeatureStruct {
+        s_type: vk::StructureType::PHYSICAL_DEVICE_DYNAMIC_RENDERING_FEATURES,
+        name: "VkPhysicalDeviceDynamicRenderingFeatures",
+        members: &["dynamicRendering"],
+    },
+    FeatureStruct {
+        s_type: vk::StructureType::PHYSICAL_DEVICE_IMAGE_ROBUSTNESS_FEATURES,
+        name: "VkPhysicalDeviceImageRobustnessFeatures",
+        members: &["robustImageAccess"],
+    },
+    FeatureStruct {
+        s_type: vk::StructureType::PHYSICAL_DEVICE_TEXTURE_COMPRESSION_ASTC_HDR_FEATURES,
+        name: "VkPhysicalDeviceTextureCompressionASTCHDRFeatures",
+        members: &["textureCompressionASTC_HDR"],
+    },
 ];
 
 /// Whether the feature called `member` (its Vulkan member name) works, given what the
@@ -220,6 +465,38 @@ pub fn supported(sf: &ShaderFeatures, member: &str) -> bool {
         "bufferDeviceAddress" => sf.buffer_device_address,
         // wave32 and wave64 code generation, and the ICD's own executable queries.
         "subgroupSizeControl" | "computeFullSubgroups" | "pipelineExecutableInfo" => true,
+        "scalarBlockLayout" | "uniformBufferStandardLayout" => sf.explicit_layouts,
+        "vulkanMemoryModel" | "vulkanMemoryModelDeviceScope" | "vulkanMemoryModelAvailabilityVisibilityChains" => {
+            sf.vulkan_memory_model
+        }
+        "shaderZeroInitializeWorkgroupMemory" => sf.zero_initialize_workgroup_memory,
+        "shaderSubgroupExtendedTypes" => sf.subgroup_extended_types,
+        "subgroupBroadcastDynamicId" => sf.subgroup_broadcast_dynamic_id,
+        "timelineSemaphore" => api::TIMELINE_SEMAPHORE,
+        "synchronization2" => api::SYNCHRONIZATION2,
+        "hostQueryReset" => api::HOST_QUERY_RESET,
+        "pipelineCreationCacheControl" => api::PIPELINE_CREATION_CACHE_CONTROL,
+        "privateData" => api::PRIVATE_DATA,
+        "maintenance4" => api::MAINTENANCE4,
+        // Descriptor indexing of buffers: the API side (descriptor.rs) and the lowering.
+        "descriptorIndexing" => api::DESCRIPTOR_INDEXING && sf.descriptor_indexing,
+        "runtimeDescriptorArray"
+        | "shaderUniformBufferArrayNonUniformIndexing"
+        | "shaderStorageBufferArrayNonUniformIndexing"
+        | "descriptorBindingPartiallyBound"
+        | "descriptorBindingVariableDescriptorCount"
+        | "descriptorBindingUpdateUnusedWhilePending"
+        | "descriptorBindingUniformBufferUpdateAfterBind"
+        | "descriptorBindingStorageBufferUpdateAfterBind" => api::DESCRIPTOR_INDEXING && sf.descriptor_indexing,
+        "shaderUniformTexelBufferArrayDynamicIndexing"
+        | "shaderStorageTexelBufferArrayDynamicIndexing"
+        | "shaderUniformTexelBufferArrayNonUniformIndexing"
+        | "shaderStorageTexelBufferArrayNonUniformIndexing"
+        | "descriptorBindingUniformTexelBufferUpdateAfterBind"
+        | "descriptorBindingStorageTexelBufferUpdateAfterBind" => {
+            api::DESCRIPTOR_INDEXING && sf.descriptor_indexing && api::BUFFER_VIEWS && sf.texel_buffers
+        }
+        // Images, samplers, graphics and fragment-only instructions do not exist here.
         _ => false,
     }
 }
@@ -420,12 +697,55 @@ mod tests {
             std::mem::size_of::<vk::PhysicalDeviceBufferDeviceAddressFeatures<'static>>(),
             std::mem::size_of::<vk::PhysicalDeviceSubgroupSizeControlFeatures<'static>>(),
             std::mem::size_of::<vk::PhysicalDevicePipelineExecutablePropertiesFeaturesKHR<'static>>(),
+            std::mem::size_of::<vk::PhysicalDeviceVulkan11Features<'static>>(),
+            std::mem::size_of::<vk::PhysicalDeviceVulkan12Features<'static>>(),
+            std::mem::size_of::<vk::PhysicalDeviceVulkan13Features<'static>>(),
+            std::mem::size_of::<vk::PhysicalDeviceTimelineSemaphoreFeatures<'static>>(),
+            std::mem::size_of::<vk::PhysicalDeviceSynchronization2Features<'static>>(),
+            std::mem::size_of::<vk::PhysicalDeviceHostQueryResetFeatures<'static>>(),
+            std::mem::size_of::<vk::PhysicalDeviceDescriptorIndexingFeatures<'static>>(),
+            std::mem::size_of::<vk::PhysicalDeviceScalarBlockLayoutFeatures<'static>>(),
+            std::mem::size_of::<vk::PhysicalDeviceUniformBufferStandardLayoutFeatures<'static>>(),
+            std::mem::size_of::<vk::PhysicalDeviceVulkanMemoryModelFeatures<'static>>(),
+            std::mem::size_of::<vk::PhysicalDeviceShaderSubgroupExtendedTypesFeatures<'static>>(),
+            std::mem::size_of::<vk::PhysicalDeviceZeroInitializeWorkgroupMemoryFeatures<'static>>(),
+            std::mem::size_of::<vk::PhysicalDevicePipelineCreationCacheControlFeatures<'static>>(),
+            std::mem::size_of::<vk::PhysicalDevicePrivateDataFeatures<'static>>(),
+            std::mem::size_of::<vk::PhysicalDeviceMaintenance4Features<'static>>(),
+            std::mem::size_of::<vk::PhysicalDeviceImagelessFramebufferFeatures<'static>>(),
+            std::mem::size_of::<vk::PhysicalDeviceSeparateDepthStencilLayoutsFeatures<'static>>(),
+            std::mem::size_of::<vk::PhysicalDeviceShaderTerminateInvocationFeatures<'static>>(),
+            std::mem::size_of::<vk::PhysicalDeviceShaderDemoteToHelperInvocationFeatures<'static>>(),
+            std::mem::size_of::<vk::PhysicalDeviceInlineUniformBlockFeatures<'static>>(),
+            std::mem::size_of::<vk::PhysicalDeviceDynamicRenderingFeatures<'static>>(),
+            std::mem::size_of::<vk::PhysicalDeviceImageRobustnessFeatures<'static>>(),
+            std::mem::size_of::<vk::PhysicalDeviceTextureCompressionASTCHDRFeatures<'static>>(),
         ];
         assert_eq!(sizes.len(), FEATURE_STRUCTS.len());
         for (fs, size) in FEATURE_STRUCTS.iter().zip(sizes) {
             // Bool32 members, padded to the 8-byte alignment of the pNext pointer.
             assert_eq!((header + 4 * fs.members.len()).div_ceil(8) * 8, size, "{}", fs.name);
         }
+        let v12 = FEATURE_STRUCTS.iter().find(|f| f.name == "VkPhysicalDeviceVulkan12Features").unwrap();
+        let at12 = |m: &str| header + 4 * v12.members.iter().position(|x| *x == m).unwrap();
+        assert_eq!(
+            at12("timelineSemaphore"),
+            std::mem::offset_of!(vk::PhysicalDeviceVulkan12Features<'static>, timeline_semaphore)
+        );
+        assert_eq!(
+            at12("subgroupBroadcastDynamicId"),
+            std::mem::offset_of!(vk::PhysicalDeviceVulkan12Features<'static>, subgroup_broadcast_dynamic_id)
+        );
+        let v13 = FEATURE_STRUCTS.iter().find(|f| f.name == "VkPhysicalDeviceVulkan13Features").unwrap();
+        let at13 = |m: &str| header + 4 * v13.members.iter().position(|x| *x == m).unwrap();
+        assert_eq!(
+            at13("synchronization2"),
+            std::mem::offset_of!(vk::PhysicalDeviceVulkan13Features<'static>, synchronization2)
+        );
+        assert_eq!(
+            at13("maintenance4"),
+            std::mem::offset_of!(vk::PhysicalDeviceVulkan13Features<'static>, maintenance4)
+        );
         assert_eq!(
             std::mem::offset_of!(
                 vk::PhysicalDeviceShaderAtomicFloatFeaturesEXT<'static>,
@@ -442,10 +762,12 @@ mod tests {
         );
     }
 
+    /// A name means one feature: it appears once outside the VkPhysicalDeviceVulkanNNFeatures
+    /// structures, which repeat the promoted structures' members under the same names.
     #[test]
     fn every_member_name_is_known_once() {
         let mut all: Vec<&str> = CORE_MEMBERS.to_vec();
-        for fs in FEATURE_STRUCTS {
+        for fs in FEATURE_STRUCTS.iter().filter(|f| !f.name.starts_with("VkPhysicalDeviceVulkan1")) {
             all.extend(fs.members);
         }
         let n = all.len();
@@ -472,6 +794,13 @@ mod tests {
             integer_dot_product: true,
             buffer_device_address: true,
             variable_pointers: true,
+            explicit_layouts: true,
+            descriptor_indexing: true,
+            texel_buffers: true,
+            vulkan_memory_model: true,
+            zero_initialize_workgroup_memory: true,
+            subgroup_extended_types: true,
+            subgroup_broadcast_dynamic_id: true,
             subgroup_operations: 0xff,
             subgroup_sizes: [32, 64],
         };

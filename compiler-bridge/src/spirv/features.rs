@@ -38,6 +38,25 @@ pub struct ShaderFeatures {
     pub buffer_device_address: bool,
     /// VK_KHR_variable_pointers: `variablePointersStorageBuffer` and `variablePointers`.
     pub variable_pointers: bool,
+    /// `scalarBlockLayout` / `uniformBufferStandardLayout`: the lowering takes every offset
+    /// and stride from the module's decorations, so any valid explicit layout works.
+    pub explicit_layouts: bool,
+    /// Descriptor indexing: runtime descriptor arrays (`runtimeDescriptorArray`) and
+    /// non-uniform indexing of buffer (and, with `texel_buffers`, texel buffer) arrays.
+    pub descriptor_indexing: bool,
+    /// Uniform and storage texel buffers: `OpTypeImage` with `Dim Buffer`, executed with
+    /// MUBUF format instructions (`SampledBuffer` / `ImageBuffer` capabilities).
+    pub texel_buffers: bool,
+    /// `vulkanMemoryModel` / `vulkanMemoryModelDeviceScope` /
+    /// `vulkanMemoryModelAvailabilityVisibilityChains` (the `VulkanMemoryModel` capability).
+    pub vulkan_memory_model: bool,
+    /// `shaderZeroInitializeWorkgroupMemory`: `Workgroup` variables with an `OpConstantNull`
+    /// initializer.
+    pub zero_initialize_workgroup_memory: bool,
+    /// `shaderSubgroupExtendedTypes`: subgroup operations on 8/16/64-bit types.
+    pub subgroup_extended_types: bool,
+    /// `subgroupBroadcastDynamicId`: OpGroupNonUniformBroadcast with a dynamically uniform id.
+    pub subgroup_broadcast_dynamic_id: bool,
     /// Subgroup operation categories (`VkSubgroupFeatureFlagBits` bit values).
     pub subgroup_operations: u32,
     /// Subgroup sizes the lowering can compile for (VK_EXT_subgroup_size_control): wave32
@@ -73,6 +92,13 @@ pub const SHADER_FEATURES: ShaderFeatures = ShaderFeatures {
     integer_dot_product: true,
     buffer_device_address: true,
     variable_pointers: true,
+    explicit_layouts: true,
+    descriptor_indexing: false,
+    texel_buffers: false,
+    vulkan_memory_model: false,
+    zero_initialize_workgroup_memory: false,
+    subgroup_extended_types: false,
+    subgroup_broadcast_dynamic_id: false,
     subgroup_operations: subgroup::BASIC
         | subgroup::VOTE
         | subgroup::ARITHMETIC

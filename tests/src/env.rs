@@ -1,0 +1,65 @@
+//! Where the test apps, the ICD manifest and lavapipe are, and how to run an app through
+//! the Khronos loader with one driver selected. For the integration tests in `tests/tests`.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+/// `target/<profile>`: where cargo put the test apps, the examples and the ICD. Integration
+/// tests run from `target/<profile>/deps`.
+pub fn target_dir() -> PathBuf {
+    let exe = std::env::current_exe().expect("the test knows its own path");
+    let dir = exe.parent().expect("the test binary has a directory");
+    if dir.ends_with("deps") {
+        dir.parent().expect("deps has a parent").to_path_buf()
+    } else {
+        dir.to_path_buf()
+    }
+}
+
+/// softnavi's ICD manifest, written by the icd crate's build.
+pub fn softnavi_manifest() -> PathBuf {
+    let m = target_dir().join("softnavi_icd.json");
+    assert!(m.exists(), "{} is missing: run `cargo build --workspace` first", m.display());
+    m
+}
+
+/// Mesa's lavapipe ICD manifest (mesa-vulkan-drivers).
+pub fn lavapipe_manifest() -> PathBuf {
+    let dir = Path::new("/usr/share/vulkan/icd.d");
+    std::fs::read_dir(dir)
+        .ok()
+        .into_iter()
+        .flatten()
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .find(|p| p.file_name().is_some_and(|n| n.to_string_lossy().starts_with("lvp_icd")))
+        .unwrap_or_else(|| panic!("lavapipe is not installed (mesa-vulkan-drivers); run scripts/setup"))
+}
+
+/// A command for `program` with the loader pointed at the ICD manifest `icd` only.
+pub fn vk_command(program: &Path, icd: &Path) -> Command {
+    assert!(program.exists(), "{} is missing: run `cargo build --workspace` first", program.display());
+    let xdg = std::env::temp_dir().join("softnavi-xdg");
+    let _ = std::fs::create_dir_all(&xdg);
+    let mut cmd = Command::new(program);
+    cmd.env("VK_ICD_FILENAMES", icd)
+        .env_remove("VK_DRIVER_FILES")
+        .env("XDG_RUNTIME_DIR", &xdg)
+        // Keep the device-select layer from reordering devices.
+        .env("NODEVICE_SELECT", "1");
+    cmd
+}
+
+/// The same with `VK_LAYER_KHRONOS_validation` enabled (every message goes to stdout).
+pub fn vk_command_validated(program: &Path, icd: &Path) -> Command {
+    let mut cmd = vk_command(program, icd);
+    cmd.env("VK_INSTANCE_LAYERS", "VK_LAYER_KHRONOS_validation");
+    cmd
+}
+
+/// Runs a command and returns (success, stdout, stderr).
+pub fn output(mut cmd: Command) -> (Output, String, String) {
+    let o = cmd.output().unwrap_or_else(|e| panic!("cannot run {cmd:?}: {e}"));
+    let out = String::from_utf8_lossy(&o.stdout).into_owned();
+    let err = String::from_utf8_lossy(&o.stderr).into_owned();
+    (o, out, err)
+}
