@@ -222,3 +222,17 @@ pub unsafe extern "system" fn cmd_copy_query_pool_results(
         }
     })
 }
+
+/// # Safety
+/// Vulkan entry point (core 1.2, VK_EXT_host_query_reset): resets queries from the host;
+/// the queries are not in use by the device, per the specification.
+pub unsafe extern "system" fn reset_query_pool(_d: vk::Device, p: vk::QueryPool, first: u32, count: u32) {
+    guard("vkResetQueryPool", (), || {
+        let Some(p) = pool(p) else { return };
+        let n = count.min(p.count.saturating_sub(first));
+        if n > 0 {
+            // SAFETY: first + n <= count; the BO holds 8 bytes per query.
+            unsafe { std::ptr::write_bytes(p.bo.host_ptr().add(8 * first as usize), 0xff, 8 * n as usize) };
+        }
+    })
+}
