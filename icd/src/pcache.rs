@@ -57,7 +57,7 @@ pub fn key(fields: &[&[u8]]) -> Key {
 }
 
 /// The entries of one pipeline cache (ordered, so serialised data is deterministic).
-#[derive(Default)]
+#[derive(Default, Debug)]
 pub struct Entries(pub BTreeMap<Key, Arc<Entry>>);
 
 impl Entries {
