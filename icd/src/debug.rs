@@ -168,7 +168,6 @@ pub fn report_lost(report: &std::sync::Arc<gpu::report::Report>) {
     let text = format!("{}\n{}", report.summary, report.details);
     if let Some(s) = explain(&text) {
         tracing::error!("softnavi: device lost: {s}");
-        eprintln!("softnavi: device lost: {s}");
     }
 }
 
