@@ -382,6 +382,7 @@ object!(CommandPool, vk::CommandPool);
 impl Drop for CommandPool {
     fn drop(&mut self) {
         for cb in self.buffers.drain(..) {
+            crate::debug::forget(cb.as_raw());
             // SAFETY: the pool owns its command buffers.
             drop(unsafe { CommandBuffer::destroy(cb) });
         }
@@ -433,8 +434,9 @@ pub unsafe extern "system" fn reset_command_pool(
         if let Some(p) = unsafe { CommandPool::from_handle(p) } {
             for &cb in &p.buffers {
                 // SAFETY: as above.
-                if let Some(cb) = unsafe { CommandBuffer::from_handle(cb) } {
-                    cb.reset();
+                if let Some(c) = unsafe { CommandBuffer::from_handle(cb) } {
+                    c.reset();
+                    crate::debug::reset_command_buffer(cb.as_raw());
                 }
             }
         }
@@ -542,6 +544,7 @@ pub unsafe extern "system" fn reset_command_buffer(
 ) -> vk::Result {
     guard("vkResetCommandBuffer", vk::Result::ERROR_OUT_OF_HOST_MEMORY, || {
         cb(c).reset();
+        crate::debug::reset_command_buffer(c.as_raw());
         vk::Result::SUCCESS
     })
 }

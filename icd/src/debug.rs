@@ -40,8 +40,9 @@ struct Registry {
     /// Keyed by (device, handle): handles are unique among live objects of a device.
     objects: HashMap<(u64, u64), Info>,
     code: Vec<Code>,
-    /// Command buffers and the pipelines they dispatch (raw handles).
-    dispatched: HashMap<u64, Vec<u64>>,
+    /// Command buffers and the pipelines they dispatch (raw handles), with the label path
+    /// open at the dispatch.
+    dispatched: HashMap<u64, Vec<(u64, String)>>,
     /// Open label stacks of command buffers and queues.
     labels: HashMap<u64, Vec<String>>,
     /// The Arc address of the last report explained (each loss is explained once).
@@ -98,9 +99,10 @@ pub fn reset_command_buffer(cb: u64) {
 /// A command buffer recorded a dispatch of `pipeline`.
 pub fn dispatched(cb: u64, pipeline: u64) {
     let mut r = registry().lock();
+    let label = r.labels.get(&cb).map(|l| l.join(" / ")).unwrap_or_default();
     let v = r.dispatched.entry(cb).or_default();
-    if !v.contains(&pipeline) {
-        v.push(pipeline);
+    if !v.iter().any(|(p, l)| *p == pipeline && *l == label) {
+        v.push((pipeline, label));
     }
 }
 
@@ -134,12 +136,16 @@ pub fn explain(report: &str) -> Option<String> {
         pc - c.start,
         describe("shader module", "VkShaderModule", c.module, name(c.module).or_else(|| c.module_name.clone())),
     );
-    let mut cbs: Vec<u64> = r.dispatched.iter().filter(|(_, ps)| ps.contains(&c.pipeline)).map(|(cb, _)| *cb).collect();
+    let mut cbs: Vec<(u64, &str)> = r
+        .dispatched
+        .iter()
+        .flat_map(|(cb, ps)| ps.iter().filter(|(p, _)| *p == c.pipeline).map(move |(_, l)| (*cb, l.as_str())))
+        .collect();
     cbs.sort_unstable();
-    for cb in cbs {
+    for (cb, label) in cbs {
         s.push_str(&format!("; dispatched by {}", describe("command buffer", "VkCommandBuffer", cb, name(cb))));
-        if let Some(l) = r.labels.get(&cb).filter(|l| !l.is_empty()) {
-            s.push_str(&format!(" inside label '{}'", l.join(" / ")));
+        if !label.is_empty() {
+            s.push_str(&format!(" inside label '{label}'"));
         }
     }
     let mut queues: Vec<(u64, String)> = r
@@ -151,6 +157,9 @@ pub fn explain(report: &str) -> Option<String> {
     queues.sort();
     for (q, n) in queues {
         s.push_str(&format!("; on {}", describe("queue", "VkQueue", q, Some(n))));
+        if let Some(l) = r.labels.get(&q).filter(|l| !l.is_empty()) {
+            s.push_str(&format!(" inside label '{}'", l.join(" / ")));
+        }
     }
     Some(s)
 }
@@ -230,6 +239,7 @@ fn label_name(l: *const vk::DebugUtilsLabelEXT<'_>) -> String {
 
 fn begin_label(owner: u64, l: *const vk::DebugUtilsLabelEXT<'_>) {
     let name = label_name(l);
+    tracing::debug!("debug label {owner:#x}: begin '{name}'");
     registry().lock().labels.entry(owner).or_default().push(name);
 }
 
@@ -291,11 +301,15 @@ mod tests {
             }
         }
         register_code(0x1_0000, 0x1_0400, pipe, module, "main");
+        let label = vk::DebugUtilsLabelEXT::default().label_name(c"step 1");
+        begin_label(cb, &label);
         dispatched(cb, pipe);
+        end_label(cb);
         let s = explain("VM fault at PC 0x10104 (queue 0 dispatch #1)").unwrap();
         assert!(s.contains("pipeline 'saxpy' (VkPipeline 0x5000)"), "{s}");
         assert!(s.contains("shader module 'saxpy.comp'"), "{s}");
         assert!(s.contains("command buffer 'frame'"), "{s}");
+        assert!(s.contains("inside label 'step 1'"), "{s}");
         assert!(s.contains("offset 0x104"), "{s}");
         assert!(explain("VM fault at PC 0x20000").is_none());
         forget_code(0x1_0000);

@@ -467,11 +467,8 @@ fn build(
                 }
                 Err(e) => return fail(vk::Result::ERROR_UNKNOWN, e.to_string()),
             };
-            let e = Arc::new(pcache::Entry {
-                kernel_name: c.kernel_name,
-                workgroup_size: c.workgroup_size,
-                elf: c.elf,
-            });
+            let e =
+                Arc::new(pcache::Entry { kernel_name: c.kernel_name, workgroup_size: c.workgroup_size, elf: c.elf });
             if let (Some(cache), Some(k)) = (cache, key) {
                 cache.insert(k, e.clone());
             }

@@ -67,8 +67,10 @@ fn a_fault_report_names_the_debug_named_objects() {
     for name in [
         "pipeline 'faulty-copy'",
         "shader module 'copy.comp'",
-        "command buffer 'fault-cb'",
+        "command buffer 'fault-cb' (VkCommandBuffer",
+        "inside label 'copy step'",
         "queue 'compute-queue'",
+        "inside label 'frame 1'",
     ] {
         assert!(err.contains(name), "the report does not name {name}:\n{err}");
     }

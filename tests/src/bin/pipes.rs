@@ -45,7 +45,8 @@ unsafe extern "system" fn messenger(
     data: *const vk::DebugUtilsMessengerCallbackDataEXT<'_>,
     _user: *mut c_void,
 ) -> vk::Bool32 {
-    if severity.intersects(vk::DebugUtilsMessageSeverityFlagsEXT::WARNING | vk::DebugUtilsMessageSeverityFlagsEXT::ERROR)
+    if severity
+        .intersects(vk::DebugUtilsMessageSeverityFlagsEXT::WARNING | vk::DebugUtilsMessageSeverityFlagsEXT::ERROR)
     {
         MESSAGES.fetch_add(1, Ordering::SeqCst);
         // SAFETY: the layer passes valid callback data for the call.
@@ -175,7 +176,8 @@ impl App {
         let queues = [vk::DeviceQueueCreateInfo::default().queue_family_index(family).queue_priorities(&prio)];
         let mut v12 = vk::PhysicalDeviceVulkan12Features::default().host_query_reset(true);
         let mut v13f = vk::PhysicalDeviceVulkan13Features::default().pipeline_creation_cache_control(true);
-        let mut execf = vk::PhysicalDevicePipelineExecutablePropertiesFeaturesKHR::default().pipeline_executable_info(true);
+        let mut execf =
+            vk::PhysicalDevicePipelineExecutablePropertiesFeaturesKHR::default().pipeline_executable_info(true);
         let mut dinfo = vk::DeviceCreateInfo::default().queue_create_infos(&queues).enabled_extension_names(&names);
         if v13 {
             dinfo = dinfo.push_next(&mut v12).push_next(&mut v13f);
@@ -194,7 +196,11 @@ impl App {
         let pool = unsafe { device.create_command_pool(&pinfo, None) }.map_err(vkr("vkCreateCommandPool"))?;
         let debug = (has_debug || validate).then(|| ash::ext::debug_utils::Device::new(&instance, &device));
         let exec_props = exec.then(|| ash::khr::pipeline_executable_properties::Device::new(&instance, &device));
-        println!("softnavi-pipes: device {name} (Vulkan {}.{})", vk::api_version_major(props.api_version), vk::api_version_minor(props.api_version));
+        println!(
+            "softnavi-pipes: device {name} (Vulkan {}.{})",
+            vk::api_version_major(props.api_version),
+            vk::api_version_minor(props.api_version)
+        );
         Ok(App {
             _entry: entry,
             instance,
@@ -288,10 +294,14 @@ impl App {
                 .create_descriptor_pool(&vk::DescriptorPoolCreateInfo::default().max_sets(1).pool_sizes(&sizes), None)
                 .map_err(vkr("vkCreateDescriptorPool"))?;
             let set = d
-                .allocate_descriptor_sets(&vk::DescriptorSetAllocateInfo::default().descriptor_pool(pool).set_layouts(&sls))
+                .allocate_descriptor_sets(
+                    &vk::DescriptorSetAllocateInfo::default().descriptor_pool(pool).set_layouts(&sls),
+                )
                 .map_err(vkr("vkAllocateDescriptorSets"))?[0];
-            let infos: Vec<[vk::DescriptorBufferInfo; 1]> =
-                bufs.iter().map(|&b| [vk::DescriptorBufferInfo::default().buffer(self.handle(b)).range(vk::WHOLE_SIZE)]).collect();
+            let infos: Vec<[vk::DescriptorBufferInfo; 1]> = bufs
+                .iter()
+                .map(|&b| [vk::DescriptorBufferInfo::default().buffer(self.handle(b)).range(vk::WHOLE_SIZE)])
+                .collect();
             let writes: Vec<_> = infos
                 .iter()
                 .enumerate()
@@ -309,7 +319,9 @@ impl App {
                 .map_err(vkr("vkCreateShaderModule"))?;
             let mut k = Kernel { set_layout, layout, pool, set, module, pipeline: vk::Pipeline::null(), push };
             if make {
-                k.pipeline = self.pipeline(&k, vk::PipelineCache::null(), flags, None).map_err(vkr("vkCreateComputePipelines"))?;
+                k.pipeline = self
+                    .pipeline(&k, vk::PipelineCache::null(), flags, None)
+                    .map_err(vkr("vkCreateComputePipelines"))?;
             }
             let mut ks = self.kernels.borrow_mut();
             ks.push(k);
@@ -357,7 +369,8 @@ impl App {
     }
 
     fn cmd(&self, level: vk::CommandBufferLevel) -> R<vk::CommandBuffer> {
-        let info = vk::CommandBufferAllocateInfo::default().command_pool(self.pool).level(level).command_buffer_count(1);
+        let info =
+            vk::CommandBufferAllocateInfo::default().command_pool(self.pool).level(level).command_buffer_count(1);
         // SAFETY: valid pool.
         Ok(unsafe { self.device.allocate_command_buffers(&info) }.map_err(vkr("vkAllocateCommandBuffers"))?[0])
     }
@@ -375,7 +388,8 @@ impl App {
 
     fn submit(&self, cbs: &[vk::CommandBuffer]) -> R<vk::Fence> {
         // SAFETY: valid device.
-        let fence = unsafe { self.device.create_fence(&vk::FenceCreateInfo::default(), None) }.map_err(vkr("vkCreateFence"))?;
+        let fence =
+            unsafe { self.device.create_fence(&vk::FenceCreateInfo::default(), None) }.map_err(vkr("vkCreateFence"))?;
         let s = [vk::SubmitInfo::default().command_buffers(cbs)];
         // SAFETY: executable command buffers; the queue is used from this thread only.
         unsafe { self.device.queue_submit(self.queue, &s, fence) }.map_err(vkr("vkQueueSubmit"))?;
@@ -423,7 +437,9 @@ impl App {
         let m = [vk::MemoryBarrier::default()
             .src_access_mask(vk::AccessFlags::SHADER_WRITE | vk::AccessFlags::TRANSFER_WRITE)
             .dst_access_mask(
-                all | vk::AccessFlags::TRANSFER_WRITE | vk::AccessFlags::INDIRECT_COMMAND_READ | vk::AccessFlags::HOST_READ,
+                all | vk::AccessFlags::TRANSFER_WRITE
+                    | vk::AccessFlags::INDIRECT_COMMAND_READ
+                    | vk::AccessFlags::HOST_READ,
             )];
         let stages = vk::PipelineStageFlags::COMPUTE_SHADER | vk::PipelineStageFlags::TRANSFER;
         // SAFETY: recording.
@@ -502,7 +518,8 @@ fn cache(app: &App) -> R<String> {
         let c1 = new_cache(&[])?;
         caches.push(c1);
         let kk = |f: &mut dyn FnMut(&Kernel) -> Result<vk::Pipeline, vk::Result>| app.k(k, |k| f(k));
-        let (mut fb_miss, mut fb_hit) = (vk::PipelineCreationFeedback::default(), vk::PipelineCreationFeedback::default());
+        let (mut fb_miss, mut fb_hit) =
+            (vk::PipelineCreationFeedback::default(), vk::PipelineCreationFeedback::default());
         let t = Instant::now();
         let p1 = kk(&mut |k| app.pipeline(k, c1, vk::PipelineCreateFlags::empty(), Some(&mut fb_miss)))
             .map_err(vkr("vkCreateComputePipelines (miss)"))?;
@@ -591,15 +608,18 @@ fn cache(app: &App) -> R<String> {
             let empty = outcome(new_cache(&[]).inspect(|&c| caches.push(c))?)?;
             if app.softnavi {
                 check(from_data.is_some() && merged.is_some(), || "initial data / merged cache missed".into())?;
-                check(short_one.is_none() && foreign_one.is_none() && flipped_one.is_none() && empty.is_none(), || {
-                    format!(
-                        "compiled under FAIL_ON_PIPELINE_COMPILE_REQUIRED: short {} foreign {} flipped {} empty {}",
-                        short_one.is_some(),
-                        foreign_one.is_some(),
-                        flipped_one.is_some(),
-                        empty.is_some()
-                    )
-                })?;
+                check(
+                    short_one.is_none() && foreign_one.is_none() && flipped_one.is_none() && empty.is_none(),
+                    || {
+                        format!(
+                            "compiled under FAIL_ON_PIPELINE_COMPILE_REQUIRED: short {} foreign {} flipped {} empty {}",
+                            short_one.is_some(),
+                            foreign_one.is_some(),
+                            flipped_one.is_some(),
+                            empty.is_some()
+                        )
+                    },
+                )?;
             }
             if let Some(p) = from_data {
                 p_cached = p;
@@ -617,7 +637,7 @@ fn cache(app: &App) -> R<String> {
                 .map_err(vkr("vkGetPipelineExecutableStatisticsKHR"))?;
             let from_cache = stats.iter().find_map(|s| {
                 // SAFETY: a u64 statistic when the name matches.
-                (s.name_as_c_str().ok() == Some(c"From pipeline cache")).then(|| unsafe { s.value.u64 })
+                (s.name_as_c_str().ok() == Some(c"From pipeline cache")).then_some(unsafe { s.value.u64 })
             });
             check(from_cache == Some(1), || format!("statistic 'From pipeline cache' = {from_cache:?}"))?;
             summary.push_str("; statistics say from cache");
@@ -762,7 +782,10 @@ fn copies(app: &App) -> R<String> {
                 vk::BufferCopy2::default().src_offset(1024).dst_offset(2048).size(1024),
             ];
             if modern {
-                let info = vk::CopyBufferInfo2::default().src_buffer(app.handle(a)).dst_buffer(app.handle(b)).regions(&regions);
+                let info = vk::CopyBufferInfo2::default()
+                    .src_buffer(app.handle(a))
+                    .dst_buffer(app.handle(b))
+                    .regions(&regions);
                 d.cmd_copy_buffer2(cb, &info);
             } else {
                 let r: Vec<vk::BufferCopy> = regions
@@ -785,7 +808,9 @@ fn copies(app: &App) -> R<String> {
     };
     check((0..1024).all(|i| got[i] == expect(i)), || "vkCmdCopyBuffer2 regions".into())?;
     let got = app.buf(whole, |x| x.read(256));
-    check(got[..3] == [0, 0, 0] && got[3..].iter().all(|&v| v == 0xabcd_0123), || format!("fill WHOLE_SIZE: {:x?}", &got[..6]))?;
+    check(got[..3] == [0, 0, 0] && got[3..].iter().all(|&v| v == 0xabcd_0123), || {
+        format!("fill WHOLE_SIZE: {:x?}", &got[..6])
+    })?;
     let got = app.buf(big, |x| x.read(16384));
     check(got == update, || "65536-byte vkCmdUpdateBuffer".into())?;
 
@@ -830,7 +855,9 @@ fn copies(app: &App) -> R<String> {
     let s = app.buf(slots, |x| x.read(16 * 64 * 4));
     let slot = |x: usize, y: usize| &s[4 * (y * 64 + x)..4 * (y * 64 + x) + 4];
     let ok = (0..8).all(|x| slot(x, 0) == [x as u32 / 4, 0, 201, 9]) && slot(8, 0) == [0; 4] && slot(0, 1) == [0; 4];
-    check(ok, || format!("dispatch indirect: slot(0,0) {:?} slot(7,0) {:?} slot(8,0) {:?}", slot(0, 0), slot(7, 0), slot(8, 0)))?;
+    check(ok, || {
+        format!("dispatch indirect: slot(0,0) {:?} slot(7,0) {:?} slot(8,0) {:?}", slot(0, 0), slot(7, 0), slot(8, 0))
+    })?;
     Ok(format!("verified ({})", if modern { "vkCmdCopyBuffer2" } else { "vkCmdCopyBuffer; 1.3 not reported" }))
 }
 
@@ -968,7 +995,9 @@ fn timestamps(app: &App) -> R<String> {
         // dispatch is most of it (softnavi: no other work, so a truthful period).
         check(gpu <= host + Duration::from_millis(2), || format!("GPU {:.3} ms > host {:.3} ms", ms(gpu), ms(host)))?;
         if app.softnavi {
-            check(gpu * 10 >= host, || format!("GPU {:.3} ms is under a tenth of the host's {:.3} ms", ms(gpu), ms(host)))?;
+            check(gpu * 10 >= host, || {
+                format!("GPU {:.3} ms is under a tenth of the host's {:.3} ms", ms(gpu), ms(host))
+            })?;
         }
         // Query 2 was reset and never written: NOT_READY, availability 0 (PARTIAL is not
         // allowed for timestamps).
@@ -1038,10 +1067,26 @@ fn fault(app: &App) -> R<String> {
     app.name(cb, c"fault-cb");
     app.begin(cb, vk::CommandBufferUsageFlags::ONE_TIME_SUBMIT)?;
     app.bind(cb, k, None, &[]);
+    let label = |name| vk::DebugUtilsLabelEXT::default().label_name(name);
+    if let Some(du) = &app.debug {
+        // SAFETY: recording; a valid queue.
+        unsafe {
+            du.cmd_begin_debug_utils_label(cb, &label(c"copy step"));
+            du.queue_begin_debug_utils_label(app.queue, &label(c"frame 1"));
+        }
+    }
     // SAFETY: recording.
     unsafe { d.cmd_dispatch(cb, 16, 1, 1) };
+    if let Some(du) = &app.debug {
+        // SAFETY: recording, inside the label.
+        unsafe { du.cmd_end_debug_utils_label(cb) };
+    }
     app.end(cb)?;
     let r = app.submit(&[cb]).and_then(|f| app.wait(f));
+    if let Some(du) = &app.debug {
+        // SAFETY: inside the label begun above.
+        unsafe { du.queue_end_debug_utils_label(app.queue) };
+    }
     // SAFETY: the device is lost or idle.
     unsafe { d.destroy_buffer(unbound, None) };
     match r {
