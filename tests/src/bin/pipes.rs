@@ -624,6 +624,34 @@ fn cache(app: &App) -> R<String> {
             if let Some(p) = from_data {
                 p_cached = p;
             }
+            // EARLY_RETURN_ON_FAILURE: a miss in the first stops the batch; every handle
+            // is null.
+            let fresh = new_cache(&[])?;
+            caches.push(fresh);
+            let batch = app.k(k, |k| {
+                let stage = vk::PipelineShaderStageCreateInfo::default()
+                    .stage(vk::ShaderStageFlags::COMPUTE)
+                    .module(k.module)
+                    .name(c"main");
+                let early = fail_on | vk::PipelineCreateFlags::EARLY_RETURN_ON_FAILURE;
+                let infos = [
+                    vk::ComputePipelineCreateInfo::default().stage(stage).layout(k.layout).flags(early),
+                    vk::ComputePipelineCreateInfo::default().stage(stage).layout(k.layout),
+                ];
+                // SAFETY: valid device, module and layout.
+                unsafe { d.create_compute_pipelines(fresh, &infos, None) }
+            });
+            let handles = match batch {
+                Ok(ps) => ps,
+                Err((ps, vk::Result::PIPELINE_COMPILE_REQUIRED)) => ps,
+                Err((_, e)) => return Err(format!("vkCreateComputePipelines (early return): {e:?}")),
+            };
+            made.extend(handles.iter().copied().filter(|p| *p != vk::Pipeline::null()));
+            if app.softnavi {
+                check(handles.iter().all(|p| *p == vk::Pipeline::null()), || {
+                    format!("EARLY_RETURN_ON_FAILURE: handles {handles:?}")
+                })?;
+            }
             summary.push_str("; FAIL_ON_PIPELINE_COMPILE_REQUIRED honoured");
         }
         // The executable statistics say where the code came from.
