@@ -796,9 +796,11 @@ pub unsafe extern "system" fn cmd_update_buffer(
 /// Vulkan entry point.
 pub unsafe extern "system" fn cmd_execute_commands(c: vk::CommandBuffer, n: u32, cbs: *const vk::CommandBuffer) {
     guard("vkCmdExecuteCommands", (), || {
+        let c_raw = c.as_raw();
         let c = cb(c);
         // SAFETY: valid per the specification.
         for &s in unsafe { slice(cbs, n) } {
+            crate::debug::executed(c_raw, s.as_raw());
             // SAFETY: live secondary command buffers.
             if let Some(ib) = unsafe { CommandBuffer::from_handle(s) }.and_then(|s| s.ib()) {
                 // A secondary command buffer runs as a nested IB (IB2).

@@ -106,6 +106,26 @@ pub fn dispatched(cb: u64, pipeline: u64) {
     }
 }
 
+/// A primary command buffer executes a secondary: the secondary's dispatches count as the
+/// primary's too (under the primary's open label, then the secondary's).
+pub fn executed(primary: u64, secondary: u64) {
+    let mut r = registry().lock();
+    let Some(list) = r.dispatched.get(&secondary).cloned() else { return };
+    let outer = r.labels.get(&primary).map(|l| l.join(" / ")).unwrap_or_default();
+    let via = match r.objects.iter().find(|((_, h), _)| *h == secondary).and_then(|(_, i)| i.name.clone()) {
+        Some(n) => format!("secondary '{n}'"),
+        None => format!("secondary {secondary:#x}"),
+    };
+    let v = r.dispatched.entry(primary).or_default();
+    for (p, l) in list {
+        let label =
+            [outer.as_str(), &via, &l].iter().filter(|s| !s.is_empty()).copied().collect::<Vec<_>>().join(" / ");
+        if !v.iter().any(|(q, m)| *q == p && *m == label) {
+            v.push((p, label));
+        }
+    }
+}
+
 /// The PCs a report names ("PC 0x1234" / "pc: 0x1234").
 fn pcs(text: &str) -> Vec<u64> {
     let mut out = Vec::new();
@@ -310,6 +330,11 @@ mod tests {
         assert!(s.contains("shader module 'saxpy.comp'"), "{s}");
         assert!(s.contains("command buffer 'frame'"), "{s}");
         assert!(s.contains("inside label 'step 1'"), "{s}");
+        let primary = 0x8000u64;
+        executed(primary, cb);
+        let s = explain("VM fault at PC 0x10104").unwrap();
+        assert!(s.contains("(VkCommandBuffer 0x8000, unnamed) inside label 'secondary 'frame' / step 1'"), "{s}");
+        forget(primary);
         assert!(s.contains("offset 0x104"), "{s}");
         assert!(explain("VM fault at PC 0x20000").is_none());
         forget_code(0x1_0000);
