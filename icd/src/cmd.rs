@@ -879,6 +879,7 @@ pub(crate) fn emit_for(c: vk::CommandBuffer, what: &str, f: impl FnOnce(&mut Bui
 }
 
 /// Records an error on a command buffer (vkEndCommandBuffer reports it).
+#[allow(dead_code, reason = "for recording modules (query.rs no longer needs it)")]
 pub(crate) fn fail(c: vk::CommandBuffer, what: &str, code: vk::Result, msg: String) {
     cb(c).record(what, Err((code, msg)));
 }

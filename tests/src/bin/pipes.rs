@@ -1034,6 +1034,25 @@ fn timestamps(app: &App) -> R<String> {
         // SAFETY: as above.
         let r2 = unsafe { d.get_query_pool_results(pool, 2, &mut one, partial) };
         check(r2 == Err(vk::Result::NOT_READY) && one[0][1] == 0, || format!("unwritten query: {r2:?} {one:?}"))?;
+        // Copied without WAIT: availability says which were written; the unwritten one's
+        // value is left alone.
+        let later = app.buffer(64)?;
+        app.buf(later, |b| b.write(&[0xdead_beef; 16]));
+        app.run(|cb| {
+            let f = wide | vk::QueryResultFlags::WITH_AVAILABILITY;
+            // SAFETY: recording.
+            unsafe { d.cmd_copy_query_pool_results(cb, pool, 0, 3, app.handle(later), 0, 16, f) };
+            app.barrier(cb);
+            Ok(())
+        })?;
+        let l = app.buf(later, |b| b.read(16));
+        let avail = |q: usize| l[4 * q + 2] as u64 | (l[4 * q + 3] as u64) << 32;
+        let value = |q: usize| l[4 * q] as u64 | (l[4 * q + 1] as u64) << 32;
+        check(avail(0) != 0 && avail(1) != 0 && avail(2) == 0, || format!("copied availability without WAIT: {l:x?}"))?;
+        check(value(0) == r[0][0] && value(1) == r[1][0], || format!("copied values without WAIT: {l:x?}"))?;
+        if app.softnavi {
+            check(value(2) == 0xdead_beef_dead_beef, || format!("an unavailable query's value was written: {l:x?}"))?;
+        }
         let mut narrow = [0u32; 2];
         // SAFETY: as above, 32-bit results.
         unsafe { d.get_query_pool_results(pool, 0, &mut narrow, vk::QueryResultFlags::empty()) }
