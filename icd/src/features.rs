@@ -20,7 +20,7 @@ pub mod api {
     /// vkQueueSubmit2, vkCmdPipelineBarrier2, the *2 event and timestamp commands (queue.rs, cmd.rs).
     pub const SYNCHRONIZATION2: bool = false;
     /// vkResetQueryPool from the host (query.rs).
-    pub const HOST_QUERY_RESET: bool = false;
+    pub const HOST_QUERY_RESET: bool = true;
     /// Descriptor indexing on the API side: update-after-bind pools and layouts, partially
     /// bound bindings, variable descriptor counts (descriptor.rs). The shader side is
     /// `SHADER.descriptor_indexing`.
@@ -32,7 +32,7 @@ pub mod api {
     pub const BUFFER_VIEWS: bool = false;
     /// Pipeline caches with serialised code objects and VK_PIPELINE_CREATE_FAIL_ON_PIPELINE_COMPILE_REQUIRED
     /// (pipeline.rs).
-    pub const PIPELINE_CREATION_CACHE_CONTROL: bool = false;
+    pub const PIPELINE_CREATION_CACHE_CONTROL: bool = true;
     /// vkCreatePrivateDataSlot and friends.
     pub const PRIVATE_DATA: bool = false;
     /// vkGetDeviceBufferMemoryRequirements, LocalSizeId, maxBufferSize (memory.rs).
@@ -637,6 +637,8 @@ pub const EXTENSION_COMMANDS: &[(&str, &CStr)] = &[
     ("vkGetBufferDeviceAddressKHR", vk::KHR_BUFFER_DEVICE_ADDRESS_NAME),
     ("vkGetBufferOpaqueCaptureAddressKHR", vk::KHR_BUFFER_DEVICE_ADDRESS_NAME),
     ("vkGetDeviceMemoryOpaqueCaptureAddressKHR", vk::KHR_BUFFER_DEVICE_ADDRESS_NAME),
+    ("vkCmdCopyBuffer2KHR", vk::KHR_COPY_COMMANDS2_NAME),
+    ("vkResetQueryPoolEXT", vk::EXT_HOST_QUERY_RESET_NAME),
 ];
 
 /// The extension command `name` belongs to (None for core commands).

@@ -84,8 +84,11 @@ pub unsafe extern "system" fn destroy_instance(instance: vk::Instance, _alloc: *
 /// Instance extensions softnavi implements itself (the loader adds its own).
 /// VK_KHR_get_physical_device_properties2 is core 1.1 under its extension name: tools such
 /// as vulkaninfo walk the features2/properties2 chains only when it is there.
-const INSTANCE_EXTENSIONS: &[(&CStr, u32)] =
-    &[(vk::KHR_GET_PHYSICAL_DEVICE_PROPERTIES2_NAME, vk::KHR_GET_PHYSICAL_DEVICE_PROPERTIES2_SPEC_VERSION)];
+const INSTANCE_EXTENSIONS: &[(&CStr, u32)] = &[
+    (vk::KHR_GET_PHYSICAL_DEVICE_PROPERTIES2_NAME, vk::KHR_GET_PHYSICAL_DEVICE_PROPERTIES2_SPEC_VERSION),
+    // Object names and labels (debug.rs); the loader implements the messengers.
+    (vk::EXT_DEBUG_UTILS_NAME, vk::EXT_DEBUG_UTILS_SPEC_VERSION),
+];
 
 fn ext_props(list: &[(&CStr, u32)]) -> Vec<vk::ExtensionProperties> {
     list.iter()

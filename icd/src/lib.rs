@@ -13,6 +13,7 @@ use ash::vk;
 use handle::Object;
 
 pub mod cmd;
+pub mod debug;
 pub mod descriptor;
 pub mod device;
 pub mod executable;
@@ -20,6 +21,7 @@ pub mod features;
 pub mod handle;
 pub mod instance;
 pub mod memory;
+pub mod pcache;
 pub mod pipeline;
 pub mod query;
 
@@ -139,6 +141,8 @@ entry_points! {
     Device "vkCreateQueryPool" => query::create_query_pool,
     Device "vkDestroyQueryPool" => query::destroy_query_pool,
     Device "vkGetQueryPoolResults" => query::get_query_pool_results,
+    Device "vkResetQueryPool" => query::reset_query_pool,
+    Device "vkResetQueryPoolEXT" => query::reset_query_pool,
     Device "vkCreateCommandPool" => cmd::create_command_pool,
     Device "vkDestroyCommandPool" => cmd::destroy_command_pool,
     Device "vkResetCommandPool" => cmd::reset_command_pool,
@@ -157,6 +161,8 @@ entry_points! {
     Device "vkCmdSetDeviceMask" => cmd::cmd_set_device_mask,
     Device "vkCmdPipelineBarrier" => cmd::cmd_pipeline_barrier,
     Device "vkCmdCopyBuffer" => cmd::cmd_copy_buffer,
+    Device "vkCmdCopyBuffer2" => cmd::cmd_copy_buffer2,
+    Device "vkCmdCopyBuffer2KHR" => cmd::cmd_copy_buffer2,
     Device "vkCmdFillBuffer" => cmd::cmd_fill_buffer,
     Device "vkCmdUpdateBuffer" => cmd::cmd_update_buffer,
     Device "vkCmdExecuteCommands" => cmd::cmd_execute_commands,
@@ -166,6 +172,14 @@ entry_points! {
     Device "vkCmdResetQueryPool" => query::cmd_reset_query_pool,
     Device "vkCmdWriteTimestamp" => query::cmd_write_timestamp,
     Device "vkCmdCopyQueryPoolResults" => query::cmd_copy_query_pool_results,
+    Device "vkSetDebugUtilsObjectNameEXT" => debug::set_debug_utils_object_name,
+    Device "vkSetDebugUtilsObjectTagEXT" => debug::set_debug_utils_object_tag,
+    Device "vkCmdBeginDebugUtilsLabelEXT" => debug::cmd_begin_label,
+    Device "vkCmdEndDebugUtilsLabelEXT" => debug::cmd_end_label,
+    Device "vkCmdInsertDebugUtilsLabelEXT" => debug::cmd_insert_label,
+    Device "vkQueueBeginDebugUtilsLabelEXT" => debug::queue_begin_label,
+    Device "vkQueueEndDebugUtilsLabelEXT" => debug::queue_end_label,
+    Device "vkQueueInsertDebugUtilsLabelEXT" => debug::queue_insert_label,
     Device "vkGetPipelineExecutablePropertiesKHR" => executable::get_pipeline_executable_properties,
     Device "vkGetPipelineExecutableStatisticsKHR" => executable::get_pipeline_executable_statistics,
     Device "vkGetPipelineExecutableInternalRepresentationsKHR" => executable::get_pipeline_executable_internal_representations,
