@@ -21,6 +21,7 @@ pub mod handle;
 pub mod instance;
 pub mod memory;
 pub mod pipeline;
+pub mod private_data;
 pub mod query;
 
 /// Where an entry point belongs, which decides which GetProcAddr returns it.
@@ -80,6 +81,8 @@ entry_points! {
     Physical "vkGetPhysicalDeviceImageFormatProperties2KHR" => instance::get_physical_device_image_format_properties2,
     Physical "vkGetPhysicalDeviceSparseImageFormatProperties2KHR" => instance::get_physical_device_sparse_image_format_properties2,
     Physical "vkEnumerateDeviceExtensionProperties" => instance::enumerate_device_extension_properties,
+    Physical "vkGetPhysicalDeviceToolProperties" => instance::get_physical_device_tool_properties,
+    Physical "vkGetPhysicalDeviceToolPropertiesEXT" => instance::get_physical_device_tool_properties,
     Physical "vkCreateDevice" => device::create_device,
     Device "vkGetDeviceProcAddr" => get_device_proc_addr,
     Device "vkDestroyDevice" => device::destroy_device,
@@ -106,7 +109,7 @@ entry_points! {
     Device "vkMapMemory" => memory::map_memory,
     Device "vkUnmapMemory" => memory::unmap_memory,
     Device "vkFlushMappedMemoryRanges" => memory::flush_mapped_memory_ranges,
-    Device "vkInvalidateMappedMemoryRanges" => memory::flush_mapped_memory_ranges,
+    Device "vkInvalidateMappedMemoryRanges" => memory::invalidate_mapped_memory_ranges,
     Device "vkGetDeviceMemoryCommitment" => memory::get_device_memory_commitment,
     Device "vkCreateBuffer" => memory::create_buffer,
     Device "vkDestroyBuffer" => memory::destroy_buffer,
@@ -114,6 +117,23 @@ entry_points! {
     Device "vkGetBufferMemoryRequirements2" => memory::get_buffer_memory_requirements2,
     Device "vkBindBufferMemory" => memory::bind_buffer_memory,
     Device "vkBindBufferMemory2" => memory::bind_buffer_memory2,
+    Device "vkGetBufferMemoryRequirements2KHR" => memory::get_buffer_memory_requirements2,
+    Device "vkBindBufferMemory2KHR" => memory::bind_buffer_memory2,
+    Device "vkGetDeviceBufferMemoryRequirements" => memory::get_device_buffer_memory_requirements,
+    Device "vkGetDeviceBufferMemoryRequirementsKHR" => memory::get_device_buffer_memory_requirements,
+    Device "vkCreatePrivateDataSlot" => private_data::create_private_data_slot,
+    Device "vkDestroyPrivateDataSlot" => private_data::destroy_private_data_slot,
+    Device "vkSetPrivateData" => private_data::set_private_data,
+    Device "vkGetPrivateData" => private_data::get_private_data,
+    Device "vkCreatePrivateDataSlotEXT" => private_data::create_private_data_slot,
+    Device "vkDestroyPrivateDataSlotEXT" => private_data::destroy_private_data_slot,
+    Device "vkSetPrivateDataEXT" => private_data::set_private_data,
+    Device "vkGetPrivateDataEXT" => private_data::get_private_data,
+    Device "vkGetDescriptorSetLayoutSupportKHR" => descriptor::get_descriptor_set_layout_support,
+    Device "vkCreateDescriptorUpdateTemplateKHR" => descriptor::create_descriptor_update_template,
+    Device "vkDestroyDescriptorUpdateTemplateKHR" => descriptor::destroy_descriptor_update_template,
+    Device "vkUpdateDescriptorSetWithTemplateKHR" => descriptor::update_descriptor_set_with_template,
+    Device "vkTrimCommandPoolKHR" => cmd::trim_command_pool,
     Device "vkCreateDescriptorSetLayout" => descriptor::create_descriptor_set_layout,
     Device "vkDestroyDescriptorSetLayout" => descriptor::destroy_descriptor_set_layout,
     Device "vkGetDescriptorSetLayoutSupport" => descriptor::get_descriptor_set_layout_support,
