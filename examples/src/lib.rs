@@ -1175,6 +1175,7 @@ struct FeatureChain {
     storage8: Box<vk::PhysicalDevice8BitStorageFeatures<'static>>,
     atomic_int64: Box<vk::PhysicalDeviceShaderAtomicInt64Features<'static>>,
     atomic_float: Box<vk::PhysicalDeviceShaderAtomicFloatFeaturesEXT<'static>>,
+    atomic_float2: Box<vk::PhysicalDeviceShaderAtomicFloat2FeaturesEXT<'static>>,
     bda: Box<vk::PhysicalDeviceBufferDeviceAddressFeatures<'static>>,
     subgroup_size_control: Box<vk::PhysicalDeviceSubgroupSizeControlFeatures<'static>>,
     dot_product: Box<vk::PhysicalDeviceShaderIntegerDotProductFeatures<'static>>,
@@ -1240,6 +1241,10 @@ impl FeatureChain {
         }
         if enable(ash::ext::shader_atomic_float::NAME, ext_ptrs) {
             link!(self.atomic_float);
+            // Float atomic min/max (AtomicFloat32MinMaxEXT and friends).
+            if enable(ash::ext::shader_atomic_float2::NAME, ext_ptrs) {
+                link!(self.atomic_float2);
+            }
         }
         if enable(ash::khr::buffer_device_address::NAME, ext_ptrs) && !core13 {
             link!(self.bda);
@@ -1255,6 +1260,9 @@ impl FeatureChain {
             enable(ext, ext_ptrs);
         }
         enable(ash::khr::shader_non_semantic_info::NAME, ext_ptrs);
+        // The SPIR-V SubgroupBallotKHR / SubgroupVoteKHR capabilities (no feature structures).
+        enable(ash::ext::shader_subgroup_ballot::NAME, ext_ptrs);
+        enable(ash::ext::shader_subgroup_vote::NAME, ext_ptrs);
         features2.p_next = head;
         // SAFETY: the chain holds only structures of supported extensions, Vulkan 1.1 or
         // (with core13) Vulkan 1.3.
