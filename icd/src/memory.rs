@@ -455,6 +455,22 @@ mod tests {
     use super::*;
     use crate::device::Device;
 
+    /// The specification's order of memory types: a type whose flags are a strict subset of
+    /// another's comes first; there is a HOST_VISIBLE | HOST_COHERENT type and a DEVICE_LOCAL
+    /// one; budget usage follows allocations.
+    #[test]
+    fn memory_types_are_ordered_and_complete() {
+        for (i, a) in TYPES.iter().enumerate() {
+            for b in &TYPES[..i] {
+                assert!(!(a.0 != b.0 && a.0 & b.0 == a.0), "type {a:?} must come before {b:?}");
+            }
+        }
+        assert!(TYPES.iter().any(|t| t.0 == HV | HC));
+        assert!(TYPES.iter().any(|t| t.0 & DL != 0 && t.1 == VRAM_HEAP));
+        assert!(TYPES.iter().all(|t| (t.0 & DL != 0) == (t.1 == VRAM_HEAP)));
+        assert_eq!(ALL_TYPES, 0x1f);
+    }
+
     /// VK_KHR_buffer_device_address is not reported while the lowering lacks
     /// PhysicalStorageBuffer (`features::device_extensions` lists it once the table says so),
     /// but its commands work: called directly on an in-process device, as the loader would.
