@@ -455,9 +455,10 @@ fn vulkan13_properties_limits_and_memory_are_truthful() {
     ] {
         assert_eq!(p(name), want, "{name}:\n{out}");
     }
-    // The GPU model's default 4 GiB (SOFTNAVI_MEMORY_MB).
-    assert_eq!(p("maxMemoryAllocationSize"), (4096u64 << 20).to_string());
-    assert_eq!(p("maxBufferSize"), (4096u64 << 20).to_string());
+    // The GPU model's memory (SOFTNAVI_MEMORY_MB, default 4 GiB).
+    let memory = gpu::Config::from_env().memory_size;
+    assert_eq!(p("maxMemoryAllocationSize"), memory.to_string());
+    assert_eq!(p("maxBufferSize"), memory.to_string());
     // The GPU model's timestamp counter (gpu::ChipInfo::timestamp_hz).
     let period: f64 = p("timestampPeriod").parse().unwrap();
     let hz = gpu_timestamp_hz();
@@ -494,7 +495,7 @@ fn vulkan13_properties_limits_and_memory_are_truthful() {
     let types: Vec<&str> = out.lines().filter_map(|l| l.strip_prefix("MEMTYPE ")).collect();
     assert_eq!(types, ["0 1 0", "1 6 1", "2 7 0", "3 10 1", "4 14 1"], "{out}");
     let heaps: Vec<&str> = out.lines().filter_map(|l| l.strip_prefix("MEMHEAP ")).collect();
-    let size = (4096u64 << 20).to_string();
+    let size = memory.to_string();
     assert_eq!(heaps, [format!("0 {size} 1"), format!("1 {size} 0")], "{out}");
     assert_eq!(value(&out, "REQ", "memoryTypeBits"), "31", "buffers may live in every type");
     assert_eq!(value(&out, "BUDGET", "usageGrowth"), (3u64 << 20).to_string());
@@ -503,7 +504,7 @@ fn vulkan13_properties_limits_and_memory_are_truthful() {
 }
 
 fn gpu_timestamp_hz() -> u64 {
-    gpu::Config::default().chip_info().timestamp_hz
+    gpu::Config::from_env().chip_info().timestamp_hz
 }
 
 /// The same scenario is valid Vulkan 1.3 on lavapipe.
