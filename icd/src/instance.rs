@@ -356,8 +356,8 @@ impl PhysicalDevice {
             max_image_dimension3_d: 256,
             max_image_dimension_cube: 4096,
             max_image_array_layers: 256,
-            // RADV's figure; a typed MUBUF's num_records counts elements in 32 bits.
-            max_texel_buffer_elements: 1 << 27,
+            // RADV's figure (512 Mi); a typed MUBUF's num_records counts elements in 32 bits.
+            max_texel_buffer_elements: 512 << 20,
             // A raw buffer V#'s num_records is a 32-bit byte count (ABI.md).
             max_uniform_buffer_range: u32::MAX,
             max_storage_buffer_range: u32::MAX,
