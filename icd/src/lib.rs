@@ -23,6 +23,7 @@ pub mod instance;
 pub mod memory;
 pub mod pcache;
 pub mod pipeline;
+pub mod private_data;
 pub mod query;
 
 /// Where an entry point belongs, which decides which GetProcAddr returns it.
@@ -82,6 +83,8 @@ entry_points! {
     Physical "vkGetPhysicalDeviceImageFormatProperties2KHR" => instance::get_physical_device_image_format_properties2,
     Physical "vkGetPhysicalDeviceSparseImageFormatProperties2KHR" => instance::get_physical_device_sparse_image_format_properties2,
     Physical "vkEnumerateDeviceExtensionProperties" => instance::enumerate_device_extension_properties,
+    Physical "vkGetPhysicalDeviceToolProperties" => instance::get_physical_device_tool_properties,
+    Physical "vkGetPhysicalDeviceToolPropertiesEXT" => instance::get_physical_device_tool_properties,
     Physical "vkCreateDevice" => device::create_device,
     Device "vkGetDeviceProcAddr" => get_device_proc_addr,
     Device "vkDestroyDevice" => device::destroy_device,
@@ -108,7 +111,7 @@ entry_points! {
     Device "vkMapMemory" => memory::map_memory,
     Device "vkUnmapMemory" => memory::unmap_memory,
     Device "vkFlushMappedMemoryRanges" => memory::flush_mapped_memory_ranges,
-    Device "vkInvalidateMappedMemoryRanges" => memory::flush_mapped_memory_ranges,
+    Device "vkInvalidateMappedMemoryRanges" => memory::invalidate_mapped_memory_ranges,
     Device "vkGetDeviceMemoryCommitment" => memory::get_device_memory_commitment,
     Device "vkCreateBuffer" => memory::create_buffer,
     Device "vkDestroyBuffer" => memory::destroy_buffer,
@@ -116,6 +119,23 @@ entry_points! {
     Device "vkGetBufferMemoryRequirements2" => memory::get_buffer_memory_requirements2,
     Device "vkBindBufferMemory" => memory::bind_buffer_memory,
     Device "vkBindBufferMemory2" => memory::bind_buffer_memory2,
+    Device "vkGetBufferMemoryRequirements2KHR" => memory::get_buffer_memory_requirements2,
+    Device "vkBindBufferMemory2KHR" => memory::bind_buffer_memory2,
+    Device "vkGetDeviceBufferMemoryRequirements" => memory::get_device_buffer_memory_requirements,
+    Device "vkGetDeviceBufferMemoryRequirementsKHR" => memory::get_device_buffer_memory_requirements,
+    Device "vkCreatePrivateDataSlot" => private_data::create_private_data_slot,
+    Device "vkDestroyPrivateDataSlot" => private_data::destroy_private_data_slot,
+    Device "vkSetPrivateData" => private_data::set_private_data,
+    Device "vkGetPrivateData" => private_data::get_private_data,
+    Device "vkCreatePrivateDataSlotEXT" => private_data::create_private_data_slot,
+    Device "vkDestroyPrivateDataSlotEXT" => private_data::destroy_private_data_slot,
+    Device "vkSetPrivateDataEXT" => private_data::set_private_data,
+    Device "vkGetPrivateDataEXT" => private_data::get_private_data,
+    Device "vkGetDescriptorSetLayoutSupportKHR" => descriptor::get_descriptor_set_layout_support,
+    Device "vkCreateDescriptorUpdateTemplateKHR" => descriptor::create_descriptor_update_template,
+    Device "vkDestroyDescriptorUpdateTemplateKHR" => descriptor::destroy_descriptor_update_template,
+    Device "vkUpdateDescriptorSetWithTemplateKHR" => descriptor::update_descriptor_set_with_template,
+    Device "vkTrimCommandPoolKHR" => cmd::trim_command_pool,
     Device "vkCreateDescriptorSetLayout" => descriptor::create_descriptor_set_layout,
     Device "vkDestroyDescriptorSetLayout" => descriptor::destroy_descriptor_set_layout,
     Device "vkGetDescriptorSetLayoutSupport" => descriptor::get_descriptor_set_layout_support,
@@ -162,7 +182,6 @@ entry_points! {
     Device "vkCmdPipelineBarrier" => cmd::cmd_pipeline_barrier,
     Device "vkCmdCopyBuffer" => cmd::cmd_copy_buffer,
     Device "vkCmdCopyBuffer2" => cmd::cmd_copy_buffer2,
-    Device "vkCmdCopyBuffer2KHR" => cmd::cmd_copy_buffer2,
     Device "vkCmdFillBuffer" => cmd::cmd_fill_buffer,
     Device "vkCmdUpdateBuffer" => cmd::cmd_update_buffer,
     Device "vkCmdExecuteCommands" => cmd::cmd_execute_commands,
@@ -183,6 +202,9 @@ entry_points! {
     Device "vkGetPipelineExecutablePropertiesKHR" => executable::get_pipeline_executable_properties,
     Device "vkGetPipelineExecutableStatisticsKHR" => executable::get_pipeline_executable_statistics,
     Device "vkGetPipelineExecutableInternalRepresentationsKHR" => executable::get_pipeline_executable_internal_representations,
+    Device "vkGetBufferDeviceAddress" => memory::get_buffer_device_address,
+    Device "vkGetBufferOpaqueCaptureAddress" => memory::get_buffer_opaque_capture_address,
+    Device "vkGetDeviceMemoryOpaqueCaptureAddress" => memory::get_device_memory_opaque_capture_address,
     Device "vkGetBufferDeviceAddressKHR" => memory::get_buffer_device_address,
     Device "vkGetBufferOpaqueCaptureAddressKHR" => memory::get_buffer_opaque_capture_address,
     Device "vkGetDeviceMemoryOpaqueCaptureAddressKHR" => memory::get_device_memory_opaque_capture_address,
