@@ -16,9 +16,9 @@ pub const SHADER: ShaderFeatures = compiler_bridge::SHADER_FEATURES;
 /// reported only when its flag is set.
 pub mod api {
     /// Timeline semaphores: host wait / signal / query, queue wait / signal (queue.rs).
-    pub const TIMELINE_SEMAPHORE: bool = false;
+    pub const TIMELINE_SEMAPHORE: bool = true;
     /// vkQueueSubmit2, vkCmdPipelineBarrier2, the *2 event and timestamp commands (queue.rs, cmd.rs).
-    pub const SYNCHRONIZATION2: bool = false;
+    pub const SYNCHRONIZATION2: bool = true;
     /// vkResetQueryPool from the host (query.rs).
     pub const HOST_QUERY_RESET: bool = false;
     /// Descriptor indexing on the API side: update-after-bind pools and layouts, partially
@@ -637,6 +637,15 @@ pub const EXTENSION_COMMANDS: &[(&str, &CStr)] = &[
     ("vkGetBufferDeviceAddressKHR", vk::KHR_BUFFER_DEVICE_ADDRESS_NAME),
     ("vkGetBufferOpaqueCaptureAddressKHR", vk::KHR_BUFFER_DEVICE_ADDRESS_NAME),
     ("vkGetDeviceMemoryOpaqueCaptureAddressKHR", vk::KHR_BUFFER_DEVICE_ADDRESS_NAME),
+    ("vkGetSemaphoreCounterValueKHR", vk::KHR_TIMELINE_SEMAPHORE_NAME),
+    ("vkWaitSemaphoresKHR", vk::KHR_TIMELINE_SEMAPHORE_NAME),
+    ("vkSignalSemaphoreKHR", vk::KHR_TIMELINE_SEMAPHORE_NAME),
+    ("vkQueueSubmit2KHR", vk::KHR_SYNCHRONIZATION2_NAME),
+    ("vkCmdPipelineBarrier2KHR", vk::KHR_SYNCHRONIZATION2_NAME),
+    ("vkCmdSetEvent2KHR", vk::KHR_SYNCHRONIZATION2_NAME),
+    ("vkCmdResetEvent2KHR", vk::KHR_SYNCHRONIZATION2_NAME),
+    ("vkCmdWaitEvents2KHR", vk::KHR_SYNCHRONIZATION2_NAME),
+    ("vkCmdWriteTimestamp2KHR", vk::KHR_SYNCHRONIZATION2_NAME),
 ];
 
 /// The extension command `name` belongs to (None for core commands).
