@@ -624,6 +624,8 @@ pub fn device_extensions(sf: &ShaderFeatures) -> Vec<(&'static CStr, u32)> {
         ),
         (sf.buffer_device_address, vk::KHR_BUFFER_DEVICE_ADDRESS_NAME, vk::KHR_BUFFER_DEVICE_ADDRESS_SPEC_VERSION),
         (sf.variable_pointers, vk::KHR_VARIABLE_POINTERS_NAME, vk::KHR_VARIABLE_POINTERS_SPEC_VERSION),
+        (api::TIMELINE_SEMAPHORE, vk::KHR_TIMELINE_SEMAPHORE_NAME, vk::KHR_TIMELINE_SEMAPHORE_SPEC_VERSION),
+        (api::SYNCHRONIZATION2, vk::KHR_SYNCHRONIZATION2_NAME, vk::KHR_SYNCHRONIZATION2_SPEC_VERSION),
     ];
     list.extend(conditional.into_iter().filter(|c| c.0).map(|(_, n, v)| (n, v)));
     list

@@ -346,6 +346,10 @@ unsafe fn fill_properties_ext(dev: &PhysicalDevice, s: *mut vk::BaseOutStructure
                 let p = &mut *(s as *mut vk::PhysicalDeviceProtectedMemoryProperties<'static>);
                 p.protected_no_fault = vk::FALSE;
             }
+            vk::StructureType::PHYSICAL_DEVICE_TIMELINE_SEMAPHORE_PROPERTIES => {
+                let p = &mut *(s as *mut vk::PhysicalDeviceTimelineSemaphoreProperties<'static>);
+                p.max_timeline_semaphore_value_difference = crate::sync::MAX_TIMELINE_SEMAPHORE_VALUE_DIFFERENCE;
+            }
             vk::StructureType::PHYSICAL_DEVICE_MAINTENANCE_3_PROPERTIES => {
                 let p = &mut *(s as *mut vk::PhysicalDeviceMaintenance3Properties<'static>);
                 p.max_per_set_descriptors = 1 << 20;

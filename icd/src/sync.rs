@@ -18,6 +18,10 @@ use crate::device::{dev, DeviceShared};
 use crate::handle::{chain, destroy, guard, object, slice, Object};
 use crate::queue::Hw;
 
+/// maxTimelineSemaphoreValueDifference: payloads are plain u64s compared with `>=`, so any
+/// difference works (RADV reports the same).
+pub const MAX_TIMELINE_SEMAPHORE_VALUE_DIFFERENCE: u64 = u64::MAX;
+
 /// The device's wake-up signal: a generation counter bumped on every GPU interrupt, host
 /// signal, new held batch and device loss.
 #[derive(Default)]
