@@ -195,7 +195,7 @@ pub unsafe extern "system" fn destroy_device(device: vk::Device, _alloc: *const 
             }
         }
         for hw in &d.shared.queues {
-            let n = hw.drop_held();
+            let n = hw.drop_held(&d.shared);
             if n > 0 {
                 tracing::warn!("vkDestroyDevice: queue {}.{}: {n} batch(es) still held, dropped", hw.family, hw.index);
             }

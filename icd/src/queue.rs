@@ -115,6 +115,7 @@ impl Hw {
     fn advance(self: &Arc<Self>, held: &mut VecDeque<Batch>, dev: &DeviceShared) -> Result<(), vk::Result> {
         while held.front().is_some_and(Batch::ready) {
             if let Some(b) = held.pop_front() {
+                dev.notify.held.fetch_sub(1, Ordering::AcqRel);
                 self.push(b, dev)?;
             }
         }
@@ -136,6 +137,7 @@ impl Hw {
                     *f.state.lock() = FenceState::Held;
                 }
                 held.push_back(b);
+                dev.notify.held.fetch_add(1, Ordering::AcqRel);
                 wake = true;
             }
         }
@@ -147,10 +149,11 @@ impl Hw {
     }
 
     /// Drops the held batches (device lost or destroyed); returns how many there were.
-    pub fn drop_held(&self) -> usize {
+    pub fn drop_held(&self, dev: &DeviceShared) -> usize {
         let mut held = self.held.lock();
         let n = held.len();
         held.clear();
+        dev.notify.held.fetch_sub(n, Ordering::AcqRel);
         n
     }
 }
@@ -169,16 +172,13 @@ pub fn scheduler(dev: Arc<DeviceShared>) {
                 continue;
             }
             if lost || hw.advance(&mut held, &dev).is_err() {
-                tracing::warn!(
-                    "queue {}.{}: the device is lost; {} held batch(es) dropped",
-                    hw.family,
-                    hw.index,
-                    held.len()
-                );
-                held.clear();
+                drop(held);
+                let n = hw.drop_held(&dev);
+                tracing::warn!("queue {}.{}: the device is lost; {n} held batch(es) dropped", hw.family, hw.index);
             }
         }
-        dev.notify.sleep(seen, Duration::from_millis(100));
+        // Woken by interrupts only while something is held; the timeout is a safety net.
+        dev.notify.sleep_scheduler(seen, Duration::from_millis(100));
     }
 }
 

@@ -7,7 +7,7 @@
 //! semaphore is the same thing counted: its n-th signal operation sets the payload to n and
 //! its n-th wait waits for n (the specification requires the signal to be submitted first).
 
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Weak};
 use std::time::{Duration, Instant};
 
@@ -23,11 +23,16 @@ use crate::queue::Hw;
 pub const MAX_TIMELINE_SEMAPHORE_VALUE_DIFFERENCE: u64 = u64::MAX;
 
 /// The device's wake-up signal: a generation counter bumped on every GPU interrupt, host
-/// signal, new held batch and device loss.
+/// signal, new held batch and device loss. Host waiters sleep on one condition variable;
+/// the scheduler on another, poked only while batches are held, so that the GPU's
+/// interrupts do not wake it for nothing.
 #[derive(Default)]
 pub struct Notify {
     gen: Mutex<u64>,
     cv: Condvar,
+    sched: Condvar,
+    /// Batches held by the device's queues.
+    pub held: AtomicUsize,
     /// Set when the device is being destroyed: the scheduler ends.
     pub stop: AtomicBool,
 }
@@ -36,6 +41,9 @@ impl Notify {
     pub fn notify(&self) {
         *self.gen.lock() += 1;
         self.cv.notify_all();
+        if self.held.load(Ordering::Acquire) > 0 || self.stop.load(Ordering::Acquire) {
+            self.sched.notify_one();
+        }
     }
 
     pub fn generation(&self) -> u64 {
@@ -47,6 +55,15 @@ impl Notify {
         let mut g = self.gen.lock();
         if *g == seen {
             self.cv.wait_for(&mut g, timeout.min(Duration::from_millis(100)));
+        }
+    }
+
+    /// The scheduler's sleep: until the generation differs from `seen` while batches are
+    /// held, or `timeout` passes.
+    pub fn sleep_scheduler(&self, seen: u64, timeout: Duration) {
+        let mut g = self.gen.lock();
+        if *g == seen {
+            self.sched.wait_for(&mut g, timeout);
         }
     }
 }
