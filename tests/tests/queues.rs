@@ -16,8 +16,9 @@ fn run(args: &[&str], icd: &std::path::Path) -> String {
 
 #[test]
 fn softnavi_all_scenarios() {
-    let out = run(&["families", "chain", "wbs", "binary", "rejects", "lost"], &softnavi_manifest());
-    for s in ["families", "chain", "wbs", "binary", "rejects", "lost"] {
+    let all = ["families", "chain", "wbs", "binary", "held", "rejects", "lost"];
+    let out = run(&all, &softnavi_manifest());
+    for s in all {
         assert!(out.contains(&format!("PASS {s}")), "{s} did not pass:\n{out}");
     }
     // The fault report names the faulting access.
@@ -27,12 +28,17 @@ fn softnavi_all_scenarios() {
 
 #[test]
 fn softnavi_under_the_validation_layer() {
-    let out = run(&["--validate", "families", "chain", "wbs", "binary"], &softnavi_manifest());
+    let out = run(&["--validate", "families", "chain", "wbs", "binary", "held"], &softnavi_manifest());
     assert!(!out.contains("validation ["), "{out}");
 }
 
 #[test]
+fn lavapipe_oracle() {
+    run(&["families", "chain", "wbs", "binary", "held"], &lavapipe_manifest());
+}
+
+#[test]
 fn lavapipe_oracle_under_the_validation_layer() {
-    let out = run(&["--validate", "families", "chain", "wbs", "binary"], &lavapipe_manifest());
+    let out = run(&["--validate", "families", "chain", "wbs", "binary", "held"], &lavapipe_manifest());
     assert!(!out.contains("validation ["), "{out}");
 }

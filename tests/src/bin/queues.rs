@@ -10,6 +10,8 @@
 //! - `binary`: a dispatch on a compute queue, then a copy on a transfer queue waiting on a
 //!   binary semaphore; then the same with vkQueueSubmit2, vkCmdPipelineBarrier2 and
 //!   vkCmdWriteTimestamp2.
+//! - `held`: vkQueueWaitIdle waits for a held batch; a device destroyed with a batch held
+//!   forever (not with --validate: the layer reports the leaked objects).
 //! - `rejects`: a dispatch recorded in a pool of the transfer-only family fails at
 //!   vkEndCommandBuffer (not with --validate: invalid usage).
 //! - `lost`: a faulting dispatch on one queue; fences, semaphore waits and submits on both
@@ -245,6 +247,8 @@ impl Api {
 
 /// A device with `n` compute queues (at most what the family has) and a transfer queue.
 struct Device {
+    /// A batch will never run: no vkDeviceWaitIdle before destruction.
+    held_forever: std::cell::Cell<bool>,
     d: ash::Device,
     api: Api,
     compute_family: u32,
@@ -312,7 +316,17 @@ impl Device {
         let tinfo = vk::CommandPoolCreateInfo::default().queue_family_index(transfer.0).flags(reset);
         // SAFETY: valid create info.
         let transfer_pool = vkr("vkCreateCommandPool", unsafe { d.create_command_pool(&tinfo, None) })?;
-        Ok(Device { d, api, compute_family: cf, compute, transfer, mem_type, pool, transfer_pool })
+        Ok(Device {
+            held_forever: false.into(),
+            d,
+            api,
+            compute_family: cf,
+            compute,
+            transfer,
+            mem_type,
+            pool,
+            transfer_pool,
+        })
     }
 
     fn buffer(&self, n: u32) -> R<Buf> {
@@ -366,7 +380,9 @@ impl Drop for Device {
         // matters. Objects the scenario made die with the device in the driver's book
         // keeping; scenarios destroy what they created before returning.
         unsafe {
-            let _ = self.d.device_wait_idle();
+            if !self.held_forever.get() {
+                let _ = self.d.device_wait_idle();
+            }
             self.d.destroy_command_pool(self.pool, None);
             self.d.destroy_command_pool(self.transfer_pool, None);
             self.d.destroy_device(None);
@@ -883,12 +899,69 @@ fn lost(inst: &Instance) -> R<()> {
     Ok(())
 }
 
+/// vkQueueWaitIdle and vkDeviceWaitIdle cover held batches; a device destroyed with a batch
+/// still held (waiting on a value nobody signals) neither hangs nor fails.
+fn held(inst: &Instance, validate: bool) -> R<()> {
+    let dev = Device::new(inst, 1)?;
+    let d = &dev.d;
+    let (a, never) = (dev.timeline(0)?, dev.timeline(0)?);
+    let fence = dev.fence()?;
+    let q = dev.compute[0];
+    let wait =
+        [vk::SemaphoreSubmitInfo::default().semaphore(a).value(1).stage_mask(vk::PipelineStageFlags2::ALL_COMMANDS)];
+    // SAFETY: valid submissions and live objects throughout.
+    unsafe {
+        vkr(
+            "vkQueueSubmit2",
+            dev.api.queue_submit2(q, &[vk::SubmitInfo2::default().wait_semaphore_infos(&wait)], fence),
+        )?;
+        let api = dev.api.clone();
+        let signaller = std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_millis(30));
+            api.signal_semaphore(&vk::SemaphoreSignalInfo::default().semaphore(a).value(1))
+        });
+        let t0 = Instant::now();
+        vkr("vkQueueWaitIdle", d.queue_wait_idle(q))?;
+        let waited = t0.elapsed();
+        vkr("vkSignalSemaphore", signaller.join().map_err(|_| "the signalling thread panicked")?)?;
+        let st = d.get_fence_status(fence);
+        check(st == Ok(true), || format!("fence after vkQueueWaitIdle: {st:?}"))?;
+        check(waited >= Duration::from_millis(20), || {
+            format!("vkQueueWaitIdle returned after {waited:?}, before the signal")
+        })?;
+        // Held forever: the device goes with it (softnavi only: lavapipe's vkDestroyDevice
+        // waits for the batch).
+        if !validate && inst.softnavi {
+            let w = [vk::SemaphoreSubmitInfo::default()
+                .semaphore(never)
+                .value(1)
+                .stage_mask(vk::PipelineStageFlags2::ALL_COMMANDS)];
+            vkr("vkResetFences", d.reset_fences(&[fence]))?;
+            vkr(
+                "vkQueueSubmit2",
+                dev.api.queue_submit2(q, &[vk::SubmitInfo2::default().wait_semaphore_infos(&w)], fence),
+            )?;
+            let r = d.wait_for_fences(&[fence], true, 10_000_000);
+            check(r == Err(vk::Result::TIMEOUT), || format!("fence of a held batch: {r:?}"))?;
+            let t0 = Instant::now();
+            dev.held_forever.set(true);
+            drop(dev);
+            println!("held: device destroyed with a held batch in {:?}", t0.elapsed());
+            return Ok(());
+        }
+        d.destroy_fence(fence, None);
+        d.destroy_semaphore(a, None);
+        d.destroy_semaphore(never, None);
+    }
+    Ok(())
+}
+
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let validate = args.iter().any(|a| a == "--validate");
     let mut wanted: Vec<&str> = args.iter().filter(|a| !a.starts_with("--")).map(String::as_str).collect();
     if wanted.is_empty() {
-        wanted = vec!["families", "chain", "wbs", "binary", "rejects"];
+        wanted = vec!["families", "chain", "wbs", "binary", "held", "rejects"];
     }
     let inst = match Instance::new(validate) {
         Ok(i) => i,
@@ -904,6 +977,7 @@ fn main() -> ExitCode {
             "chain" => chain(&inst),
             "wbs" => wbs(&inst),
             "binary" => binary(&inst),
+            "held" => held(&inst, validate),
             "rejects" if inst.softnavi && !validate && inst.transfer_family().is_some() => rejects(&inst),
             // After a loss the layer still counts the lost batches' objects as in use.
             "lost" if inst.softnavi && !validate => lost(&inst),
