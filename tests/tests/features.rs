@@ -83,6 +83,9 @@ fn expected_extensions() -> Vec<&'static str> {
         (SF.integer_dot_product, "VK_KHR_shader_integer_dot_product"),
         (SF.buffer_device_address, "VK_KHR_buffer_device_address"),
         (SF.variable_pointers, "VK_KHR_variable_pointers"),
+        // ICD-side flags (softnavi_icd::features::api), on.
+        (true, "VK_KHR_timeline_semaphore"),
+        (true, "VK_KHR_synchronization2"),
     ] {
         if on {
             e.push(name);
