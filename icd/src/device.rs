@@ -28,6 +28,10 @@ pub struct DeviceShared {
 }
 
 impl DeviceShared {
+    pub fn new(gpu: gpu::Device, queues: Vec<Arc<Hw>>, notify: Arc<Notify>) -> DeviceShared {
+        DeviceShared { queues, notify, info: gpu.info().clone(), gpu, scratch: Mutex::new(Vec::new()) }
+    }
+
     /// A scratch ring with at least `bytes_per_wave` per wave slot; returns its address
     /// and slot size. Older, smaller rings stay alive for command buffers recorded with them.
     pub fn scratch_ring(&self, bytes_per_wave: u64) -> Result<(u64, u64), vk::Result> {
@@ -161,8 +165,7 @@ pub unsafe extern "system" fn create_device(
         let notify = Arc::new(Notify::default());
         let hook = notify.clone();
         gpu.set_interrupt_hook(Some(Arc::new(move || hook.notify())));
-        let shared =
-            Arc::new(DeviceShared { queues, notify, info: gpu.info().clone(), gpu, scratch: Mutex::new(Vec::new()) });
+        let shared = Arc::new(DeviceShared::new(gpu, queues, notify));
         let sched = shared.clone();
         let scheduler =
             match std::thread::Builder::new().name("softnavi-sched".into()).spawn(move || queue::scheduler(sched)) {

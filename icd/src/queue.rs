@@ -332,3 +332,79 @@ pub unsafe extern "system" fn queue_submit2(
         finish_submit(q, "vkQueueSubmit2", batches, f)
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sync::Notify;
+
+    fn device(queues: u32) -> Arc<DeviceShared> {
+        let gpu = gpu::Device::new(gpu::Config::default()).expect("the GPU's threads start");
+        let hw = (0..queues)
+            .map(|i| Arc::new(Hw::new(0, i, vk::DeviceQueueCreateFlags::empty(), gpu.create_queue().expect("a queue"))))
+            .collect();
+        let notify = Arc::new(Notify::default());
+        let hook = notify.clone();
+        gpu.set_interrupt_hook(Some(Arc::new(move || hook.notify())));
+        Arc::new(DeviceShared::new(gpu, hw, notify))
+    }
+
+    fn fence() -> Arc<FenceInner> {
+        Arc::new(FenceInner { state: Mutex::new(FenceState::Unsignaled) })
+    }
+
+    fn signaled(f: &FenceInner) -> bool {
+        matches!(&*f.state.lock(), FenceState::Submitted(hw, seq) if hw.upgrade().is_some_and(|h| h.gpu.completed() >= *seq))
+    }
+
+    #[test]
+    fn held_batches_wait_for_a_host_signal_and_keep_submission_order() {
+        let dev = device(2);
+        let sem = Arc::new(SemInner::new(true, 0));
+        let (f1, f2) = (fence(), fence());
+        let q = &dev.queues[0];
+        // Waits on 5, which nobody has signalled: held, and so is the batch behind it.
+        let first = Batch {
+            waits: vec![(sem.clone(), 5)],
+            signals: vec![(sem.clone(), 6)],
+            fence: Some(f1.clone()),
+            ..Default::default()
+        };
+        let second = Batch { fence: Some(f2.clone()), ..Default::default() };
+        assert_eq!(q.submit(vec![first, second], &dev), vk::Result::SUCCESS);
+        assert!(matches!(*f1.state.lock(), FenceState::Held));
+        assert!(matches!(*f2.state.lock(), FenceState::Held), "a later batch of the queue overtook a held one");
+        assert!(!q.idle());
+        // The other queue is not blocked by it: its batch goes into the ring inline.
+        let other = fence();
+        assert_eq!(
+            dev.queues[1].submit(vec![Batch { fence: Some(other.clone()), ..Default::default() }], &dev),
+            vk::Result::SUCCESS
+        );
+        assert!(matches!(*other.state.lock(), FenceState::Submitted(..)));
+        let sched = dev.clone();
+        let t = std::thread::spawn(move || scheduler(sched));
+        sem.host_signal(5);
+        dev.notify.notify();
+        let r = wait_until(&dev, deadline(10_000_000_000), || {
+            (sem.value() >= 6 && signaled(&f2)).then_some(vk::Result::SUCCESS)
+        });
+        assert_eq!(r, vk::Result::SUCCESS);
+        assert!(signaled(&f1));
+        assert_eq!(wait_idle(&dev, &dev.queues), vk::Result::SUCCESS);
+        dev.notify.stop.store(true, Ordering::Release);
+        dev.notify.notify();
+        t.join().expect("the scheduler ends");
+        dev.gpu.set_interrupt_hook(None);
+    }
+
+    #[test]
+    fn a_binary_semaphore_pairs_each_wait_with_one_signal() {
+        let sem = SemInner::new(false, 0);
+        assert_eq!((sem.signal_target(0), sem.signal_target(0)), (1, 2));
+        assert_eq!((sem.wait_target(0), sem.wait_target(0), sem.wait_target(0)), (1, 2, 3));
+        assert_eq!(sem.value(), 0);
+        sem.host_signal(2);
+        assert_eq!(sem.value(), 2);
+    }
+}

@@ -237,6 +237,11 @@ pub struct SemInner {
 }
 
 impl SemInner {
+    pub fn new(timeline: bool, initial: u64) -> SemInner {
+        let state = SemState { value: if timeline { initial } else { 0 }, pending: Vec::new(), signals: 0, waits: 0 };
+        SemInner { timeline, state: Mutex::new(state) }
+    }
+
     /// The current payload, after folding in the signals whose work has completed.
     pub fn value(&self) -> u64 {
         let mut s = self.state.lock();
@@ -277,7 +282,7 @@ impl SemInner {
         self.state.lock().pending.push((Arc::downgrade(hw), seq, value));
     }
 
-    fn host_signal(&self, value: u64) {
+    pub fn host_signal(&self, value: u64) {
         let mut s = self.state.lock();
         s.value = s.value.max(value);
     }
@@ -323,8 +328,7 @@ pub unsafe extern "system" fn create_semaphore(
             tracing::warn!("vkCreateSemaphore: timeline semaphores are not supported");
             return vk::Result::ERROR_FEATURE_NOT_PRESENT;
         }
-        let state = SemState { value: if timeline { initial } else { 0 }, pending: Vec::new(), signals: 0, waits: 0 };
-        let s = Semaphore { inner: Arc::new(SemInner { timeline, state: Mutex::new(state) }) };
+        let s = Semaphore { inner: Arc::new(SemInner::new(timeline, initial)) };
         // SAFETY: out is valid per the specification.
         unsafe { *out = s.into_handle() };
         vk::Result::SUCCESS

@@ -682,6 +682,9 @@ fn wbs(inst: &Instance) -> R<()> {
     let r = unsafe { d.wait_for_fences(&[fence], true, 10_000_000_000) };
     vkr("vkSignalSemaphore", signaller.join().map_err(|_| "the signalling thread panicked")?)?;
     vkr("vkWaitForFences after the host signal", r)?;
+    // The batch's signal (lavapipe may publish it a moment after the fence).
+    let r = wait_value(&dev.api, &[a], &[6], false, Duration::from_secs(5));
+    check(r == vk::Result::SUCCESS, || format!("wait a>=6 after the batch: {r:?}"))?;
     // SAFETY: a live semaphore.
     let v = vkr("vkGetSemaphoreCounterValue", unsafe { dev.api.get_semaphore_counter_value(a) })?;
     check(v == 6, || format!("a = {v} after the batch, expected 6"))?;
