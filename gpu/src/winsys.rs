@@ -95,7 +95,13 @@ pub(crate) struct DeviceShared {
     pub trap_handler: Mutex<(u64, u64)>,
     /// Host-initiated trap requests so far ([`Device::host_trap`]).
     pub host_trap: Arc<AtomicU64>,
+    /// Called after every interrupt ([`Device::set_interrupt_hook`]).
+    hook: Mutex<Option<InterruptHook>>,
 }
+
+/// A function the winsys calls on every interrupt (fence written, ring progress, device
+/// lost), like a kernel driver's fence callbacks: it runs on the CP thread and must be short.
+pub type InterruptHook = Arc<dyn Fn() + Send + Sync>;
 
 impl DeviceShared {
     pub fn lose(&self, report: Report) {
@@ -114,8 +120,14 @@ impl DeviceShared {
 
     /// The end-of-pipe interrupt: wakes everyone waiting on a fence.
     pub fn interrupt(&self) {
-        let _g = self.events.0.lock();
-        self.events.1.notify_all();
+        {
+            let _g = self.events.0.lock();
+            self.events.1.notify_all();
+        }
+        let hook = self.hook.lock().clone();
+        if let Some(h) = hook {
+            h();
+        }
     }
 
     /// GPU timestamp counter ticks since the device was created.
@@ -175,6 +187,7 @@ impl Device {
                 stats: Mutex::new(DeviceStats::default()),
                 trap_handler,
                 host_trap: Arc::new(AtomicU64::new(0)),
+                hook: Mutex::new(None),
             }),
         })
     }
@@ -239,6 +252,13 @@ impl Device {
     /// ignore it, and a wave in its handler takes it after `s_rfe_b64`.
     pub fn host_trap(&self) {
         self.shared.host_trap.fetch_add(1, Ordering::AcqRel);
+    }
+
+    /// Installs (or with `None` removes) the function called after every interrupt: every
+    /// fence write with an interrupt, every ring packet consumed, and the device's loss.
+    /// A scheduler waiting for fences to signal sleeps until it is called.
+    pub fn set_interrupt_hook(&self, hook: Option<InterruptHook>) {
+        *self.shared.hook.lock() = hook;
     }
 
     /// Creates a compute queue with its own command processor thread.

@@ -175,6 +175,8 @@ pub struct CommandBuffer {
     bound: Bound,
     /// The first error met while recording; vkEndCommandBuffer reports it.
     error: Option<(vk::Result, String)>,
+    /// Allocated from a pool of the transfer-only family: CP DMA work only (queue.rs).
+    transfer_only: bool,
 }
 object!(CommandBuffer, vk::CommandBuffer, dispatchable);
 
@@ -197,6 +199,20 @@ impl CommandBuffer {
                 self.error = Some((code, format!("{what}: {msg}")));
             }
         }
+    }
+
+    /// Refuses compute work in a command buffer of the transfer-only family (a recording
+    /// error: vkEndCommandBuffer fails). True when the command may be recorded.
+    fn compute_allowed(&mut self, what: &str) -> bool {
+        if self.transfer_only {
+            let msg = format!(
+                "not allowed in a command buffer of the transfer-only queue family {} (copy, fill, update, \
+                 barriers, events and timestamps only)",
+                crate::queue::TRANSFER_FAMILY
+            );
+            self.record(what, Err((vk::Result::ERROR_FEATURE_NOT_PRESENT, msg)));
+        }
+        !self.transfer_only
     }
 
     fn emit(&mut self, f: impl FnOnce(&mut Builder<Vec<u32>>)) -> Result<(), (vk::Result, String)> {
@@ -375,6 +391,7 @@ impl CommandBuffer {
 
 pub struct CommandPool {
     dev: Arc<DeviceShared>,
+    family: u32,
     buffers: Vec<vk::CommandBuffer>,
 }
 object!(CommandPool, vk::CommandPool);
@@ -404,7 +421,12 @@ pub unsafe extern "system" fn create_command_pool(
             tracing::warn!("vkCreateCommandPool: protected command pools are not supported");
             return vk::Result::ERROR_FEATURE_NOT_PRESENT;
         }
-        let pool = CommandPool { dev: crate::device::dev(device).shared.clone(), buffers: Vec::new() };
+        let family = info.queue_family_index;
+        if family as usize >= crate::queue::families().len() {
+            tracing::warn!("vkCreateCommandPool: queue family {family} does not exist");
+            return vk::Result::ERROR_INITIALIZATION_FAILED;
+        }
+        let pool = CommandPool { dev: crate::device::dev(device).shared.clone(), family, buffers: Vec::new() };
         // SAFETY: out is valid per the specification.
         unsafe { *out = pool.into_handle() };
         vk::Result::SUCCESS
@@ -463,8 +485,12 @@ pub unsafe extern "system" fn allocate_command_buffers(
             return vk::Result::ERROR_UNKNOWN;
         };
         for i in 0..info.command_buffer_count as usize {
-            let mut cb =
-                CommandBuffer { stream: CmdStream::new(pool.dev.clone()), bound: Bound::default(), error: None };
+            let mut cb = CommandBuffer {
+                stream: CmdStream::new(pool.dev.clone()),
+                bound: Bound::default(),
+                error: None,
+                transfer_only: pool.family == crate::queue::TRANSFER_FAMILY,
+            };
             cb.reset();
             let h = cb.into_handle();
             pool.buffers.push(h);
@@ -554,6 +580,9 @@ pub unsafe extern "system" fn reset_command_buffer(
 pub unsafe extern "system" fn cmd_bind_pipeline(c: vk::CommandBuffer, bp: vk::PipelineBindPoint, p: vk::Pipeline) {
     guard("vkCmdBindPipeline", (), || {
         let c = cb(c);
+        if !c.compute_allowed("vkCmdBindPipeline") {
+            return;
+        }
         if bp != vk::PipelineBindPoint::COMPUTE {
             c.record(
                 "vkCmdBindPipeline",
@@ -579,6 +608,9 @@ pub unsafe extern "system" fn cmd_bind_descriptor_sets(
 ) {
     guard("vkCmdBindDescriptorSets", (), || {
         let c = cb(c);
+        if !c.compute_allowed("vkCmdBindDescriptorSets") {
+            return;
+        }
         // SAFETY: valid per the specification.
         let mut offsets = unsafe { slice(dyn_offsets, ndyn) }.iter();
         // SAFETY: valid per the specification.
@@ -617,6 +649,9 @@ pub unsafe extern "system" fn cmd_push_constants(
 ) {
     guard("vkCmdPushConstants", (), || {
         let c = cb(c);
+        if !c.compute_allowed("vkCmdPushConstants") {
+            return;
+        }
         // SAFETY: values points to size bytes.
         let data = unsafe { slice(values as *const u8, size) };
         if let Some(dst) = c.bound.push.get_mut(offset as usize..offset as usize + data.len()) {
@@ -631,6 +666,9 @@ pub unsafe extern "system" fn cmd_dispatch(c: vk::CommandBuffer, x: u32, y: u32,
     guard("vkCmdDispatch", (), || {
         crate::debug::dispatched(c.as_raw(), cb(c).bound.pipeline.as_raw());
         let c = cb(c);
+        if !c.compute_allowed("vkCmdDispatch") {
+            return;
+        }
         let r = c.dispatch([0; 3], [x, y, z], None);
         c.record("vkCmdDispatch", r);
     })
@@ -650,6 +688,9 @@ pub unsafe extern "system" fn cmd_dispatch_base(
     guard("vkCmdDispatchBase", (), || {
         crate::debug::dispatched(c.as_raw(), cb(c).bound.pipeline.as_raw());
         let c = cb(c);
+        if !c.compute_allowed("vkCmdDispatchBase") {
+            return;
+        }
         let r = c.dispatch([bx, by, bz], [x, y, z], None);
         c.record("vkCmdDispatchBase", r);
     })
@@ -661,6 +702,9 @@ pub unsafe extern "system" fn cmd_dispatch_indirect(c: vk::CommandBuffer, b: vk:
     guard("vkCmdDispatchIndirect", (), || {
         crate::debug::dispatched(c.as_raw(), cb(c).bound.pipeline.as_raw());
         let c = cb(c);
+        if !c.compute_allowed("vkCmdDispatchIndirect") {
+            return;
+        }
         // SAFETY: a live buffer handle.
         let va = unsafe { buffer(b) }.map_or(0, |b| b.va(offset));
         let r = c.dispatch([0; 3], [0; 3], Some(va));
@@ -687,11 +731,21 @@ pub unsafe extern "system" fn cmd_pipeline_barrier(
     _ni: u32,
     _i: *const vk::ImageMemoryBarrier<'_>,
 ) {
-    guard("vkCmdPipelineBarrier", (), || {
-        let c = cb(c);
-        let r = c.barrier();
-        c.record("vkCmdPipelineBarrier", r);
-    })
+    guard("vkCmdPipelineBarrier", (), || pipeline_barrier(c, "vkCmdPipelineBarrier"))
+}
+
+/// Both barrier commands: every barrier waits for earlier work and makes its writes
+/// visible (the stages and accesses given do not narrow it).
+fn pipeline_barrier(c: vk::CommandBuffer, what: &str) {
+    let c = cb(c);
+    let r = c.barrier();
+    c.record(what, r);
+}
+
+/// # Safety
+/// Vulkan entry point.
+pub unsafe extern "system" fn cmd_pipeline_barrier2(c: vk::CommandBuffer, _dep: *const vk::DependencyInfo<'_>) {
+    guard("vkCmdPipelineBarrier2", (), || pipeline_barrier(c, "vkCmdPipelineBarrier2"))
 }
 
 /// Splits `size` bytes into the (offset, length) pieces of one CP DMA packet each. The
@@ -816,29 +870,50 @@ fn event_va(e: vk::Event) -> Option<u64> {
     unsafe { Event::from_handle(e) }.map(|e| e.bo.va())
 }
 
+/// Sets (1) or resets (0) an event once earlier work is done: wait for it, then write.
+fn write_event(c: vk::CommandBuffer, e: vk::Event, value: u32, what: &str) {
+    let c = cb(c);
+    let Some(va) = event_va(e) else { return };
+    let r =
+        c.emit(|b| b.event_write(pm4::event::CS_PARTIAL_FLUSH, 4)).and_then(|_| c.emit(|b| b.write_data(va, &[value])));
+    c.record(what, r);
+}
+
+/// Waits until every event is set, then a barrier.
+fn wait_events(c: vk::CommandBuffer, events: &[vk::Event], what: &str) {
+    let c = cb(c);
+    for &e in events {
+        if let Some(va) = event_va(e) {
+            let r = c.emit(|b| b.wait_mem(va, pm4::wait::EQ, 1, u32::MAX));
+            c.record(what, r);
+        }
+    }
+    let r = c.barrier();
+    c.record(what, r);
+}
+
 /// # Safety
 /// Vulkan entry point.
 pub unsafe extern "system" fn cmd_set_event(c: vk::CommandBuffer, e: vk::Event, _stage: vk::PipelineStageFlags) {
-    guard("vkCmdSetEvent", (), || {
-        let c = cb(c);
-        let Some(va) = event_va(e) else { return };
-        // The event is set once earlier work is done: wait for it, then write 1.
-        let r =
-            c.emit(|b| b.event_write(pm4::event::CS_PARTIAL_FLUSH, 4)).and_then(|_| c.emit(|b| b.write_data(va, &[1])));
-        c.record("vkCmdSetEvent", r);
-    })
+    guard("vkCmdSetEvent", (), || write_event(c, e, 1, "vkCmdSetEvent"))
+}
+
+/// # Safety
+/// Vulkan entry point.
+pub unsafe extern "system" fn cmd_set_event2(c: vk::CommandBuffer, e: vk::Event, _dep: *const vk::DependencyInfo<'_>) {
+    guard("vkCmdSetEvent2", (), || write_event(c, e, 1, "vkCmdSetEvent2"))
 }
 
 /// # Safety
 /// Vulkan entry point.
 pub unsafe extern "system" fn cmd_reset_event(c: vk::CommandBuffer, e: vk::Event, _stage: vk::PipelineStageFlags) {
-    guard("vkCmdResetEvent", (), || {
-        let c = cb(c);
-        let Some(va) = event_va(e) else { return };
-        let r =
-            c.emit(|b| b.event_write(pm4::event::CS_PARTIAL_FLUSH, 4)).and_then(|_| c.emit(|b| b.write_data(va, &[0])));
-        c.record("vkCmdResetEvent", r);
-    })
+    guard("vkCmdResetEvent", (), || write_event(c, e, 0, "vkCmdResetEvent"))
+}
+
+/// # Safety
+/// Vulkan entry point.
+pub unsafe extern "system" fn cmd_reset_event2(c: vk::CommandBuffer, e: vk::Event, _stage: vk::PipelineStageFlags2) {
+    guard("vkCmdResetEvent2", (), || write_event(c, e, 0, "vkCmdResetEvent2"))
 }
 
 /// # Safety
@@ -857,18 +932,20 @@ pub unsafe extern "system" fn cmd_wait_events(
     _ni: u32,
     _i: *const vk::ImageMemoryBarrier<'_>,
 ) {
-    guard("vkCmdWaitEvents", (), || {
-        let c = cb(c);
-        // SAFETY: valid per the specification.
-        for &e in unsafe { slice(events, n) } {
-            if let Some(va) = event_va(e) {
-                let r = c.emit(|b| b.wait_mem(va, pm4::wait::EQ, 1, u32::MAX));
-                c.record("vkCmdWaitEvents", r);
-            }
-        }
-        let r = c.barrier();
-        c.record("vkCmdWaitEvents", r);
-    })
+    // SAFETY: valid per the specification.
+    guard("vkCmdWaitEvents", (), || wait_events(c, unsafe { slice(events, n) }, "vkCmdWaitEvents"))
+}
+
+/// # Safety
+/// Vulkan entry point.
+pub unsafe extern "system" fn cmd_wait_events2(
+    c: vk::CommandBuffer,
+    n: u32,
+    events: *const vk::Event,
+    _deps: *const vk::DependencyInfo<'_>,
+) {
+    // SAFETY: valid per the specification.
+    guard("vkCmdWaitEvents2", (), || wait_events(c, unsafe { slice(events, n) }, "vkCmdWaitEvents2"))
 }
 
 /// Records a packet sequence for the query module.

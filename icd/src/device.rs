@@ -1,31 +1,37 @@
-//! VkDevice and VkQueue, and the synchronisation objects that live on them: fences,
-//! semaphores and events. A device owns one software GPU (`gpu::Device`) and its one
-//! hardware compute queue; submissions go through the winsys as indirect buffers.
+//! VkDevice: its hardware queues (queue.rs), the scheduler thread that advances held
+//! submissions, and events. Fences and semaphores are in sync.rs. A device owns one
+//! software GPU (`gpu::Device`); submissions go through the winsys as indirect buffers.
 
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::Ordering;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::thread::JoinHandle;
 
 use ash::vk;
 use parking_lot::Mutex;
 
-use crate::cmd::CommandBuffer;
 use crate::features;
 use crate::handle::{destroy, guard, object, slice, Object};
 use crate::instance::PhysicalDevice;
+use crate::queue::{self, Hw, Queue};
+use crate::sync::Notify;
 
 /// State shared by a device and the objects created from it.
 pub struct DeviceShared {
-    pub queue: gpu::Queue,
+    /// The hardware queues, one per requested VkQueue, in creation order.
+    pub queues: Vec<Arc<Hw>>,
+    /// Woken by GPU interrupts, host signals and new held batches.
+    pub notify: Arc<Notify>,
     pub gpu: gpu::Device,
     pub info: gpu::ChipInfo,
-    /// Fence value of the newest submission.
-    pub last_seq: AtomicU64,
     /// The scratch ring: one slot of `bytes_per_wave` for every wave that can be live.
     scratch: Mutex<Vec<(Arc<gpu::mem::Bo>, u64)>>,
 }
 
 impl DeviceShared {
+    pub fn new(gpu: gpu::Device, queues: Vec<Arc<Hw>>, notify: Arc<Notify>) -> DeviceShared {
+        DeviceShared { queues, notify, info: gpu.info().clone(), gpu, scratch: Mutex::new(Vec::new()) }
+    }
+
     /// A scratch ring with at least `bytes_per_wave` per wave slot; returns its address
     /// and slot size. Older, smaller rings stay alive for command buffers recorded with them.
     pub fn scratch_ring(&self, bytes_per_wave: u64) -> Result<(u64, u64), vk::Result> {
@@ -45,20 +51,21 @@ impl DeviceShared {
         Ok((va, per))
     }
 
-    /// Waits for fence value `seq` of the queue.
-    pub fn wait(&self, seq: u64, timeout: Duration) -> vk::Result {
-        match self.queue.wait(seq, timeout) {
-            Ok(true) => vk::Result::SUCCESS,
-            Ok(false) => vk::Result::TIMEOUT,
-            Err(report) => {
+    /// Whether the device is lost; the first time, the fault report is explained with the
+    /// debug names of the objects involved (debug.rs).
+    pub fn lost(&self) -> bool {
+        match self.gpu.status() {
+            gpu::Status::Lost(report) => {
                 crate::debug::report_lost(&report);
-                vk::Result::ERROR_DEVICE_LOST
+                true
             }
+            gpu::Status::Healthy => false,
         }
     }
 
-    pub fn lost(&self) -> bool {
-        matches!(self.gpu.status(), gpu::Status::Lost(_))
+    /// Every queue idle: nothing held, everything submitted done.
+    pub fn idle(&self) -> bool {
+        self.queues.iter().all(|q| q.idle())
     }
 }
 
@@ -72,22 +79,43 @@ impl Drop for DeviceShared {
 
 pub struct Device {
     pub shared: Arc<DeviceShared>,
-    queue: vk::Queue,
+    /// The VkQueue handles, parallel to `shared.queues`.
+    queues: Vec<vk::Queue>,
+    scheduler: Option<JoinHandle<()>>,
     /// The device extensions enabled at creation.
     pub extensions: Vec<std::ffi::CString>,
 }
 object!(Device, vk::Device, dispatchable);
-
-pub struct Queue {
-    pub shared: Arc<DeviceShared>,
-}
-object!(Queue, vk::Queue, dispatchable);
 
 /// The device behind a handle.
 pub fn dev<'a>(h: vk::Device) -> &'a Device {
     // SAFETY: entry points receive live device handles.
     let d = unsafe { Device::from_handle(h) };
     d.map(|d| &*d).unwrap_or_else(|| panic!("null VkDevice")) // ok: caught by guard()
+}
+
+/// Checks the queue create infos against the families: (family, count, flags) each.
+fn requested_queues(info: &vk::DeviceCreateInfo<'_>) -> Result<Vec<(u32, u32, vk::DeviceQueueCreateFlags)>, String> {
+    let families = queue::families();
+    let mut out: Vec<(u32, u32, vk::DeviceQueueCreateFlags)> = Vec::new();
+    // SAFETY: valid per the specification.
+    for q in unsafe { slice(info.p_queue_create_infos, info.queue_create_info_count) } {
+        let (f, n) = (q.queue_family_index, q.queue_count);
+        let Some(props) = families.get(f as usize) else {
+            return Err(format!("queue family {f} does not exist (softnavi has {})", families.len()));
+        };
+        if n == 0 || n > props.queue_count {
+            return Err(format!("{n} queues of family {f} requested; it has {}", props.queue_count));
+        }
+        if out.iter().any(|&(g, _, fl)| g == f && fl == q.flags) {
+            return Err(format!("queue family {f} appears twice with flags {:?}", q.flags));
+        }
+        if !q.flags.is_empty() {
+            return Err(format!("queue create flags {:?} are not supported (no protected memory)", q.flags));
+        }
+        out.push((f, n, q.flags));
+    }
+    Ok(out)
 }
 
 /// # Safety
@@ -103,17 +131,13 @@ pub unsafe extern "system" fn create_device(
         let (Some(physical), info) = (unsafe { PhysicalDevice::from_handle(physical) }, unsafe { &*info }) else {
             return vk::Result::ERROR_INITIALIZATION_FAILED;
         };
-        // SAFETY: valid per the specification.
-        for q in unsafe { slice(info.p_queue_create_infos, info.queue_create_info_count) } {
-            if q.queue_family_index != 0 || q.queue_count != 1 {
-                tracing::warn!(
-                    "vkCreateDevice: queue family {} × {} requested; softnavi has one family with one queue",
-                    q.queue_family_index,
-                    q.queue_count
-                );
+        let requested = match requested_queues(info) {
+            Ok(r) => r,
+            Err(e) => {
+                tracing::warn!("vkCreateDevice: {e}");
                 return vk::Result::ERROR_INITIALIZATION_FAILED;
             }
-        }
+        };
         let supported = features::device_extensions(&features::SHADER);
         let mut extensions = Vec::new();
         // SAFETY: valid per the specification.
@@ -139,17 +163,31 @@ pub unsafe extern "system" fn create_device(
                 return vk::Result::ERROR_INITIALIZATION_FAILED;
             }
         };
-        let Ok(queue) = gpu.create_queue() else { return vk::Result::ERROR_OUT_OF_DEVICE_MEMORY };
-        let shared = Arc::new(DeviceShared {
-            queue,
-            info: gpu.info().clone(),
-            gpu,
-            last_seq: AtomicU64::new(0),
-            scratch: Mutex::new(Vec::new()),
-        });
-        let queue = Queue { shared: shared.clone() }.into_handle();
+        let mut queues = Vec::new();
+        for &(family, n, flags) in &requested {
+            for index in 0..n {
+                let Ok(q) = gpu.create_queue() else { return vk::Result::ERROR_OUT_OF_DEVICE_MEMORY };
+                queues.push(Arc::new(Hw::new(family, index, flags, q)));
+            }
+        }
+        let notify = Arc::new(Notify::default());
+        let hook = notify.clone();
+        gpu.set_interrupt_hook(Some(Arc::new(move || hook.notify())));
+        let shared = Arc::new(DeviceShared::new(gpu, queues, notify));
+        let sched = shared.clone();
+        let scheduler =
+            match std::thread::Builder::new().name("softnavi-sched".into()).spawn(move || queue::scheduler(sched)) {
+                Ok(t) => t,
+                Err(e) => {
+                    tracing::error!("vkCreateDevice: cannot start the submission scheduler thread: {e}");
+                    shared.gpu.set_interrupt_hook(None);
+                    return vk::Result::ERROR_INITIALIZATION_FAILED;
+                }
+            };
+        let handles =
+            shared.queues.iter().map(|hw| Queue { shared: shared.clone(), hw: hw.clone() }.into_handle()).collect();
         // SAFETY: out is valid per the specification.
-        unsafe { *out = Device { shared, queue, extensions }.into_handle() };
+        unsafe { *out = Device { shared, queues: handles, scheduler: Some(scheduler), extensions }.into_handle() };
         vk::Result::SUCCESS
     })
 }
@@ -158,23 +196,47 @@ pub unsafe extern "system" fn create_device(
 /// Vulkan entry point.
 pub unsafe extern "system" fn destroy_device(device: vk::Device, _alloc: *const vk::AllocationCallbacks<'_>) {
     guard("vkDestroyDevice", (), || {
-        // SAFETY: the application no longer uses the device or its queue.
-        unsafe {
-            if let Some(d) = Device::destroy(device) {
-                drop(Queue::destroy(d.queue));
+        // SAFETY: the application no longer uses the device or its queues.
+        let Some(mut d) = (unsafe { Device::destroy(device) }) else { return };
+        d.shared.notify.stop.store(true, Ordering::Release);
+        d.shared.notify.notify();
+        if let Some(t) = d.scheduler.take() {
+            if t.join().is_err() {
+                tracing::error!("vkDestroyDevice: the scheduler thread panicked");
             }
         }
+        for hw in &d.shared.queues {
+            let n = hw.drop_held(&d.shared);
+            if n > 0 {
+                tracing::warn!("vkDestroyDevice: queue {}.{}: {n} batch(es) still held, dropped", hw.family, hw.index);
+            }
+        }
+        d.shared.gpu.set_interrupt_hook(None);
+        for q in d.queues.drain(..) {
+            // SAFETY: the queues die with their device.
+            drop(unsafe { Queue::destroy(q) });
+        }
     })
+}
+
+fn find_queue(d: &Device, family: u32, index: u32, flags: vk::DeviceQueueCreateFlags) -> vk::Queue {
+    let found = d.shared.queues.iter().position(|hw| hw.family == family && hw.index == index && hw.flags == flags);
+    match found {
+        Some(i) => d.queues[i],
+        None => {
+            tracing::warn!("vkGetDeviceQueue: no queue {family}.{index} with flags {flags:?} was created");
+            vk::Queue::null()
+        }
+    }
 }
 
 /// # Safety
 /// Vulkan entry point.
 pub unsafe extern "system" fn get_device_queue(device: vk::Device, family: u32, index: u32, out: *mut vk::Queue) {
     guard("vkGetDeviceQueue", (), || {
-        if family == 0 && index == 0 {
-            // SAFETY: out is valid per the specification.
-            unsafe { *out = dev(device).queue };
-        }
+        let q = find_queue(dev(device), family, index, vk::DeviceQueueCreateFlags::empty());
+        // SAFETY: out is valid per the specification.
+        unsafe { *out = q };
     })
 }
 
@@ -188,253 +250,19 @@ pub unsafe extern "system" fn get_device_queue2(
     guard("vkGetDeviceQueue2", (), || {
         // SAFETY: valid per the specification.
         let info = unsafe { &*info };
+        let q = find_queue(dev(device), info.queue_family_index, info.queue_index, info.flags);
         // SAFETY: out is valid per the specification.
-        unsafe {
-            *out = if info.queue_family_index == 0 && info.queue_index == 0 && info.flags.is_empty() {
-                dev(device).queue
-            } else {
-                vk::Queue::null()
-            };
-        }
+        unsafe { *out = q };
     })
-}
-
-fn wait_idle(shared: &DeviceShared) -> vk::Result {
-    let seq = shared.last_seq.load(Ordering::Acquire);
-    if shared.lost() {
-        return vk::Result::ERROR_DEVICE_LOST;
-    }
-    shared.wait(seq, Duration::MAX)
 }
 
 /// # Safety
 /// Vulkan entry point.
 pub unsafe extern "system" fn device_wait_idle(device: vk::Device) -> vk::Result {
-    guard("vkDeviceWaitIdle", vk::Result::ERROR_DEVICE_LOST, || wait_idle(&dev(device).shared))
-}
-
-fn queue_of<'a>(h: vk::Queue) -> &'a Queue {
-    // SAFETY: entry points receive live queue handles.
-    let q = unsafe { Queue::from_handle(h) };
-    q.map(|q| &*q).unwrap_or_else(|| panic!("null VkQueue")) // ok: caught by guard()
-}
-
-/// # Safety
-/// Vulkan entry point.
-pub unsafe extern "system" fn queue_wait_idle(queue: vk::Queue) -> vk::Result {
-    guard("vkQueueWaitIdle", vk::Result::ERROR_DEVICE_LOST, || wait_idle(&queue_of(queue).shared))
-}
-
-/// # Safety
-/// Vulkan entry point.
-pub unsafe extern "system" fn queue_submit(
-    queue: vk::Queue,
-    n: u32,
-    submits: *const vk::SubmitInfo<'_>,
-    fence: vk::Fence,
-) -> vk::Result {
-    guard("vkQueueSubmit", vk::Result::ERROR_DEVICE_LOST, || {
-        let q = queue_of(queue);
-        let mut ibs = Vec::new();
-        // SAFETY: valid per the specification.
-        for s in unsafe { slice(submits, n) } {
-            // Semaphores need no work: the one queue runs submissions in order, so a wait
-            // on a semaphore signalled by an earlier submission is already satisfied.
-            // SAFETY: valid per the specification.
-            for &cb in unsafe { slice(s.p_command_buffers, s.command_buffer_count) } {
-                // SAFETY: live command buffer handles.
-                if let Some(cb) = unsafe { CommandBuffer::from_handle(cb) } {
-                    ibs.extend(cb.ib());
-                }
-            }
-        }
-        let seq = match q.shared.queue.submit(&ibs) {
-            Ok(seq) => seq,
-            Err(e) => {
-                tracing::error!("vkQueueSubmit: {e}");
-                return vk::Result::ERROR_DEVICE_LOST;
-            }
-        };
-        q.shared.last_seq.fetch_max(seq, Ordering::AcqRel);
-        // SAFETY: a live fence handle (or null).
-        if let Some(f) = unsafe { Fence::from_handle(fence) } {
-            *f.state.lock() = FenceState::Pending(seq);
-        }
-        vk::Result::SUCCESS
+    guard("vkDeviceWaitIdle", vk::Result::ERROR_DEVICE_LOST, || {
+        let d = &dev(device).shared;
+        queue::wait_idle(d, &d.queues)
     })
-}
-
-enum FenceState {
-    Unsignaled,
-    Signaled,
-    Pending(u64),
-}
-
-pub struct Fence {
-    state: Mutex<FenceState>,
-    dev: Arc<DeviceShared>,
-}
-object!(Fence, vk::Fence);
-
-impl Fence {
-    /// SUCCESS if signalled, NOT_READY if not (yet), DEVICE_LOST.
-    fn poll(&self, timeout: Duration) -> vk::Result {
-        let mut s = self.state.lock();
-        match *s {
-            FenceState::Signaled => vk::Result::SUCCESS,
-            FenceState::Unsignaled => {
-                if self.dev.lost() {
-                    return vk::Result::ERROR_DEVICE_LOST;
-                }
-                vk::Result::NOT_READY
-            }
-            FenceState::Pending(seq) => match self.dev.wait(seq, timeout) {
-                vk::Result::SUCCESS => {
-                    *s = FenceState::Signaled;
-                    vk::Result::SUCCESS
-                }
-                vk::Result::TIMEOUT => vk::Result::NOT_READY,
-                e => e,
-            },
-        }
-    }
-}
-
-/// # Safety
-/// Vulkan entry point.
-pub unsafe extern "system" fn create_fence(
-    device: vk::Device,
-    info: *const vk::FenceCreateInfo<'_>,
-    _alloc: *const vk::AllocationCallbacks<'_>,
-    out: *mut vk::Fence,
-) -> vk::Result {
-    guard("vkCreateFence", vk::Result::ERROR_OUT_OF_HOST_MEMORY, || {
-        // SAFETY: valid per the specification.
-        let signaled = unsafe { (*info).flags }.contains(vk::FenceCreateFlags::SIGNALED);
-        let state = if signaled { FenceState::Signaled } else { FenceState::Unsignaled };
-        // SAFETY: out is valid per the specification.
-        unsafe { *out = Fence { state: Mutex::new(state), dev: dev(device).shared.clone() }.into_handle() };
-        vk::Result::SUCCESS
-    })
-}
-
-/// # Safety
-/// Vulkan entry point.
-pub unsafe extern "system" fn destroy_fence(_d: vk::Device, f: vk::Fence, _alloc: *const vk::AllocationCallbacks<'_>) {
-    // SAFETY: the application no longer uses the object, per the specification.
-    unsafe { destroy::<Fence>("vkDestroyFence", f) }
-}
-
-/// # Safety
-/// Vulkan entry point.
-pub unsafe extern "system" fn reset_fences(_d: vk::Device, n: u32, fences: *const vk::Fence) -> vk::Result {
-    guard("vkResetFences", vk::Result::ERROR_OUT_OF_HOST_MEMORY, || {
-        // SAFETY: valid per the specification.
-        for &f in unsafe { slice(fences, n) } {
-            // SAFETY: live fence handles.
-            if let Some(f) = unsafe { Fence::from_handle(f) } {
-                *f.state.lock() = FenceState::Unsignaled;
-            }
-        }
-        vk::Result::SUCCESS
-    })
-}
-
-/// # Safety
-/// Vulkan entry point.
-pub unsafe extern "system" fn get_fence_status(_d: vk::Device, f: vk::Fence) -> vk::Result {
-    guard("vkGetFenceStatus", vk::Result::ERROR_DEVICE_LOST, || {
-        // SAFETY: a live fence handle.
-        match unsafe { Fence::from_handle(f) } {
-            Some(f) => f.poll(Duration::ZERO),
-            None => vk::Result::ERROR_UNKNOWN,
-        }
-    })
-}
-
-/// # Safety
-/// Vulkan entry point.
-pub unsafe extern "system" fn wait_for_fences(
-    _d: vk::Device,
-    n: u32,
-    fences: *const vk::Fence,
-    wait_all: vk::Bool32,
-    timeout_ns: u64,
-) -> vk::Result {
-    guard("vkWaitForFences", vk::Result::ERROR_DEVICE_LOST, || {
-        // SAFETY: valid per the specification; live fence handles.
-        let fences: Vec<&Fence> =
-            unsafe { slice(fences, n) }.iter().filter_map(|&f| unsafe { Fence::from_handle(f) }.map(|f| &*f)).collect();
-        let deadline = Instant::now().checked_add(Duration::from_nanos(timeout_ns));
-        let left = || deadline.map_or(Duration::MAX, |d| d.saturating_duration_since(Instant::now()));
-        if wait_all != 0 {
-            for f in &fences {
-                match f.poll(left()) {
-                    vk::Result::SUCCESS => {}
-                    vk::Result::NOT_READY => return vk::Result::TIMEOUT,
-                    e => return e,
-                }
-            }
-            return vk::Result::SUCCESS;
-        }
-        loop {
-            for f in &fences {
-                match f.poll(Duration::ZERO) {
-                    vk::Result::SUCCESS => return vk::Result::SUCCESS,
-                    vk::Result::NOT_READY => {}
-                    e => return e,
-                }
-            }
-            if left().is_zero() {
-                return vk::Result::TIMEOUT;
-            }
-            // Any-of: wait a little on the first pending fence, then look again.
-            if let Some(f) = fences.first() {
-                if let vk::Result::ERROR_DEVICE_LOST = f.poll(left().min(Duration::from_millis(1))) {
-                    return vk::Result::ERROR_DEVICE_LOST;
-                }
-            }
-        }
-    })
-}
-
-/// Binary semaphores: with one queue executing submissions in order, there is nothing to
-/// track (see `queue_submit`).
-pub struct Semaphore;
-object!(Semaphore, vk::Semaphore);
-
-/// # Safety
-/// Vulkan entry point.
-pub unsafe extern "system" fn create_semaphore(
-    _d: vk::Device,
-    info: *const vk::SemaphoreCreateInfo<'_>,
-    _alloc: *const vk::AllocationCallbacks<'_>,
-    out: *mut vk::Semaphore,
-) -> vk::Result {
-    guard("vkCreateSemaphore", vk::Result::ERROR_OUT_OF_HOST_MEMORY, || {
-        // SAFETY: the chain is valid per the specification.
-        for s in unsafe { crate::handle::chain((*info).p_next) } {
-            // SAFETY: reading the header only.
-            if unsafe { (*s).s_type } == vk::StructureType::SEMAPHORE_TYPE_CREATE_INFO {
-                tracing::warn!("vkCreateSemaphore: timeline semaphores are not supported yet");
-                return vk::Result::ERROR_FEATURE_NOT_PRESENT;
-            }
-        }
-        // SAFETY: out is valid per the specification.
-        unsafe { *out = Semaphore.into_handle() };
-        vk::Result::SUCCESS
-    })
-}
-
-/// # Safety
-/// Vulkan entry point.
-pub unsafe extern "system" fn destroy_semaphore(
-    _d: vk::Device,
-    s: vk::Semaphore,
-    _alloc: *const vk::AllocationCallbacks<'_>,
-) {
-    // SAFETY: the application no longer uses the object, per the specification.
-    unsafe { destroy::<Semaphore>("vkDestroySemaphore", s) }
 }
 
 /// An event: a dword of GPU memory (1 = set), written by the host or by the CP.

@@ -16,9 +16,9 @@ pub const SHADER: ShaderFeatures = compiler_bridge::SHADER_FEATURES;
 /// reported only when its flag is set.
 pub mod api {
     /// Timeline semaphores: host wait / signal / query, queue wait / signal (queue.rs).
-    pub const TIMELINE_SEMAPHORE: bool = false;
+    pub const TIMELINE_SEMAPHORE: bool = true;
     /// vkQueueSubmit2, vkCmdPipelineBarrier2, the *2 event and timestamp commands (queue.rs, cmd.rs).
-    pub const SYNCHRONIZATION2: bool = false;
+    pub const SYNCHRONIZATION2: bool = true;
     /// vkResetQueryPool from the host (query.rs).
     pub const HOST_QUERY_RESET: bool = true;
     /// Descriptor indexing on the API side: update-after-bind pools and layouts, partially

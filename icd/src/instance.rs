@@ -324,8 +324,8 @@ pub fn descriptor_indexing_properties() -> vk::PhysicalDeviceDescriptorIndexingP
 pub const MAX_DYNAMIC_UNIFORM_BUFFERS: u32 = 16;
 pub const MAX_DYNAMIC_STORAGE_BUFFERS: u32 = 8;
 
-/// `maxTimelineSemaphoreValueDifference`: payloads are plain u64 compares (RADV's figure).
-pub const MAX_TIMELINE_SEMAPHORE_VALUE_DIFFERENCE: u64 = u64::MAX;
+/// `maxTimelineSemaphoreValueDifference` (sync.rs).
+pub use crate::sync::MAX_TIMELINE_SEMAPHORE_VALUE_DIFFERENCE;
 
 impl PhysicalDevice {
     pub fn properties(&self) -> vk::PhysicalDeviceProperties {
@@ -582,13 +582,9 @@ impl PhysicalDevice {
         crate::memory::memory_properties(&self.info)
     }
 
-    pub fn queue_family(&self) -> vk::QueueFamilyProperties {
-        vk::QueueFamilyProperties {
-            queue_flags: vk::QueueFlags::COMPUTE | vk::QueueFlags::TRANSFER,
-            queue_count: 1,
-            timestamp_valid_bits: 64,
-            min_image_transfer_granularity: vk::Extent3D { width: 1, height: 1, depth: 1 },
-        }
+    /// The queue families (queue.rs says which and why).
+    pub fn queue_families(&self) -> [vk::QueueFamilyProperties; 2] {
+        crate::queue::families()
     }
 }
 
@@ -858,7 +854,7 @@ pub unsafe extern "system" fn get_physical_device_queue_family_properties(
 ) {
     guard("vkGetPhysicalDeviceQueueFamilyProperties", (), || {
         // SAFETY: pointers as the specification requires.
-        let _ = unsafe { enumerate(count, out, &[pd(p).queue_family()]) };
+        let _ = unsafe { enumerate(count, out, &pd(p).queue_families()) };
     })
 }
 
@@ -870,13 +866,18 @@ pub unsafe extern "system" fn get_physical_device_queue_family_properties2(
     out: *mut vk::QueueFamilyProperties2<'_>,
 ) {
     guard("vkGetPhysicalDeviceQueueFamilyProperties2", (), || {
-        // SAFETY: pointers as the specification requires; only the core member is written.
+        let families = pd(p).queue_families();
+        // SAFETY: pointers as the specification requires; only the core member is written
+        // (no extension structure of the chain is supported).
         unsafe {
             if out.is_null() {
-                *count = 1;
-            } else if *count > 0 {
-                (*out).queue_family_properties = pd(p).queue_family();
-                *count = 1;
+                *count = families.len() as u32;
+            } else {
+                let n = (*count as usize).min(families.len());
+                for (i, f) in families.iter().take(n).enumerate() {
+                    (*out.add(i)).queue_family_properties = *f;
+                }
+                *count = n as u32;
             }
         }
     })

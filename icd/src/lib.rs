@@ -25,6 +25,8 @@ pub mod pcache;
 pub mod pipeline;
 pub mod private_data;
 pub mod query;
+pub mod queue;
+pub mod sync;
 
 /// Where an entry point belongs, which decides which GetProcAddr returns it.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -91,15 +93,23 @@ entry_points! {
     Device "vkGetDeviceQueue" => device::get_device_queue,
     Device "vkGetDeviceQueue2" => device::get_device_queue2,
     Device "vkDeviceWaitIdle" => device::device_wait_idle,
-    Device "vkQueueWaitIdle" => device::queue_wait_idle,
-    Device "vkQueueSubmit" => device::queue_submit,
-    Device "vkCreateFence" => device::create_fence,
-    Device "vkDestroyFence" => device::destroy_fence,
-    Device "vkResetFences" => device::reset_fences,
-    Device "vkGetFenceStatus" => device::get_fence_status,
-    Device "vkWaitForFences" => device::wait_for_fences,
-    Device "vkCreateSemaphore" => device::create_semaphore,
-    Device "vkDestroySemaphore" => device::destroy_semaphore,
+    Device "vkQueueWaitIdle" => queue::queue_wait_idle,
+    Device "vkQueueSubmit" => queue::queue_submit,
+    Device "vkQueueSubmit2" => queue::queue_submit2,
+    Device "vkQueueSubmit2KHR" => queue::queue_submit2,
+    Device "vkCreateFence" => sync::create_fence,
+    Device "vkDestroyFence" => sync::destroy_fence,
+    Device "vkResetFences" => sync::reset_fences,
+    Device "vkGetFenceStatus" => sync::get_fence_status,
+    Device "vkWaitForFences" => sync::wait_for_fences,
+    Device "vkCreateSemaphore" => sync::create_semaphore,
+    Device "vkDestroySemaphore" => sync::destroy_semaphore,
+    Device "vkGetSemaphoreCounterValue" => sync::get_semaphore_counter_value,
+    Device "vkWaitSemaphores" => sync::wait_semaphores,
+    Device "vkSignalSemaphore" => sync::signal_semaphore,
+    Device "vkGetSemaphoreCounterValueKHR" => sync::get_semaphore_counter_value,
+    Device "vkWaitSemaphoresKHR" => sync::wait_semaphores,
+    Device "vkSignalSemaphoreKHR" => sync::signal_semaphore,
     Device "vkCreateEvent" => device::create_event,
     Device "vkDestroyEvent" => device::destroy_event,
     Device "vkGetEventStatus" => device::get_event_status,
@@ -188,6 +198,16 @@ entry_points! {
     Device "vkCmdSetEvent" => cmd::cmd_set_event,
     Device "vkCmdResetEvent" => cmd::cmd_reset_event,
     Device "vkCmdWaitEvents" => cmd::cmd_wait_events,
+    Device "vkCmdPipelineBarrier2" => cmd::cmd_pipeline_barrier2,
+    Device "vkCmdSetEvent2" => cmd::cmd_set_event2,
+    Device "vkCmdResetEvent2" => cmd::cmd_reset_event2,
+    Device "vkCmdWaitEvents2" => cmd::cmd_wait_events2,
+    Device "vkCmdWriteTimestamp2" => query::cmd_write_timestamp2,
+    Device "vkCmdPipelineBarrier2KHR" => cmd::cmd_pipeline_barrier2,
+    Device "vkCmdSetEvent2KHR" => cmd::cmd_set_event2,
+    Device "vkCmdResetEvent2KHR" => cmd::cmd_reset_event2,
+    Device "vkCmdWaitEvents2KHR" => cmd::cmd_wait_events2,
+    Device "vkCmdWriteTimestamp2KHR" => query::cmd_write_timestamp2,
     Device "vkCmdResetQueryPool" => query::cmd_reset_query_pool,
     Device "vkCmdWriteTimestamp" => query::cmd_write_timestamp,
     Device "vkCmdCopyQueryPoolResults" => query::cmd_copy_query_pool_results,

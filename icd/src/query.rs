@@ -108,9 +108,7 @@ pub unsafe extern "system" fn get_query_pool_results(
                     if p.dev.lost() {
                         return vk::Result::ERROR_DEVICE_LOST;
                     }
-                    if start.elapsed() > Duration::from_secs(2)
-                        && p.dev.last_seq.load(std::sync::atomic::Ordering::Acquire) <= p.dev.queue.completed()
-                    {
+                    if start.elapsed() > Duration::from_secs(2) && p.dev.idle() {
                         // Everything submitted is done and the query was never written.
                         break;
                     }
@@ -169,13 +167,28 @@ pub unsafe extern "system" fn cmd_write_timestamp(
     p: vk::QueryPool,
     q: u32,
 ) {
-    guard("vkCmdWriteTimestamp", (), || {
-        let Some(p) = pool(p) else { return };
-        let va = p.va(q);
-        emit_for(c, "vkCmdWriteTimestamp", |b| {
-            b.release_mem(pm4::event::BOTTOM_OF_PIPE_TS, pm4::release::DATA_TIMESTAMP, pm4::release::INT_NONE, va, 0)
-        });
-    })
+    guard("vkCmdWriteTimestamp", (), || write_timestamp(c, p, q, "vkCmdWriteTimestamp"))
+}
+
+/// # Safety
+/// Vulkan entry point.
+pub unsafe extern "system" fn cmd_write_timestamp2(
+    c: vk::CommandBuffer,
+    _stage: vk::PipelineStageFlags2,
+    p: vk::QueryPool,
+    q: u32,
+) {
+    guard("vkCmdWriteTimestamp2", (), || write_timestamp(c, p, q, "vkCmdWriteTimestamp2"))
+}
+
+/// Both timestamp commands: the timestamp is taken at the bottom of the pipe, once earlier
+/// work is done, whatever stage is named.
+fn write_timestamp(c: vk::CommandBuffer, p: vk::QueryPool, q: u32, what: &str) {
+    let Some(p) = pool(p) else { return };
+    let va = p.va(q);
+    emit_for(c, what, |b| {
+        b.release_mem(pm4::event::BOTTOM_OF_PIPE_TS, pm4::release::DATA_TIMESTAMP, pm4::release::INT_NONE, va, 0)
+    });
 }
 
 /// # Safety
