@@ -104,6 +104,7 @@ fn vulkan_memory_model_maps_to_llvm_orderings() {
 fn null_initialised_workgroup_memory_is_zeroed_before_the_entry_function() {
     let ir = ir("zero_init.comp");
     let kernel = ir.split("define amdgpu_kernel").nth(1).unwrap();
+    let kernel = kernel.split("\n}\n").next().unwrap();
     // Four initialised variables, each zeroed by every invocation's slice; `plain` is not.
     assert_eq!(kernel.matches("call void @llvm.memset.p3.i32").count(), 4, "{kernel}");
     let barrier = kernel.find("@llvm.amdgcn.s.barrier").unwrap();

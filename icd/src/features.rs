@@ -624,6 +624,17 @@ pub fn device_extensions(sf: &ShaderFeatures) -> Vec<(&'static CStr, u32)> {
         ),
         (sf.buffer_device_address, vk::KHR_BUFFER_DEVICE_ADDRESS_NAME, vk::KHR_BUFFER_DEVICE_ADDRESS_SPEC_VERSION),
         (sf.variable_pointers, vk::KHR_VARIABLE_POINTERS_NAME, vk::KHR_VARIABLE_POINTERS_SPEC_VERSION),
+        (sf.vulkan_memory_model, vk::KHR_VULKAN_MEMORY_MODEL_NAME, vk::KHR_VULKAN_MEMORY_MODEL_SPEC_VERSION),
+        (
+            sf.zero_initialize_workgroup_memory,
+            vk::KHR_ZERO_INITIALIZE_WORKGROUP_MEMORY_NAME,
+            vk::KHR_ZERO_INITIALIZE_WORKGROUP_MEMORY_SPEC_VERSION,
+        ),
+        (
+            sf.subgroup_extended_types,
+            vk::KHR_SHADER_SUBGROUP_EXTENDED_TYPES_NAME,
+            vk::KHR_SHADER_SUBGROUP_EXTENDED_TYPES_SPEC_VERSION,
+        ),
     ];
     list.extend(conditional.into_iter().filter(|c| c.0).map(|(_, n, v)| (n, v)));
     list

@@ -83,6 +83,9 @@ fn expected_extensions() -> Vec<&'static str> {
         (SF.integer_dot_product, "VK_KHR_shader_integer_dot_product"),
         (SF.buffer_device_address, "VK_KHR_buffer_device_address"),
         (SF.variable_pointers, "VK_KHR_variable_pointers"),
+        (SF.vulkan_memory_model, "VK_KHR_vulkan_memory_model"),
+        (SF.zero_initialize_workgroup_memory, "VK_KHR_zero_initialize_workgroup_memory"),
+        (SF.subgroup_extended_types, "VK_KHR_shader_subgroup_extended_types"),
     ] {
         if on {
             e.push(name);
