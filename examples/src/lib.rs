@@ -263,6 +263,12 @@ pub struct ShaderFeatures {
     pub variable_pointers: bool,
     pub variable_pointers_storage_buffer: bool,
     pub integer_dot_product: bool,
+    /// `vulkanMemoryModel` and `vulkanMemoryModelDeviceScope` (VK_KHR_vulkan_memory_model).
+    pub vulkan_memory_model: bool,
+    /// `shaderZeroInitializeWorkgroupMemory` (VK_KHR_zero_initialize_workgroup_memory).
+    pub zero_initialize_workgroup_memory: bool,
+    /// `shaderSubgroupExtendedTypes` (VK_KHR_shader_subgroup_extended_types).
+    pub subgroup_extended_types: bool,
     /// `VK_EXT_subgroup_size_control` with `subgroupSizeControl` and `computeFullSubgroups`.
     pub subgroup_size_control: bool,
     /// The default subgroup size and the range `VK_EXT_subgroup_size_control` allows.
@@ -1153,6 +1159,9 @@ struct FeatureChain {
     bda: Box<vk::PhysicalDeviceBufferDeviceAddressFeatures<'static>>,
     subgroup_size_control: Box<vk::PhysicalDeviceSubgroupSizeControlFeatures<'static>>,
     dot_product: Box<vk::PhysicalDeviceShaderIntegerDotProductFeatures<'static>>,
+    memory_model: Box<vk::PhysicalDeviceVulkanMemoryModelFeatures<'static>>,
+    zero_init: Box<vk::PhysicalDeviceZeroInitializeWorkgroupMemoryFeatures<'static>>,
+    subgroup_types: Box<vk::PhysicalDeviceShaderSubgroupExtendedTypesFeatures<'static>>,
 }
 
 impl FeatureChain {
@@ -1213,6 +1222,15 @@ impl FeatureChain {
         if enable(ash::khr::shader_integer_dot_product::NAME, ext_ptrs) {
             link!(self.dot_product);
         }
+        if enable(ash::khr::vulkan_memory_model::NAME, ext_ptrs) {
+            link!(self.memory_model);
+        }
+        if enable(ash::khr::zero_initialize_workgroup_memory::NAME, ext_ptrs) {
+            link!(self.zero_init);
+        }
+        if enable(ash::khr::shader_subgroup_extended_types::NAME, ext_ptrs) {
+            link!(self.subgroup_types);
+        }
         for ext in [ash::khr::storage_buffer_storage_class::NAME, ash::khr::variable_pointers::NAME] {
             enable(ext, ext_ptrs);
         }
@@ -1246,6 +1264,10 @@ impl FeatureChain {
         out.shared_float32_atomics = b(a.shader_shared_float32_atomics);
         out.buffer_device_address = b(self.bda.buffer_device_address);
         out.integer_dot_product = b(self.dot_product.shader_integer_dot_product);
+        out.vulkan_memory_model =
+            b(self.memory_model.vulkan_memory_model) && b(self.memory_model.vulkan_memory_model_device_scope);
+        out.zero_initialize_workgroup_memory = b(self.zero_init.shader_zero_initialize_workgroup_memory);
+        out.subgroup_extended_types = b(self.subgroup_types.shader_subgroup_extended_types);
         out.subgroup_size_control = ssc
             && b(self.subgroup_size_control.subgroup_size_control)
             && b(self.subgroup_size_control.compute_full_subgroups);

@@ -30,6 +30,7 @@ fn memory_model_cases(out: &mut Vec<Case>) {
             .output(groups * 64 * 4)
             .output(groups * 4)
             .output(groups * 64 * 4)
+            .needs(&[Need::VulkanMemoryModel])
             .check(move |o: &Output| {
                 let data: Vec<u32> = o.get(0);
                 for (i, d) in data.iter().enumerate().take(groups * 64) {
@@ -66,12 +67,15 @@ fn memory_model_cases(out: &mut Vec<Case>) {
         want_out[2 * i + 1] = old[i].wrapping_add(a[i]);
     }
     out.push(
-        Case::new("vk13/mm_atomics", [(n / 128) as u32, 1, 1]).storage_of(&a).output(18 * 4).storage_of(&init).check(
-            move |o: &Output| {
+        Case::new("vk13/mm_atomics", [(n / 128) as u32, 1, 1])
+            .storage_of(&a)
+            .output(18 * 4)
+            .storage_of(&init)
+            .needs(&[Need::VulkanMemoryModel])
+            .check(move |o: &Output| {
                 o.expect(1, &hist, Tol::Exact)?;
                 o.expect(2, &want_out, Tol::Exact)
-            },
-        ),
+            }),
     );
 }
 
@@ -79,11 +83,12 @@ fn zero_init_cases(out: &mut Vec<Case>) {
     // Many more workgroups than the device holds at once, so later ones reuse LDS the
     // earlier ones scribbled over.
     let groups = 256usize;
-    out.push(Case::new("vk13/zero_init", [groups as u32, 1, 1]).output(groups * 64 * 4).expect(
-        0,
-        vec![0u32; groups * 64],
-        Tol::Exact,
-    ));
+    out.push(
+        Case::new("vk13/zero_init", [groups as u32, 1, 1])
+            .output(groups * 64 * 4)
+            .needs(&[Need::ZeroInitializeWorkgroupMemory])
+            .expect(0, vec![0u32; groups * 64], Tol::Exact),
+    );
 }
 
 /// Sign-extends the low `w` bits of `v`.
@@ -190,7 +195,7 @@ fn subgroup_cases(out: &mut Vec<Case>) {
             Case::new(shader, [groups as u32, 1, 1])
                 .storage_of(&a)
                 .output(n * 16 * if w == 64 { 8 } else { 4 })
-                .needs(&[need, Need::Subgroup(ops)])
+                .needs(&[need, Need::SubgroupExtendedTypes, Need::Subgroup(ops)])
                 .check(move |o: &Output| {
                     let s = o.subgroup_size as usize;
                     let want: Vec<i64> = (0..n).flat_map(|i| sg_ext_int(&x[i / 64 * 64..], i % 64, s, w)).collect();
@@ -211,7 +216,7 @@ fn subgroup_cases(out: &mut Vec<Case>) {
             Case::new(shader, [groups as u32, 1, 1])
                 .storage_of(&a)
                 .output(n * 16 * if f64_out { 8 } else { 4 })
-                .needs(&[need, Need::Subgroup(ops)])
+                .needs(&[need, Need::SubgroupExtendedTypes, Need::Subgroup(ops)])
                 .check(move |o: &Output| {
                     let s = o.subgroup_size as usize;
                     let want: Vec<f64> = (0..n).flat_map(|i| sg_ext_float(&x[i / 64 * 64..], i % 64, s)).collect();
@@ -235,7 +240,7 @@ fn subgroup_cases(out: &mut Vec<Case>) {
             .uniform(bytes(&[lane_u, 0, 0, 0]))
             .output(n * 16)
             .push(bytes(&[base]))
-            .needs(&[Need::Int16, Need::Subgroup(F::BALLOT)])
+            .needs(&[Need::Int16, Need::SubgroupExtendedTypes, Need::Subgroup(F::BALLOT)])
             .check(move |o: &Output| {
                 let s = o.subgroup_size as usize;
                 let mut want = Vec::new();
