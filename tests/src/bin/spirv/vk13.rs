@@ -348,7 +348,7 @@ fn float_control_cases(out: &mut Vec<Case>) {
 
 /// OpPtrDiff (`ptr_diff.spvasm`): element distances in a buffer array and a Workgroup array.
 pub fn ptr_diff_case() -> Case {
-    let want: Vec<i32> = (0..64i32).flat_map(|i| [(i * 3 & 63) - i, i]).collect();
+    let want: Vec<i32> = (0..64i32).flat_map(|i| [((i * 3) & 63) - i, i]).collect();
     Case::new("vk13/ptr_diff", [1, 1, 1]).output(64 * 12).output(64 * 8).needs(&[Need::VariablePointers]).expect(
         1,
         want,
