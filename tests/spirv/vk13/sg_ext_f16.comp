@@ -5,11 +5,10 @@
 #extension GL_KHR_shader_subgroup_ballot : require
 #extension GL_KHR_shader_subgroup_shuffle : require
 #extension GL_KHR_shader_subgroup_shuffle_relative : require
-#extension GL_KHR_shader_subgroup_clustered : require
 #extension GL_KHR_shader_subgroup_quad : require
 #extension GL_EXT_shader_explicit_arithmetic_types_float16 : require
 #extension GL_EXT_shader_subgroup_extended_types_float16 : require
-// shaderSubgroupExtendedTypes: arithmetic, broadcast, shuffle, clustered and quad
+// shaderSubgroupExtendedTypes: arithmetic, broadcast, shuffle and quad
 // operations on float16_t; small inputs, results widened for the output (the files
 // sg_ext_i8/i16/i64/f16/f64 share one text but for the type).
 layout(local_size_x = 64) in;
@@ -25,7 +24,7 @@ void main() {
     r[o + 1u] = float(subgroupInclusiveAdd(x));
     r[o + 2u] = float(subgroupExclusiveMin(x));
     r[o + 3u] = float(subgroupMax(x));
-    r[o + 4u] = float(subgroupClusteredMul(x, 4u));
+    r[o + 4u] = float(subgroupExclusiveMax(x));
     r[o + 5u] = float(subgroupInclusiveMax(x));
     r[o + 6u] = float(subgroupExclusiveAdd(x));
     r[o + 7u] = float(subgroupMin(x));
@@ -35,6 +34,6 @@ void main() {
     r[o + 11u] = float(subgroupShuffleXor(x, 1u));
     r[o + 12u] = float(id >= 1u ? up : float16_t(0));
     r[o + 13u] = float(id + 2u < sz ? down : float16_t(0));
-    r[o + 14u] = float(subgroupClusteredAdd(x, 4u));
+    r[o + 14u] = float(subgroupInclusiveMin(x));
     r[o + 15u] = float(subgroupQuadSwapHorizontal(x));
 }

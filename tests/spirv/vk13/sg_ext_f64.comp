@@ -5,9 +5,8 @@
 #extension GL_KHR_shader_subgroup_ballot : require
 #extension GL_KHR_shader_subgroup_shuffle : require
 #extension GL_KHR_shader_subgroup_shuffle_relative : require
-#extension GL_KHR_shader_subgroup_clustered : require
 #extension GL_KHR_shader_subgroup_quad : require
-// shaderSubgroupExtendedTypes: arithmetic, broadcast, shuffle, clustered and quad
+// shaderSubgroupExtendedTypes: arithmetic, broadcast, shuffle and quad
 // operations on double; small inputs, results widened for the output (the files
 // sg_ext_i8/i16/i64/f16/f64 share one text but for the type).
 layout(local_size_x = 64) in;
@@ -23,7 +22,7 @@ void main() {
     r[o + 1u] = double(subgroupInclusiveAdd(x));
     r[o + 2u] = double(subgroupExclusiveMin(x));
     r[o + 3u] = double(subgroupMax(x));
-    r[o + 4u] = double(subgroupClusteredMul(x, 4u));
+    r[o + 4u] = double(subgroupExclusiveMax(x));
     r[o + 5u] = double(subgroupInclusiveMax(x));
     r[o + 6u] = double(subgroupExclusiveAdd(x));
     r[o + 7u] = double(subgroupMin(x));
@@ -33,6 +32,6 @@ void main() {
     r[o + 11u] = double(subgroupShuffleXor(x, 1u));
     r[o + 12u] = double(id >= 1u ? up : double(0));
     r[o + 13u] = double(id + 2u < sz ? down : double(0));
-    r[o + 14u] = double(subgroupClusteredAdd(x, 4u));
+    r[o + 14u] = double(subgroupInclusiveMin(x));
     r[o + 15u] = double(subgroupQuadSwapHorizontal(x));
 }

@@ -5,11 +5,10 @@
 #extension GL_KHR_shader_subgroup_ballot : require
 #extension GL_KHR_shader_subgroup_shuffle : require
 #extension GL_KHR_shader_subgroup_shuffle_relative : require
-#extension GL_KHR_shader_subgroup_clustered : require
 #extension GL_KHR_shader_subgroup_quad : require
 #extension GL_EXT_shader_explicit_arithmetic_types_int16 : require
 #extension GL_EXT_shader_subgroup_extended_types_int16 : require
-// shaderSubgroupExtendedTypes: arithmetic, broadcast, shuffle, clustered and quad
+// shaderSubgroupExtendedTypes: arithmetic, broadcast, shuffle and quad
 // operations on int16_t; small inputs, results widened for the output (the files
 // sg_ext_i8/i16/i64/f16/f64 share one text but for the type).
 layout(local_size_x = 64) in;
@@ -35,6 +34,6 @@ void main() {
     r[o + 11u] = int(subgroupShuffleXor(x, 1u));
     r[o + 12u] = int(id >= 1u ? up : int16_t(0));
     r[o + 13u] = int(id + 2u < sz ? down : int16_t(0));
-    r[o + 14u] = int(subgroupClusteredAdd(x, 4u));
+    r[o + 14u] = int(subgroupInclusiveMin(x));
     r[o + 15u] = int(subgroupQuadSwapHorizontal(x));
 }

@@ -127,7 +127,7 @@ fn sg_ext_int(x: &[i64], l: usize, s: usize, w: u32) -> Vec<i64> {
         lanes[id ^ 1],
         if id >= 1 { lanes[id - 1] } else { 0 },
         if id + 2 < s { lanes[id + 2] } else { 0 },
-        fold(id / 4 * 4..id / 4 * 4 + 4, 0, &|a, b| a.wrapping_add(b)),
+        fold(0..id + 1, max_t, &|a, b| a.min(b)),
         lanes[id ^ 1],
     ];
     r.into_iter().map(|v| wrap(v, w)).collect()
@@ -140,13 +140,12 @@ fn sg_ext_float(x: &[f64], l: usize, s: usize) -> Vec<f64> {
     let fold = |range: std::ops::Range<usize>, id0: f64, op: &dyn Fn(f64, f64) -> f64| -> f64 {
         lanes[range].iter().fold(id0, |a, b| op(a, *b))
     };
-    let c = id / 4 * 4;
     vec![
         fold(0..s, 0.0, &|a, b| a + b),
         fold(0..id + 1, 0.0, &|a, b| a + b),
         fold(0..id, f64::INFINITY, &|a, b| a.min(b)),
         fold(0..s, f64::NEG_INFINITY, &|a, b| a.max(b)),
-        fold(c..c + 4, 1.0, &|a, b| a * b),
+        fold(0..id, f64::NEG_INFINITY, &|a, b| a.max(b)),
         fold(0..id + 1, f64::NEG_INFINITY, &|a, b| a.max(b)),
         fold(0..id, 0.0, &|a, b| a + b),
         fold(0..s, f64::INFINITY, &|a, b| a.min(b)),
@@ -156,7 +155,7 @@ fn sg_ext_float(x: &[f64], l: usize, s: usize) -> Vec<f64> {
         lanes[id ^ 1],
         if id >= 1 { lanes[id - 1] } else { 0.0 },
         if id + 2 < s { lanes[id + 2] } else { 0.0 },
-        fold(c..c + 4, 0.0, &|a, b| a + b),
+        fold(0..id + 1, f64::INFINITY, &|a, b| a.min(b)),
         lanes[id ^ 1],
     ]
 }
@@ -179,7 +178,7 @@ fn small(seed: u64, n: usize, lo: i64, hi: i64) -> Vec<i32> {
 }
 
 fn subgroup_cases(out: &mut Vec<Case>) {
-    let ops = F::ARITHMETIC | F::BALLOT | F::SHUFFLE | F::SHUFFLE_RELATIVE | F::CLUSTERED | F::QUAD;
+    let ops = F::ARITHMETIC | F::BALLOT | F::SHUFFLE | F::SHUFFLE_RELATIVE | F::QUAD;
     let groups = 2usize;
     let n = groups * 64;
     let int_cases: [(&'static str, u32, Need, i64, i64); 3] = [
@@ -229,6 +228,43 @@ fn subgroup_cases(out: &mut Vec<Case>) {
                 })
         }));
     }
+
+    // Clustered reductions on every extended type, against (cluster size, fold) references.
+    let a = small(9, n, -100, 100);
+    out.extend(sizes(|| {
+        let a = a.clone();
+        Case::new("vk13/sg_ext_clustered", [groups as u32, 1, 1])
+            .storage_of(&a)
+            .output(n * 6 * 8)
+            .needs(&[
+                Need::Int8,
+                Need::Int16,
+                Need::Int64,
+                Need::Float16,
+                Need::Float64,
+                Need::SubgroupExtendedTypes,
+                Need::Subgroup(F::ARITHMETIC | F::CLUSTERED),
+            ])
+            .check(move |o: &Output| {
+                let cluster = |i: usize, size: usize| -> Vec<i64> {
+                    let first = i / size * size;
+                    a[first..first + size].iter().map(|v| i64::from(*v)).collect()
+                };
+                let want: Vec<i64> = (0..n)
+                    .flat_map(|i| {
+                        [
+                            wrap(cluster(i, 4).iter().sum(), 8),
+                            cluster(i, 8).into_iter().max().unwrap_or(0),
+                            cluster(i, 2).iter().product(),
+                            cluster(i, 4).iter().sum(),
+                            cluster(i, 8).into_iter().min().unwrap_or(0),
+                            wrap(cluster(i, 8).iter().fold(0xff, |acc, v| acc & (v & 0xff)), 8),
+                        ]
+                    })
+                    .collect();
+                o.expect(1, &want, Tol::Exact)
+            })
+    }));
 
     let a = u32s(44);
     let a: Vec<u32> = a.iter().cycle().take(n).copied().collect();
