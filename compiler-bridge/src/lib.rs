@@ -15,7 +15,7 @@ pub mod spirv;
 pub use cache::DiskCache;
 pub use error::CompileError;
 pub use llvm::{Backend, CodegenOptions};
-pub use spirv::features::{ShaderFeatures, SHADER_FEATURES};
+pub use spirv::features::{FloatControls, ShaderFeatures, FLOAT_CONTROLS, SHADER_FEATURES};
 pub use spirv::reflect::reflect_layout;
 pub use spirv::{lower, lower_with, validate_module, Lowered, ShaderInput, SpecConstant};
 

@@ -263,6 +263,12 @@ pub struct ShaderFeatures {
     pub variable_pointers: bool,
     pub variable_pointers_storage_buffer: bool,
     pub integer_dot_product: bool,
+    /// `vulkanMemoryModel` and `vulkanMemoryModelDeviceScope` (VK_KHR_vulkan_memory_model).
+    pub vulkan_memory_model: bool,
+    /// `shaderZeroInitializeWorkgroupMemory` (VK_KHR_zero_initialize_workgroup_memory).
+    pub zero_initialize_workgroup_memory: bool,
+    /// `shaderSubgroupExtendedTypes` (VK_KHR_shader_subgroup_extended_types).
+    pub subgroup_extended_types: bool,
     /// `VK_EXT_subgroup_size_control` with `subgroupSizeControl` and `computeFullSubgroups`.
     pub subgroup_size_control: bool,
     /// The default subgroup size and the range `VK_EXT_subgroup_size_control` allows.
@@ -1179,6 +1185,9 @@ struct FeatureChain {
     bda: Box<vk::PhysicalDeviceBufferDeviceAddressFeatures<'static>>,
     subgroup_size_control: Box<vk::PhysicalDeviceSubgroupSizeControlFeatures<'static>>,
     dot_product: Box<vk::PhysicalDeviceShaderIntegerDotProductFeatures<'static>>,
+    memory_model: Box<vk::PhysicalDeviceVulkanMemoryModelFeatures<'static>>,
+    zero_init: Box<vk::PhysicalDeviceZeroInitializeWorkgroupMemoryFeatures<'static>>,
+    subgroup_types: Box<vk::PhysicalDeviceShaderSubgroupExtendedTypesFeatures<'static>>,
     v11: Box<vk::PhysicalDeviceVulkan11Features<'static>>,
     v12: Box<vk::PhysicalDeviceVulkan12Features<'static>>,
     v13: Box<vk::PhysicalDeviceVulkan13Features<'static>>,
@@ -1256,6 +1265,15 @@ impl FeatureChain {
         if enable(ash::khr::shader_integer_dot_product::NAME, ext_ptrs) && !core13 {
             link!(self.dot_product);
         }
+        if enable(ash::khr::vulkan_memory_model::NAME, ext_ptrs) && !core13 {
+            link!(self.memory_model);
+        }
+        if enable(ash::khr::zero_initialize_workgroup_memory::NAME, ext_ptrs) && !core13 {
+            link!(self.zero_init);
+        }
+        if enable(ash::khr::shader_subgroup_extended_types::NAME, ext_ptrs) && !core13 {
+            link!(self.subgroup_types);
+        }
         for ext in [ash::khr::storage_buffer_storage_class::NAME, ash::khr::variable_pointers::NAME] {
             enable(ext, ext_ptrs);
         }
@@ -1286,6 +1304,10 @@ impl FeatureChain {
             self.subgroup_size_control.subgroup_size_control = v13.subgroup_size_control;
             self.subgroup_size_control.compute_full_subgroups = v13.compute_full_subgroups;
             self.dot_product.shader_integer_dot_product = v13.shader_integer_dot_product;
+            self.memory_model.vulkan_memory_model = v12.vulkan_memory_model;
+            self.memory_model.vulkan_memory_model_device_scope = v12.vulkan_memory_model_device_scope;
+            self.zero_init.shader_zero_initialize_workgroup_memory = v13.shader_zero_initialize_workgroup_memory;
+            self.subgroup_types.shader_subgroup_extended_types = v12.shader_subgroup_extended_types;
             // Capture/replay and multi-device addresses are not needed: leave them off.
             self.v12.buffer_device_address_capture_replay = vk::FALSE;
             self.v12.buffer_device_address_multi_device = vk::FALSE;
@@ -1316,6 +1338,10 @@ impl FeatureChain {
         out.shared_float32_atomics = b(a.shader_shared_float32_atomics);
         out.buffer_device_address = b(self.bda.buffer_device_address);
         out.integer_dot_product = b(self.dot_product.shader_integer_dot_product);
+        out.vulkan_memory_model =
+            b(self.memory_model.vulkan_memory_model) && b(self.memory_model.vulkan_memory_model_device_scope);
+        out.zero_initialize_workgroup_memory = b(self.zero_init.shader_zero_initialize_workgroup_memory);
+        out.subgroup_extended_types = b(self.subgroup_types.shader_subgroup_extended_types);
         out.subgroup_size_control = ssc
             && b(self.subgroup_size_control.subgroup_size_control)
             && b(self.subgroup_size_control.compute_full_subgroups);

@@ -16,6 +16,8 @@ const ACQUIRE: u64 = 0x2;
 const RELEASE: u64 = 0x4;
 const ACQ_REL: u64 = 0x8;
 const SEQ_CST: u64 = 0x10;
+/// Vulkan memory model `Volatile` semantics: the access may not be elided or merged.
+const VOLATILE: u64 = 0x8000;
 
 /// What an atomic instruction may do with the ordering of its semantics.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -77,6 +79,7 @@ impl FnCx<'_, '_> {
         let (asp, _, pointee) = self.pointer_info(&ptr)?;
         let scope = scope_text(self.m.const_u64(inst.id(1)?)?)?;
         let sem = self.m.const_u64(inst.id(2)?)?;
+        let vol = if sem & VOLATILE != 0 { " volatile" } else { "" };
         let float = match self.m.ty(pointee)? {
             Type::Int { width: 32 | 64, .. } => false,
             Type::Float { width: 32 | 64 } => true,
@@ -99,21 +102,21 @@ impl FnCx<'_, '_> {
         match op {
             Op::AtomicLoad => {
                 let order = ordering(sem, Access::Load);
-                let r = self.def(format!("load atomic {it}, {pt}{scope} {order}, align {align}"));
+                let r = self.def(format!("load atomic{vol} {it}, {pt}{scope} {order}, align {align}"));
                 self.define(inst, format!("bitcast {it} {r} to {t}"))
             }
             Op::AtomicStore => {
                 let v = self.val(inst.id(3)?)?;
                 let bits = self.def(format!("bitcast {t} {} to {it}", v.text));
                 let order = ordering(sem, Access::Store);
-                self.emit(format!("store atomic {it} {bits}, {pt}{scope} {order}, align {align}"));
+                self.emit(format!("store atomic{vol} {it} {bits}, {pt}{scope} {order}, align {align}"));
                 Ok(())
             }
             Op::AtomicExchange => {
                 let v = self.val(inst.id(3)?)?;
                 let bits = self.def(format!("bitcast {t} {} to {it}", v.text));
                 let order = ordering(sem, Access::ReadModifyWrite);
-                let r = self.def(format!("atomicrmw xchg {pt}, {it} {bits}{scope} {order}, align {align}"));
+                let r = self.def(format!("atomicrmw{vol} xchg {pt}, {it} {bits}{scope} {order}, align {align}"));
                 self.define(inst, format!("bitcast {it} {r} to {t}"))
             }
             Op::AtomicCompareExchange | Op::AtomicCompareExchangeWeak => {
@@ -132,7 +135,7 @@ impl FnCx<'_, '_> {
                 }
                 // A weak compare-exchange may fail spuriously: the strong one is a valid one.
                 let pair = self.def(format!(
-                    "cmpxchg {pt}, {t} {}, {t} {}{scope} {success} {fail}, align {align}",
+                    "cmpxchg{vol} {pt}, {t} {}, {t} {}{scope} {success} {fail}, align {align}",
                     cmp.text, v.text
                 ));
                 self.define(inst, format!("extractvalue {{ {t}, i1 }} {pair}, 0"))
@@ -144,7 +147,7 @@ impl FnCx<'_, '_> {
                     _ => self.val(inst.id(3)?)?.text,
                 };
                 let order = ordering(sem, Access::ReadModifyWrite);
-                self.define(inst, format!("atomicrmw {llop} {pt}, {t} {v}{scope} {order}, align {align}"))
+                self.define(inst, format!("atomicrmw{vol} {llop} {pt}, {t} {v}{scope} {order}, align {align}"))
             }
         }
     }

@@ -95,10 +95,10 @@ pub const SHADER_FEATURES: ShaderFeatures = ShaderFeatures {
     explicit_layouts: true,
     descriptor_indexing: false,
     texel_buffers: false,
-    vulkan_memory_model: false,
-    zero_initialize_workgroup_memory: false,
-    subgroup_extended_types: false,
-    subgroup_broadcast_dynamic_id: false,
+    vulkan_memory_model: true,
+    zero_initialize_workgroup_memory: true,
+    subgroup_extended_types: true,
+    subgroup_broadcast_dynamic_id: true,
     subgroup_operations: subgroup::BASIC
         | subgroup::VOTE
         | subgroup::ARITHMETIC
@@ -108,4 +108,44 @@ pub const SHADER_FEATURES: ShaderFeatures = ShaderFeatures {
         | subgroup::CLUSTERED
         | subgroup::QUAD,
     subgroup_sizes: [32, 64],
+};
+
+/// `VkPhysicalDeviceFloatControlsProperties` (Vulkan 1.2 core, VK_KHR_shader_float_controls)
+/// as the lowering honours them; fields follow the Vulkan names, `[f16, f32, f64]` per width.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FloatControls {
+    /// `VkShaderFloatControlsIndependence` value (see [`independence`]).
+    pub denorm_behavior_independence: u32,
+    pub rounding_mode_independence: u32,
+    pub signed_zero_inf_nan_preserve: [bool; 3],
+    pub denorm_preserve: [bool; 3],
+    pub denorm_flush_to_zero: [bool; 3],
+    pub rounding_mode_rte: [bool; 3],
+    pub rounding_mode_rtz: [bool; 3],
+}
+
+/// `VkShaderFloatControlsIndependence` values.
+pub mod independence {
+    pub const BIT32_ONLY: u32 = 0;
+    pub const ALL: u32 = 1;
+    pub const NONE: u32 = 2;
+}
+
+/// What the float controls execution modes do here (module.rs `FloatModes`):
+/// - denormals: the kernel descriptor's FLOAT_DENORM_MODE_32 and FLOAT_DENORM_MODE_16_64
+///   fields (set by LLVM from the `denormal-fp-math[-f32]` attributes, loaded into the
+///   wave's MODE register at launch) keep denormals by default and flush them under
+///   `DenormFlushToZero`; f16 and f64 share one field, hence 32-bit-only independence;
+/// - rounding: LLVM's code and constant folding assume round-to-nearest-even, the mode
+///   every kernel runs with; `RoundingModeRTZ` is rejected by name;
+/// - no fast-math flags but `contract` are used, so signed zeros, infinities and NaNs are
+///   preserved at every width.
+pub const FLOAT_CONTROLS: FloatControls = FloatControls {
+    denorm_behavior_independence: independence::BIT32_ONLY,
+    rounding_mode_independence: independence::BIT32_ONLY,
+    signed_zero_inf_nan_preserve: [true; 3],
+    denorm_preserve: [true; 3],
+    denorm_flush_to_zero: [true; 3],
+    rounding_mode_rte: [true; 3],
+    rounding_mode_rtz: [false; 3],
 };

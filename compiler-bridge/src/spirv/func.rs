@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 use rspirv::dr;
 use spirv::{BuiltIn, Op, StorageClass};
 
-use super::consts::float_literal;
+use super::consts::{float_literal, Value};
 use super::memory::PtrLayout;
 use super::module::{ExtSet, Module};
 use super::types::{intrinsic_suffix, ptr_ty, storage_info, Rule, Type};
@@ -26,6 +26,8 @@ const MAX_AGGREGATE_ELEMENTS: u32 = 4096;
 pub(super) struct Shared {
     /// `declare` lines of the intrinsics used.
     pub decls: BTreeSet<String>,
+    /// The Workgroup variables the kernel uses (each has an LLVM global `@w<id>`).
+    pub workgroup_used: BTreeSet<Id>,
 }
 
 /// A lowered SPIR-V value: its SPIR-V type and its LLVM operand text.
@@ -101,7 +103,7 @@ pub(super) fn lower_module(m: &Module, layout: &PipelineLayout, wave_size: u32) 
     let workgroup: Vec<Id> =
         used.iter().copied().filter(|id| m.globals[id].storage == StorageClass::Workgroup).collect();
 
-    let mut shared = Shared::default();
+    let mut shared = Shared { workgroup_used: workgroup.iter().copied().collect(), ..Shared::default() };
     let mut functions = String::new();
     for f in &reachable {
         let text = FnCx::new(m, layout, &mut shared, &hidden, wave_size).lower_function(m.functions[f])?;
@@ -121,8 +123,11 @@ pub(super) fn lower_module(m: &Module, layout: &PipelineLayout, wave_size: u32) 
                 "workgroup variable %{id} needs {size} bytes, more than 64 KiB"
             )));
         }
-        if m.globals[id].init.is_some() {
-            return Err(CompileError::unsupported("initialiser on a Workgroup variable"));
+        if let Some(init) = m.globals[id].init {
+            // shaderZeroInitializeWorkgroupMemory: only null initialisers (what Vulkan allows).
+            if !m.consts.get(&init).is_some_and(|c| is_zero(&c.value)) {
+                return Err(CompileError::unsupported("non-null initialiser on a Workgroup variable"));
+            }
         }
         let _ = writeln!(ir, "@w{id} = internal addrspace(3) global [{} x i8] undef, align 16", size.max(1));
     }
@@ -138,9 +143,19 @@ pub(super) fn lower_module(m: &Module, layout: &PipelineLayout, wave_size: u32) 
         let _ = writeln!(ir, "{d}");
     }
     let total = x * y * z;
+    // Float controls: LLVM's AMDGPU default is IEEE denormals (kept) for every width; these
+    // attributes set the kernel descriptor's FLOAT_DENORM_MODE_32 / _16_64 fields. Inlined
+    // functions must carry the same ones (the inliner requires matching denormal modes).
+    let mut denorm = String::new();
+    if m.float_modes.flush32 {
+        denorm.push_str(" \"denormal-fp-math-f32\"=\"preserve-sign,preserve-sign\"");
+    }
+    if m.float_modes.flush16_64 {
+        denorm.push_str(" \"denormal-fp-math\"=\"preserve-sign,preserve-sign\"");
+    }
     let _ = writeln!(
         ir,
-        "\nattributes #0 = {{ \"amdgpu-flat-work-group-size\"=\"{total},{total}\" \"uniform-work-group-size\"=\"true\" \
+        "\nattributes #0 = {{{denorm} \"amdgpu-flat-work-group-size\"=\"{total},{total}\" \"uniform-work-group-size\"=\"true\" \
          \"amdgpu-no-dispatch-ptr\" \"amdgpu-no-queue-ptr\" \"amdgpu-no-dispatch-id\" \"amdgpu-no-implicitarg-ptr\" \
          \"amdgpu-no-hostcall-ptr\" \"amdgpu-no-heap-ptr\" \"amdgpu-no-multigrid-sync-arg\" \"amdgpu-no-default-queue\" \
          \"amdgpu-no-completion-action\" \"amdgpu-no-lds-kernel-id\" }}"
@@ -148,7 +163,7 @@ pub(super) fn lower_module(m: &Module, layout: &PipelineLayout, wave_size: u32) 
     // SPIR-V functions are inlined into the kernel: calls would need a stack ABI for nothing.
     // They are `convergent` because they may contain barriers and subgroup operations: until
     // they are inlined, no pass may make a call depend on more or less control flow.
-    let _ = writeln!(ir, "attributes #1 = {{ alwaysinline convergent nounwind }}");
+    let _ = writeln!(ir, "attributes #1 = {{{denorm} alwaysinline convergent nounwind }}");
     let _ = writeln!(ir, "\n!llvm.module.flags = !{{!0}}");
     let _ = writeln!(ir, "!0 = !{{i32 1, !\"amdhsa_code_object_version\", i32 500}}");
     let _ = writeln!(ir, "!1 = !{{i32 {x}, i32 {y}, i32 {z}}}");
@@ -588,6 +603,7 @@ impl<'c, 'a> FnCx<'c, 'a> {
             }
             args.push(format!("ptr addrspace(5) %g{g}"));
         }
+        self.zero_workgroup_memory()?;
         let entry = self.m.entry_fn;
         self.emit(format!("call void @{}({})", function_symbol(self.m, entry), args.join(", ")));
         self.emit("ret void".into());
@@ -596,6 +612,72 @@ impl<'c, 'a> FnCx<'c, 'a> {
             let _ = writeln!(out, "  {l}");
         }
         Ok(out)
+    }
+
+    /// Zero-fills the `Workgroup` variables that have a (null) initialiser, at workgroup
+    /// start: every invocation clears its slice of each variable (`llvm.memset`, which LLVM
+    /// expands into a loop), then a workgroup barrier with release/acquire fences makes the
+    /// zeros visible to all before the entry function runs.
+    fn zero_workgroup_memory(&mut self) -> Result<(), CompileError> {
+        let vars: Vec<Id> = self
+            .m
+            .globals
+            .iter()
+            .filter(|(id, g)| g.storage == StorageClass::Workgroup && g.init.is_some() && self.used_workgroup(**id))
+            .map(|(id, _)| *id)
+            .collect();
+        if vars.is_empty() {
+            return Ok(());
+        }
+        let [x, y, z] = self.m.workgroup_size;
+        let total = u64::from(x * y * z);
+        let index = self.local_index();
+        for id in vars {
+            let (size, _) = self.m.size_align(self.m.globals[&id].pointee, Rule::Natural)?;
+            let size = size.max(1);
+            // Slices of whole 16-byte units, so that the stores can be wide.
+            let chunk = size.div_ceil(total).next_multiple_of(16);
+            let start = self.def(format!("mul i32 {index}, {chunk}"));
+            let start = self.def(format!("call i32 @llvm.umin.i32(i32 {start}, i32 {size})"));
+            let end = self.def(format!("add i32 {start}, {chunk}"));
+            let end = self.def(format!("call i32 @llvm.umin.i32(i32 {end}, i32 {size})"));
+            let len = self.def(format!("sub i32 {end}, {start}"));
+            let p = self.def(format!("getelementptr i8, ptr addrspace(3) @w{id}, i32 {start}"));
+            self.call_intrinsic(
+                "void",
+                "llvm.memset.p3.i32",
+                &[format!("ptr addrspace(3) {p}"), "i8 0".into(), format!("i32 {len}"), "i1 false".into()],
+            );
+        }
+        self.declare("declare i32 @llvm.umin.i32(i32, i32)".into());
+        self.emit(fence("workgroup", "release"));
+        self.call_intrinsic("void", "llvm.amdgcn.s.barrier", &[]);
+        self.emit(fence("workgroup", "acquire"));
+        Ok(())
+    }
+
+    /// Whether the kernel uses Workgroup variable `id` (it has an LLVM global).
+    fn used_workgroup(&self, id: Id) -> bool {
+        self.shared.workgroup_used.contains(&id)
+    }
+
+    /// LocalInvocationIndex as an i32 value.
+    fn local_index(&mut self) -> String {
+        let size = self.m.workgroup_size;
+        let xyz = ["x", "y", "z"];
+        let l: Vec<String> = (0..3)
+            .map(|d| {
+                if size[d] == 1 {
+                    "0".into()
+                } else {
+                    self.call_intrinsic("i32", &format!("llvm.amdgcn.workitem.id.{}", xyz[d]), &[])
+                }
+            })
+            .collect();
+        let y = self.def(format!("mul i32 {}, {}", l[1], size[0]));
+        let z = self.def(format!("mul i32 {}, {}", l[2], size[0] * size[1]));
+        let xy = self.def(format!("add i32 {}, {y}", l[0]));
+        self.def(format!("add i32 {xy}, {z}"))
     }
 
     /// The value of built-in `b` as a value of SPIR-V type `ty`.
@@ -1435,7 +1517,7 @@ impl<'c, 'a> FnCx<'c, 'a> {
                 let e = self.def(format!("insertelement {t} {}, {}, {}", v.text, self.typed(&c)?, self.typed(&i)?));
                 self.define(inst, format!("freeze {t} {e}"))
             }
-            ConvertUToPtr | ConvertPtrToU | PtrEqual | PtrNotEqual | QuantizeToF16 | MatrixTimesScalar
+            ConvertUToPtr | ConvertPtrToU | PtrEqual | PtrNotEqual | PtrDiff | QuantizeToF16 | MatrixTimesScalar
             | MatrixTimesVector | VectorTimesMatrix | MatrixTimesMatrix | OuterProduct | Transpose => {
                 self.lower_memory_inst(inst)
             }
@@ -1682,6 +1764,14 @@ fn operand_type(arg: &str) -> &str {
         _ => arg.find(' ').unwrap_or(arg.len()),
     };
     &arg[..end]
+}
+
+/// Whether a constant is all zero bits (an `OpConstantNull` or a composite of zeros).
+fn is_zero(v: &Value) -> bool {
+    match v {
+        Value::Scalar(s) => *s == 0,
+        Value::Composite(parts) => parts.iter().all(is_zero),
+    }
 }
 
 /// `fence` with a syncscope ("" is the system scope).

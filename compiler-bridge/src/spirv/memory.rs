@@ -442,6 +442,48 @@ impl FnCx<'_, '_> {
                 let pred = if inst.class.opcode == Op::PtrEqual { "eq" } else { "ne" };
                 self.define(inst, format!("icmp {pred} {}, {}", self.typed(&a)?, b.text))
             }
+            Op::PtrDiff => {
+                // Pointers into one array: the byte distance (the offset part of a buffer
+                // fat pointer, whose resource half is the same) over the element size (the
+                // pointer type's ArrayStride, else the pointee's size in its layout).
+                let (a, b) = (self.val(inst.id(0)?)?, self.val(inst.id(1)?)?);
+                let (asp, rule, pointee) = self.pointer_info(&a)?;
+                let stride = match self.m.deco.array_stride.get(&a.ty) {
+                    Some(s) => u64::from(*s),
+                    None => self.m.size_align(pointee, rule)?.0,
+                };
+                if stride == 0 {
+                    return Err(inst.bad("pointee of size 0"));
+                }
+                let bits = match asp {
+                    7 => 160,
+                    1 | 0 => 64,
+                    _ => 32,
+                };
+                let pt = super::types::ptr_ty(asp);
+                let ia = self.def(format!("ptrtoint {pt} {} to i{bits}", a.text));
+                let ib = self.def(format!("ptrtoint {pt} {} to i{bits}", b.text));
+                let d = self.def(format!("sub i{bits} {ia}, {ib}"));
+                let d = if bits == 64 {
+                    d
+                } else {
+                    self.def(format!("{} i{bits} {d} to i64", if bits > 64 { "trunc" } else { "sext" }))
+                };
+                // A buffer offset is 32 bits: sign-extend its difference.
+                let d = if bits == 160 {
+                    let t = self.def(format!("trunc i64 {d} to i32"));
+                    self.def(format!("sext i32 {t} to i64"))
+                } else {
+                    d
+                };
+                let n = self.def(format!("sdiv exact i64 {d}, {stride}"));
+                let rt = self.m.llty(inst.rtype()?)?;
+                if rt == "i64" {
+                    self.alias(inst, n)
+                } else {
+                    self.define(inst, format!("trunc i64 {n} to {rt}"))
+                }
+            }
             Op::QuantizeToF16 => {
                 let a = self.val(inst.id(0)?)?;
                 let t = self.m.llty(a.ty)?;

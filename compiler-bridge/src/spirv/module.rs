@@ -55,7 +55,27 @@ const SUPPORTED_CAPABILITIES: &[Capability] = &[
     Capability::DotProductInputAll,
     Capability::DotProductInput4x8Bit,
     Capability::DotProductInput4x8BitPacked,
+    // The Vulkan memory model (`OpMemoryModel Logical Vulkan`): scopes and semantics map to
+    // LLVM syncscopes and orderings (func.rs `sync_scope`, atomic.rs `ordering`).
+    Capability::VulkanMemoryModel,
+    Capability::VulkanMemoryModelDeviceScope,
+    // Float controls execution modes (`Module::float_modes`); which ones are honoured is
+    // `crate::FLOAT_CONTROLS`.
+    Capability::DenormPreserve,
+    Capability::DenormFlushToZero,
+    Capability::SignedZeroInfNanPreserve,
+    Capability::RoundingModeRTE,
 ];
+
+/// Float controls execution modes of the entry point (VK_KHR_shader_float_controls).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct FloatModes {
+    /// `DenormFlushToZero` for 32-bit floats (`DenormPreserve` is the default).
+    pub flush32: bool,
+    /// `DenormFlushToZero` for 16- and 64-bit floats: one MODE field governs both
+    /// (denormBehaviorIndependence is 32-bit only).
+    pub flush16_64: bool,
+}
 
 /// Extended instruction sets we know.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -107,6 +127,7 @@ pub(crate) struct Module<'a> {
     pub names: HashMap<Id, String>,
     pub entry_fn: Id,
     pub workgroup_size: [u32; 3],
+    pub float_modes: FloatModes,
     specialization: &'a [SpecConstant],
     /// Scalars all constants may still hold: bounds the memory a hostile module can make
     /// us spend on constant composites.
@@ -130,6 +151,16 @@ impl<'a> Module<'a> {
                     return Err(CompileError::unsupported(format!("addressing model {am:?}")));
                 }
             }
+            // GLSL450 and Vulkan: scopes and semantics are explicit on every barrier and
+            // atomic, and non-atomic accesses (NonPrivatePointer, MakePointerAvailable/
+            // Visible) are ordinary LLVM accesses ordered by those fences and atomics, which
+            // the AMDGPU memory model makes available/visible at their scope.
+            if let Some(dr::Operand::MemoryModel(mm)) = mm.operands.get(1) {
+                if !matches!(*mm, spirv::MemoryModel::GLSL450 | spirv::MemoryModel::Vulkan | spirv::MemoryModel::Simple)
+                {
+                    return Err(CompileError::unsupported(format!("memory model {mm:?}")));
+                }
+            }
         }
         let mut this = Module {
             types: HashMap::new(),
@@ -143,6 +174,7 @@ impl<'a> Module<'a> {
             names: HashMap::new(),
             entry_fn: 0,
             workgroup_size: [1, 1, 1],
+            float_modes: FloatModes::default(),
             specialization,
             const_budget: 1 << 22,
         };
@@ -506,6 +538,36 @@ impl<'a> Module<'a> {
                     size = Some([self.const_u32(id(2)?)?, self.const_u32(id(3)?)?, self.const_u32(id(4)?)?])
                 }
                 ExecutionMode::LocalSizeHint | ExecutionMode::LocalSizeHintId => {}
+                ExecutionMode::DenormFlushToZero | ExecutionMode::DenormPreserve => {
+                    let flush = mode == ExecutionMode::DenormFlushToZero;
+                    match inst.lit(2)? {
+                        32 => self.float_modes.flush32 = flush,
+                        16 | 64 => {
+                            // The f16 and f64 modes share one MODE field: they must agree.
+                            let other = if inst.lit(2)? == 16 { 64 } else { 16 };
+                            let conflict = m.execution_modes.iter().any(|e| {
+                                e.id(0).ok() == Some(entry)
+                                    && e.lit(2).ok() == Some(other)
+                                    && matches!(
+                                        e.operands.get(1),
+                                        Some(dr::Operand::ExecutionMode(
+                                            o @ (ExecutionMode::DenormFlushToZero | ExecutionMode::DenormPreserve)
+                                        )) if *o != mode
+                                    )
+                            });
+                            if conflict {
+                                return Err(CompileError::unsupported(
+                                    "different denormal modes for 16- and 64-bit floats (one MODE field holds both)",
+                                ));
+                            }
+                            self.float_modes.flush16_64 = flush;
+                        }
+                        w => return Err(inst.bad(&format!("float width {w}"))),
+                    }
+                }
+                // The code LLVM generates rounds to nearest even and, without fast-math
+                // flags (only `contract` is used), preserves signed zeros, infinities and NaNs.
+                ExecutionMode::RoundingModeRTE | ExecutionMode::SignedZeroInfNanPreserve => {}
                 other => return Err(CompileError::unsupported(format!("execution mode {other:?}"))),
             }
         }

@@ -132,6 +132,15 @@ enum Lanes {
     Cluster(u32),
 }
 
+/// How a subgroup result comes back from its carrier type (`FnCx::carrier`).
+enum Carried {
+    Same,
+    /// Booleans carried as 0/1 in i32.
+    Bool,
+    /// 8-bit integers carried in i32: truncated back to this type.
+    Narrow(String),
+}
+
 /// Bits of an LLVM scalar type.
 fn scalar_bits(e: &str) -> Result<u32, CompileError> {
     match e {
@@ -202,7 +211,7 @@ impl FnCx<'_, '_> {
             GroupNonUniformAllEqual | SubgroupAllEqualKHR => {
                 self.expect_bool(inst)?;
                 let v = self.val(inst.id(a)?)?;
-                let (t, x, _) = self.carrier(&v)?;
+                let (t, x, _) = self.carrier(&v, true)?;
                 let first = self.call_intrinsic(
                     &t,
                     &format!("llvm.amdgcn.readfirstlane.{}", intrinsic_suffix(&t)),
@@ -229,7 +238,7 @@ impl FnCx<'_, '_> {
             | GroupNonUniformBroadcastFirst
             | SubgroupFirstInvocationKHR => {
                 let v = self.val(inst.id(a)?)?;
-                let (t, x, is_bool) = self.carrier(&v)?;
+                let (t, x, is_bool) = self.carrier(&v, true)?;
                 let sfx = intrinsic_suffix(&t);
                 // The lane id is constant or dynamically uniform; LLVM reads it into an SGPR.
                 let r = if matches!(op, GroupNonUniformBroadcast | SubgroupReadInvocationKHR) {
@@ -343,7 +352,7 @@ impl FnCx<'_, '_> {
                         self.def(format!("xor i32 {lane}, {flip}"))
                     }
                 };
-                let (t, x, is_bool) = self.carrier(&v)?;
+                let (t, x, is_bool) = self.carrier(&v, true)?;
                 // ds_bpermute addresses lanes in bytes; lanes outside the wave wrap (their
                 // result is undefined in SPIR-V).
                 let addr = self.def(format!("shl i32 {src}, 2"));
@@ -409,7 +418,7 @@ impl FnCx<'_, '_> {
                 return Err(CompileError::unsupported(format!("{} with group operation {other:?}", inst.name())));
             }
         };
-        let (t, x, is_bool) = self.carrier(&v)?;
+        let (t, x, is_bool) = self.carrier(&v, false)?;
         let name = self.arith_helper(&t, arith, logical, lanes)?;
         let r = self.def(format!("call {t} @{name}({t} {x})"));
         self.define_carried(inst, &t, &r, is_bool)
@@ -446,7 +455,21 @@ impl FnCx<'_, '_> {
         if let Some(i) = intrinsic {
             self.declare(format!("declare {t} @llvm.{i}.{sfx}({t}, {t})"));
         }
-        self.declare(format!("declare {t} @llvm.amdgcn.readlane.{sfx}({t}, i32)"));
+        // The lane read: on i32 for 8-bit values (LLVM 19 cannot legalise readlane on i8).
+        let (widen, read) = if elem == "i8" {
+            let tw = t.replace("i8", "i32");
+            let sw = intrinsic_suffix(&tw);
+            self.declare(format!("declare {tw} @llvm.amdgcn.readlane.{sw}({tw}, i32)"));
+            (
+                format!("  %x.w = zext {t} %x to {tw}\n"),
+                format!(
+                    "  %v.w = call {tw} @llvm.amdgcn.readlane.{sw}({tw} %x.w, i32 %i)\n  %v = trunc {tw} %v.w to {t}\n"
+                ),
+            )
+        } else {
+            self.declare(format!("declare {t} @llvm.amdgcn.readlane.{sfx}({t}, i32)"));
+            (String::new(), format!("  %v = call {t} @llvm.amdgcn.readlane.{sfx}({t} %x, i32 %i)\n"))
+        };
         self.declare(format!("declare {w} @llvm.amdgcn.ballot.{w}(i1)"));
         self.declare(format!("declare {w} @llvm.cttz.{w}({w}, i1)"));
         self.declare("declare i32 @llvm.amdgcn.mbcnt.lo(i32, i32)".into());
@@ -464,14 +487,14 @@ impl FnCx<'_, '_> {
         };
         // Floats: the combine order (lane order) is one of those SPIR-V allows.
         let body = format!(
-            "define internal {t} @{name}({t} %x) #1 {{\nentry:\n{lane}  \
+            "define internal {t} @{name}({t} %x) #1 {{\nentry:\n{lane}{widen}  \
              %active = call {w} @llvm.amdgcn.ballot.{w}(i1 true)\n  br label %loop\n\
              loop:\n  %m = phi {w} [ %active, %entry ], [ %m.next, %body ]\n  \
              %acc = phi {t} [ {identity}, %entry ], [ {next}, %body ]\n  \
              %done = icmp eq {w} %m, 0\n  br i1 %done, label %exit, label %body\n\
              body:\n  %iw = call {w} @llvm.cttz.{w}({w} %m, i1 true)\n{lane_index}  \
              %m.less = sub {w} %m, 1\n  %m.next = and {w} %m, %m.less\n  \
-             %v = call {t} @llvm.amdgcn.readlane.{sfx}({t} %x, i32 %i)\n  \
+             {read}  \
              %comb = {combine}\n{step}  br label %loop\n\
              exit:\n  ret {t} %acc\n}}\n"
         );
@@ -543,9 +566,11 @@ impl FnCx<'_, '_> {
         }
     }
 
-    /// A value in a form the lane intrinsics take: booleans as 0/1 in i32. Returns (LLVM
-    /// type, value, was boolean).
-    fn carrier(&mut self, v: &Val) -> Result<(String, String, bool), CompileError> {
+    /// A value in a form the lane intrinsics take: booleans as 0/1 in i32 and, with
+    /// `widen8`, 8-bit integers zero-extended to i32 (LLVM 19 cannot legalise the lane
+    /// intrinsics on i8; data movement is the same on the wider value). Returns (LLVM type,
+    /// value, how to get the result back).
+    fn carrier(&mut self, v: &Val, widen8: bool) -> Result<(String, String, Carried), CompileError> {
         let t = self.m.llty(v.ty)?;
         if !matches!(self.m.ty(v.ty)?, Type::Int { .. } | Type::Float { .. } | Type::Bool | Type::Vector { .. }) {
             return Err(CompileError::unsupported(format!("subgroup operation on a value of type {t}")));
@@ -553,18 +578,25 @@ impl FnCx<'_, '_> {
         if matches!(self.m.scalar_kind(v.ty)?, (1, true, false)) {
             let ct = t.replace("i1", "i32");
             let x = self.def(format!("zext {t} {} to {ct}", v.text));
-            return Ok((ct, x, true));
+            return Ok((ct, x, Carried::Bool));
         }
-        Ok((t, v.text.clone(), false))
+        if widen8 && matches!(self.m.scalar_kind(v.ty)?, (8, false, false)) {
+            let ct = t.replace("i8", "i32");
+            let x = self.def(format!("zext {t} {} to {ct}", v.text));
+            return Ok((ct, x, Carried::Narrow(t)));
+        }
+        Ok((t, v.text.clone(), Carried::Same))
     }
 
     /// Defines the instruction's result from a carrier value (see `carrier`).
-    fn define_carried(&mut self, inst: &dr::Instruction, t: &str, r: &str, is_bool: bool) -> Result<(), CompileError> {
-        if is_bool {
-            let zero = if t.starts_with('<') { "zeroinitializer" } else { "0" };
-            self.define(inst, format!("icmp ne {t} {r}, {zero}"))
-        } else {
-            self.alias(inst, r.to_string())
+    fn define_carried(&mut self, inst: &dr::Instruction, t: &str, r: &str, how: Carried) -> Result<(), CompileError> {
+        match how {
+            Carried::Bool => {
+                let zero = if t.starts_with('<') { "zeroinitializer" } else { "0" };
+                self.define(inst, format!("icmp ne {t} {r}, {zero}"))
+            }
+            Carried::Narrow(nt) => self.define(inst, format!("trunc {t} {r} to {nt}")),
+            Carried::Same => self.alias(inst, r.to_string()),
         }
     }
 

@@ -32,6 +32,8 @@ mod harness;
 mod memory;
 #[path = "spirv/subgroup.rs"]
 mod subgroup;
+#[path = "spirv/vk13.rs"]
+mod vk13;
 
 use harness::Case;
 
@@ -42,6 +44,7 @@ fn all_cases() -> Vec<Case> {
     all.extend(subgroup::cases());
     all.extend(glsl450::cases());
     all.extend(control::cases());
+    all.extend(vk13::cases());
     all
 }
 

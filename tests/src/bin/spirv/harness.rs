@@ -32,6 +32,9 @@ pub enum Need {
     VariablePointers,
     VariablePointersStorageBuffer,
     IntegerDotProduct,
+    VulkanMemoryModel,
+    ZeroInitializeWorkgroupMemory,
+    SubgroupExtendedTypes,
     /// All of these subgroup operation categories, in compute shaders.
     Subgroup(vk::SubgroupFeatureFlags),
 }
@@ -62,6 +65,9 @@ impl Need {
             Need::VariablePointers => f.variable_pointers,
             Need::VariablePointersStorageBuffer => f.variable_pointers_storage_buffer,
             Need::IntegerDotProduct => f.integer_dot_product,
+            Need::VulkanMemoryModel => f.vulkan_memory_model,
+            Need::ZeroInitializeWorkgroupMemory => f.zero_initialize_workgroup_memory,
+            Need::SubgroupExtendedTypes => f.subgroup_extended_types,
             Need::Subgroup(ops) => f.subgroup_operations.contains(ops),
         }
     }
