@@ -55,6 +55,17 @@ const SUPPORTED_CAPABILITIES: &[Capability] = &[
     Capability::DotProductInputAll,
     Capability::DotProductInput4x8Bit,
     Capability::DotProductInput4x8BitPacked,
+    // Texel buffers (`image.rs`): the format comes from the V#, so images without a format
+    // work as well; image queries are only those of buffers.
+    Capability::SampledBuffer,
+    Capability::ImageBuffer,
+    Capability::StorageImageReadWithoutFormat,
+    Capability::StorageImageWriteWithoutFormat,
+    Capability::ImageQuery,
+    // Arrays of texel buffers indexed at run time: the index picks the V# (a divergent one
+    // is a waterfall loop, which LLVM makes of the buffer intrinsics).
+    Capability::UniformTexelBufferArrayDynamicIndexing,
+    Capability::StorageTexelBufferArrayDynamicIndexing,
 ];
 
 /// Extended instruction sets we know.
@@ -360,9 +371,14 @@ impl<'a> Module<'a> {
                 self.depth.insert(inst.id(0)?, 1);
                 Ok(())
             }
-            Op::TypeImage
-            | Op::TypeSampler
-            | Op::TypeSampledImage
+            Op::TypeImage | Op::TypeSampledImage => match self.image_type(inst)? {
+                Ok(ty) => self.add_type(inst, ty, &[]),
+                Err(what) => {
+                    self.unsupported_types.insert(inst.result()?, what);
+                    Ok(())
+                }
+            },
+            Op::TypeSampler
             | Op::TypeOpaque
             | Op::TypeEvent
             | Op::TypeDeviceEvent
@@ -596,6 +612,7 @@ impl<'a> Module<'a> {
                 return Err(CompileError::invalid(format!("runtime array %{id} used as a value")))
             }
             Type::Function { .. } => return Err(CompileError::invalid(format!("function type %{id} used as a value"))),
+            Type::Image { .. } => "<4 x i32>".into(),
         })
     }
 
@@ -668,6 +685,8 @@ impl<'a> Module<'a> {
                 (align_up(end, align), align)
             }
             Type::Pointer { .. } => (8, 8),
+            // A V# in descriptor memory (only UniformConstant variables hold images).
+            Type::Image { .. } => (16, 16),
             Type::Void | Type::Function { .. } => {
                 return Err(CompileError::invalid(format!("%{id} has no memory layout")))
             }
