@@ -241,7 +241,8 @@ impl PhysicalDevice {
             max_sampler_lod_bias: 0.0,
             max_sampler_anisotropy: 1.0,
             min_memory_map_alignment: 4096,
-            min_texel_buffer_offset_alignment: 4,
+            min_texel_buffer_offset_alignment: crate::view::TEXEL_BUFFER_OFFSET_ALIGNMENT,
+            max_texel_buffer_elements: crate::view::MAX_TEXEL_BUFFER_ELEMENTS,
             min_uniform_buffer_offset_alignment: 4,
             min_storage_buffer_offset_alignment: 4,
             timestamp_compute_and_graphics: vk::TRUE,
@@ -447,28 +448,30 @@ pub unsafe extern "system" fn get_physical_device_queue_family_properties2(
     })
 }
 
-/// Buffer-only formats: no format has texel-buffer or image features yet.
+/// Buffer-only formats: texel buffer features from `format.rs`; no image features.
 ///
 /// # Safety
 /// Vulkan entry point.
 pub unsafe extern "system" fn get_physical_device_format_properties(
     _p: vk::PhysicalDevice,
-    _f: vk::Format,
+    f: vk::Format,
     out: *mut vk::FormatProperties,
 ) {
+    let props = vk::FormatProperties { buffer_features: crate::format::buffer_features1(f), ..Default::default() };
     // SAFETY: out is valid per the specification.
-    unsafe { *out = vk::FormatProperties::default() };
+    unsafe { *out = props };
 }
 
 /// # Safety
 /// Vulkan entry point.
 pub unsafe extern "system" fn get_physical_device_format_properties2(
     _p: vk::PhysicalDevice,
-    _f: vk::Format,
+    f: vk::Format,
     out: *mut vk::FormatProperties2<'_>,
 ) {
+    let props = vk::FormatProperties { buffer_features: crate::format::buffer_features1(f), ..Default::default() };
     // SAFETY: out is valid per the specification.
-    unsafe { (*out).format_properties = vk::FormatProperties::default() };
+    unsafe { (*out).format_properties = props };
 }
 
 /// Images are not supported: every image format query says so.
