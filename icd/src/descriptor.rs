@@ -404,7 +404,9 @@ impl DescriptorSet {
                     unsafe { (self.host.add(off as usize + 4 * k) as *mut u32).write_unaligned(*w) };
                 }
             }
-            _ => tracing::warn!("texel buffer descriptor update of binding {binding} element {element}: no such binding"),
+            _ => {
+                tracing::warn!("texel buffer descriptor update of binding {binding} element {element}: no such binding")
+            }
         }
     }
 

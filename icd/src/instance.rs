@@ -229,6 +229,11 @@ impl PhysicalDevice {
             max_per_stage_descriptor_uniform_buffers: big,
             max_per_stage_descriptor_storage_buffers: big,
             max_per_stage_resources: big,
+            // Uniform / storage texel buffers count as sampled / storage images.
+            max_per_stage_descriptor_sampled_images: if crate::features::api::BUFFER_VIEWS { big } else { 0 },
+            max_per_stage_descriptor_storage_images: if crate::features::api::BUFFER_VIEWS { big } else { 0 },
+            max_descriptor_set_sampled_images: if crate::features::api::BUFFER_VIEWS { big } else { 0 },
+            max_descriptor_set_storage_images: if crate::features::api::BUFFER_VIEWS { big } else { 0 },
             max_descriptor_set_uniform_buffers: big,
             max_descriptor_set_uniform_buffers_dynamic: 16,
             max_descriptor_set_storage_buffers: big,

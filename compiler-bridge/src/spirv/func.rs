@@ -496,7 +496,11 @@ impl<'c, 'a> FnCx<'c, 'a> {
                     // (of element 0 for an array of them).
                     let (set, binding) = match (self.m.deco.set.get(&g), self.m.deco.binding.get(&g)) {
                         (Some(s), Some(b)) => (*s, *b),
-                        _ => return Err(CompileError::invalid(format!("UniformConstant %{g} has no DescriptorSet/Binding"))),
+                        _ => {
+                            return Err(CompileError::invalid(format!(
+                                "UniformConstant %{g} has no DescriptorSet/Binding"
+                            )))
+                        }
                     };
                     let desc = self.descriptor_address(set, binding, None)?;
                     self.set(g, ptr, desc);

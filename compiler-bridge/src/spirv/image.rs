@@ -111,8 +111,9 @@ impl FnCx<'_, '_> {
         match inst.operands.get(at) {
             None => Ok(()),
             Some(dr::Operand::ImageOperands(o)) => {
-                let harmless =
-                    spirv::ImageOperands::NONTEMPORAL | spirv::ImageOperands::SIGN_EXTEND | spirv::ImageOperands::ZERO_EXTEND;
+                let harmless = spirv::ImageOperands::NONTEMPORAL
+                    | spirv::ImageOperands::SIGN_EXTEND
+                    | spirv::ImageOperands::ZERO_EXTEND;
                 if harmless.contains(*o) {
                     Ok(())
                 } else {
@@ -160,7 +161,13 @@ impl FnCx<'_, '_> {
                 let v = self.call_intrinsic(
                     &format!("<4 x {e}>"),
                     &format!("llvm.amdgcn.struct.buffer.load.format.v4{sfx}"),
-                    &[format!("<4 x i32> {rsrc}"), format!("i32 {index}"), "i32 0".into(), "i32 0".into(), "i32 0".into()],
+                    &[
+                        format!("<4 x i32> {rsrc}"),
+                        format!("i32 {index}"),
+                        "i32 0".into(),
+                        "i32 0".into(),
+                        "i32 0".into(),
+                    ],
                 );
                 let text = if count == 1 {
                     self.def(format!("extractelement <4 x {e}> {v}, i32 0"))
@@ -168,7 +175,10 @@ impl FnCx<'_, '_> {
                     v
                 } else {
                     let lanes: Vec<String> = (0..count).map(|i| format!("i32 {i}")).collect();
-                    self.def(format!("shufflevector <4 x {e}> {v}, <4 x {e}> poison, <{count} x i32> <{}>", lanes.join(", ")))
+                    self.def(format!(
+                        "shufflevector <4 x {e}> {v}, <4 x {e}> poison, <{count} x i32> <{}>",
+                        lanes.join(", ")
+                    ))
                 };
                 self.set(result, rty, text);
                 Ok(())
@@ -195,7 +205,8 @@ impl FnCx<'_, '_> {
                 } else if count == 4 {
                     texel.text
                 } else {
-                    let lanes: Vec<String> = (0..4).map(|i| format!("i32 {}", if i < count { i } else { count })).collect();
+                    let lanes: Vec<String> =
+                        (0..4).map(|i| format!("i32 {}", if i < count { i } else { count })).collect();
                     self.def(format!(
                         "shufflevector <{count} x {e}> {}, <{count} x {e}> zeroinitializer, <4 x i32> <{}>",
                         texel.text,
@@ -250,7 +261,10 @@ impl FnCx<'_, '_> {
 
     /// Loads the V# at descriptor address `desc`.
     pub(super) fn load_texel_vsharp(&mut self, desc: &str) -> String {
-        self.def(format!("load <4 x i32>, ptr addrspace(4) {desc}, align 16, !invariant.load {}", super::func::MD_INVARIANT))
+        self.def(format!(
+            "load <4 x i32>, ptr addrspace(4) {desc}, align 16, !invariant.load {}",
+            super::func::MD_INVARIANT
+        ))
     }
 
     /// An `OpAtomic*` on a texel pointer: a MUBUF atomic with IDXEN on the view's V#
@@ -271,7 +285,13 @@ impl FnCx<'_, '_> {
         if let (Some(s), true) = (scope, release) {
             self.emit(fence(s, "release"));
         }
-        let tail = [format!("<4 x i32> {}", tp.rsrc), format!("i32 {}", tp.index), "i32 0".into(), "i32 0".into(), "i32 0".into()];
+        let tail = [
+            format!("<4 x i32> {}", tp.rsrc),
+            format!("i32 {}", tp.index),
+            "i32 0".into(),
+            "i32 0".into(),
+            "i32 0".into(),
+        ];
         let rmw = |name: &str| format!("llvm.amdgcn.struct.buffer.atomic.{name}.i32");
         let value = |this: &Self, i: usize| -> Result<String, CompileError> {
             let v = this.val(inst.id(i)?)?;

@@ -10,19 +10,46 @@ use super::Id;
 pub(crate) enum Type {
     Void,
     Bool,
-    Int { width: u32, signed: bool },
-    Float { width: u32 },
-    Vector { elem: Id, count: u32 },
-    Matrix { col: Id, count: u32 },
-    Array { elem: Id, len: u32 },
-    RuntimeArray { elem: Id },
-    Struct { members: Vec<Id> },
-    Pointer { storage: StorageClass, pointee: Id },
-    Function { ret: Id, params: Vec<Id> },
+    Int {
+        width: u32,
+        signed: bool,
+    },
+    Float {
+        width: u32,
+    },
+    Vector {
+        elem: Id,
+        count: u32,
+    },
+    Matrix {
+        col: Id,
+        count: u32,
+    },
+    Array {
+        elem: Id,
+        len: u32,
+    },
+    RuntimeArray {
+        elem: Id,
+    },
+    Struct {
+        members: Vec<Id>,
+    },
+    Pointer {
+        storage: StorageClass,
+        pointee: Id,
+    },
+    Function {
+        ret: Id,
+        params: Vec<Id>,
+    },
     /// A texel buffer (`OpTypeImage` with `Dim Buffer`, or an `OpTypeSampledImage` of one):
     /// its value is the 16-byte V# of the buffer view ([`super::image`]). `sampled` is the
     /// image's Sampled operand: 1 for a uniform texel buffer, 2 for a storage one.
-    Image { sampled_ty: Id, sampled: u32 },
+    Image {
+        sampled_ty: Id,
+        sampled: u32,
+    },
 }
 
 /// How a storage class lays out memory.
