@@ -240,11 +240,9 @@ fn texel_bytes(fmt: &Format, seed: u32) -> Vec<u8> {
                 let b = (v >> 22) % (30 << 5);
                 t.copy_from_slice(&(r | g << 11 | b << 22).to_le_bytes());
             }
-            vk::Format::R8G8B8A8_SNORM | vk::Format::R16G16_SNORM => {
+            vk::Format::R8G8B8A8_SNORM | vk::Format::R16G16_SNORM if i == 3 => {
                 // Include the most negative values, which clamp to -1.
-                if i == 3 {
-                    t.iter_mut().for_each(|b| *b = 0x80);
-                }
+                t.iter_mut().for_each(|b| *b = 0x80);
             }
             _ => {}
         }
