@@ -19,6 +19,11 @@ pub enum DescriptorKind {
     StorageBuffer,
     UniformBufferDynamic,
     StorageBufferDynamic,
+    /// A uniform texel buffer: the buffer view's V# (format, stride = texel size,
+    /// num_records = texels), 16 bytes like the other buffer descriptors.
+    UniformTexelBuffer,
+    /// A storage texel buffer: as [`Self::UniformTexelBuffer`].
+    StorageTexelBuffer,
 }
 
 impl DescriptorKind {

@@ -1229,3 +1229,42 @@ fn vgpr_out_of_range_rules() {
     assert_eq!(got[7], 8, "store address from v0: offset 8 + 20");
     assert_eq!(got[8], 0x908 + 32 * 8, "atomic data from v0, once per lane");
 }
+
+/// The V# of a Vulkan buffer view (icd/src/view.rs): stride = texel size, num_records =
+/// texels, OOB_SELECT structured, DST_SEL (X, 0, 0, 1) for a one-component format. Seed 002,
+/// "缓冲区寻址" (buffer addressing: `stride * index` with IDXEN), "范围检查" (range checking:
+/// structured, out of range when index >= num_records) and "缓冲数据" (DST_SEL): in-range
+/// texels load (x, 0, 0, 1.0); out-of-range ones (0, 0, 0, 1.0); out-of-range stores and
+/// atomics change nothing.
+#[test]
+fn texel_view_format_access_by_index() {
+    let texels = 10u32;
+    let mem: Vec<u32> = (0..64).map(|i| (i as f32 * 1.5).to_bits()).collect();
+    let mut v = vs(16, texels);
+    v.stride = 4;
+    v.format = 22; // 32_FLOAT
+    v.oob_select = OobSelect::Structured;
+    v.dst_sel = [sel::X, sel::ZERO, sel::ZERO, sel::ONE];
+    let inputs: Vec<[u32; 4]> = (0..32u32).map(|l| [l, 0, 0, 0]).collect();
+    let body = format!(
+        "{}
+        buffer_load_format_xyzw v[4:7], v0, s[8:11], 0 idxen
+        v_mov_b32 v8, 0x40400000
+        buffer_store_format_x v8, v0, s[8:11], 0 idxen offset:0
+        v_mov_b32 v9, 1
+        buffer_atomic_add_u32 v9, v0, s[8:11], 0 idxen
+        ",
+        vsharp(8, &v)
+    );
+    let (out, after) = run_wave_env(&body, &inputs, false, &env(mem.clone()));
+    let one = 1.0f32.to_bits();
+    for l in 0..32 {
+        let want = if (l as u32) < texels { [mem[4 + l], 0, 0, one] } else { [0, 0, 0, one] };
+        assert_eq!(out.v[l][..4], want, "lane {l}");
+    }
+    for (i, w) in after.iter().enumerate().take(64) {
+        // Texels 0..10 (words 4..14) were stored 3.0 then had 1 added to their bits.
+        let want = if (4..4 + texels as usize).contains(&i) { 3.0f32.to_bits() + 1 } else { mem[i] };
+        assert_eq!(*w, want, "word {i}");
+    }
+}

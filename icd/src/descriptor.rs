@@ -19,8 +19,19 @@ pub fn kind(t: vk::DescriptorType) -> Option<DescriptorKind> {
         vk::DescriptorType::STORAGE_BUFFER => DescriptorKind::StorageBuffer,
         vk::DescriptorType::UNIFORM_BUFFER_DYNAMIC => DescriptorKind::UniformBufferDynamic,
         vk::DescriptorType::STORAGE_BUFFER_DYNAMIC => DescriptorKind::StorageBufferDynamic,
+        vk::DescriptorType::UNIFORM_TEXEL_BUFFER if crate::features::api::BUFFER_VIEWS => {
+            DescriptorKind::UniformTexelBuffer
+        }
+        vk::DescriptorType::STORAGE_TEXEL_BUFFER if crate::features::api::BUFFER_VIEWS => {
+            DescriptorKind::StorageTexelBuffer
+        }
         _ => return None,
     })
+}
+
+/// Whether descriptors of type `t` are buffer views (written from `pTexelBufferView`).
+fn is_texel(t: vk::DescriptorType) -> bool {
+    matches!(t, vk::DescriptorType::UNIFORM_TEXEL_BUFFER | vk::DescriptorType::STORAGE_TEXEL_BUFFER)
 }
 
 pub struct DescriptorSetLayout {
@@ -382,6 +393,23 @@ impl DescriptorSet {
         }
     }
 
+    /// Writes the V# of buffer view `view` (texel buffer descriptors, view.rs).
+    fn write_texel(&mut self, binding: u32, element: u32, view: vk::BufferView) {
+        // SAFETY: a live buffer view handle (or null descriptor).
+        let v = unsafe { crate::view::view_vsharp(view) };
+        match self.locate(binding, element) {
+            Some(BindingLocation::SetMemory(off)) => {
+                for (k, w) in v.iter().enumerate() {
+                    // SAFETY: off + 16 <= the set's size (the layout computed it).
+                    unsafe { (self.host.add(off as usize + 4 * k) as *mut u32).write_unaligned(*w) };
+                }
+            }
+            _ => {
+                tracing::warn!("texel buffer descriptor update of binding {binding} element {element}: no such binding")
+            }
+        }
+    }
+
     fn copy_from(&mut self, src: &DescriptorSet, sb: u32, se: u32, db: u32, de: u32) {
         match (src.locate(sb, se), self.locate(db, de)) {
             (Some(BindingLocation::SetMemory(s)), Some(BindingLocation::SetMemory(d))) => {
@@ -421,6 +449,13 @@ pub unsafe extern "system" fn update_descriptor_sets(
             let Some(set) = (unsafe { DescriptorSet::from_handle(w.dst_set) }) else { continue };
             if kind(w.descriptor_type).is_none() {
                 tracing::warn!("vkUpdateDescriptorSets: descriptor type {:?} is not supported", w.descriptor_type);
+                continue;
+            }
+            if is_texel(w.descriptor_type) {
+                // SAFETY: valid per the specification for texel buffer descriptor types.
+                for (i, &v) in unsafe { slice(w.p_texel_buffer_view, w.descriptor_count) }.iter().enumerate() {
+                    set.write_texel(w.dst_binding, w.dst_array_element + i as u32, v);
+                }
                 continue;
             }
             // SAFETY: valid per the specification for buffer descriptor types.
@@ -517,6 +552,12 @@ pub unsafe extern "system" fn update_descriptor_set_with_template(
         };
         for e in &t.entries {
             for i in 0..e.descriptor_count as usize {
+                if is_texel(e.descriptor_type) {
+                    // SAFETY: the application's data holds a VkBufferView here.
+                    let v = unsafe { *((data as *const u8).add(e.offset + i * e.stride) as *const vk::BufferView) };
+                    set.write_texel(e.dst_binding, e.dst_array_element + i as u32, v);
+                    continue;
+                }
                 // SAFETY: the application's data holds a VkDescriptorBufferInfo here.
                 let bi =
                     unsafe { &*((data as *const u8).add(e.offset + i * e.stride) as *const vk::DescriptorBufferInfo) };

@@ -29,7 +29,7 @@ pub mod api {
     pub const PUSH_DESCRIPTOR: bool = false;
     /// Buffer views for uniform and storage texel buffers (descriptor.rs, memory.rs); the
     /// shader side is `SHADER.texel_buffers`.
-    pub const BUFFER_VIEWS: bool = false;
+    pub const BUFFER_VIEWS: bool = true;
     /// Pipeline caches with serialised code objects and VK_PIPELINE_CREATE_FAIL_ON_PIPELINE_COMPILE_REQUIRED
     /// (pipeline.rs).
     pub const PIPELINE_CREATION_CACHE_CONTROL: bool = true;
@@ -495,6 +495,11 @@ pub fn supported(sf: &ShaderFeatures, member: &str) -> bool {
         | "descriptorBindingUniformTexelBufferUpdateAfterBind"
         | "descriptorBindingStorageTexelBufferUpdateAfterBind" => {
             api::DESCRIPTOR_INDEXING && sf.descriptor_indexing && api::BUFFER_VIEWS && sf.texel_buffers
+        }
+        // Storage texel buffers read and written without a format in the shader: the V#
+        // holds the view's format (there are no storage images to which they also apply).
+        "shaderStorageImageReadWithoutFormat" | "shaderStorageImageWriteWithoutFormat" => {
+            api::BUFFER_VIEWS && sf.texel_buffers
         }
         // Images, samplers, graphics and fragment-only instructions do not exist here.
         _ => false,

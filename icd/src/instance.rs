@@ -360,7 +360,6 @@ impl PhysicalDevice {
             max_image_dimension_cube: 4096,
             max_image_array_layers: 256,
             // RADV's figure (512 Mi); a typed MUBUF's num_records counts elements in 32 bits.
-            max_texel_buffer_elements: 512 << 20,
             // A raw buffer V#'s num_records is a 32-bit byte count (ABI.md).
             max_uniform_buffer_range: u32::MAX,
             max_storage_buffer_range: u32::MAX,
@@ -414,8 +413,8 @@ impl PhysicalDevice {
             viewport_sub_pixel_bits: 0,
             // BOs are page-aligned host allocations.
             min_memory_map_alignment: 4096,
-            // Buffer descriptors take any dword-aligned base (RADV: 4).
-            min_texel_buffer_offset_alignment: 4,
+            min_texel_buffer_offset_alignment: crate::view::TEXEL_BUFFER_OFFSET_ALIGNMENT,
+            max_texel_buffer_elements: crate::view::MAX_TEXEL_BUFFER_ELEMENTS,
             min_uniform_buffer_offset_alignment: 4,
             min_storage_buffer_offset_alignment: 4,
             min_texel_offset: -8,
@@ -883,12 +882,10 @@ pub unsafe extern "system" fn get_physical_device_queue_family_properties2(
     })
 }
 
-/// Buffer features of `format`. HOOK for the texel-buffer work: the format table (a new
-/// icd/src/format.rs) answers here once it exists; until then no format has texel-buffer
-/// features, and none has image or vertex-buffer features (there are no images or
-/// graphics).
-pub fn buffer_format_features(_format: vk::Format) -> vk::FormatFeatureFlags2 {
-    vk::FormatFeatureFlags2::empty()
+/// Buffer features of `format`: the texel-buffer formats of `format.rs`; no format has
+/// image or vertex-buffer features (there are no images or graphics).
+pub fn buffer_format_features(format: vk::Format) -> vk::FormatFeatureFlags2 {
+    crate::format::buffer_features(format)
 }
 
 fn format_properties(f: vk::Format) -> vk::FormatProperties {

@@ -18,6 +18,7 @@ pub mod descriptor;
 pub mod device;
 pub mod executable;
 pub mod features;
+pub mod format;
 pub mod handle;
 pub mod instance;
 pub mod memory;
@@ -27,6 +28,7 @@ pub mod private_data;
 pub mod query;
 pub mod queue;
 pub mod sync;
+pub mod view;
 
 /// Where an entry point belongs, which decides which GetProcAddr returns it.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -125,6 +127,8 @@ entry_points! {
     Device "vkGetDeviceMemoryCommitment" => memory::get_device_memory_commitment,
     Device "vkCreateBuffer" => memory::create_buffer,
     Device "vkDestroyBuffer" => memory::destroy_buffer,
+    Device "vkCreateBufferView" => view::create_buffer_view,
+    Device "vkDestroyBufferView" => view::destroy_buffer_view,
     Device "vkGetBufferMemoryRequirements" => memory::get_buffer_memory_requirements,
     Device "vkGetBufferMemoryRequirements2" => memory::get_buffer_memory_requirements2,
     Device "vkBindBufferMemory" => memory::bind_buffer_memory,

@@ -75,6 +75,9 @@ impl FnCx<'_, '_> {
     /// Lowers one `OpAtomic*` instruction.
     pub(super) fn atomic(&mut self, inst: &dr::Instruction) -> Result<(), CompileError> {
         let op = inst.class.opcode;
+        if let Some(tp) = self.texel_ptrs.get(&inst.id(0)?).cloned() {
+            return self.texel_atomic(inst, tp);
+        }
         let ptr = self.val(inst.id(0)?)?;
         let (asp, _, pointee) = self.pointer_info(&ptr)?;
         let scope = scope_text(self.m.const_u64(inst.id(1)?)?)?;

@@ -94,7 +94,7 @@ pub const SHADER_FEATURES: ShaderFeatures = ShaderFeatures {
     variable_pointers: true,
     explicit_layouts: true,
     descriptor_indexing: false,
-    texel_buffers: false,
+    texel_buffers: true,
     vulkan_memory_model: true,
     zero_initialize_workgroup_memory: true,
     subgroup_extended_types: true,

@@ -15,7 +15,7 @@ use crate::abi::{self, BindingLocation, PipelineLayout};
 use crate::CompileError;
 
 /// Metadata node numbers, fixed so every function can refer to them.
-const MD_INVARIANT: &str = "!2";
+pub(super) const MD_INVARIANT: &str = "!2";
 pub(super) const MD_FPMATH: &str = "!3";
 
 /// Largest array we load or store element by element.
@@ -65,6 +65,8 @@ pub(super) struct FnCx<'c, 'a> {
     desc_arrays: HashMap<Id, (u32, u32)>,
     /// Matrix layouts of pointers into explicitly laid out matrices (from access chains).
     pub(super) ptr_layout: HashMap<Id, PtrLayout>,
+    /// `OpImageTexelPointer` results: texel buffer atomics go through them.
+    pub(super) texel_ptrs: HashMap<Id, super::image::TexelPointer>,
     prologue: Vec<String>,
     blocks: Vec<Block>,
     /// Number of CFG edges from a block to a block (LLVM phis list each edge).
@@ -297,6 +299,7 @@ impl<'c, 'a> FnCx<'c, 'a> {
             buffer_desc: HashMap::new(),
             desc_arrays: HashMap::new(),
             ptr_layout: HashMap::new(),
+            texel_ptrs: HashMap::new(),
             prologue: Vec::new(),
             blocks: Vec::new(),
             edges: HashMap::new(),
@@ -502,6 +505,20 @@ impl<'c, 'a> FnCx<'c, 'a> {
                             self.set(g, ptr, p);
                         }
                     }
+                }
+                StorageClass::UniformConstant => {
+                    // Texel buffers (image.rs): the pointer is the address of the V#
+                    // (of element 0 for an array of them).
+                    let (set, binding) = match (self.m.deco.set.get(&g), self.m.deco.binding.get(&g)) {
+                        (Some(s), Some(b)) => (*s, *b),
+                        _ => {
+                            return Err(CompileError::invalid(format!(
+                                "UniformConstant %{g} has no DescriptorSet/Binding"
+                            )))
+                        }
+                    };
+                    let desc = self.descriptor_address(set, binding, None)?;
+                    self.set(g, ptr, desc);
                 }
                 _ => {} // Input/Private: hidden parameters.
             }
@@ -879,6 +896,7 @@ impl<'c, 'a> FnCx<'c, 'a> {
                 self.load_matrix(ptr, asp, rule, ty, l, volatile)
             }
             Type::Pointer { .. } => self.load_pointer(ptr, asp, ty, volatile),
+            Type::Image { .. } if asp == 4 => Ok(self.load_texel_vsharp(ptr)),
             _ => Err(CompileError::invalid(format!("load of type %{ty}, which has no value form"))),
         }
     }
@@ -1265,6 +1283,7 @@ impl<'c, 'a> FnCx<'c, 'a> {
                 }
             }
             _ if super::subgroup::is_subgroup_op(op) => self.subgroup_inst(inst)?,
+            _ if Self::is_image_op(op) => self.image_inst(inst)?,
             AtomicLoad
             | AtomicStore
             | AtomicExchange

@@ -21,6 +21,7 @@ mod consts;
 pub mod features;
 mod func;
 mod glsl;
+mod image;
 mod matrix;
 mod memory;
 mod module;

@@ -65,6 +65,17 @@ const SUPPORTED_CAPABILITIES: &[Capability] = &[
     Capability::DenormFlushToZero,
     Capability::SignedZeroInfNanPreserve,
     Capability::RoundingModeRTE,
+    // Texel buffers (`image.rs`): the format comes from the V#, so images without a format
+    // work as well; image queries are only those of buffers.
+    Capability::SampledBuffer,
+    Capability::ImageBuffer,
+    Capability::StorageImageReadWithoutFormat,
+    Capability::StorageImageWriteWithoutFormat,
+    Capability::ImageQuery,
+    // Arrays of texel buffers indexed at run time: the index picks the V# (a divergent one
+    // is a waterfall loop, which LLVM makes of the buffer intrinsics).
+    Capability::UniformTexelBufferArrayDynamicIndexing,
+    Capability::StorageTexelBufferArrayDynamicIndexing,
 ];
 
 /// Float controls execution modes of the entry point (VK_KHR_shader_float_controls).
@@ -392,9 +403,14 @@ impl<'a> Module<'a> {
                 self.depth.insert(inst.id(0)?, 1);
                 Ok(())
             }
-            Op::TypeImage
-            | Op::TypeSampler
-            | Op::TypeSampledImage
+            Op::TypeImage | Op::TypeSampledImage => match self.image_type(inst)? {
+                Ok(ty) => self.add_type(inst, ty, &[]),
+                Err(what) => {
+                    self.unsupported_types.insert(inst.result()?, what);
+                    Ok(())
+                }
+            },
+            Op::TypeSampler
             | Op::TypeOpaque
             | Op::TypeEvent
             | Op::TypeDeviceEvent
@@ -658,6 +674,7 @@ impl<'a> Module<'a> {
                 return Err(CompileError::invalid(format!("runtime array %{id} used as a value")))
             }
             Type::Function { .. } => return Err(CompileError::invalid(format!("function type %{id} used as a value"))),
+            Type::Image { .. } => "<4 x i32>".into(),
         })
     }
 
@@ -730,6 +747,8 @@ impl<'a> Module<'a> {
                 (align_up(end, align), align)
             }
             Type::Pointer { .. } => (8, 8),
+            // A V# in descriptor memory (only UniformConstant variables hold images).
+            Type::Image { .. } => (16, 16),
             Type::Void | Type::Function { .. } => {
                 return Err(CompileError::invalid(format!("%{id} has no memory layout")))
             }

@@ -34,9 +34,19 @@ pub fn reflect_layout(words: &[u32], entry_point: &str) -> Result<PipelineLayout
             StorageClass::StorageBuffer => DescriptorKind::StorageBuffer,
             StorageClass::Uniform => DescriptorKind::UniformBuffer,
             StorageClass::UniformConstant => {
-                return Err(CompileError::unsupported(format!(
-                    "reflecting descriptor %{id} of storage class UniformConstant (images, samplers)"
-                )))
+                let ty = match m.ty(global.pointee)? {
+                    Type::Array { elem, .. } => *elem,
+                    _ => global.pointee,
+                };
+                match m.ty(ty)? {
+                    Type::Image { sampled: 2, .. } => DescriptorKind::StorageTexelBuffer,
+                    Type::Image { .. } => DescriptorKind::UniformTexelBuffer,
+                    _ => {
+                        return Err(CompileError::unsupported(format!(
+                            "reflecting descriptor %{id} of storage class UniformConstant (images, samplers)"
+                        )))
+                    }
+                }
             }
             _ => continue,
         };

@@ -10,15 +10,46 @@ use super::Id;
 pub(crate) enum Type {
     Void,
     Bool,
-    Int { width: u32, signed: bool },
-    Float { width: u32 },
-    Vector { elem: Id, count: u32 },
-    Matrix { col: Id, count: u32 },
-    Array { elem: Id, len: u32 },
-    RuntimeArray { elem: Id },
-    Struct { members: Vec<Id> },
-    Pointer { storage: StorageClass, pointee: Id },
-    Function { ret: Id, params: Vec<Id> },
+    Int {
+        width: u32,
+        signed: bool,
+    },
+    Float {
+        width: u32,
+    },
+    Vector {
+        elem: Id,
+        count: u32,
+    },
+    Matrix {
+        col: Id,
+        count: u32,
+    },
+    Array {
+        elem: Id,
+        len: u32,
+    },
+    RuntimeArray {
+        elem: Id,
+    },
+    Struct {
+        members: Vec<Id>,
+    },
+    Pointer {
+        storage: StorageClass,
+        pointee: Id,
+    },
+    Function {
+        ret: Id,
+        params: Vec<Id>,
+    },
+    /// A texel buffer (`OpTypeImage` with `Dim Buffer`, or an `OpTypeSampledImage` of one):
+    /// its value is the 16-byte V# of the buffer view ([`super::image`]). `sampled` is the
+    /// image's Sampled operand: 1 for a uniform texel buffer, 2 for a storage one.
+    Image {
+        sampled_ty: Id,
+        sampled: u32,
+    },
 }
 
 /// How a storage class lays out memory.
@@ -42,6 +73,9 @@ pub(crate) fn storage_info(storage: StorageClass) -> Option<(u32, Rule)> {
         StorageClass::Workgroup => (3, Rule::Natural),
         // Built-in inputs and Private variables are allocas in the kernel, like Function ones.
         StorageClass::Function | StorageClass::Private | StorageClass::Input => (5, Rule::Natural),
+        // Texel buffer variables: a pointer to one is the address of its V# in descriptor
+        // memory (arrays of them are 16 bytes apart, as the ABI lays descriptors out).
+        StorageClass::UniformConstant => (4, Rule::Natural),
         _ => return None,
     })
 }

@@ -1,0 +1,173 @@
+//! Vulkan formats ↔ gfx11 buffer formats: the one table from which buffer views take their
+//! V# format and swizzle, and `vkGetPhysicalDeviceFormatProperties*` its buffer features.
+//! No format has image (linear or optimal tiling) features: softnavi has no images.
+//!
+//! The gfx11 numbers are the unified buffer formats of `gpu::format` (LLVM's `UfmtGFX11`,
+//! Mesa's `GFX11_FORMAT`). Components a format lacks read as 0, alpha as 1 (the DST_SEL
+//! the view's V# gets), as Vulkan's texel input conversion requires.
+
+use ash::vk;
+use gpu::rsrc::sel;
+
+/// How a Vulkan format is held in a buffer: the gfx11 format and the DST_SEL swizzle.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BufferFormat {
+    /// gfx11 unified buffer format (V# dword 3, FORMAT).
+    pub hw: u32,
+    /// DST_SEL X/Y/Z/W: which memory component (or 0/1) each shader component gets.
+    pub dst_sel: [u32; 4],
+    /// Bytes of one texel.
+    pub texel_size: u32,
+    /// Whether storage texel buffers of this format work (else only uniform ones).
+    pub storage: bool,
+    /// Whether 32-bit integer atomics work on it (R32_UINT / R32_SINT).
+    pub atomic: bool,
+}
+
+/// Identity select for `n` components, the missing ones 0 and alpha 1.
+const fn ident(n: u32) -> [u32; 4] {
+    [
+        sel::X,
+        if n > 1 { sel::Y } else { sel::ZERO },
+        if n > 2 { sel::Z } else { sel::ZERO },
+        if n > 3 { sel::W } else { sel::ONE },
+    ]
+}
+
+/// BGRA in memory: red is the third component.
+const BGRA: [u32; 4] = [sel::Z, sel::Y, sel::X, sel::W];
+
+/// (format, gfx11 number, components, texel bytes, storage, atomic).
+type Row = (vk::Format, u32, u32, u32, bool, bool);
+
+#[rustfmt::skip]
+const TABLE: &[Row] = &[
+    (vk::Format::R8_UNORM, 1, 1, 1, true, false),
+    (vk::Format::R8_SNORM, 2, 1, 1, true, false),
+    (vk::Format::R8_UINT, 5, 1, 1, true, false),
+    (vk::Format::R8_SINT, 6, 1, 1, true, false),
+    (vk::Format::R16_UNORM, 7, 1, 2, true, false),
+    (vk::Format::R16_SNORM, 8, 1, 2, true, false),
+    (vk::Format::R16_UINT, 11, 1, 2, true, false),
+    (vk::Format::R16_SINT, 12, 1, 2, true, false),
+    (vk::Format::R16_SFLOAT, 13, 1, 2, true, false),
+    (vk::Format::R8G8_UNORM, 14, 2, 2, true, false),
+    (vk::Format::R8G8_SNORM, 15, 2, 2, true, false),
+    (vk::Format::R8G8_UINT, 18, 2, 2, true, false),
+    (vk::Format::R8G8_SINT, 19, 2, 2, true, false),
+    (vk::Format::R32_UINT, 20, 1, 4, true, true),
+    (vk::Format::R32_SINT, 21, 1, 4, true, true),
+    (vk::Format::R32_SFLOAT, 22, 1, 4, true, false),
+    (vk::Format::R16G16_UNORM, 23, 2, 4, true, false),
+    (vk::Format::R16G16_SNORM, 24, 2, 4, true, false),
+    (vk::Format::R16G16_UINT, 27, 2, 4, true, false),
+    (vk::Format::R16G16_SINT, 28, 2, 4, true, false),
+    (vk::Format::R16G16_SFLOAT, 29, 2, 4, true, false),
+    // 10_11_11: an 11-bit X in the low bits, like Vulkan's R.
+    (vk::Format::B10G11R11_UFLOAT_PACK32, 30, 3, 4, true, false),
+    // 2_10_10_10: a 10-bit X in the low bits, a 2-bit W on top.
+    (vk::Format::A2B10G10R10_UNORM_PACK32, 36, 4, 4, true, false),
+    (vk::Format::A2B10G10R10_SNORM_PACK32, 37, 4, 4, true, false),
+    (vk::Format::A2B10G10R10_UINT_PACK32, 40, 4, 4, true, false),
+    (vk::Format::A2B10G10R10_SINT_PACK32, 41, 4, 4, true, false),
+    (vk::Format::R8G8B8A8_UNORM, 42, 4, 4, true, false),
+    (vk::Format::R8G8B8A8_SNORM, 43, 4, 4, true, false),
+    (vk::Format::R8G8B8A8_UINT, 46, 4, 4, true, false),
+    (vk::Format::R8G8B8A8_SINT, 47, 4, 4, true, false),
+    (vk::Format::A8B8G8R8_UNORM_PACK32, 42, 4, 4, true, false),
+    (vk::Format::A8B8G8R8_SNORM_PACK32, 43, 4, 4, true, false),
+    (vk::Format::A8B8G8R8_UINT_PACK32, 46, 4, 4, true, false),
+    (vk::Format::A8B8G8R8_SINT_PACK32, 47, 4, 4, true, false),
+    (vk::Format::B8G8R8A8_UNORM, 42, 4, 4, true, false),
+    (vk::Format::R32G32_UINT, 48, 2, 8, true, false),
+    (vk::Format::R32G32_SINT, 49, 2, 8, true, false),
+    (vk::Format::R32G32_SFLOAT, 50, 2, 8, true, false),
+    (vk::Format::R16G16B16A16_UNORM, 51, 4, 8, true, false),
+    (vk::Format::R16G16B16A16_SNORM, 52, 4, 8, true, false),
+    (vk::Format::R16G16B16A16_UINT, 55, 4, 8, true, false),
+    (vk::Format::R16G16B16A16_SINT, 56, 4, 8, true, false),
+    (vk::Format::R16G16B16A16_SFLOAT, 57, 4, 8, true, false),
+    // Three 32-bit components: uniform texel buffers only (as RADV).
+    (vk::Format::R32G32B32_UINT, 58, 3, 12, false, false),
+    (vk::Format::R32G32B32_SINT, 59, 3, 12, false, false),
+    (vk::Format::R32G32B32_SFLOAT, 60, 3, 12, false, false),
+    (vk::Format::R32G32B32A32_UINT, 61, 4, 16, true, false),
+    (vk::Format::R32G32B32A32_SINT, 62, 4, 16, true, false),
+    (vk::Format::R32G32B32A32_SFLOAT, 63, 4, 16, true, false),
+];
+
+/// The buffer format of `f`, or `None` when `f` cannot be a texel buffer's format.
+pub fn buffer_format(f: vk::Format) -> Option<BufferFormat> {
+    let &(_, hw, comps, texel_size, storage, atomic) = TABLE.iter().find(|r| r.0 == f)?;
+    let dst_sel = if f == vk::Format::B8G8R8A8_UNORM { BGRA } else { ident(comps) };
+    Some(BufferFormat { hw, dst_sel, texel_size, storage, atomic })
+}
+
+/// The buffer features of `f` (`VkFormatProperties3::bufferFeatures`): uniform texel
+/// buffers for every format of the table, storage ones (read and written with or without a
+/// format in the shader: the V# converts) where `storage`, atomics on R32 integers.
+pub fn buffer_features(f: vk::Format) -> vk::FormatFeatureFlags2 {
+    if !(crate::features::api::BUFFER_VIEWS && compiler_bridge::SHADER_FEATURES.texel_buffers) {
+        return vk::FormatFeatureFlags2::empty();
+    }
+    let Some(b) = buffer_format(f) else { return vk::FormatFeatureFlags2::empty() };
+    let mut out = vk::FormatFeatureFlags2::UNIFORM_TEXEL_BUFFER;
+    if b.storage {
+        out |= vk::FormatFeatureFlags2::STORAGE_TEXEL_BUFFER
+            | vk::FormatFeatureFlags2::STORAGE_READ_WITHOUT_FORMAT
+            | vk::FormatFeatureFlags2::STORAGE_WRITE_WITHOUT_FORMAT;
+    }
+    if b.atomic {
+        out |= vk::FormatFeatureFlags2::STORAGE_TEXEL_BUFFER_ATOMIC;
+    }
+    out
+}
+
+/// [`buffer_features`] in the 32-bit flags of `VkFormatProperties` (the bits they share).
+pub fn buffer_features1(f: vk::Format) -> vk::FormatFeatureFlags {
+    vk::FormatFeatureFlags::from_raw((buffer_features(f).as_raw() & 0xffff_ffff) as u32)
+        & (vk::FormatFeatureFlags::UNIFORM_TEXEL_BUFFER
+            | vk::FormatFeatureFlags::STORAGE_TEXEL_BUFFER
+            | vk::FormatFeatureFlags::STORAGE_TEXEL_BUFFER_ATOMIC)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use gpu::format::{BufFormat, Num};
+
+    /// Every row's gfx11 number is a format of the texel's size and numeric kind (seed 002,
+    /// "缓冲数据" (buffer data): the table of data and numeric formats).
+    #[test]
+    fn table_agrees_with_the_gpu_formats() {
+        for &(f, hw, comps, size, _, _) in TABLE {
+            let b = BufFormat::from_unified(hw).unwrap_or_else(|| panic!("{f:?}: {hw} is not a format"));
+            assert_eq!(b.bytes as u32, size, "{f:?}");
+            assert_eq!(b.comps as u32, comps, "{f:?}");
+            let name = format!("{f:?}");
+            let num = if name.contains("UNORM") {
+                Num::Unorm
+            } else if name.contains("SNORM") {
+                Num::Snorm
+            } else if name.contains("UINT") {
+                Num::Uint
+            } else if name.contains("SINT") {
+                Num::Sint
+            } else {
+                Num::Float
+            };
+            assert_eq!(b.num, num, "{f:?}");
+        }
+    }
+
+    #[test]
+    fn swizzles_and_features() {
+        let r32f = buffer_format(vk::Format::R32_SFLOAT).unwrap();
+        assert_eq!(r32f.dst_sel, [sel::X, sel::ZERO, sel::ZERO, sel::ONE]);
+        assert_eq!(buffer_format(vk::Format::B8G8R8A8_UNORM).unwrap().dst_sel, BGRA);
+        assert!(buffer_format(vk::Format::D32_SFLOAT).is_none());
+        assert!(buffer_format(vk::Format::R8G8B8_UNORM).is_none());
+        assert!(buffer_format(vk::Format::R32_UINT).unwrap().atomic);
+        assert!(!buffer_format(vk::Format::R32G32B32_SFLOAT).unwrap().storage);
+    }
+}
