@@ -24,9 +24,9 @@ pub mod api {
     /// Descriptor indexing on the API side: update-after-bind pools and layouts, partially
     /// bound bindings, variable descriptor counts (descriptor.rs). The shader side is
     /// `SHADER.descriptor_indexing`.
-    pub const DESCRIPTOR_INDEXING: bool = false;
+    pub const DESCRIPTOR_INDEXING: bool = true;
     /// VK_KHR_push_descriptor (descriptor.rs, cmd.rs).
-    pub const PUSH_DESCRIPTOR: bool = false;
+    pub const PUSH_DESCRIPTOR: bool = true;
     /// Buffer views for uniform and storage texel buffers (descriptor.rs, memory.rs); the
     /// shader side is `SHADER.texel_buffers`.
     pub const BUFFER_VIEWS: bool = false;
@@ -624,6 +624,7 @@ pub fn device_extensions(sf: &ShaderFeatures) -> Vec<(&'static CStr, u32)> {
         ),
         (sf.buffer_device_address, vk::KHR_BUFFER_DEVICE_ADDRESS_NAME, vk::KHR_BUFFER_DEVICE_ADDRESS_SPEC_VERSION),
         (sf.variable_pointers, vk::KHR_VARIABLE_POINTERS_NAME, vk::KHR_VARIABLE_POINTERS_SPEC_VERSION),
+        (api::PUSH_DESCRIPTOR, vk::KHR_PUSH_DESCRIPTOR_NAME, vk::KHR_PUSH_DESCRIPTOR_SPEC_VERSION),
     ];
     list.extend(conditional.into_iter().filter(|c| c.0).map(|(_, n, v)| (n, v)));
     list
@@ -637,6 +638,8 @@ pub const EXTENSION_COMMANDS: &[(&str, &CStr)] = &[
     ("vkGetBufferDeviceAddressKHR", vk::KHR_BUFFER_DEVICE_ADDRESS_NAME),
     ("vkGetBufferOpaqueCaptureAddressKHR", vk::KHR_BUFFER_DEVICE_ADDRESS_NAME),
     ("vkGetDeviceMemoryOpaqueCaptureAddressKHR", vk::KHR_BUFFER_DEVICE_ADDRESS_NAME),
+    ("vkCmdPushDescriptorSetKHR", vk::KHR_PUSH_DESCRIPTOR_NAME),
+    ("vkCmdPushDescriptorSetWithTemplateKHR", vk::KHR_PUSH_DESCRIPTOR_NAME),
 ];
 
 /// The extension command `name` belongs to (None for core commands).
@@ -808,7 +811,7 @@ mod tests {
         assert_eq!((core.shader_float64, core.shader_int64, core.shader_int16), (1, 1, 1));
         assert_eq!(core.robust_buffer_access, 1);
         assert_eq!(core.geometry_shader, 0);
-        assert_eq!(device_extensions(&all).len(), 4 + 9);
+        assert_eq!(device_extensions(&all).len(), 4 + 9 + api::PUSH_DESCRIPTOR as usize);
         let none = ShaderFeatures {
             float64: false,
             int64: false,
@@ -826,7 +829,7 @@ mod tests {
             variable_pointers: false,
             ..all
         };
-        assert_eq!(device_extensions(&none).len(), 4);
+        assert_eq!(device_extensions(&none).len(), 4 + api::PUSH_DESCRIPTOR as usize);
         let mut bda = vk::PhysicalDeviceBufferDeviceAddressFeatures::default();
         // SAFETY: a valid structure of its s_type.
         unsafe { fill_feature_struct(&all, &mut bda as *mut _ as *mut _) };

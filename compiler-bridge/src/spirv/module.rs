@@ -55,6 +55,15 @@ const SUPPORTED_CAPABILITIES: &[Capability] = &[
     Capability::DotProductInputAll,
     Capability::DotProductInput4x8Bit,
     Capability::DotProductInput4x8BitPacked,
+    // Descriptor indexing (func.rs `desc_arrays`): arrays of buffer descriptors indexed by
+    // any value, clamped to the binding; a divergent index makes a non-uniform V#, which the
+    // AMDGPU backend handles with a readfirstlane waterfall loop.
+    Capability::UniformBufferArrayDynamicIndexing,
+    Capability::StorageBufferArrayDynamicIndexing,
+    Capability::RuntimeDescriptorArray,
+    Capability::ShaderNonUniform,
+    Capability::UniformBufferArrayNonUniformIndexing,
+    Capability::StorageBufferArrayNonUniformIndexing,
 ];
 
 /// Extended instruction sets we know.
