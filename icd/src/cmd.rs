@@ -594,8 +594,15 @@ pub unsafe extern "system" fn cmd_bind_descriptor_sets(
             if c.bound.dynamic.len() <= idx {
                 c.bound.dynamic.resize(idx + 1, Vec::new());
             }
-            c.bound.dynamic[idx] =
-                set.dynamic.iter().map(|&(va, range)| (va + *offsets.next().unwrap_or(&0) as u64, range)).collect();
+            // A VK_WHOLE_SIZE range ends at the buffer's end: the dynamic offset shortens it.
+            c.bound.dynamic[idx] = set
+                .dynamic
+                .iter()
+                .map(|&(va, range, whole)| {
+                    let off = u64::from(*offsets.next().unwrap_or(&0));
+                    (va + off, if whole { range.saturating_sub(off) } else { range })
+                })
+                .collect();
             if idx == 0 {
                 c.bound.set0_buffers = set.buffer_addresses(&c.bound.dynamic[0]);
             }
@@ -657,7 +664,10 @@ pub unsafe extern "system" fn cmd_push_descriptor_set(
         let r = c.push_descriptors(layout, set, |f| {
             for w in writes {
                 if descriptor::kind(w.descriptor_type).is_none() {
-                    tracing::warn!("vkCmdPushDescriptorSetKHR: descriptor type {:?} is not supported", w.descriptor_type);
+                    tracing::warn!(
+                        "vkCmdPushDescriptorSetKHR: descriptor type {:?} is not supported",
+                        w.descriptor_type
+                    );
                     continue;
                 }
                 // SAFETY: valid per the specification for buffer descriptor types.

@@ -31,6 +31,103 @@ pub const MAX_PER_SET_DESCRIPTORS: u32 = 1 << 20;
 /// `VkPhysicalDevicePushDescriptorPropertiesKHR::maxPushDescriptors`.
 pub const MAX_PUSH_DESCRIPTORS: u32 = 32;
 
+/// The descriptor-indexing and push-descriptor limits, for the properties structures the
+/// device-properties code does not fill itself (`Vulkan12Properties` carries the same
+/// members as `DescriptorIndexingProperties`). Every update-after-bind limit is the normal
+/// one: set memory is read when a dispatch runs, whatever the binding flags.
+///
+/// # Safety
+/// `s` must point to a valid structure of the type its `s_type` says.
+pub unsafe fn fill_properties(s: *mut vk::BaseOutStructure<'static>) {
+    // SAFETY: by the caller's contract, each cast matches s_type.
+    unsafe {
+        match (*s).s_type {
+            vk::StructureType::PHYSICAL_DEVICE_PUSH_DESCRIPTOR_PROPERTIES_KHR => {
+                let p = &mut *(s as *mut vk::PhysicalDevicePushDescriptorPropertiesKHR<'static>);
+                p.max_push_descriptors = MAX_PUSH_DESCRIPTORS;
+            }
+            vk::StructureType::PHYSICAL_DEVICE_DESCRIPTOR_INDEXING_PROPERTIES => {
+                let p = &mut *(s as *mut vk::PhysicalDeviceDescriptorIndexingProperties<'static>);
+                *p = vk::PhysicalDeviceDescriptorIndexingProperties { p_next: p.p_next, ..indexing_properties() };
+            }
+            vk::StructureType::PHYSICAL_DEVICE_VULKAN_1_2_PROPERTIES => {
+                let p = &mut *(s as *mut vk::PhysicalDeviceVulkan12Properties<'static>);
+                let i = indexing_properties();
+                p.max_update_after_bind_descriptors_in_all_pools = i.max_update_after_bind_descriptors_in_all_pools;
+                p.shader_uniform_buffer_array_non_uniform_indexing_native =
+                    i.shader_uniform_buffer_array_non_uniform_indexing_native;
+                p.shader_storage_buffer_array_non_uniform_indexing_native =
+                    i.shader_storage_buffer_array_non_uniform_indexing_native;
+                p.robust_buffer_access_update_after_bind = i.robust_buffer_access_update_after_bind;
+                p.max_per_stage_descriptor_update_after_bind_samplers =
+                    i.max_per_stage_descriptor_update_after_bind_samplers;
+                p.max_per_stage_descriptor_update_after_bind_uniform_buffers =
+                    i.max_per_stage_descriptor_update_after_bind_uniform_buffers;
+                p.max_per_stage_descriptor_update_after_bind_storage_buffers =
+                    i.max_per_stage_descriptor_update_after_bind_storage_buffers;
+                p.max_per_stage_descriptor_update_after_bind_sampled_images =
+                    i.max_per_stage_descriptor_update_after_bind_sampled_images;
+                p.max_per_stage_descriptor_update_after_bind_storage_images =
+                    i.max_per_stage_descriptor_update_after_bind_storage_images;
+                p.max_per_stage_descriptor_update_after_bind_input_attachments =
+                    i.max_per_stage_descriptor_update_after_bind_input_attachments;
+                p.max_per_stage_update_after_bind_resources = i.max_per_stage_update_after_bind_resources;
+                p.max_descriptor_set_update_after_bind_samplers = i.max_descriptor_set_update_after_bind_samplers;
+                p.max_descriptor_set_update_after_bind_uniform_buffers =
+                    i.max_descriptor_set_update_after_bind_uniform_buffers;
+                p.max_descriptor_set_update_after_bind_uniform_buffers_dynamic =
+                    i.max_descriptor_set_update_after_bind_uniform_buffers_dynamic;
+                p.max_descriptor_set_update_after_bind_storage_buffers =
+                    i.max_descriptor_set_update_after_bind_storage_buffers;
+                p.max_descriptor_set_update_after_bind_storage_buffers_dynamic =
+                    i.max_descriptor_set_update_after_bind_storage_buffers_dynamic;
+                p.max_descriptor_set_update_after_bind_sampled_images =
+                    i.max_descriptor_set_update_after_bind_sampled_images;
+                p.max_descriptor_set_update_after_bind_storage_images =
+                    i.max_descriptor_set_update_after_bind_storage_images;
+                p.max_descriptor_set_update_after_bind_input_attachments =
+                    i.max_descriptor_set_update_after_bind_input_attachments;
+            }
+            _ => {}
+        }
+    }
+}
+
+/// `VkPhysicalDeviceDescriptorIndexingProperties`: a set holds at most
+/// [`MAX_PER_SET_DESCRIPTORS`] of any type, a stage sees at most that many per bound set;
+/// dynamic buffers keep their kernarg limits (16 uniform, 8 storage). Non-uniform indexing
+/// is not native: the compiler makes a waterfall loop.
+pub fn indexing_properties() -> vk::PhysicalDeviceDescriptorIndexingProperties<'static> {
+    let set = MAX_PER_SET_DESCRIPTORS;
+    let stage = MAX_PER_SET_DESCRIPTORS;
+    vk::PhysicalDeviceDescriptorIndexingProperties {
+        max_update_after_bind_descriptors_in_all_pools: u32::MAX,
+        shader_uniform_buffer_array_non_uniform_indexing_native: vk::FALSE,
+        shader_sampled_image_array_non_uniform_indexing_native: vk::FALSE,
+        shader_storage_buffer_array_non_uniform_indexing_native: vk::FALSE,
+        shader_storage_image_array_non_uniform_indexing_native: vk::FALSE,
+        shader_input_attachment_array_non_uniform_indexing_native: vk::FALSE,
+        robust_buffer_access_update_after_bind: vk::TRUE,
+        quad_divergent_implicit_lod: vk::FALSE,
+        max_per_stage_descriptor_update_after_bind_samplers: stage,
+        max_per_stage_descriptor_update_after_bind_uniform_buffers: stage,
+        max_per_stage_descriptor_update_after_bind_storage_buffers: stage,
+        max_per_stage_descriptor_update_after_bind_sampled_images: stage,
+        max_per_stage_descriptor_update_after_bind_storage_images: stage,
+        max_per_stage_descriptor_update_after_bind_input_attachments: stage,
+        max_per_stage_update_after_bind_resources: stage,
+        max_descriptor_set_update_after_bind_samplers: set,
+        max_descriptor_set_update_after_bind_uniform_buffers: set,
+        max_descriptor_set_update_after_bind_uniform_buffers_dynamic: 16,
+        max_descriptor_set_update_after_bind_storage_buffers: set,
+        max_descriptor_set_update_after_bind_storage_buffers_dynamic: 8,
+        max_descriptor_set_update_after_bind_sampled_images: set,
+        max_descriptor_set_update_after_bind_storage_images: set,
+        max_descriptor_set_update_after_bind_input_attachments: set,
+        ..Default::default()
+    }
+}
+
 pub struct DescriptorSetLayout {
     pub abi: Arc<abi::SetLayout>,
     /// The binding created with VARIABLE_DESCRIPTOR_COUNT (the highest-numbered one).
@@ -194,8 +291,8 @@ pub struct DescriptorSet {
     host: *mut u8,
     offset: u64,
     size: u64,
-    /// Dynamic buffers: (address, range) per dynamic descriptor.
-    pub dynamic: Vec<(u64, u64)>,
+    /// Dynamic buffers: (address, range, range is VK_WHOLE_SIZE) per dynamic descriptor.
+    pub dynamic: Vec<(u64, u64, bool)>,
     /// The variable-count binding and the count this set was allocated with.
     variable: Option<(u32, u32)>,
 }
@@ -389,7 +486,7 @@ pub unsafe extern "system" fn allocate_descriptor_sets(
                 host: unsafe { pool.bo.host_ptr().add(off as usize) },
                 offset: off,
                 size,
-                dynamic: vec![(0, 0); l.abi.dynamic_count() as usize],
+                dynamic: vec![(0, 0, false); l.abi.dynamic_count() as usize],
                 variable,
             };
             // SAFETY: the set's memory range is ours; descriptors start out null.
@@ -449,7 +546,9 @@ fn locate(
         };
         if element < count {
             return Some(match loc {
-                BindingLocation::SetMemory(off) => BindingLocation::SetMemory(off + element * abi::BUFFER_DESCRIPTOR_SIZE),
+                BindingLocation::SetMemory(off) => {
+                    BindingLocation::SetMemory(off + element * abi::BUFFER_DESCRIPTOR_SIZE)
+                }
                 BindingLocation::Dynamic(i) => BindingLocation::Dynamic(i + element),
             });
         }
@@ -477,7 +576,7 @@ pub fn write_buffer_descriptor(
     layout: &abi::SetLayout,
     variable: Option<(u32, u32)>,
     mem: &mut [u8],
-    dynamic: &mut [(u64, u64)],
+    dynamic: &mut [(u64, u64, bool)],
     (binding, element): (u32, u32),
     info: &vk::DescriptorBufferInfo,
 ) {
@@ -497,7 +596,7 @@ pub fn write_buffer_descriptor(
         }
         Some(BindingLocation::Dynamic(i)) => {
             if let Some(d) = dynamic.get_mut(i as usize) {
-                *d = (va, range);
+                *d = (va, range, info.range == vk::WHOLE_SIZE);
             }
         }
         None => tracing::warn!("descriptor update of binding {binding} element {element}: no such binding"),
@@ -565,7 +664,7 @@ impl DescriptorSet {
                     };
                 }
                 (Some(BindingLocation::Dynamic(si)), Some(BindingLocation::Dynamic(d))) => {
-                    let v = s.dynamic.get(si as usize).copied().unwrap_or((0, 0));
+                    let v = s.dynamic.get(si as usize).copied().unwrap_or((0, 0, false));
                     if let Some(x) = self.dynamic.get_mut(d as usize) {
                         *x = v;
                     }
@@ -658,12 +757,10 @@ pub unsafe extern "system" fn create_descriptor_update_template(
     guard("vkCreateDescriptorUpdateTemplate", vk::Result::ERROR_OUT_OF_HOST_MEMORY, || {
         // SAFETY: valid per the specification.
         let info = unsafe { &*info };
-        let push_ok = api::PUSH_DESCRIPTOR && info.template_type == vk::DescriptorUpdateTemplateType::PUSH_DESCRIPTORS_KHR;
+        let push_ok =
+            api::PUSH_DESCRIPTOR && info.template_type == vk::DescriptorUpdateTemplateType::PUSH_DESCRIPTORS_KHR;
         if info.template_type != vk::DescriptorUpdateTemplateType::DESCRIPTOR_SET && !push_ok {
-            tracing::warn!(
-                "vkCreateDescriptorUpdateTemplate: template type {:?} is not supported",
-                info.template_type
-            );
+            tracing::warn!("vkCreateDescriptorUpdateTemplate: template type {:?} is not supported", info.template_type);
             return vk::Result::ERROR_FEATURE_NOT_PRESENT;
         }
         // SAFETY: valid per the specification.

@@ -625,6 +625,11 @@ pub fn device_extensions(sf: &ShaderFeatures) -> Vec<(&'static CStr, u32)> {
         (sf.buffer_device_address, vk::KHR_BUFFER_DEVICE_ADDRESS_NAME, vk::KHR_BUFFER_DEVICE_ADDRESS_SPEC_VERSION),
         (sf.variable_pointers, vk::KHR_VARIABLE_POINTERS_NAME, vk::KHR_VARIABLE_POINTERS_SPEC_VERSION),
         (api::PUSH_DESCRIPTOR, vk::KHR_PUSH_DESCRIPTOR_NAME, vk::KHR_PUSH_DESCRIPTOR_SPEC_VERSION),
+        (
+            api::DESCRIPTOR_INDEXING && sf.descriptor_indexing,
+            vk::EXT_DESCRIPTOR_INDEXING_NAME,
+            vk::EXT_DESCRIPTOR_INDEXING_SPEC_VERSION,
+        ),
     ];
     list.extend(conditional.into_iter().filter(|c| c.0).map(|(_, n, v)| (n, v)));
     list
@@ -811,7 +816,10 @@ mod tests {
         assert_eq!((core.shader_float64, core.shader_int64, core.shader_int16), (1, 1, 1));
         assert_eq!(core.robust_buffer_access, 1);
         assert_eq!(core.geometry_shader, 0);
-        assert_eq!(device_extensions(&all).len(), 4 + 9 + api::PUSH_DESCRIPTOR as usize);
+        assert_eq!(
+            device_extensions(&all).len(),
+            4 + 9 + api::PUSH_DESCRIPTOR as usize + api::DESCRIPTOR_INDEXING as usize
+        );
         let none = ShaderFeatures {
             float64: false,
             int64: false,
@@ -829,7 +837,10 @@ mod tests {
             variable_pointers: false,
             ..all
         };
-        assert_eq!(device_extensions(&none).len(), 4 + api::PUSH_DESCRIPTOR as usize);
+        assert_eq!(
+            device_extensions(&none).len(),
+            4 + api::PUSH_DESCRIPTOR as usize + api::DESCRIPTOR_INDEXING as usize
+        );
         let mut bda = vk::PhysicalDeviceBufferDeviceAddressFeatures::default();
         // SAFETY: a valid structure of its s_type.
         unsafe { fill_feature_struct(&all, &mut bda as *mut _ as *mut _) };

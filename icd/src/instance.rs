@@ -355,7 +355,7 @@ unsafe fn fill_properties_ext(dev: &PhysicalDevice, s: *mut vk::BaseOutStructure
                 p.max_per_set_descriptors = 1 << 20;
                 p.max_memory_allocation_size = dev.info.memory_size;
             }
-            _ => {}
+            _ => crate::descriptor::fill_properties(s),
         }
     }
 }
