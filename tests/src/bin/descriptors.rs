@@ -820,7 +820,7 @@ fn copies(g: &mut Gpu, m: &mut Made) -> Res<()> {
     let t = unsafe { g.device.create_descriptor_update_template(&ti, None) }
         .map_err(vkr("vkCreateDescriptorUpdateTemplate"))?;
     m.templates.push(t);
-    let mut data = vec![0u8; 128];
+    let mut data = [0u8; 128];
     for (n, &b) in [k[0], k[1], k[2], k[3], outs[0]].iter().enumerate() {
         let i = g.info(b, 0, vk::WHOLE_SIZE);
         let at = if n < 3 { 24 * n } else { 72 + 24 * (n - 3) };
