@@ -15,6 +15,7 @@ fn main() {
         "ids",
         "subgroup",
         "subgroup_size",
+        "inc",
         "desc_index",
         "desc_push",
         "desc_dynamic",

@@ -337,7 +337,17 @@ struct PhysicalDeviceInfo {
 }
 
 impl Context {
-    /// Loads the Vulkan loader, creates a Vulkan 1.1 instance, picks a physical device with a
+    /// The instance version asked for: Vulkan 1.3 where the loader offers it (then SPIR-V
+    /// 1.4+ and LocalSizeId are valid usage on 1.3 devices), else 1.1.
+    fn instance_api_version(entry: &ash::Entry) -> u32 {
+        // SAFETY: a plain global query.
+        match unsafe { entry.try_enumerate_instance_version() } {
+            Ok(Some(v)) if v >= vk::API_VERSION_1_3 => vk::API_VERSION_1_3,
+            _ => vk::API_VERSION_1_1,
+        }
+    }
+
+    /// Loads the Vulkan loader, creates a Vulkan 1.3 (or 1.1) instance, picks a physical device with a
     /// compute-capable queue family, and creates the device, queue, command pool and allocator.
     pub fn new(options: &ContextOptions<'_>) -> Result<Self> {
         // SAFETY: loading the system Vulkan loader; nothing else in this process unloads it.
@@ -345,12 +355,13 @@ impl Context {
 
         let app_name = CString::new(options.app_name)
             .map_err(|_| Error::Unsupported("application name contains a NUL byte".into()))?;
+        let api_version = Self::instance_api_version(&entry);
         let app_info = vk::ApplicationInfo::default()
             .application_name(&app_name)
             .application_version(vk::make_api_version(0, 0, 1, 0))
             .engine_name(c"softnavi-examples")
             .engine_version(vk::make_api_version(0, 0, 1, 0))
-            .api_version(vk::API_VERSION_1_1);
+            .api_version(api_version);
 
         let mut layers = Vec::new();
         let mut extensions = Vec::new();
@@ -432,7 +443,7 @@ impl Context {
             }
         };
 
-        match Self::create_device_objects(&instance, options.device_filter, options.shader_features) {
+        match Self::create_device_objects(&instance, api_version, options.device_filter, options.shader_features) {
             Ok((info, device, queue, command_pool, allocator, shader_features)) => Ok(Context {
                 allocator: ManuallyDrop::new(RefCell::new(allocator)),
                 command_pool,
@@ -511,6 +522,7 @@ impl Context {
     #[allow(clippy::type_complexity)]
     fn create_device_objects(
         instance: &ash::Instance,
+        instance_version: u32,
         filter: Option<&str>,
         want_features: bool,
     ) -> Result<(PhysicalDeviceInfo, ash::Device, vk::Queue, vk::CommandPool, Allocator, ShaderFeatures)> {
@@ -525,18 +537,31 @@ impl Context {
         let mut features = ShaderFeatures::default();
         let mut ext_ptrs = Vec::new();
         let mut features2 = vk::PhysicalDeviceFeatures2::default();
+        // Vulkan 1.3 on both sides: the Vulkan11/12/13 feature structures replace the
+        // promoted ones (chaining both is invalid).
+        let core13 = info.properties.api_version >= vk::API_VERSION_1_3 && instance_version >= vk::API_VERSION_1_3;
         let device = if want_features {
             // SAFETY: plain enumeration on a device of `instance`.
             let available = unsafe { instance.enumerate_device_extension_properties(info.handle) }
                 .vk("vkEnumerateDeviceExtensionProperties")?;
             let names: Vec<&CStr> = available.iter().filter_map(|e| e.extension_name_as_c_str().ok()).collect();
             // SAFETY: every structure chained is one the device's extensions (or Vulkan 1.1) define.
-            unsafe { chain.query(instance, info.handle, &names, &mut features, &mut ext_ptrs, &mut features2) };
+            unsafe { chain.query(instance, info.handle, core13, &names, &mut features, &mut ext_ptrs, &mut features2) };
             let device_info = vk::DeviceCreateInfo::default()
                 .queue_create_infos(&queue_infos)
                 .enabled_extension_names(&ext_ptrs)
                 .push_next(&mut features2);
             // SAFETY: `info.handle` belongs to `instance`; the create info and chain outlive the call.
+            unsafe { instance.create_device(info.handle, &device_info, None) }.vk("vkCreateDevice")?
+        } else if core13 {
+            // No extensions; of the features only maintenance4 (LocalSizeId), where reported.
+            let mut v13 = vk::PhysicalDeviceVulkan13Features::default();
+            let mut query = vk::PhysicalDeviceFeatures2::default().push_next(&mut v13);
+            // SAFETY: a Vulkan 1.3 device of `instance`; the chain holds a 1.3 structure.
+            unsafe { instance.get_physical_device_features2(info.handle, &mut query) };
+            let mut enable = vk::PhysicalDeviceVulkan13Features::default().maintenance4(v13.maintenance4 == vk::TRUE);
+            let device_info = vk::DeviceCreateInfo::default().queue_create_infos(&queue_infos).push_next(&mut enable);
+            // SAFETY: `info.handle` belongs to `instance`; the create info outlives the call.
             unsafe { instance.create_device(info.handle, &device_info, None) }.vk("vkCreateDevice")?
         } else {
             // No extensions, no features: the examples only need core compute.
@@ -1150,22 +1175,30 @@ struct FeatureChain {
     storage8: Box<vk::PhysicalDevice8BitStorageFeatures<'static>>,
     atomic_int64: Box<vk::PhysicalDeviceShaderAtomicInt64Features<'static>>,
     atomic_float: Box<vk::PhysicalDeviceShaderAtomicFloatFeaturesEXT<'static>>,
+    atomic_float2: Box<vk::PhysicalDeviceShaderAtomicFloat2FeaturesEXT<'static>>,
     bda: Box<vk::PhysicalDeviceBufferDeviceAddressFeatures<'static>>,
     subgroup_size_control: Box<vk::PhysicalDeviceSubgroupSizeControlFeatures<'static>>,
     dot_product: Box<vk::PhysicalDeviceShaderIntegerDotProductFeatures<'static>>,
+    v11: Box<vk::PhysicalDeviceVulkan11Features<'static>>,
+    v12: Box<vk::PhysicalDeviceVulkan12Features<'static>>,
+    v13: Box<vk::PhysicalDeviceVulkan13Features<'static>>,
 }
 
 impl FeatureChain {
     /// Chains every structure the device supports into `features2`, queries it, records
     /// what is enabled in `out` and the extensions to enable in `ext_ptrs` (the structures
     /// are then passed to vkCreateDevice unchanged: every supported feature is enabled).
+    /// With `core13` (a Vulkan 1.3 instance and device) the Vulkan11/12/13 structures take
+    /// the place of the structures promoted into them; extensions are still enabled.
     ///
     /// # Safety
     /// `device` must belong to `instance`; `names` are its extensions.
+    #[allow(clippy::too_many_arguments)]
     unsafe fn query(
         &mut self,
         instance: &ash::Instance,
         device: vk::PhysicalDevice,
+        core13: bool,
         names: &[&CStr],
         out: &mut ShaderFeatures,
         ext_ptrs: &mut Vec<*const c_char>,
@@ -1187,39 +1220,76 @@ impl FeatureChain {
             }
             found.is_some()
         };
-        link!(self.storage16);
-        link!(self.variable_pointers);
+        if core13 {
+            link!(self.v11);
+            link!(self.v12);
+            link!(self.v13);
+        } else {
+            link!(self.storage16);
+            link!(self.variable_pointers);
+        }
         let f16 = enable(ash::khr::shader_float16_int8::NAME, ext_ptrs);
-        if f16 {
+        if f16 && !core13 {
             link!(self.float16_int8);
         }
         let s8 = enable(ash::khr::_8bit_storage::NAME, ext_ptrs);
-        if s8 {
+        if s8 && !core13 {
             link!(self.storage8);
         }
-        if enable(ash::khr::shader_atomic_int64::NAME, ext_ptrs) {
+        if enable(ash::khr::shader_atomic_int64::NAME, ext_ptrs) && !core13 {
             link!(self.atomic_int64);
         }
         if enable(ash::ext::shader_atomic_float::NAME, ext_ptrs) {
             link!(self.atomic_float);
+            // Float atomic min/max (AtomicFloat32MinMaxEXT and friends).
+            if enable(ash::ext::shader_atomic_float2::NAME, ext_ptrs) {
+                link!(self.atomic_float2);
+            }
         }
-        if enable(ash::khr::buffer_device_address::NAME, ext_ptrs) {
+        if enable(ash::khr::buffer_device_address::NAME, ext_ptrs) && !core13 {
             link!(self.bda);
         }
-        let ssc = enable(ash::ext::subgroup_size_control::NAME, ext_ptrs);
-        if ssc {
+        let ssc = enable(ash::ext::subgroup_size_control::NAME, ext_ptrs) || core13;
+        if ssc && !core13 {
             link!(self.subgroup_size_control);
         }
-        if enable(ash::khr::shader_integer_dot_product::NAME, ext_ptrs) {
+        if enable(ash::khr::shader_integer_dot_product::NAME, ext_ptrs) && !core13 {
             link!(self.dot_product);
         }
         for ext in [ash::khr::storage_buffer_storage_class::NAME, ash::khr::variable_pointers::NAME] {
             enable(ext, ext_ptrs);
         }
         enable(ash::khr::shader_non_semantic_info::NAME, ext_ptrs);
+        // The SPIR-V SubgroupBallotKHR / SubgroupVoteKHR capabilities (no feature structures).
+        enable(ash::ext::shader_subgroup_ballot::NAME, ext_ptrs);
+        enable(ash::ext::shader_subgroup_vote::NAME, ext_ptrs);
         features2.p_next = head;
-        // SAFETY: the chain holds only structures of supported extensions or Vulkan 1.1.
+        // SAFETY: the chain holds only structures of supported extensions, Vulkan 1.1 or
+        // (with core13) Vulkan 1.3.
         unsafe { instance.get_physical_device_features2(device, features2) };
+        if core13 {
+            // The promoted structures, read back from the core ones (nothing chains them).
+            let (v11, v12, v13) = (&*self.v11, &*self.v12, &*self.v13);
+            self.storage16.storage_buffer16_bit_access = v11.storage_buffer16_bit_access;
+            self.storage16.uniform_and_storage_buffer16_bit_access = v11.uniform_and_storage_buffer16_bit_access;
+            self.storage16.storage_push_constant16 = v11.storage_push_constant16;
+            self.variable_pointers.variable_pointers = v11.variable_pointers;
+            self.variable_pointers.variable_pointers_storage_buffer = v11.variable_pointers_storage_buffer;
+            self.float16_int8.shader_float16 = v12.shader_float16;
+            self.float16_int8.shader_int8 = v12.shader_int8;
+            self.storage8.storage_buffer8_bit_access = v12.storage_buffer8_bit_access;
+            self.storage8.uniform_and_storage_buffer8_bit_access = v12.uniform_and_storage_buffer8_bit_access;
+            self.storage8.storage_push_constant8 = v12.storage_push_constant8;
+            self.atomic_int64.shader_buffer_int64_atomics = v12.shader_buffer_int64_atomics;
+            self.atomic_int64.shader_shared_int64_atomics = v12.shader_shared_int64_atomics;
+            self.bda.buffer_device_address = v12.buffer_device_address;
+            self.subgroup_size_control.subgroup_size_control = v13.subgroup_size_control;
+            self.subgroup_size_control.compute_full_subgroups = v13.compute_full_subgroups;
+            self.dot_product.shader_integer_dot_product = v13.shader_integer_dot_product;
+            // Capture/replay and multi-device addresses are not needed: leave them off.
+            self.v12.buffer_device_address_capture_replay = vk::FALSE;
+            self.v12.buffer_device_address_multi_device = vk::FALSE;
+        }
         let f = &features2.features;
         let b = |v: vk::Bool32| v == vk::TRUE;
         out.float64 = b(f.shader_float64);

@@ -5,7 +5,7 @@
 
 use std::sync::Arc;
 
-use ash::vk;
+use ash::vk::{self, Handle as _};
 use compiler_bridge::abi;
 use gpu::pm4::{self, reg, Builder};
 use gpu::rsrc::BufferResource;
@@ -385,6 +385,7 @@ object!(CommandPool, vk::CommandPool);
 impl Drop for CommandPool {
     fn drop(&mut self) {
         for cb in self.buffers.drain(..) {
+            crate::debug::forget(cb.as_raw());
             // SAFETY: the pool owns its command buffers.
             drop(unsafe { CommandBuffer::destroy(cb) });
         }
@@ -436,8 +437,9 @@ pub unsafe extern "system" fn reset_command_pool(
         if let Some(p) = unsafe { CommandPool::from_handle(p) } {
             for &cb in &p.buffers {
                 // SAFETY: as above.
-                if let Some(cb) = unsafe { CommandBuffer::from_handle(cb) } {
-                    cb.reset();
+                if let Some(c) = unsafe { CommandBuffer::from_handle(cb) } {
+                    c.reset();
+                    crate::debug::reset_command_buffer(cb.as_raw());
                 }
             }
         }
@@ -495,6 +497,7 @@ pub unsafe extern "system" fn free_command_buffers(
             if let Some(pool) = pool.as_mut() {
                 pool.buffers.retain(|&x| x != cb);
             }
+            crate::debug::forget(cb.as_raw());
             // SAFETY: the application no longer uses the command buffer.
             drop(unsafe { CommandBuffer::destroy(cb) });
         }
@@ -515,6 +518,7 @@ pub unsafe extern "system" fn begin_command_buffer(
 ) -> vk::Result {
     guard("vkBeginCommandBuffer", vk::Result::ERROR_OUT_OF_HOST_MEMORY, || {
         cb(c).reset();
+        crate::debug::reset_command_buffer(c.as_raw());
         vk::Result::SUCCESS
     })
 }
@@ -543,6 +547,7 @@ pub unsafe extern "system" fn reset_command_buffer(
 ) -> vk::Result {
     guard("vkResetCommandBuffer", vk::Result::ERROR_OUT_OF_HOST_MEMORY, || {
         cb(c).reset();
+        crate::debug::reset_command_buffer(c.as_raw());
         vk::Result::SUCCESS
     })
 }
@@ -730,6 +735,7 @@ pub unsafe extern "system" fn cmd_push_constants(
 /// Vulkan entry point.
 pub unsafe extern "system" fn cmd_dispatch(c: vk::CommandBuffer, x: u32, y: u32, z: u32) {
     guard("vkCmdDispatch", (), || {
+        crate::debug::dispatched(c.as_raw(), cb(c).bound.pipeline.as_raw());
         let c = cb(c);
         let r = c.dispatch([0; 3], [x, y, z], None);
         c.record("vkCmdDispatch", r);
@@ -748,6 +754,7 @@ pub unsafe extern "system" fn cmd_dispatch_base(
     z: u32,
 ) {
     guard("vkCmdDispatchBase", (), || {
+        crate::debug::dispatched(c.as_raw(), cb(c).bound.pipeline.as_raw());
         let c = cb(c);
         let r = c.dispatch([bx, by, bz], [x, y, z], None);
         c.record("vkCmdDispatchBase", r);
@@ -758,6 +765,7 @@ pub unsafe extern "system" fn cmd_dispatch_base(
 /// Vulkan entry point.
 pub unsafe extern "system" fn cmd_dispatch_indirect(c: vk::CommandBuffer, b: vk::Buffer, offset: u64) {
     guard("vkCmdDispatchIndirect", (), || {
+        crate::debug::dispatched(c.as_raw(), cb(c).bound.pipeline.as_raw());
         let c = cb(c);
         // SAFETY: a live buffer handle.
         let va = unsafe { buffer(b) }.map_or(0, |b| b.va(offset));
@@ -826,6 +834,24 @@ pub unsafe extern "system" fn cmd_copy_buffer(
 }
 
 /// # Safety
+/// Vulkan entry point (core 1.3, VK_KHR_copy_commands2): buffer copies only; the image
+/// copies of the extension are absent with images.
+pub unsafe extern "system" fn cmd_copy_buffer2(c: vk::CommandBuffer, info: *const vk::CopyBufferInfo2<'_>) {
+    guard("vkCmdCopyBuffer2", (), || {
+        // SAFETY: valid per the specification.
+        let info = unsafe { &*info };
+        // SAFETY: as above; VkBufferCopy2 adds sType/pNext (no extension structures are
+        // defined for it) to VkBufferCopy's fields.
+        let regions: Vec<vk::BufferCopy> = unsafe { slice(info.p_regions, info.region_count) }
+            .iter()
+            .map(|r| vk::BufferCopy { src_offset: r.src_offset, dst_offset: r.dst_offset, size: r.size })
+            .collect();
+        // SAFETY: the same command buffer and buffers, and regions as above.
+        unsafe { cmd_copy_buffer(c, info.src_buffer, info.dst_buffer, regions.len() as u32, regions.as_ptr()) };
+    })
+}
+
+/// # Safety
 /// Vulkan entry point.
 pub unsafe extern "system" fn cmd_fill_buffer(
     c: vk::CommandBuffer,
@@ -876,9 +902,11 @@ pub unsafe extern "system" fn cmd_update_buffer(
 /// Vulkan entry point.
 pub unsafe extern "system" fn cmd_execute_commands(c: vk::CommandBuffer, n: u32, cbs: *const vk::CommandBuffer) {
     guard("vkCmdExecuteCommands", (), || {
+        let c_raw = c.as_raw();
         let c = cb(c);
         // SAFETY: valid per the specification.
         for &s in unsafe { slice(cbs, n) } {
+            crate::debug::executed(c_raw, s.as_raw());
             // SAFETY: live secondary command buffers.
             if let Some(ib) = unsafe { CommandBuffer::from_handle(s) }.and_then(|s| s.ib()) {
                 // A secondary command buffer runs as a nested IB (IB2).
@@ -957,6 +985,7 @@ pub(crate) fn emit_for(c: vk::CommandBuffer, what: &str, f: impl FnOnce(&mut Bui
 }
 
 /// Records an error on a command buffer (vkEndCommandBuffer reports it).
+#[allow(dead_code, reason = "for recording modules (query.rs no longer needs it)")]
 pub(crate) fn fail(c: vk::CommandBuffer, what: &str, code: vk::Result, msg: String) {
     cb(c).record(what, Err((code, msg)));
 }

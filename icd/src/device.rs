@@ -50,7 +50,10 @@ impl DeviceShared {
         match self.queue.wait(seq, timeout) {
             Ok(true) => vk::Result::SUCCESS,
             Ok(false) => vk::Result::TIMEOUT,
-            Err(_) => vk::Result::ERROR_DEVICE_LOST,
+            Err(report) => {
+                crate::debug::report_lost(&report);
+                vk::Result::ERROR_DEVICE_LOST
+            }
         }
     }
 

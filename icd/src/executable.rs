@@ -129,6 +129,16 @@ fn statistics(p: &Pipeline) -> Vec<(&'static str, &'static str, u64)> {
             "Machine instructions from the entry point to s_code_end or the next kernel",
             instructions as u64,
         ),
+        (
+            "From pipeline cache",
+            "1 when the code object came from the application's pipeline cache (no compilation)",
+            e.from_cache as u64,
+        ),
+        (
+            "From compiler disk cache",
+            "1 when the compiler took the code object from its disk cache (SOFTNAVI_CACHE_DIR)",
+            e.compiler_cache as u64,
+        ),
     ]
 }
 

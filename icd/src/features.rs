@@ -20,7 +20,7 @@ pub mod api {
     /// vkQueueSubmit2, vkCmdPipelineBarrier2, the *2 event and timestamp commands (queue.rs, cmd.rs).
     pub const SYNCHRONIZATION2: bool = false;
     /// vkResetQueryPool from the host (query.rs).
-    pub const HOST_QUERY_RESET: bool = false;
+    pub const HOST_QUERY_RESET: bool = true;
     /// Descriptor indexing on the API side: update-after-bind pools and layouts, partially
     /// bound bindings, variable descriptor counts (descriptor.rs). The shader side is
     /// `SHADER.descriptor_indexing`.
@@ -32,11 +32,11 @@ pub mod api {
     pub const BUFFER_VIEWS: bool = false;
     /// Pipeline caches with serialised code objects and VK_PIPELINE_CREATE_FAIL_ON_PIPELINE_COMPILE_REQUIRED
     /// (pipeline.rs).
-    pub const PIPELINE_CREATION_CACHE_CONTROL: bool = false;
-    /// vkCreatePrivateDataSlot and friends.
-    pub const PRIVATE_DATA: bool = false;
+    pub const PIPELINE_CREATION_CACHE_CONTROL: bool = true;
+    /// vkCreatePrivateDataSlot and friends (private_data.rs).
+    pub const PRIVATE_DATA: bool = true;
     /// vkGetDeviceBufferMemoryRequirements, LocalSizeId, maxBufferSize (memory.rs).
-    pub const MAINTENANCE4: bool = false;
+    pub const MAINTENANCE4: bool = true;
 }
 
 /// `VkPhysicalDeviceFeatures` member names, in declaration order.
@@ -600,6 +600,20 @@ pub fn device_extensions(sf: &ShaderFeatures) -> Vec<(&'static CStr, u32)> {
         // The lowering ignores NonSemantic.* instruction sets and handles StorageBuffer.
         (vk::KHR_SHADER_NON_SEMANTIC_INFO_NAME, vk::KHR_SHADER_NON_SEMANTIC_INFO_SPEC_VERSION),
         (vk::KHR_STORAGE_BUFFER_STORAGE_CLASS_NAME, vk::KHR_STORAGE_BUFFER_STORAGE_CLASS_SPEC_VERSION),
+        // Promotions to core of what works: the core commands under their old names.
+        (vk::KHR_MAINTENANCE1_NAME, vk::KHR_MAINTENANCE1_SPEC_VERSION),
+        (vk::KHR_MAINTENANCE2_NAME, vk::KHR_MAINTENANCE2_SPEC_VERSION),
+        (vk::KHR_MAINTENANCE3_NAME, vk::KHR_MAINTENANCE3_SPEC_VERSION),
+        (vk::KHR_DEDICATED_ALLOCATION_NAME, vk::KHR_DEDICATED_ALLOCATION_SPEC_VERSION),
+        (vk::KHR_GET_MEMORY_REQUIREMENTS2_NAME, vk::KHR_GET_MEMORY_REQUIREMENTS2_SPEC_VERSION),
+        (vk::KHR_BIND_MEMORY2_NAME, vk::KHR_BIND_MEMORY2_SPEC_VERSION),
+        (vk::KHR_DRIVER_PROPERTIES_NAME, vk::KHR_DRIVER_PROPERTIES_SPEC_VERSION),
+        (vk::KHR_DESCRIPTOR_UPDATE_TEMPLATE_NAME, vk::KHR_DESCRIPTOR_UPDATE_TEMPLATE_SPEC_VERSION),
+        (vk::EXT_MEMORY_BUDGET_NAME, vk::EXT_MEMORY_BUDGET_SPEC_VERSION),
+        (vk::KHR_FORMAT_FEATURE_FLAGS2_NAME, vk::KHR_FORMAT_FEATURE_FLAGS2_SPEC_VERSION),
+        (vk::EXT_TOOLING_INFO_NAME, vk::EXT_TOOLING_INFO_SPEC_VERSION),
+        // VkPipelineCreationFeedbackCreateInfo is filled (pipeline.rs).
+        (vk::EXT_PIPELINE_CREATION_FEEDBACK_NAME, vk::EXT_PIPELINE_CREATION_FEEDBACK_SPEC_VERSION),
     ];
     let conditional = [
         (sf.float16 || sf.int8, vk::KHR_SHADER_FLOAT16_INT8_NAME, vk::KHR_SHADER_FLOAT16_INT8_SPEC_VERSION),
@@ -624,18 +638,51 @@ pub fn device_extensions(sf: &ShaderFeatures) -> Vec<(&'static CStr, u32)> {
         ),
         (sf.buffer_device_address, vk::KHR_BUFFER_DEVICE_ADDRESS_NAME, vk::KHR_BUFFER_DEVICE_ADDRESS_SPEC_VERSION),
         (sf.variable_pointers, vk::KHR_VARIABLE_POINTERS_NAME, vk::KHR_VARIABLE_POINTERS_SPEC_VERSION),
-        (api::PUSH_DESCRIPTOR, vk::KHR_PUSH_DESCRIPTOR_NAME, vk::KHR_PUSH_DESCRIPTOR_SPEC_VERSION),
+        (
+            sf.explicit_layouts,
+            vk::KHR_UNIFORM_BUFFER_STANDARD_LAYOUT_NAME,
+            vk::KHR_UNIFORM_BUFFER_STANDARD_LAYOUT_SPEC_VERSION,
+        ),
+        (sf.explicit_layouts, vk::EXT_SCALAR_BLOCK_LAYOUT_NAME, vk::EXT_SCALAR_BLOCK_LAYOUT_SPEC_VERSION),
+        (
+            sf.subgroup_extended_types,
+            vk::KHR_SHADER_SUBGROUP_EXTENDED_TYPES_NAME,
+            vk::KHR_SHADER_SUBGROUP_EXTENDED_TYPES_SPEC_VERSION,
+        ),
+        (sf.vulkan_memory_model, vk::KHR_VULKAN_MEMORY_MODEL_NAME, vk::KHR_VULKAN_MEMORY_MODEL_SPEC_VERSION),
+        (
+            sf.zero_initialize_workgroup_memory,
+            vk::KHR_ZERO_INITIALIZE_WORKGROUP_MEMORY_NAME,
+            vk::KHR_ZERO_INITIALIZE_WORKGROUP_MEMORY_SPEC_VERSION,
+        ),
+        (api::TIMELINE_SEMAPHORE, vk::KHR_TIMELINE_SEMAPHORE_NAME, vk::KHR_TIMELINE_SEMAPHORE_SPEC_VERSION),
+        (api::SYNCHRONIZATION2, vk::KHR_SYNCHRONIZATION2_NAME, vk::KHR_SYNCHRONIZATION2_SPEC_VERSION),
+        (api::HOST_QUERY_RESET, vk::EXT_HOST_QUERY_RESET_NAME, vk::EXT_HOST_QUERY_RESET_SPEC_VERSION),
         (
             api::DESCRIPTOR_INDEXING && sf.descriptor_indexing,
             vk::EXT_DESCRIPTOR_INDEXING_NAME,
             vk::EXT_DESCRIPTOR_INDEXING_SPEC_VERSION,
         ),
+        (api::PUSH_DESCRIPTOR, vk::KHR_PUSH_DESCRIPTOR_NAME, vk::KHR_PUSH_DESCRIPTOR_SPEC_VERSION),
+        (
+            api::PIPELINE_CREATION_CACHE_CONTROL,
+            vk::EXT_PIPELINE_CREATION_CACHE_CONTROL_NAME,
+            vk::EXT_PIPELINE_CREATION_CACHE_CONTROL_SPEC_VERSION,
+        ),
+        (api::PRIVATE_DATA, vk::EXT_PRIVATE_DATA_NAME, vk::EXT_PRIVATE_DATA_SPEC_VERSION),
+        (api::MAINTENANCE4, vk::KHR_MAINTENANCE4_NAME, vk::KHR_MAINTENANCE4_SPEC_VERSION),
     ];
     list.extend(conditional.into_iter().filter(|c| c.0).map(|(_, n, v)| (n, v)));
     list
 }
 
-/// Device commands that belong to an extension, and which.
+/// Extensions reported whatever the shader table says (see [`device_extensions`]).
+pub const ALWAYS_REPORTED: usize = 16;
+
+/// Device commands that belong to an extension, and which. Core commands under an
+/// extension's name (the KHR/EXT aliases of promoted commands) are here too: they are
+/// returned only when their extension is supported (vkGetInstanceProcAddr) or enabled
+/// (vkGetDeviceProcAddr). A name listed without a table entry in lib.rs is simply absent.
 pub const EXTENSION_COMMANDS: &[(&str, &CStr)] = &[
     ("vkGetPipelineExecutablePropertiesKHR", vk::KHR_PIPELINE_EXECUTABLE_PROPERTIES_NAME),
     ("vkGetPipelineExecutableStatisticsKHR", vk::KHR_PIPELINE_EXECUTABLE_PROPERTIES_NAME),
@@ -643,6 +690,29 @@ pub const EXTENSION_COMMANDS: &[(&str, &CStr)] = &[
     ("vkGetBufferDeviceAddressKHR", vk::KHR_BUFFER_DEVICE_ADDRESS_NAME),
     ("vkGetBufferOpaqueCaptureAddressKHR", vk::KHR_BUFFER_DEVICE_ADDRESS_NAME),
     ("vkGetDeviceMemoryOpaqueCaptureAddressKHR", vk::KHR_BUFFER_DEVICE_ADDRESS_NAME),
+    ("vkTrimCommandPoolKHR", vk::KHR_MAINTENANCE1_NAME),
+    ("vkGetDescriptorSetLayoutSupportKHR", vk::KHR_MAINTENANCE3_NAME),
+    ("vkGetBufferMemoryRequirements2KHR", vk::KHR_GET_MEMORY_REQUIREMENTS2_NAME),
+    ("vkBindBufferMemory2KHR", vk::KHR_BIND_MEMORY2_NAME),
+    ("vkCreateDescriptorUpdateTemplateKHR", vk::KHR_DESCRIPTOR_UPDATE_TEMPLATE_NAME),
+    ("vkDestroyDescriptorUpdateTemplateKHR", vk::KHR_DESCRIPTOR_UPDATE_TEMPLATE_NAME),
+    ("vkUpdateDescriptorSetWithTemplateKHR", vk::KHR_DESCRIPTOR_UPDATE_TEMPLATE_NAME),
+    ("vkGetPhysicalDeviceToolPropertiesEXT", vk::EXT_TOOLING_INFO_NAME),
+    ("vkCreatePrivateDataSlotEXT", vk::EXT_PRIVATE_DATA_NAME),
+    ("vkDestroyPrivateDataSlotEXT", vk::EXT_PRIVATE_DATA_NAME),
+    ("vkSetPrivateDataEXT", vk::EXT_PRIVATE_DATA_NAME),
+    ("vkGetPrivateDataEXT", vk::EXT_PRIVATE_DATA_NAME),
+    ("vkGetDeviceBufferMemoryRequirementsKHR", vk::KHR_MAINTENANCE4_NAME),
+    ("vkGetSemaphoreCounterValueKHR", vk::KHR_TIMELINE_SEMAPHORE_NAME),
+    ("vkWaitSemaphoresKHR", vk::KHR_TIMELINE_SEMAPHORE_NAME),
+    ("vkSignalSemaphoreKHR", vk::KHR_TIMELINE_SEMAPHORE_NAME),
+    ("vkCmdSetEvent2KHR", vk::KHR_SYNCHRONIZATION2_NAME),
+    ("vkCmdResetEvent2KHR", vk::KHR_SYNCHRONIZATION2_NAME),
+    ("vkCmdWaitEvents2KHR", vk::KHR_SYNCHRONIZATION2_NAME),
+    ("vkCmdPipelineBarrier2KHR", vk::KHR_SYNCHRONIZATION2_NAME),
+    ("vkCmdWriteTimestamp2KHR", vk::KHR_SYNCHRONIZATION2_NAME),
+    ("vkQueueSubmit2KHR", vk::KHR_SYNCHRONIZATION2_NAME),
+    ("vkResetQueryPoolEXT", vk::EXT_HOST_QUERY_RESET_NAME),
     ("vkCmdPushDescriptorSetKHR", vk::KHR_PUSH_DESCRIPTOR_NAME),
     ("vkCmdPushDescriptorSetWithTemplateKHR", vk::KHR_PUSH_DESCRIPTOR_NAME),
 ];
@@ -816,10 +886,19 @@ mod tests {
         assert_eq!((core.shader_float64, core.shader_int64, core.shader_int16), (1, 1, 1));
         assert_eq!(core.robust_buffer_access, 1);
         assert_eq!(core.geometry_shader, 0);
-        assert_eq!(
-            device_extensions(&all).len(),
-            4 + 9 + api::PUSH_DESCRIPTOR as usize + api::DESCRIPTOR_INDEXING as usize
-        );
+        let gated = [
+            api::TIMELINE_SEMAPHORE,
+            api::SYNCHRONIZATION2,
+            api::HOST_QUERY_RESET,
+            api::DESCRIPTOR_INDEXING,
+            api::PUSH_DESCRIPTOR,
+            api::PIPELINE_CREATION_CACHE_CONTROL,
+            api::PRIVATE_DATA,
+            api::MAINTENANCE4,
+        ];
+        let api_on = gated.iter().filter(|&&b| b).count();
+        // 9 extensions of the older fields, 2 for explicit layouts, 3 for the new shader fields.
+        assert_eq!(device_extensions(&all).len(), ALWAYS_REPORTED + 9 + 2 + 3 + api_on);
         let none = ShaderFeatures {
             float64: false,
             int64: false,
@@ -837,10 +916,16 @@ mod tests {
             variable_pointers: false,
             ..all
         };
-        assert_eq!(
-            device_extensions(&none).len(),
-            4 + api::PUSH_DESCRIPTOR as usize + api::DESCRIPTOR_INDEXING as usize
-        );
+        let none = ShaderFeatures {
+            explicit_layouts: false,
+            descriptor_indexing: false,
+            vulkan_memory_model: false,
+            zero_initialize_workgroup_memory: false,
+            subgroup_extended_types: false,
+            ..none
+        };
+        let di = usize::from(api::DESCRIPTOR_INDEXING);
+        assert_eq!(device_extensions(&none).len(), ALWAYS_REPORTED + api_on - di);
         let mut bda = vk::PhysicalDeviceBufferDeviceAddressFeatures::default();
         // SAFETY: a valid structure of its s_type.
         unsafe { fill_feature_struct(&all, &mut bda as *mut _ as *mut _) };

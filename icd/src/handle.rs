@@ -201,5 +201,9 @@ pub unsafe fn chain(p: *const std::ffi::c_void) -> impl Iterator<Item = *const v
 /// `h` must be null or a live handle of `T` that the application no longer uses.
 pub unsafe fn destroy<T: Object>(name: &str, h: T::Handle) {
     // SAFETY: by the caller's contract.
-    guard(name, (), || drop(unsafe { T::destroy(h) }))
+    guard(name, (), || {
+        let raw = h.as_raw();
+        crate::debug::forget(raw);
+        drop(unsafe { T::destroy(T::Handle::from_raw(raw)) })
+    })
 }

@@ -13,6 +13,7 @@ use ash::vk;
 use handle::Object;
 
 pub mod cmd;
+pub mod debug;
 pub mod descriptor;
 pub mod device;
 pub mod executable;
@@ -20,7 +21,9 @@ pub mod features;
 pub mod handle;
 pub mod instance;
 pub mod memory;
+pub mod pcache;
 pub mod pipeline;
+pub mod private_data;
 pub mod query;
 
 /// Where an entry point belongs, which decides which GetProcAddr returns it.
@@ -80,6 +83,8 @@ entry_points! {
     Physical "vkGetPhysicalDeviceImageFormatProperties2KHR" => instance::get_physical_device_image_format_properties2,
     Physical "vkGetPhysicalDeviceSparseImageFormatProperties2KHR" => instance::get_physical_device_sparse_image_format_properties2,
     Physical "vkEnumerateDeviceExtensionProperties" => instance::enumerate_device_extension_properties,
+    Physical "vkGetPhysicalDeviceToolProperties" => instance::get_physical_device_tool_properties,
+    Physical "vkGetPhysicalDeviceToolPropertiesEXT" => instance::get_physical_device_tool_properties,
     Physical "vkCreateDevice" => device::create_device,
     Device "vkGetDeviceProcAddr" => get_device_proc_addr,
     Device "vkDestroyDevice" => device::destroy_device,
@@ -106,7 +111,7 @@ entry_points! {
     Device "vkMapMemory" => memory::map_memory,
     Device "vkUnmapMemory" => memory::unmap_memory,
     Device "vkFlushMappedMemoryRanges" => memory::flush_mapped_memory_ranges,
-    Device "vkInvalidateMappedMemoryRanges" => memory::flush_mapped_memory_ranges,
+    Device "vkInvalidateMappedMemoryRanges" => memory::invalidate_mapped_memory_ranges,
     Device "vkGetDeviceMemoryCommitment" => memory::get_device_memory_commitment,
     Device "vkCreateBuffer" => memory::create_buffer,
     Device "vkDestroyBuffer" => memory::destroy_buffer,
@@ -114,6 +119,23 @@ entry_points! {
     Device "vkGetBufferMemoryRequirements2" => memory::get_buffer_memory_requirements2,
     Device "vkBindBufferMemory" => memory::bind_buffer_memory,
     Device "vkBindBufferMemory2" => memory::bind_buffer_memory2,
+    Device "vkGetBufferMemoryRequirements2KHR" => memory::get_buffer_memory_requirements2,
+    Device "vkBindBufferMemory2KHR" => memory::bind_buffer_memory2,
+    Device "vkGetDeviceBufferMemoryRequirements" => memory::get_device_buffer_memory_requirements,
+    Device "vkGetDeviceBufferMemoryRequirementsKHR" => memory::get_device_buffer_memory_requirements,
+    Device "vkCreatePrivateDataSlot" => private_data::create_private_data_slot,
+    Device "vkDestroyPrivateDataSlot" => private_data::destroy_private_data_slot,
+    Device "vkSetPrivateData" => private_data::set_private_data,
+    Device "vkGetPrivateData" => private_data::get_private_data,
+    Device "vkCreatePrivateDataSlotEXT" => private_data::create_private_data_slot,
+    Device "vkDestroyPrivateDataSlotEXT" => private_data::destroy_private_data_slot,
+    Device "vkSetPrivateDataEXT" => private_data::set_private_data,
+    Device "vkGetPrivateDataEXT" => private_data::get_private_data,
+    Device "vkGetDescriptorSetLayoutSupportKHR" => descriptor::get_descriptor_set_layout_support,
+    Device "vkCreateDescriptorUpdateTemplateKHR" => descriptor::create_descriptor_update_template,
+    Device "vkDestroyDescriptorUpdateTemplateKHR" => descriptor::destroy_descriptor_update_template,
+    Device "vkUpdateDescriptorSetWithTemplateKHR" => descriptor::update_descriptor_set_with_template,
+    Device "vkTrimCommandPoolKHR" => cmd::trim_command_pool,
     Device "vkCreateDescriptorSetLayout" => descriptor::create_descriptor_set_layout,
     Device "vkDestroyDescriptorSetLayout" => descriptor::destroy_descriptor_set_layout,
     Device "vkGetDescriptorSetLayoutSupport" => descriptor::get_descriptor_set_layout_support,
@@ -139,6 +161,8 @@ entry_points! {
     Device "vkCreateQueryPool" => query::create_query_pool,
     Device "vkDestroyQueryPool" => query::destroy_query_pool,
     Device "vkGetQueryPoolResults" => query::get_query_pool_results,
+    Device "vkResetQueryPool" => query::reset_query_pool,
+    Device "vkResetQueryPoolEXT" => query::reset_query_pool,
     Device "vkCreateCommandPool" => cmd::create_command_pool,
     Device "vkDestroyCommandPool" => cmd::destroy_command_pool,
     Device "vkResetCommandPool" => cmd::reset_command_pool,
@@ -159,6 +183,7 @@ entry_points! {
     Device "vkCmdSetDeviceMask" => cmd::cmd_set_device_mask,
     Device "vkCmdPipelineBarrier" => cmd::cmd_pipeline_barrier,
     Device "vkCmdCopyBuffer" => cmd::cmd_copy_buffer,
+    Device "vkCmdCopyBuffer2" => cmd::cmd_copy_buffer2,
     Device "vkCmdFillBuffer" => cmd::cmd_fill_buffer,
     Device "vkCmdUpdateBuffer" => cmd::cmd_update_buffer,
     Device "vkCmdExecuteCommands" => cmd::cmd_execute_commands,
@@ -168,9 +193,20 @@ entry_points! {
     Device "vkCmdResetQueryPool" => query::cmd_reset_query_pool,
     Device "vkCmdWriteTimestamp" => query::cmd_write_timestamp,
     Device "vkCmdCopyQueryPoolResults" => query::cmd_copy_query_pool_results,
+    Device "vkSetDebugUtilsObjectNameEXT" => debug::set_debug_utils_object_name,
+    Device "vkSetDebugUtilsObjectTagEXT" => debug::set_debug_utils_object_tag,
+    Device "vkCmdBeginDebugUtilsLabelEXT" => debug::cmd_begin_label,
+    Device "vkCmdEndDebugUtilsLabelEXT" => debug::cmd_end_label,
+    Device "vkCmdInsertDebugUtilsLabelEXT" => debug::cmd_insert_label,
+    Device "vkQueueBeginDebugUtilsLabelEXT" => debug::queue_begin_label,
+    Device "vkQueueEndDebugUtilsLabelEXT" => debug::queue_end_label,
+    Device "vkQueueInsertDebugUtilsLabelEXT" => debug::queue_insert_label,
     Device "vkGetPipelineExecutablePropertiesKHR" => executable::get_pipeline_executable_properties,
     Device "vkGetPipelineExecutableStatisticsKHR" => executable::get_pipeline_executable_statistics,
     Device "vkGetPipelineExecutableInternalRepresentationsKHR" => executable::get_pipeline_executable_internal_representations,
+    Device "vkGetBufferDeviceAddress" => memory::get_buffer_device_address,
+    Device "vkGetBufferOpaqueCaptureAddress" => memory::get_buffer_opaque_capture_address,
+    Device "vkGetDeviceMemoryOpaqueCaptureAddress" => memory::get_device_memory_opaque_capture_address,
     Device "vkGetBufferDeviceAddressKHR" => memory::get_buffer_device_address,
     Device "vkGetBufferOpaqueCaptureAddressKHR" => memory::get_buffer_opaque_capture_address,
     Device "vkGetDeviceMemoryOpaqueCaptureAddressKHR" => memory::get_device_memory_opaque_capture_address,

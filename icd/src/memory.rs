@@ -1,7 +1,13 @@
 //! VkDeviceMemory and VkBuffer: device memory is a winsys buffer object in the GPU
-//! address space; buffers are ranges of it. All memory is host memory and coherent, so
-//! every memory type may be mapped.
+//! address space; buffers are ranges of it.
+//!
+//! The memory types are those of an RDNA3 dGPU under amdgpu (RADV's layout): heap 0 is
+//! "VRAM", heap 1 is "GTT" (system memory the GPU reaches over PCIe). In the model both are
+//! the same host memory in one address space, so the heaps differ only in what the
+//! application is told; the flags are kept honest all the same: a type without
+//! HOST_VISIBLE cannot be mapped.
 
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
 use ash::vk;
@@ -9,40 +15,70 @@ use ash::vk;
 use crate::device::{dev, DeviceShared};
 use crate::handle::{chain, chain_mut, code, destroy, guard, object, slice, Object};
 
-/// Memory types, ordered as the specification requires (a type whose flags are a subset
-/// of another's comes first).
-const TYPES: [vk::MemoryPropertyFlags; 3] = [
-    vk::MemoryPropertyFlags::DEVICE_LOCAL,
-    vk::MemoryPropertyFlags::from_raw(
-        vk::MemoryPropertyFlags::DEVICE_LOCAL.as_raw()
-            | vk::MemoryPropertyFlags::HOST_VISIBLE.as_raw()
-            | vk::MemoryPropertyFlags::HOST_COHERENT.as_raw(),
-    ),
-    vk::MemoryPropertyFlags::from_raw(
-        vk::MemoryPropertyFlags::DEVICE_LOCAL.as_raw()
-            | vk::MemoryPropertyFlags::HOST_VISIBLE.as_raw()
-            | vk::MemoryPropertyFlags::HOST_COHERENT.as_raw()
-            | vk::MemoryPropertyFlags::HOST_CACHED.as_raw(),
-    ),
+const DL: u32 = vk::MemoryPropertyFlags::DEVICE_LOCAL.as_raw();
+const HV: u32 = vk::MemoryPropertyFlags::HOST_VISIBLE.as_raw();
+const HC: u32 = vk::MemoryPropertyFlags::HOST_COHERENT.as_raw();
+const CACHED: u32 = vk::MemoryPropertyFlags::HOST_CACHED.as_raw();
+
+/// Heap 0: VRAM. Heap 1: GTT.
+pub const VRAM_HEAP: u32 = 0;
+pub const GTT_HEAP: u32 = 1;
+
+/// Memory types (flags, heap), ordered as the specification requires: a type whose flags
+/// are a subset of another's comes first.
+pub const TYPES: [(u32, u32); 5] = [
+    // VRAM, not CPU-visible.
+    (DL, VRAM_HEAP),
+    // GTT, write-combined.
+    (HV | HC, GTT_HEAP),
+    // VRAM through the resizable BAR.
+    (DL | HV | HC, VRAM_HEAP),
+    // GTT, cached and not coherent: flushes and invalidations are the application's job.
+    (HV | CACHED, GTT_HEAP),
+    // GTT, cached and snooped.
+    (HV | HC | CACHED, GTT_HEAP),
 ];
 const ALL_TYPES: u32 = (1 << TYPES.len()) - 1;
+
+/// The flags of memory type `i` (None if there is no such type).
+pub fn type_flags(i: u32) -> Option<vk::MemoryPropertyFlags> {
+    TYPES.get(i as usize).map(|t| vk::MemoryPropertyFlags::from_raw(t.0))
+}
+
+/// Bytes allocated in each heap by this process (every device), for VK_EXT_memory_budget.
+static HEAP_USAGE: [AtomicU64; 2] = [AtomicU64::new(0), AtomicU64::new(0)];
 
 pub fn memory_properties(info: &gpu::ChipInfo) -> vk::PhysicalDeviceMemoryProperties {
     let mut p = vk::PhysicalDeviceMemoryProperties {
         memory_type_count: TYPES.len() as u32,
-        memory_heap_count: 1,
+        memory_heap_count: 2,
         ..Default::default()
     };
-    for (i, &f) in TYPES.iter().enumerate() {
-        p.memory_types[i] = vk::MemoryType { property_flags: f, heap_index: 0 };
+    for (i, &(f, heap)) in TYPES.iter().enumerate() {
+        p.memory_types[i] = vk::MemoryType { property_flags: vk::MemoryPropertyFlags::from_raw(f), heap_index: heap };
     }
-    p.memory_heaps[0] = vk::MemoryHeap { size: info.memory_size, flags: vk::MemoryHeapFlags::DEVICE_LOCAL };
+    // Both heaps are carved from the one address space of `memory_size` bytes
+    // (SOFTNAVI_MEMORY_MB): each may take all of it, and the budget says what is left.
+    p.memory_heaps[VRAM_HEAP as usize] =
+        vk::MemoryHeap { size: info.memory_size, flags: vk::MemoryHeapFlags::DEVICE_LOCAL };
+    p.memory_heaps[GTT_HEAP as usize] = vk::MemoryHeap { size: info.memory_size, flags: vk::MemoryHeapFlags::empty() };
     p
+}
+
+/// VK_EXT_memory_budget: (budget, usage) per heap. Usage is what this process has
+/// allocated in the heap; the budget is that plus what the shared address space still has
+/// room for (a device's allocator fails beyond it).
+pub fn memory_budget(info: &gpu::ChipInfo) -> ([u64; 2], [u64; 2]) {
+    let usage = [HEAP_USAGE[0].load(Ordering::Relaxed), HEAP_USAGE[1].load(Ordering::Relaxed)];
+    let free = info.memory_size.saturating_sub(usage[0] + usage[1]);
+    ([usage[0] + free, usage[1] + free], usage)
 }
 
 pub struct DeviceMemory {
     pub bo: Arc<gpu::mem::Bo>,
     pub size: u64,
+    /// Index into [`TYPES`].
+    pub type_index: u32,
     dev: Arc<DeviceShared>,
 }
 object!(DeviceMemory, vk::DeviceMemory);
@@ -50,6 +86,8 @@ object!(DeviceMemory, vk::DeviceMemory);
 impl Drop for DeviceMemory {
     fn drop(&mut self) {
         self.dev.gpu.free(&self.bo);
+        let heap = TYPES[self.type_index as usize].1 as usize;
+        HEAP_USAGE[heap].fetch_sub(self.size, Ordering::Relaxed);
     }
 }
 
@@ -65,13 +103,15 @@ pub unsafe extern "system" fn allocate_memory(
         let d = dev(device);
         // SAFETY: valid per the specification.
         let info = unsafe { &*info };
-        if info.memory_type_index as usize >= TYPES.len() {
+        let Some(&(_, heap)) = TYPES.get(info.memory_type_index as usize) else {
+            tracing::warn!("vkAllocateMemory: there is no memory type {}", info.memory_type_index);
             return vk::Result::ERROR_OUT_OF_DEVICE_MEMORY;
-        }
+        };
         // SAFETY: the chain is valid per the specification.
         for s in unsafe { chain(info.p_next) } {
             // SAFETY: reading the header only.
             let t = unsafe { (*s).s_type };
+            // A dedicated allocation needs nothing special: every allocation is its own BO.
             if t != vk::StructureType::MEMORY_DEDICATED_ALLOCATE_INFO
                 && t != vk::StructureType::MEMORY_ALLOCATE_FLAGS_INFO
             {
@@ -80,8 +120,15 @@ pub unsafe extern "system" fn allocate_memory(
         }
         match d.shared.gpu.alloc(info.allocation_size, 0) {
             Ok(bo) => {
+                HEAP_USAGE[heap as usize].fetch_add(info.allocation_size, Ordering::Relaxed);
+                let m = DeviceMemory {
+                    bo,
+                    size: info.allocation_size,
+                    type_index: info.memory_type_index,
+                    dev: d.shared.clone(),
+                };
                 // SAFETY: out is valid per the specification.
-                unsafe { *out = DeviceMemory { bo, size: info.allocation_size, dev: d.shared.clone() }.into_handle() };
+                unsafe { *out = m.into_handle() };
                 vk::Result::SUCCESS
             }
             Err(e) => {
@@ -116,6 +163,13 @@ pub unsafe extern "system" fn map_memory(
     guard("vkMapMemory", vk::Result::ERROR_MEMORY_MAP_FAILED, || {
         // SAFETY: a live memory handle.
         let Some(m) = (unsafe { DeviceMemory::from_handle(mem) }) else { return vk::Result::ERROR_MEMORY_MAP_FAILED };
+        if !type_flags(m.type_index).is_some_and(|f| f.contains(vk::MemoryPropertyFlags::HOST_VISIBLE)) {
+            tracing::warn!(
+                "vkMapMemory: memory type {} is not HOST_VISIBLE (VRAM outside the BAR): it cannot be mapped",
+                m.type_index
+            );
+            return vk::Result::ERROR_MEMORY_MAP_FAILED;
+        }
         if offset > m.bo.size() {
             return vk::Result::ERROR_MEMORY_MAP_FAILED;
         }
@@ -129,11 +183,28 @@ pub unsafe extern "system" fn map_memory(
 /// Vulkan entry point.
 pub unsafe extern "system" fn unmap_memory(_device: vk::Device, _mem: vk::DeviceMemory) {}
 
-/// All memory is coherent: flushes and invalidations have nothing to do.
+/// Flushing host writes to the device. Correct as a no-op, also for the non-coherent
+/// HOST_CACHED type: the mapping *is* the BO's backing store, which the GPU model reads
+/// and writes directly (there is no GPU-side cache or copy between host and GPU that a
+/// flush would have to write back), so host writes are visible to the device as soon as
+/// the submission that reads them happens after them.
 ///
 /// # Safety
 /// Vulkan entry point.
 pub unsafe extern "system" fn flush_mapped_memory_ranges(
+    _d: vk::Device,
+    _n: u32,
+    _r: *const vk::MappedMemoryRange<'_>,
+) -> vk::Result {
+    vk::Result::SUCCESS
+}
+
+/// Invalidating host caches of device writes: a no-op for the same reason as
+/// [`flush_mapped_memory_ranges`] (the GPU model's writes land in the very memory mapped).
+///
+/// # Safety
+/// Vulkan entry point.
+pub unsafe extern "system" fn invalidate_mapped_memory_ranges(
     _d: vk::Device,
     _n: u32,
     _r: *const vk::MappedMemoryRange<'_>,
@@ -214,8 +285,28 @@ pub unsafe extern "system" fn destroy_buffer(
     unsafe { destroy::<Buffer>("vkDestroyBuffer", b) }
 }
 
-fn requirements(b: &Buffer) -> vk::MemoryRequirements {
-    vk::MemoryRequirements { size: b.size.div_ceil(4) * 4, alignment: 16, memory_type_bits: ALL_TYPES }
+/// A buffer of `size` bytes may live in any memory type.
+fn requirements(size: u64) -> vk::MemoryRequirements {
+    vk::MemoryRequirements { size: size.div_ceil(4) * 4, alignment: 16, memory_type_bits: ALL_TYPES }
+}
+
+/// Fills a `VkMemoryRequirements2` and its chain for a buffer of `size` bytes.
+///
+/// # Safety
+/// `out` and its chain must be valid.
+unsafe fn fill_requirements2(size: u64, out: *mut vk::MemoryRequirements2<'_>) {
+    // SAFETY: by the caller's contract.
+    unsafe {
+        (*out).memory_requirements = requirements(size);
+        for s in chain_mut((*out).p_next) {
+            if (*s).s_type == vk::StructureType::MEMORY_DEDICATED_REQUIREMENTS {
+                // Allocations are BOs of their own either way: no reason to prefer one.
+                let d = &mut *(s as *mut vk::MemoryDedicatedRequirements<'static>);
+                d.prefers_dedicated_allocation = vk::FALSE;
+                d.requires_dedicated_allocation = vk::FALSE;
+            }
+        }
+    }
 }
 
 /// # Safety
@@ -229,7 +320,7 @@ pub unsafe extern "system" fn get_buffer_memory_requirements(
         // SAFETY: live handle, valid out pointer.
         unsafe {
             if let Some(b) = buffer(b) {
-                *out = requirements(b);
+                *out = requirements(b.size);
             }
         }
     })
@@ -246,14 +337,30 @@ pub unsafe extern "system" fn get_buffer_memory_requirements2(
         // SAFETY: valid per the specification.
         unsafe {
             let Some(b) = buffer((*info).buffer) else { return };
-            (*out).memory_requirements = requirements(b);
-            for s in chain_mut((*out).p_next) {
-                if (*s).s_type == vk::StructureType::MEMORY_DEDICATED_REQUIREMENTS {
-                    let d = &mut *(s as *mut vk::MemoryDedicatedRequirements<'static>);
-                    d.prefers_dedicated_allocation = vk::FALSE;
-                    d.requires_dedicated_allocation = vk::FALSE;
-                }
+            fill_requirements2(b.size, out);
+        }
+    })
+}
+
+/// Vulkan 1.3 / VK_KHR_maintenance4: the requirements of a buffer not created yet, the
+/// same function of the size as for a created one. (vkGetDeviceImageMemoryRequirements and
+/// the sparse variant are absent: there are no images.)
+///
+/// # Safety
+/// Vulkan entry point.
+pub unsafe extern "system" fn get_device_buffer_memory_requirements(
+    _d: vk::Device,
+    info: *const vk::DeviceBufferMemoryRequirements<'_>,
+    out: *mut vk::MemoryRequirements2<'_>,
+) {
+    guard("vkGetDeviceBufferMemoryRequirements", (), || {
+        // SAFETY: valid per the specification.
+        unsafe {
+            let ci = (*info).p_create_info;
+            if ci.is_null() {
+                return;
             }
+            fill_requirements2((*ci).size, out);
         }
     })
 }
@@ -348,6 +455,22 @@ mod tests {
     use super::*;
     use crate::device::Device;
 
+    /// The specification's order of memory types: a type whose flags are a strict subset of
+    /// another's comes first; there is a HOST_VISIBLE | HOST_COHERENT type and a DEVICE_LOCAL
+    /// one; budget usage follows allocations.
+    #[test]
+    fn memory_types_are_ordered_and_complete() {
+        for (i, a) in TYPES.iter().enumerate() {
+            for b in &TYPES[..i] {
+                assert!(!(a.0 != b.0 && a.0 & b.0 == a.0), "type {a:?} must come before {b:?}");
+            }
+        }
+        assert!(TYPES.iter().any(|t| t.0 == HV | HC));
+        assert!(TYPES.iter().any(|t| t.0 & DL != 0 && t.1 == VRAM_HEAP));
+        assert!(TYPES.iter().all(|t| (t.0 & DL != 0) == (t.1 == VRAM_HEAP)));
+        assert_eq!(ALL_TYPES, 0x1f);
+    }
+
     /// VK_KHR_buffer_device_address is not reported while the lowering lacks
     /// PhysicalStorageBuffer (`features::device_extensions` lists it once the table says so),
     /// but its commands work: called directly on an in-process device, as the loader would.
@@ -369,7 +492,7 @@ mod tests {
 
             let mut flags = vk::MemoryAllocateFlagsInfo::default().flags(vk::MemoryAllocateFlags::DEVICE_ADDRESS);
             let ai =
-                vk::MemoryAllocateInfo::default().allocation_size(1 << 16).memory_type_index(0).push_next(&mut flags);
+                vk::MemoryAllocateInfo::default().allocation_size(1 << 16).memory_type_index(2).push_next(&mut flags);
             let mut mem = vk::DeviceMemory::null();
             assert_eq!(allocate_memory(device, &ai, std::ptr::null(), &mut mem), vk::Result::SUCCESS);
             let bi = vk::BufferCreateInfo::default()

@@ -15,6 +15,7 @@ use compiler_bridge::hsa::{KernargPlan, UserValue};
 use crate::descriptor::DescriptorSetLayout;
 use crate::device::{dev, DeviceShared};
 use crate::handle::{destroy, guard, object, slice, Object};
+use crate::pcache;
 
 /// Bytes of `s_code_end` padding after a shader: the instruction prefetcher may read up
 /// to 256 bytes past the end (seed 004, "shader padding requirements").
@@ -130,22 +131,65 @@ pub unsafe extern "system" fn destroy_pipeline_layout(
     unsafe { destroy::<PipelineLayout>("vkDestroyPipelineLayout", l) }
 }
 
-/// A pipeline cache that stores nothing: its data is a valid header only, which the
-/// specification allows (serialised code objects come with a later issue).
-pub struct PipelineCache;
+/// A pipeline cache: compiled SPIR-V pipeline shaders (`pcache`), shared by the pipelines
+/// created with it. Locked internally, so EXTERNALLY_SYNCHRONIZED needs nothing more.
+pub struct PipelineCache {
+    entries: parking_lot::Mutex<pcache::Entries>,
+    id: pcache::Identity,
+}
 object!(PipelineCache, vk::PipelineCache);
+
+impl PipelineCache {
+    fn get(&self, key: &pcache::Key) -> Option<Arc<pcache::Entry>> {
+        self.entries.lock().0.get(key).cloned()
+    }
+
+    fn insert(&self, key: pcache::Key, entry: Arc<pcache::Entry>) {
+        self.entries.lock().0.insert(key, entry);
+    }
+}
+
+/// The pipeline cache identity of a device.
+fn identity(shared: &DeviceShared) -> pcache::Identity {
+    pcache::Identity {
+        vendor_id: shared.info.vendor_id,
+        device_id: shared.info.device_id,
+        uuid: crate::instance::cache_uuid(),
+    }
+}
 
 /// # Safety
 /// Vulkan entry point.
 pub unsafe extern "system" fn create_pipeline_cache(
-    _d: vk::Device,
-    _info: *const vk::PipelineCacheCreateInfo<'_>,
+    device: vk::Device,
+    info: *const vk::PipelineCacheCreateInfo<'_>,
     _alloc: *const vk::AllocationCallbacks<'_>,
     out: *mut vk::PipelineCache,
 ) -> vk::Result {
-    // SAFETY: out is valid per the specification.
-    unsafe { *out = PipelineCache.into_handle() };
-    vk::Result::SUCCESS
+    guard("vkCreatePipelineCache", vk::Result::ERROR_OUT_OF_HOST_MEMORY, || {
+        // SAFETY: valid per the specification.
+        let info = unsafe { &*info };
+        let known = vk::PipelineCacheCreateFlags::EXTERNALLY_SYNCHRONIZED;
+        if !(info.flags & !known).is_empty() {
+            tracing::warn!("vkCreatePipelineCache: flags {:?} are not supported", info.flags & !known);
+            return vk::Result::ERROR_FEATURE_NOT_PRESENT;
+        }
+        let id = identity(&dev(device).shared);
+        let data = if info.p_initial_data.is_null() {
+            &[][..]
+        } else {
+            // SAFETY: p_initial_data points to initial_data_size bytes.
+            unsafe { std::slice::from_raw_parts(info.p_initial_data as *const u8, info.initial_data_size) }
+        };
+        let entries = pcache::Entries::parse(data, &id).unwrap_or_else(|why| {
+            tracing::warn!("vkCreatePipelineCache: ignoring the initial data ({} bytes): {why}", data.len());
+            pcache::Entries::default()
+        });
+        tracing::debug!("vkCreatePipelineCache: {} entries from {} bytes of initial data", entries.0.len(), data.len());
+        // SAFETY: out is valid per the specification.
+        unsafe { *out = PipelineCache { entries: parking_lot::Mutex::new(entries), id }.into_handle() };
+        vk::Result::SUCCESS
+    })
 }
 
 /// # Safety
@@ -162,34 +206,32 @@ pub unsafe extern "system" fn destroy_pipeline_cache(
 /// # Safety
 /// Vulkan entry point.
 pub unsafe extern "system" fn get_pipeline_cache_data(
-    device: vk::Device,
-    _c: vk::PipelineCache,
+    _device: vk::Device,
+    c: vk::PipelineCache,
     size: *mut usize,
     data: *mut std::ffi::c_void,
 ) -> vk::Result {
     guard("vkGetPipelineCacheData", vk::Result::ERROR_OUT_OF_HOST_MEMORY, || {
-        let info = &dev(device).shared.info;
-        // VkPipelineCacheHeaderVersionOne.
-        let mut h = Vec::with_capacity(32);
-        h.extend_from_slice(&32u32.to_le_bytes());
-        h.extend_from_slice(&1u32.to_le_bytes());
-        h.extend_from_slice(&info.vendor_id.to_le_bytes());
-        h.extend_from_slice(&info.device_id.to_le_bytes());
-        h.extend_from_slice(&crate::instance::cache_uuid());
+        // SAFETY: a live cache handle.
+        let Some(cache) = (unsafe { PipelineCache::from_handle(c) }) else {
+            return vk::Result::ERROR_UNKNOWN;
+        };
+        let entries = cache.entries.lock();
         // SAFETY: size/data as the specification requires.
         unsafe {
             if data.is_null() {
-                *size = h.len();
+                *size = entries.size(&cache.id);
                 return vk::Result::SUCCESS;
             }
-            if *size < h.len() {
-                *size = 0;
-                return vk::Result::INCOMPLETE;
+            let (bytes, all) = entries.serialise(&cache.id, *size);
+            std::ptr::copy_nonoverlapping(bytes.as_ptr(), data as *mut u8, bytes.len());
+            *size = bytes.len();
+            if all {
+                vk::Result::SUCCESS
+            } else {
+                vk::Result::INCOMPLETE
             }
-            std::ptr::copy_nonoverlapping(h.as_ptr(), data as *mut u8, h.len());
-            *size = h.len();
         }
-        vk::Result::SUCCESS
     })
 }
 
@@ -197,11 +239,28 @@ pub unsafe extern "system" fn get_pipeline_cache_data(
 /// Vulkan entry point.
 pub unsafe extern "system" fn merge_pipeline_caches(
     _d: vk::Device,
-    _dst: vk::PipelineCache,
-    _n: u32,
-    _src: *const vk::PipelineCache,
+    dst: vk::PipelineCache,
+    n: u32,
+    src: *const vk::PipelineCache,
 ) -> vk::Result {
-    vk::Result::SUCCESS
+    guard("vkMergePipelineCaches", vk::Result::ERROR_OUT_OF_HOST_MEMORY, || {
+        // SAFETY: a live cache handle.
+        let Some(dst) = (unsafe { PipelineCache::from_handle(dst) }) else {
+            return vk::Result::ERROR_UNKNOWN;
+        };
+        let dst: &PipelineCache = dst;
+        // SAFETY: valid per the specification.
+        for &s in unsafe { slice(src, n) } {
+            // SAFETY: live cache handles, none of them dst (per the specification).
+            let Some(s) = (unsafe { PipelineCache::from_handle(s) }) else { continue };
+            if std::ptr::eq(&*s, dst) {
+                continue;
+            }
+            let from: Vec<_> = s.entries.lock().0.iter().map(|(k, v)| (*k, v.clone())).collect();
+            dst.entries.lock().0.extend(from);
+        }
+        vk::Result::SUCCESS
+    })
 }
 
 /// A compute pipeline: the uploaded kernel and what a dispatch programs.
@@ -255,6 +314,10 @@ pub struct Executable {
     pub llvm_ir: Option<String>,
     /// Compiled from SPIR-V (not an application's code object).
     pub spirv: bool,
+    /// The code object came from the application's pipeline cache (no compilation).
+    pub from_cache: bool,
+    /// The compiler took the code object from its disk cache (SOFTNAVI_CACHE_DIR).
+    pub compiler_cache: bool,
 }
 
 impl Pipeline {
@@ -269,6 +332,7 @@ impl Pipeline {
 
 impl Drop for Pipeline {
     fn drop(&mut self) {
+        crate::debug::forget_code(self.bo.va());
         self.dev.gpu.free(&self.bo);
     }
 }
@@ -304,9 +368,50 @@ fn specialization(info: *const vk::SpecializationInfo<'_>) -> Vec<compiler_bridg
         .collect()
 }
 
+/// The pipeline cache key of a SPIR-V shader: everything its code object depends on (the
+/// module, entry point, specialisation, the layout's descriptor and push-constant
+/// placement, the wave size, and the compiler). `None` (logged) when the compiler cannot
+/// name itself, and then nothing is cached.
+fn cache_key(
+    words: &[u32],
+    entry: &str,
+    spec: &[compiler_bridge::SpecConstant],
+    layout: &abi::PipelineLayout,
+    wave_size: u32,
+) -> Option<pcache::Key> {
+    let compiler = compiler_bridge::Compiler::from_env().and_then(|c| c.backend.identity());
+    let compiler = match compiler {
+        Ok(id) => id,
+        Err(e) => {
+            tracing::warn!("pipeline cache: the compiler cannot name itself ({e}); not caching");
+            return None;
+        }
+    };
+    let spirv: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+    let mut spec_bytes = Vec::new();
+    for c in spec {
+        spec_bytes.extend_from_slice(&c.id.to_le_bytes());
+        spec_bytes.extend_from_slice(&(c.data.len() as u32).to_le_bytes());
+        spec_bytes.extend_from_slice(&c.data);
+    }
+    let layout = format!("{layout:?}");
+    let features = format!("{:?}", compiler_bridge::SHADER_FEATURES);
+    Some(pcache::key(&[
+        &spirv,
+        entry.as_bytes(),
+        &spec_bytes,
+        layout.as_bytes(),
+        &wave_size.to_le_bytes(),
+        compiler.as_bytes(),
+        env!("CARGO_PKG_VERSION").as_bytes(),
+        features.as_bytes(),
+    ]))
+}
+
 fn build(
     shared: &Arc<DeviceShared>,
     info: &vk::ComputePipelineCreateInfo<'_>,
+    cache: Option<&PipelineCache>,
 ) -> Result<Pipeline, (vk::Result, String)> {
     let stage = &info.stage;
     // SAFETY: live handles per the specification.
@@ -331,15 +436,44 @@ fn build(
             return build_code_object(shared, co, &entry, &spec, &layout.abi, subgroups, code);
         }
     };
-    let input =
-        compiler_bridge::ShaderInput { spirv: words, entry_point: &entry, layout: &layout.abi, specialization: &spec };
-    let opts = compiler_bridge::CodegenOptions { wave64: subgroups.wave_size() == 64 };
-    let compiled = match compiler_bridge::compile_with(&input, &opts) {
-        Ok(c) => c,
-        Err(e @ compiler_bridge::CompileError::Unsupported { .. }) => {
-            return fail(vk::Result::ERROR_FEATURE_NOT_PRESENT, e.to_string())
+    let wave_size = subgroups.wave_size();
+    let key = cache.and_then(|_| cache_key(words, &entry, &spec, &layout.abi, wave_size));
+    // Internal representations need the LLVM IR, which only a compilation has.
+    let hit = match (cache, &key) {
+        (Some(c), Some(k)) if !capture.internal => c.get(k),
+        _ => None,
+    };
+    let from_cache = hit.is_some();
+    let (compiled, ir, compiler_cache) = match hit {
+        Some(e) => (e, None, false),
+        None => {
+            if info.flags.contains(vk::PipelineCreateFlags::FAIL_ON_PIPELINE_COMPILE_REQUIRED) {
+                return fail(
+                    vk::Result::PIPELINE_COMPILE_REQUIRED,
+                    "the shader is not in the pipeline cache and FAIL_ON_PIPELINE_COMPILE_REQUIRED is set".into(),
+                );
+            }
+            let input = compiler_bridge::ShaderInput {
+                spirv: words,
+                entry_point: &entry,
+                layout: &layout.abi,
+                specialization: &spec,
+            };
+            let opts = compiler_bridge::CodegenOptions { wave64: wave_size == 64 };
+            let c = match compiler_bridge::compile_with(&input, &opts) {
+                Ok(c) => c,
+                Err(e @ compiler_bridge::CompileError::Unsupported { .. }) => {
+                    return fail(vk::Result::ERROR_FEATURE_NOT_PRESENT, e.to_string())
+                }
+                Err(e) => return fail(vk::Result::ERROR_UNKNOWN, e.to_string()),
+            };
+            let e =
+                Arc::new(pcache::Entry { kernel_name: c.kernel_name, workgroup_size: c.workgroup_size, elf: c.elf });
+            if let (Some(cache), Some(k)) = (cache, key) {
+                cache.insert(k, e.clone());
+            }
+            (e, capture.internal.then_some(c.llvm_ir), c.from_cache)
         }
-        Err(e) => return fail(vk::Result::ERROR_UNKNOWN, e.to_string()),
     };
     let co = CodeObject::parse(&compiled.elf).map_err(|e| (vk::Result::ERROR_UNKNOWN, e.to_string()))?;
     let Some(kernel) = co.kernel(&compiled.kernel_name) else {
@@ -365,8 +499,10 @@ fn build(
     let kernarg = Kernarg::Spirv(layout.abi.kernarg());
     let lds = kd.group_segment_fixed_size;
     let exec = CodeRange { elf: &compiled.elf, capture };
-    let ir = capture.internal.then(|| compiled.llvm_ir.clone());
-    upload(shared, &co, kernel, compiled.workgroup_size, user_sgprs, kernarg, lds, &layout.abi, exec, ir)
+    let mut p = upload(shared, &co, kernel, compiled.workgroup_size, user_sgprs, kernarg, lds, &layout.abi, exec, ir)?;
+    p.executable.from_cache = from_cache;
+    p.executable.compiler_cache = compiler_cache;
+    Ok(p)
 }
 
 /// What a pipeline's executable is made from: the code object's bytes (for the kernel's
@@ -637,6 +773,8 @@ fn upload(
         capture_internal: capture.internal,
         llvm_ir,
         spirv: capture.spirv,
+        from_cache: false,
+        compiler_cache: false,
     };
     Ok(Pipeline {
         executable,
@@ -659,11 +797,39 @@ fn upload(
     })
 }
 
+/// Fills VkPipelineCreationFeedbackCreateInfo, when the application chained one.
+fn feedback(info: &vk::ComputePipelineCreateInfo<'_>, hit: bool, took: std::time::Duration) {
+    let mut flags = vk::PipelineCreationFeedbackFlags::VALID;
+    if hit {
+        flags |= vk::PipelineCreationFeedbackFlags::APPLICATION_PIPELINE_CACHE_HIT;
+    }
+    let fb = vk::PipelineCreationFeedback { flags, duration: took.as_nanos().min(u64::MAX as u128) as u64 };
+    // SAFETY: the chain is valid per the specification.
+    for s in unsafe { crate::handle::chain(info.p_next) } {
+        // SAFETY: s_type says what the structure is.
+        if unsafe { (*s).s_type } != vk::StructureType::PIPELINE_CREATION_FEEDBACK_CREATE_INFO {
+            continue;
+        }
+        // SAFETY: as above.
+        let f = unsafe { &*(s as *const vk::PipelineCreationFeedbackCreateInfo<'static>) };
+        // SAFETY: the pointers are valid for writes per the specification; a compute
+        // pipeline has one stage.
+        unsafe {
+            if !f.p_pipeline_creation_feedback.is_null() {
+                *f.p_pipeline_creation_feedback = fb;
+            }
+            if f.pipeline_stage_creation_feedback_count > 0 && !f.p_pipeline_stage_creation_feedbacks.is_null() {
+                *f.p_pipeline_stage_creation_feedbacks = fb;
+            }
+        }
+    }
+}
+
 /// # Safety
 /// Vulkan entry point.
 pub unsafe extern "system" fn create_compute_pipelines(
     device: vk::Device,
-    _cache: vk::PipelineCache,
+    cache: vk::PipelineCache,
     n: u32,
     infos: *const vk::ComputePipelineCreateInfo<'_>,
     _alloc: *const vk::AllocationCallbacks<'_>,
@@ -671,19 +837,36 @@ pub unsafe extern "system" fn create_compute_pipelines(
 ) -> vk::Result {
     guard("vkCreateComputePipelines", vk::Result::ERROR_UNKNOWN, || {
         let shared = dev(device).shared.clone();
+        // SAFETY: a live cache handle or null.
+        let cache = unsafe { PipelineCache::from_handle(cache) }.map(|c| &*c);
         let mut result = vk::Result::SUCCESS;
         // SAFETY: valid per the specification.
-        for (i, info) in unsafe { slice(infos, n) }.iter().enumerate() {
-            let handle = match build(&shared, info) {
-                Ok(p) => p.into_handle(),
-                Err((code, what)) => {
-                    tracing::warn!("vkCreateComputePipelines: pipeline {i}: {what}");
-                    result = code;
-                    vk::Pipeline::null()
+        let infos = unsafe { slice(infos, n) };
+        // SAFETY: out has room for n handles.
+        let outs = unsafe { std::slice::from_raw_parts_mut(out, n as usize) };
+        outs.fill(vk::Pipeline::null());
+        for (i, info) in infos.iter().enumerate() {
+            let start = std::time::Instant::now();
+            match build(&shared, info, cache) {
+                Ok(p) => {
+                    feedback(info, p.executable.from_cache, start.elapsed());
+                    let (code, kernel) = ((p.bo.va(), p.bo.va() + p.bo.size()), p.executable.kernel.clone());
+                    outs[i] = p.into_handle();
+                    use ash::vk::Handle as _;
+                    crate::debug::register_code(code.0, code.1, outs[i].as_raw(), info.stage.module.as_raw(), &kernel);
                 }
-            };
-            // SAFETY: out has room for n handles.
-            unsafe { *out.add(i) = handle };
+                Err((code, what)) => {
+                    if code == vk::Result::PIPELINE_COMPILE_REQUIRED {
+                        tracing::debug!("vkCreateComputePipelines: pipeline {i}: {what}");
+                    } else {
+                        tracing::warn!("vkCreateComputePipelines: pipeline {i}: {what}");
+                    }
+                    result = code;
+                    if info.flags.contains(vk::PipelineCreateFlags::EARLY_RETURN_ON_FAILURE) {
+                        break;
+                    }
+                }
+            }
         }
         result
     })

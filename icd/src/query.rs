@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 use ash::vk;
 use gpu::pm4;
 
-use crate::cmd::{emit_for, fail};
+use crate::cmd::emit_for;
 use crate::device::{dev, DeviceShared};
 use crate::handle::{destroy, guard, object, Object};
 use crate::memory::buffer;
@@ -196,16 +196,29 @@ pub unsafe extern "system" fn cmd_copy_query_pool_results(
         // SAFETY: a live buffer handle.
         let Some(d) = (unsafe { buffer(dst) }) else { return };
         let wide = flags.contains(vk::QueryResultFlags::TYPE_64);
-        if flags.contains(vk::QueryResultFlags::WITH_AVAILABILITY) && !flags.contains(vk::QueryResultFlags::WAIT) {
-            fail(
-                c,
-                "vkCmdCopyQueryPoolResults",
-                vk::Result::ERROR_FEATURE_NOT_PRESENT,
-                "availability without VK_QUERY_RESULT_WAIT_BIT is not supported yet".into(),
-            );
-            return;
-        }
+        let w = if wide { 8 } else { 4 };
         for i in 0..count.min(p.count.saturating_sub(first)) {
+            if flags.contains(vk::QueryResultFlags::WITH_AVAILABILITY) && !flags.contains(vk::QueryResultFlags::WAIT) {
+                // Availability without waiting: the query's high dword + 1 (0 exactly when
+                // it is the "not written" pattern; any non-zero value means available), and
+                // the value copied only when that is non-zero (COND_EXEC).
+                let src = p.va(first + i);
+                let at = d.va(offset + i as u64 * stride);
+                let mut value = Vec::new();
+                gpu::pm4::Builder(&mut value).copy_data(pm4::sel::TC_L2, src, at, wide);
+                let skip = value.len() as u32;
+                emit_for(c, "vkCmdCopyQueryPoolResults", |b| {
+                    b.copy_data(pm4::sel::TC_L2, src + 4, at + w, false);
+                    if wide {
+                        b.write_data(at + w + 4, &[0]);
+                    }
+                    let add = pm4::atomic_mem::ADD | pm4::atomic_mem::OP_NO_RETURN;
+                    b.atomic_mem(add, pm4::atomic_mem::SINGLE_PASS, at + w, 1, 0);
+                    b.cond_exec(at + w, skip);
+                    b.copy_data(pm4::sel::TC_L2, src, at, wide);
+                });
+                continue;
+            }
             let src = p.va(first + i);
             let at = d.va(offset + i as u64 * stride);
             emit_for(c, "vkCmdCopyQueryPoolResults", |b| {
@@ -215,10 +228,23 @@ pub unsafe extern "system" fn cmd_copy_query_pool_results(
                 }
                 b.copy_data(pm4::sel::TC_L2, src, at, wide);
                 if flags.contains(vk::QueryResultFlags::WITH_AVAILABILITY) {
-                    let w = if wide { 8 } else { 4 };
                     b.write_data(at + w, if wide { &[1, 0] } else { &[1] });
                 }
             });
+        }
+    })
+}
+
+/// # Safety
+/// Vulkan entry point (core 1.2, VK_EXT_host_query_reset): resets queries from the host;
+/// the queries are not in use by the device, per the specification.
+pub unsafe extern "system" fn reset_query_pool(_d: vk::Device, p: vk::QueryPool, first: u32, count: u32) {
+    guard("vkResetQueryPool", (), || {
+        let Some(p) = pool(p) else { return };
+        let n = count.min(p.count.saturating_sub(first));
+        if n > 0 {
+            // SAFETY: first + n <= count; the BO holds 8 bytes per query.
+            unsafe { std::ptr::write_bytes(p.bo.host_ptr().add(8 * first as usize), 0xff, 8 * n as usize) };
         }
     })
 }

@@ -71,7 +71,20 @@ fn expected_extensions() -> Vec<&'static str> {
         "VK_EXT_subgroup_size_control",
         "VK_KHR_shader_non_semantic_info",
         "VK_KHR_storage_buffer_storage_class",
+        "VK_KHR_maintenance1",
+        "VK_KHR_maintenance2",
+        "VK_KHR_maintenance3",
+        "VK_KHR_dedicated_allocation",
+        "VK_KHR_get_memory_requirements2",
+        "VK_KHR_bind_memory2",
+        "VK_KHR_driver_properties",
+        "VK_KHR_descriptor_update_template",
+        "VK_EXT_memory_budget",
+        "VK_KHR_format_feature_flags2",
+        "VK_EXT_tooling_info",
     ];
+    // The ICD's own API flags (each engineer's part flips its flag when it works).
+    use softnavi_icd::features::api;
     let atomic_float = SF.float32_atomic_add || SF.float64_atomic_add;
     for (on, name) in [
         (SF.float16 || SF.int8, "VK_KHR_shader_float16_int8"),
@@ -83,6 +96,19 @@ fn expected_extensions() -> Vec<&'static str> {
         (SF.integer_dot_product, "VK_KHR_shader_integer_dot_product"),
         (SF.buffer_device_address, "VK_KHR_buffer_device_address"),
         (SF.variable_pointers, "VK_KHR_variable_pointers"),
+        (SF.explicit_layouts, "VK_KHR_uniform_buffer_standard_layout"),
+        (SF.explicit_layouts, "VK_EXT_scalar_block_layout"),
+        (SF.subgroup_extended_types, "VK_KHR_shader_subgroup_extended_types"),
+        (SF.vulkan_memory_model, "VK_KHR_vulkan_memory_model"),
+        (SF.zero_initialize_workgroup_memory, "VK_KHR_zero_initialize_workgroup_memory"),
+        (api::TIMELINE_SEMAPHORE, "VK_KHR_timeline_semaphore"),
+        (api::SYNCHRONIZATION2, "VK_KHR_synchronization2"),
+        (api::HOST_QUERY_RESET, "VK_EXT_host_query_reset"),
+        (api::DESCRIPTOR_INDEXING && SF.descriptor_indexing, "VK_EXT_descriptor_indexing"),
+        (api::PUSH_DESCRIPTOR, "VK_KHR_push_descriptor"),
+        (api::PIPELINE_CREATION_CACHE_CONTROL, "VK_EXT_pipeline_creation_cache_control"),
+        (api::PRIVATE_DATA, "VK_EXT_private_data"),
+        (api::MAINTENANCE4, "VK_KHR_maintenance4"),
     ] {
         if on {
             e.push(name);
@@ -385,4 +411,131 @@ fn vulkaninfo_full_output_has_no_errors() {
         .filter(|l| l.contains("ERROR") || l.contains("Validation Error") || l.contains("VUID-"))
         .collect();
     assert!(complaints.is_empty(), "{complaints:#?}");
+}
+
+/// Vulkan 1.3 properties through pNext chains: each promoted structure equals the
+/// Vulkan11/12/13 structure's members; truthful gfx1100 limits; the memory types of an
+/// RDNA3 dGPU; the budget follows allocations; private data; maintenance4.
+#[test]
+fn vulkan13_properties_limits_and_memory_are_truthful() {
+    let (out, err) = features(&["properties", "--validate"], &softnavi_manifest());
+    assert_eq!(validation(&out), "0", "{err}");
+    let p = |name: &str| value(&out, "PROP", name);
+    assert_eq!(p("apiVersion"), "1.3");
+    assert_eq!(p("deviceType"), "DISCRETE_GPU");
+    assert_eq!(p("driverName"), "softnavi");
+    assert!(p("driverInfo").starts_with(concat!("softnavi ", env!("CARGO_PKG_VERSION"))), "{out}");
+    assert_eq!(p("conformanceVersion"), "0.0.0.0", "not conformant");
+    assert_eq!(p("driverID"), softnavi_icd::instance::DRIVER_ID.as_raw().to_string());
+    for (name, want) in [
+        ("maxComputeSharedMemorySize", "65536"),
+        ("maxComputeWorkGroupInvocations", "1024"),
+        ("maxComputeWorkGroupCountX", "4294967295"),
+        ("maxComputeWorkGroupCountY", "65535"),
+        ("maxStorageBufferRange", "4294967295"),
+        ("maxUniformBufferRange", "4294967295"),
+        ("maxPushConstantsSize", "256"),
+        ("maxBoundDescriptorSets", "32"),
+        ("minStorageBufferOffsetAlignment", "4"),
+        ("minUniformBufferOffsetAlignment", "4"),
+        ("nonCoherentAtomSize", "64"),
+        // Required minimums where the specification asks them without a feature.
+        ("maxImageDimension1D", "4096"),
+        ("maxFramebufferLayers", "256"),
+        ("maxPerSetDescriptors", "1048576"),
+        ("maxMultiviewViewCount", "0"),
+        ("maxTimelineSemaphoreValueDifference", &u64::MAX.to_string()),
+        ("maxUpdateAfterBindDescriptorsInAllPools", "1048576"),
+        ("maxPerStageDescriptorUpdateAfterBindStorageBuffers", "1048576"),
+        ("maxInlineUniformBlockSize", "0"),
+        ("storageTexelBufferOffsetAlignmentBytes", "4"),
+        // Float controls: nothing guaranteed until the lowering says otherwise.
+        ("denormBehaviorIndependence", "2"),
+        ("shaderDenormPreserveFloat32", "0"),
+    ] {
+        assert_eq!(p(name), want, "{name}:\n{out}");
+    }
+    // The GPU model's memory (SOFTNAVI_MEMORY_MB, default 4 GiB).
+    let memory = gpu::Config::from_env().memory_size;
+    assert_eq!(p("maxMemoryAllocationSize"), memory.to_string());
+    assert_eq!(p("maxBufferSize"), memory.to_string());
+    // The GPU model's timestamp counter (gpu::ChipInfo::timestamp_hz).
+    let period: f64 = p("timestampPeriod").parse().unwrap();
+    let hz = gpu_timestamp_hz();
+    assert!((period - 1e9 / hz as f64).abs() < 1e-3, "{period} vs {hz} Hz");
+    let structs = [
+        "ID",
+        "Subgroup",
+        "Maintenance3",
+        "Multiview",
+        "Driver",
+        "FloatControls",
+        "DescriptorIndexing",
+        "TimelineSemaphore",
+        "SubgroupSizeControl",
+        "Maintenance4",
+        "TexelBufferAlignment",
+        "InlineUniformBlock",
+        "DeviceBufferMemoryRequirements",
+    ];
+    for s in structs {
+        assert_eq!(value(&out, "SAME", s), "1", "{s}:\n{out}");
+    }
+    for (f, want) in [
+        ("dynamicRendering", "0"),
+        ("robustImageAccess", "0"),
+        ("inlineUniformBlock", "0"),
+        ("imagelessFramebuffer", "0"),
+        ("privateData", "1"),
+        ("maintenance4", "1"),
+    ] {
+        assert_eq!(value(&out, "FEATURE13", f), want, "{f}");
+    }
+    // Types: DL; HV|HC (GTT); DL|HV|HC (BAR); HV|CACHED; HV|HC|CACHED. Heaps: VRAM, GTT.
+    let types: Vec<&str> = out.lines().filter_map(|l| l.strip_prefix("MEMTYPE ")).collect();
+    assert_eq!(types, ["0 1 0", "1 6 1", "2 7 0", "3 10 1", "4 14 1"], "{out}");
+    let heaps: Vec<&str> = out.lines().filter_map(|l| l.strip_prefix("MEMHEAP ")).collect();
+    let size = memory.to_string();
+    assert_eq!(heaps, [format!("0 {size} 1"), format!("1 {size} 0")], "{out}");
+    assert_eq!(value(&out, "REQ", "memoryTypeBits"), "31", "buffers may live in every type");
+    assert_eq!(value(&out, "BUDGET", "usageGrowth"), (3u64 << 20).to_string());
+    assert_eq!(value(&out, "BUDGET", "withinHeap"), "1");
+    assert_eq!(out.lines().find_map(|l| l.strip_prefix("PRIVATE ")), Some("0x0 0x5eedf00d1234 7"), "{out}");
+}
+
+fn gpu_timestamp_hz() -> u64 {
+    gpu::Config::from_env().chip_info().timestamp_hz
+}
+
+/// The same scenario is valid Vulkan 1.3 on lavapipe.
+#[test]
+fn the_properties_scenario_is_clean_on_lavapipe() {
+    let (out, err) = features(&["properties", "--validate"], &lavapipe_manifest());
+    assert_eq!(validation(&out), "0", "{err}");
+    assert_eq!(value(&out, "PROP", "apiVersion"), "1.3");
+    assert_eq!(value(&out, "SAME", "Driver"), "1");
+    assert_eq!(out.lines().find_map(|l| l.strip_prefix("PRIVATE ")), Some("0x0 0x5eedf00d1234 7"), "{out}");
+}
+
+#[test]
+fn mapping_device_local_only_memory_fails_with_a_log_line() {
+    let (out, err) = features(&["memory"], &softnavi_manifest());
+    assert!(out.contains("RESULT: map of device-local type 0: ERROR_MEMORY_MAP_FAILED"), "{out}\n{err}");
+    assert!(err.contains("vkMapMemory: memory type 0 is not HOST_VISIBLE"), "{err}");
+}
+
+/// Vulkan 1.3 requires these of graphics implementations; a compute-only device says no.
+#[test]
+fn graphics_features_of_vulkan13_are_not_present() {
+    let (out, err) = features(&["bad-devices-13"], &softnavi_manifest());
+    assert!(
+        out.contains(
+            "RESULT: dynamicRendering: ERROR_FEATURE_NOT_PRESENT; robustImageAccess: ERROR_FEATURE_NOT_PRESENT; \
+             inlineUniformBlock: ERROR_FEATURE_NOT_PRESENT"
+        ),
+        "{out}\n{err}"
+    );
+    for m in ["dynamicRendering", "robustImageAccess", "inlineUniformBlock"] {
+        assert!(err.contains(&format!("VkPhysicalDeviceVulkan13Features.{m}")), "{m}: {err}");
+    }
 }

@@ -4,42 +4,14 @@
 //! The example binaries and the ICD are built by `cargo build --workspace` (the README's
 //! test command does that before `cargo test`); each app runs as a subprocess.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::path::Path;
+use std::process::Output;
 
-/// `target/<profile>`, where cargo put this test's binaries, the examples and the ICD.
-fn target_dir() -> PathBuf {
-    Path::new(env!("CARGO_BIN_EXE_softnavi-probe")).parent().expect("binary has a directory").to_path_buf()
-}
-
-fn softnavi_manifest() -> PathBuf {
-    let m = target_dir().join("softnavi_icd.json");
-    assert!(m.exists(), "{} is missing: run `cargo build --workspace` first", m.display());
-    m
-}
-
-fn lavapipe_manifest() -> PathBuf {
-    let dir = Path::new("/usr/share/vulkan/icd.d");
-    std::fs::read_dir(dir)
-        .ok()
-        .into_iter()
-        .flatten()
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .find(|p| p.file_name().is_some_and(|n| n.to_string_lossy().starts_with("lvp_icd")))
-        .unwrap_or_else(|| panic!("lavapipe is not installed (mesa-vulkan-drivers); run scripts/setup"))
-}
+use softnavi_tests::env::{lavapipe_manifest, softnavi_manifest, target_dir, vk_command};
 
 fn run(program: &Path, args: &[&str], icd: &Path, env: &[(&str, &str)]) -> Output {
-    assert!(program.exists(), "{} is missing: run `cargo build --workspace` first", program.display());
-    let xdg = std::env::temp_dir().join("softnavi-xdg");
-    let _ = std::fs::create_dir_all(&xdg);
-    let mut cmd = Command::new(program);
-    cmd.args(args)
-        .env("VK_ICD_FILENAMES", icd)
-        .env_remove("VK_DRIVER_FILES")
-        .env("XDG_RUNTIME_DIR", &xdg)
-        // Keep the device-select layer from reordering devices.
-        .env("NODEVICE_SELECT", "1");
+    let mut cmd = vk_command(program, icd);
+    cmd.args(args);
     for (k, v) in env {
         cmd.env(k, v);
     }
@@ -98,7 +70,7 @@ fn vulkaninfo_summary_lists_softnavi() {
     assert!(o.status.success(), "vulkaninfo failed:\n{out}\n{err}");
     assert!(out.contains("deviceName         = AMD Radeon RX 7900 XTX (softnavi RDNA3 gfx1100)"), "{out}");
     assert!(out.contains("vendorID           = 0x1002"), "{out}");
-    assert!(out.contains("apiVersion         = 1.1"), "{out}");
+    assert!(out.contains("apiVersion         = 1.3"), "{out}");
     assert!(!err.to_lowercase().contains("error"), "vulkaninfo printed errors:\n{err}");
 }
 

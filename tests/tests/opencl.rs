@@ -9,24 +9,14 @@
 //! results, pipeline errors, faults) fails the test.
 
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::path::Path;
+use std::process::Output;
 
-fn target_dir() -> PathBuf {
-    Path::new(env!("CARGO_BIN_EXE_softnavi-clkernels")).parent().expect("binary has a directory").to_path_buf()
-}
+use softnavi_tests::env::{softnavi_manifest, vk_command};
 
 fn run(args: &[&str]) -> Output {
-    let manifest = target_dir().join("softnavi_icd.json");
-    assert!(manifest.exists(), "{} is missing: run `cargo build --workspace` first", manifest.display());
-    let xdg = std::env::temp_dir().join("softnavi-xdg");
-    let _ = std::fs::create_dir_all(&xdg);
-    Command::new(env!("CARGO_BIN_EXE_softnavi-clkernels"))
+    vk_command(Path::new(env!("CARGO_BIN_EXE_softnavi-clkernels")), &softnavi_manifest())
         .args(args)
-        .env("VK_ICD_FILENAMES", &manifest)
-        .env_remove("VK_DRIVER_FILES")
-        .env("XDG_RUNTIME_DIR", &xdg)
-        .env("NODEVICE_SELECT", "1")
         .output()
         .expect("the runner starts")
 }

@@ -7,12 +7,9 @@
 //! handles). On lavapipe every case that runs must pass too: a case lavapipe fails is a
 //! wrong reference or a wrong test, not a softnavi bug.
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::path::Path;
 
-fn target_dir() -> PathBuf {
-    Path::new(env!("CARGO_BIN_EXE_softnavi-spirv")).parent().expect("binary has a directory").to_path_buf()
-}
+use softnavi_tests::env::{lavapipe_manifest, softnavi_manifest, vk_command};
 
 /// The corpus run with the driver of `manifest`.
 struct Run {
@@ -22,16 +19,7 @@ struct Run {
 }
 
 fn run(manifest: &Path) -> Run {
-    assert!(manifest.exists(), "{} is missing: run `cargo build --workspace` first", manifest.display());
-    let xdg = std::env::temp_dir().join("softnavi-xdg");
-    let _ = std::fs::create_dir_all(&xdg);
-    let o = Command::new(env!("CARGO_BIN_EXE_softnavi-spirv"))
-        .env("VK_ICD_FILENAMES", manifest)
-        .env_remove("VK_DRIVER_FILES")
-        .env("XDG_RUNTIME_DIR", &xdg)
-        .env("NODEVICE_SELECT", "1")
-        .output()
-        .expect("the runner starts");
+    let o = vk_command(Path::new(env!("CARGO_BIN_EXE_softnavi-spirv")), manifest).output().expect("the runner starts");
     let (out, err) = (String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr));
     assert!(o.status.success() && err.contains("=== end"), "runner failed:\n{out}\n{err}");
     let mut r = Run { pass: Vec::new(), skip: Vec::new(), fail: Vec::new() };
@@ -53,17 +41,9 @@ fn run(manifest: &Path) -> Run {
     r
 }
 
-fn lavapipe_manifest() -> PathBuf {
-    ["/usr/share/vulkan/icd.d/lvp_icd.x86_64.json", "/usr/share/vulkan/icd.d/lvp_icd.json"]
-        .iter()
-        .map(PathBuf::from)
-        .find(|p| p.exists())
-        .expect("lavapipe is installed (mesa-vulkan-drivers, scripts/setup)")
-}
-
 #[test]
 fn corpus_matches_cpu_references_on_softnavi() {
-    let r = run(&target_dir().join("softnavi_icd.json"));
+    let r = run(&softnavi_manifest());
     eprintln!("softnavi: {} passed, {} skipped:\n  {}", r.pass.len(), r.skip.len(), r.skip.join("\n  "));
     assert!(
         r.fail.is_empty(),

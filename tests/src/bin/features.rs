@@ -76,9 +76,13 @@ struct Instance {
 
 impl Instance {
     fn new(validate: bool) -> Res<Instance> {
+        Self::with_api(validate, vk::API_VERSION_1_1)
+    }
+
+    fn with_api(validate: bool, api: u32) -> Res<Instance> {
         // SAFETY: loading the system loader.
         let entry = unsafe { ash::Entry::load() }.map_err(|e| e.to_string())?;
-        let app = vk::ApplicationInfo::default().api_version(vk::API_VERSION_1_1);
+        let app = vk::ApplicationInfo::default().api_version(api);
         let layers = [c"VK_LAYER_KHRONOS_validation".as_ptr()];
         let exts = [ash::ext::debug_utils::NAME.as_ptr()];
         let mut info = vk::InstanceCreateInfo::default().application_info(&app);
@@ -731,12 +735,321 @@ fn code_object(dir: &str) -> Res<String> {
     Ok(format!("{n} representation(s); required size 32: {wrong}"))
 }
 
+/// Prints `SAME what 0|1`: whether a promoted structure read on its own equals the
+/// Vulkan1x structure's members.
+fn same(what: &str, eq: bool) {
+    println!("SAME {what} {}", eq as u32);
+}
+
+/// A Vulkan 1.3 instance: the Vulkan11/12/13 property and feature structures, each
+/// promoted structure read through its own pNext chain against them, limits, memory
+/// types, heaps and budget, private data and vkGetDeviceBufferMemoryRequirements.
+fn properties(validate: bool) -> Res<String> {
+    let inst = Instance::with_api(validate, vk::API_VERSION_1_3)?;
+    let (i, pd) = (&inst.instance, inst.pd);
+    let mut v11 = vk::PhysicalDeviceVulkan11Properties::default();
+    let mut v12 = vk::PhysicalDeviceVulkan12Properties::default();
+    let mut v13 = vk::PhysicalDeviceVulkan13Properties::default();
+    let mut p2 = vk::PhysicalDeviceProperties2::default().push_next(&mut v11).push_next(&mut v12).push_next(&mut v13);
+    // SAFETY: a 1.3 physical device; every structure chained is core 1.3.
+    unsafe { i.get_physical_device_properties2(pd, &mut p2) };
+    let p = p2.properties;
+    let l = &p.limits;
+    let ver = |v: u32| format!("{}.{}", vk::api_version_major(v), vk::api_version_minor(v));
+    println!("PROP apiVersion {}", ver(p.api_version));
+    println!("PROP deviceType {:?}", p.device_type);
+    for (name, v) in [
+        ("maxComputeSharedMemorySize", l.max_compute_shared_memory_size as u64),
+        ("maxComputeWorkGroupInvocations", l.max_compute_work_group_invocations as u64),
+        ("maxComputeWorkGroupCountX", l.max_compute_work_group_count[0] as u64),
+        ("maxComputeWorkGroupCountY", l.max_compute_work_group_count[1] as u64),
+        ("maxStorageBufferRange", l.max_storage_buffer_range as u64),
+        ("maxUniformBufferRange", l.max_uniform_buffer_range as u64),
+        ("maxPushConstantsSize", l.max_push_constants_size as u64),
+        ("maxBoundDescriptorSets", l.max_bound_descriptor_sets as u64),
+        ("minStorageBufferOffsetAlignment", l.min_storage_buffer_offset_alignment),
+        ("minUniformBufferOffsetAlignment", l.min_uniform_buffer_offset_alignment),
+        ("nonCoherentAtomSize", l.non_coherent_atom_size),
+        ("maxImageDimension1D", l.max_image_dimension1_d as u64),
+        ("maxFramebufferLayers", l.max_framebuffer_layers as u64),
+        ("maxPerSetDescriptors", v11.max_per_set_descriptors as u64),
+        ("maxMemoryAllocationSize", v11.max_memory_allocation_size),
+        ("maxMultiviewViewCount", v11.max_multiview_view_count as u64),
+        ("maxTimelineSemaphoreValueDifference", v12.max_timeline_semaphore_value_difference),
+        ("maxUpdateAfterBindDescriptorsInAllPools", v12.max_update_after_bind_descriptors_in_all_pools as u64),
+        (
+            "maxPerStageDescriptorUpdateAfterBindStorageBuffers",
+            v12.max_per_stage_descriptor_update_after_bind_storage_buffers as u64,
+        ),
+        ("maxBufferSize", v13.max_buffer_size),
+        ("maxInlineUniformBlockSize", v13.max_inline_uniform_block_size as u64),
+        ("storageTexelBufferOffsetAlignmentBytes", v13.storage_texel_buffer_offset_alignment_bytes),
+    ] {
+        println!("PROP {name} {v}");
+    }
+    println!("PROP timestampPeriod {}", l.timestamp_period);
+    println!("PROP driverID {}", v12.driver_id.as_raw());
+    println!("PROP driverName {}", v12.driver_name_as_c_str().map_err(|e| e.to_string())?.to_string_lossy());
+    println!("PROP driverInfo {}", v12.driver_info_as_c_str().map_err(|e| e.to_string())?.to_string_lossy());
+    let c = v12.conformance_version;
+    println!("PROP conformanceVersion {}.{}.{}.{}", c.major, c.minor, c.subminor, c.patch);
+    println!("PROP denormBehaviorIndependence {}", v12.denorm_behavior_independence.as_raw());
+    println!("PROP shaderDenormPreserveFloat32 {}", v12.shader_denorm_preserve_float32);
+
+    // Each promoted structure on its own, against the Vulkan1x ones.
+    let mut id = vk::PhysicalDeviceIDProperties::default();
+    let mut sg = vk::PhysicalDeviceSubgroupProperties::default();
+    let mut m3 = vk::PhysicalDeviceMaintenance3Properties::default();
+    let mut mv = vk::PhysicalDeviceMultiviewProperties::default();
+    let mut drv = vk::PhysicalDeviceDriverProperties::default();
+    let mut fc = vk::PhysicalDeviceFloatControlsProperties::default();
+    let mut di = vk::PhysicalDeviceDescriptorIndexingProperties::default();
+    let mut ts = vk::PhysicalDeviceTimelineSemaphoreProperties::default();
+    let mut sc = vk::PhysicalDeviceSubgroupSizeControlProperties::default();
+    let mut m4 = vk::PhysicalDeviceMaintenance4Properties::default();
+    let mut tb = vk::PhysicalDeviceTexelBufferAlignmentProperties::default();
+    let mut iub = vk::PhysicalDeviceInlineUniformBlockProperties::default();
+    let mut p2 = vk::PhysicalDeviceProperties2::default()
+        .push_next(&mut id)
+        .push_next(&mut sg)
+        .push_next(&mut m3)
+        .push_next(&mut mv)
+        .push_next(&mut drv)
+        .push_next(&mut fc)
+        .push_next(&mut di)
+        .push_next(&mut ts)
+        .push_next(&mut sc)
+        .push_next(&mut m4)
+        .push_next(&mut tb)
+        .push_next(&mut iub);
+    // SAFETY: as above.
+    unsafe { i.get_physical_device_properties2(pd, &mut p2) };
+    same(
+        "ID",
+        id.device_uuid == v11.device_uuid
+            && id.driver_uuid == v11.driver_uuid
+            && id.device_luid_valid == v11.device_luid_valid,
+    );
+    same(
+        "Subgroup",
+        (sg.subgroup_size, sg.supported_stages, sg.supported_operations)
+            == (v11.subgroup_size, v11.subgroup_supported_stages, v11.subgroup_supported_operations),
+    );
+    same(
+        "Maintenance3",
+        (m3.max_per_set_descriptors, m3.max_memory_allocation_size)
+            == (v11.max_per_set_descriptors, v11.max_memory_allocation_size),
+    );
+    same("Multiview", mv.max_multiview_view_count == v11.max_multiview_view_count);
+    same(
+        "Driver",
+        drv.driver_id == v12.driver_id
+            && drv.driver_name == v12.driver_name
+            && drv.driver_info == v12.driver_info
+            && (drv.conformance_version.major, drv.conformance_version.minor) == (c.major, c.minor),
+    );
+    same(
+        "FloatControls",
+        (
+            fc.denorm_behavior_independence,
+            fc.rounding_mode_independence,
+            fc.shader_denorm_preserve_float32,
+            fc.shader_rounding_mode_rtz_float32,
+        ) == (
+            v12.denorm_behavior_independence,
+            v12.rounding_mode_independence,
+            v12.shader_denorm_preserve_float32,
+            v12.shader_rounding_mode_rtz_float32,
+        ),
+    );
+    same(
+        "DescriptorIndexing",
+        (
+            di.max_update_after_bind_descriptors_in_all_pools,
+            di.max_per_stage_descriptor_update_after_bind_storage_buffers,
+            di.max_descriptor_set_update_after_bind_storage_buffers_dynamic,
+            di.robust_buffer_access_update_after_bind,
+        ) == (
+            v12.max_update_after_bind_descriptors_in_all_pools,
+            v12.max_per_stage_descriptor_update_after_bind_storage_buffers,
+            v12.max_descriptor_set_update_after_bind_storage_buffers_dynamic,
+            v12.robust_buffer_access_update_after_bind,
+        ),
+    );
+    same(
+        "TimelineSemaphore",
+        ts.max_timeline_semaphore_value_difference == v12.max_timeline_semaphore_value_difference,
+    );
+    same(
+        "SubgroupSizeControl",
+        (sc.min_subgroup_size, sc.max_subgroup_size, sc.max_compute_workgroup_subgroups)
+            == (v13.min_subgroup_size, v13.max_subgroup_size, v13.max_compute_workgroup_subgroups),
+    );
+    same("Maintenance4", m4.max_buffer_size == v13.max_buffer_size);
+    same(
+        "TexelBufferAlignment",
+        tb.storage_texel_buffer_offset_alignment_bytes == v13.storage_texel_buffer_offset_alignment_bytes,
+    );
+    same("InlineUniformBlock", iub.max_inline_uniform_block_size == v13.max_inline_uniform_block_size);
+
+    // Features 1.3 requires of graphics: false here, named in docs/VULKAN.md.
+    let mut f13 = vk::PhysicalDeviceVulkan13Features::default();
+    let mut f12 = vk::PhysicalDeviceVulkan12Features::default();
+    let mut f2 = vk::PhysicalDeviceFeatures2::default().push_next(&mut f12).push_next(&mut f13);
+    // SAFETY: as above.
+    unsafe { i.get_physical_device_features2(pd, &mut f2) };
+    for (name, v) in [
+        ("dynamicRendering", f13.dynamic_rendering),
+        ("robustImageAccess", f13.robust_image_access),
+        ("inlineUniformBlock", f13.inline_uniform_block),
+        ("privateData", f13.private_data),
+        ("maintenance4", f13.maintenance4),
+        ("synchronization2", f13.synchronization2),
+        ("timelineSemaphore", f12.timeline_semaphore),
+        ("imagelessFramebuffer", f12.imageless_framebuffer),
+    ] {
+        println!("FEATURE13 {name} {v}");
+    }
+
+    // Memory types, heaps and budget.
+    let mut budget = vk::PhysicalDeviceMemoryBudgetPropertiesEXT::default();
+    let has_budget = inst.extensions()?.iter().any(|e| e == "VK_EXT_memory_budget");
+    let mut mp2 = vk::PhysicalDeviceMemoryProperties2::default();
+    if has_budget {
+        mp2 = mp2.push_next(&mut budget);
+    }
+    // SAFETY: as above.
+    unsafe { i.get_physical_device_memory_properties2(pd, &mut mp2) };
+    let mp = mp2.memory_properties;
+    for t in 0..mp.memory_type_count as usize {
+        let m = mp.memory_types[t];
+        println!("MEMTYPE {t} {} {}", m.property_flags.as_raw(), m.heap_index);
+    }
+    for h in 0..mp.memory_heap_count as usize {
+        println!("MEMHEAP {h} {} {}", mp.memory_heaps[h].size, mp.memory_heaps[h].flags.as_raw());
+    }
+
+    // A device with privateData and maintenance4 (where reported).
+    let mut en13 = vk::PhysicalDeviceVulkan13Features::default()
+        .private_data(f13.private_data == vk::TRUE)
+        .maintenance4(f13.maintenance4 == vk::TRUE);
+    let f2 = vk::PhysicalDeviceFeatures2::default().push_next(&mut en13);
+    let budget_ext = [ash::ext::memory_budget::NAME];
+    let exts: &[&CStr] = if has_budget { &budget_ext } else { &[] };
+    let dev = inst.device(exts, &f2 as *const _ as *const c_void).map_err(vkr("vkCreateDevice"))?;
+    let host = (0..mp.memory_type_count)
+        .find(|&t| {
+            mp.memory_types[t as usize]
+                .property_flags
+                .contains(vk::MemoryPropertyFlags::HOST_VISIBLE | vk::MemoryPropertyFlags::HOST_COHERENT)
+        })
+        .ok_or("no host-visible coherent memory type")?;
+    let size = 3 << 20;
+    // SAFETY: valid create infos on a live device; everything is destroyed below.
+    let result = unsafe {
+        let ai = vk::MemoryAllocateInfo::default().allocation_size(size).memory_type_index(host);
+        let mem = dev.allocate_memory(&ai, None).map_err(vkr("vkAllocateMemory"))?;
+        if has_budget {
+            let mut after = vk::PhysicalDeviceMemoryBudgetPropertiesEXT::default();
+            let mut mp2 = vk::PhysicalDeviceMemoryProperties2::default().push_next(&mut after);
+            i.get_physical_device_memory_properties2(pd, &mut mp2);
+            let heap = mp.memory_types[host as usize].heap_index as usize;
+            println!("BUDGET usageGrowth {}", after.heap_usage[heap] - budget.heap_usage[heap]);
+            println!("BUDGET withinHeap {}", (after.heap_budget[heap] <= mp.memory_heaps[heap].size) as u32);
+        }
+        dev.free_memory(mem, None);
+        let bi = vk::BufferCreateInfo::default().size(1000).usage(vk::BufferUsageFlags::STORAGE_BUFFER);
+        let buf = dev.create_buffer(&bi, None).map_err(vkr("vkCreateBuffer"))?;
+        let r1 = dev.get_buffer_memory_requirements(buf);
+        dev.destroy_buffer(buf, None);
+        println!("REQ memoryTypeBits {}", r1.memory_type_bits);
+        if f13.maintenance4 == vk::TRUE {
+            let dbr = vk::DeviceBufferMemoryRequirements::default().create_info(&bi);
+            let mut r2 = vk::MemoryRequirements2::default();
+            dev.get_device_buffer_memory_requirements(&dbr, &mut r2);
+            let r2 = r2.memory_requirements;
+            same(
+                "DeviceBufferMemoryRequirements",
+                (r1.size, r1.alignment, r1.memory_type_bits) == (r2.size, r2.alignment, r2.memory_type_bits),
+            );
+        }
+        if f13.private_data == vk::TRUE {
+            let slot = dev
+                .create_private_data_slot(&vk::PrivateDataSlotCreateInfo::default(), None)
+                .map_err(vkr("vkCreatePrivateDataSlot"))?;
+            let fence = dev.create_fence(&vk::FenceCreateInfo::default(), None).map_err(vkr("vkCreateFence"))?;
+            let before = dev.get_private_data(fence, slot);
+            dev.set_private_data(fence, slot, 0x5eed_f00d_1234).map_err(vkr("vkSetPrivateData"))?;
+            let after = dev.get_private_data(fence, slot);
+            dev.set_private_data(dev.handle(), slot, 7).map_err(vkr("vkSetPrivateData"))?;
+            let on_device = dev.get_private_data(dev.handle(), slot);
+            dev.destroy_fence(fence, None);
+            dev.destroy_private_data_slot(slot, None);
+            println!("PRIVATE {before:#x} {after:#x} {on_device}");
+        }
+        dev.destroy_device(None);
+        "done"
+    };
+    drop(inst);
+    if validate {
+        println!("VALIDATION {}", MESSAGES.load(Ordering::SeqCst));
+    }
+    Ok(result.to_string())
+}
+
+/// Mapping memory of a type without HOST_VISIBLE (invalid usage: no validation layer).
+fn memory() -> Res<String> {
+    let inst = Instance::with_api(false, vk::API_VERSION_1_3)?;
+    // SAFETY: a live physical device.
+    let mp = unsafe { inst.instance.get_physical_device_memory_properties(inst.pd) };
+    let t = (0..mp.memory_type_count)
+        .find(|&t| !mp.memory_types[t as usize].property_flags.contains(vk::MemoryPropertyFlags::HOST_VISIBLE))
+        .ok_or("every memory type is host visible")?;
+    let dev = inst.device(&[], std::ptr::null()).map_err(vkr("vkCreateDevice"))?;
+    // SAFETY: valid allocate info on a live device; freed below.
+    let r = unsafe {
+        let mem = dev
+            .allocate_memory(&vk::MemoryAllocateInfo::default().allocation_size(4096).memory_type_index(t), None)
+            .map_err(vkr("vkAllocateMemory"))?;
+        let r = dev.map_memory(mem, 0, vk::WHOLE_SIZE, vk::MemoryMapFlags::empty());
+        dev.free_memory(mem, None);
+        dev.destroy_device(None);
+        r
+    };
+    Ok(format!("map of device-local type {t}: {}", r.err().map_or("SUCCESS".to_string(), |e| format!("{e:?}"))))
+}
+
+/// Device creation with the graphics features Vulkan 1.3 requires, which softnavi lacks.
+fn bad_devices_13() -> Res<String> {
+    let inst = Instance::with_api(false, vk::API_VERSION_1_3)?;
+    let mut out = Vec::new();
+    for (name, f) in [
+        ("dynamicRendering", vk::PhysicalDeviceVulkan13Features::default().dynamic_rendering(true)),
+        ("robustImageAccess", vk::PhysicalDeviceVulkan13Features::default().robust_image_access(true)),
+        ("inlineUniformBlock", vk::PhysicalDeviceVulkan13Features::default().inline_uniform_block(true)),
+    ] {
+        let r = match inst.device(&[], &f as *const _ as *const c_void) {
+            Ok(d) => {
+                // SAFETY: nothing was created on it.
+                unsafe { d.destroy_device(None) };
+                "SUCCESS".to_string()
+            }
+            Err(e) => format!("{e:?}"),
+        };
+        out.push(format!("{name}: {r}"));
+    }
+    Ok(out.join("; "))
+}
+
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().collect();
     let arg = |i: usize| args.get(i).map(String::as_str).unwrap_or_default();
     let r = match arg(1) {
         "report" => report(arg(2) == "--validate"),
         "bad-devices" => bad_devices(),
+        "properties" => properties(arg(2) == "--validate"),
+        "memory" => memory(),
+        "bad-devices-13" => bad_devices_13(),
         "subgroup-sizes" => subgroup_sizes(),
         "executables" => executables(arg(2), arg(3).parse().unwrap_or(32)),
         "code-object" => code_object(arg(2)),
