@@ -8,7 +8,20 @@ use std::process::Command;
 fn main() {
     let out = PathBuf::from(std::env::var_os("OUT_DIR").expect("cargo sets OUT_DIR")); // ok: build script
     let tool = std::env::var("GLSLANG_VALIDATOR").unwrap_or_else(|_| "glslangValidator".into());
-    for name in ["atomic", "spin", "copy", "ids", "subgroup", "subgroup_size", "inc", "bda_store"] {
+    for name in [
+        "atomic",
+        "spin",
+        "copy",
+        "ids",
+        "subgroup",
+        "subgroup_size",
+        "inc",
+        "bda_store",
+        "desc_index",
+        "desc_push",
+        "desc_dynamic",
+        "desc_copy",
+    ] {
         let src = format!("shaders/{name}.comp");
         println!("cargo:rerun-if-changed={src}");
         let dst = out.join(format!("{name}.spv"));

@@ -10,11 +10,11 @@ use compiler_bridge::abi;
 use gpu::pm4::{self, reg, Builder};
 use gpu::rsrc::BufferResource;
 
-use crate::descriptor::DescriptorSet;
+use crate::descriptor::{self, DescriptorSet, DescriptorUpdateTemplate};
 use crate::device::{DeviceShared, Event};
 use crate::handle::{destroy, guard, object, slice, Object};
 use crate::memory::buffer;
-use crate::pipeline::{Kernarg, Pipeline};
+use crate::pipeline::{Kernarg, Pipeline, PipelineLayout};
 use compiler_bridge::hsa::{self, UserValue};
 
 /// IB chunk size in dwords (32 KiB).
@@ -168,6 +168,9 @@ struct Bound {
     /// Device addresses of set 0's buffer descriptors (for external code objects).
     set0_buffers: Vec<u64>,
     push: Vec<u8>,
+    /// Per set index: the host image of its push descriptors (VK_KHR_push_descriptor). Each
+    /// vkCmdPushDescriptorSetKHR updates it and uploads a copy, whose address is bound.
+    push_sets: Vec<Vec<u8>>,
 }
 
 pub struct CommandBuffer {
@@ -628,12 +631,122 @@ pub unsafe extern "system" fn cmd_bind_descriptor_sets(
             if c.bound.dynamic.len() <= idx {
                 c.bound.dynamic.resize(idx + 1, Vec::new());
             }
-            c.bound.dynamic[idx] =
-                set.dynamic.iter().map(|&(va, range)| (va + *offsets.next().unwrap_or(&0) as u64, range)).collect();
+            // A VK_WHOLE_SIZE range ends at the buffer's end: the dynamic offset shortens it.
+            c.bound.dynamic[idx] = set
+                .dynamic
+                .iter()
+                .map(|&(va, range, whole)| {
+                    let off = u64::from(*offsets.next().unwrap_or(&0));
+                    (va + off, if whole { range.saturating_sub(off) } else { range })
+                })
+                .collect();
             if idx == 0 {
                 c.bound.set0_buffers = set.buffer_addresses(&c.bound.dynamic[0]);
             }
         }
+    })
+}
+
+impl CommandBuffer {
+    /// Applies push descriptor writes to set `set` of `layout` and binds the result: the
+    /// set's image is uploaded to the command buffer's upload area and its address goes
+    /// where a bound set's would (so nothing outlives the command buffer).
+    fn push_descriptors(
+        &mut self,
+        layout: vk::PipelineLayout,
+        set: u32,
+        writes: impl FnOnce(&mut dyn FnMut((u32, u32), descriptor::Item)),
+    ) -> Result<(), (vk::Result, String)> {
+        // SAFETY: the layout is live during recording, per the specification.
+        let layout = unsafe { PipelineLayout::from_handle(layout) }
+            .ok_or((vk::Result::ERROR_UNKNOWN, "null VkPipelineLayout".to_string()))?;
+        let idx = set as usize;
+        let sl = layout
+            .abi
+            .sets
+            .get(idx)
+            .filter(|_| idx < self.bound.sets.len())
+            .ok_or((vk::Result::ERROR_UNKNOWN, format!("set {set} is not in the pipeline layout")))?;
+        if self.bound.push_sets.len() <= idx {
+            self.bound.push_sets.resize(idx + 1, Vec::new());
+        }
+        let mut image = std::mem::take(&mut self.bound.push_sets[idx]);
+        // A set of another size is another layout: its descriptors start out null.
+        image.resize(sl.size() as usize, 0);
+        writes(&mut |at, item| descriptor::write_descriptor(sl, None, &mut image, &mut [], at, item));
+        let va = if image.is_empty() { Ok(0) } else { self.stream.upload(&image, abi::ALIGN as u64) };
+        self.bound.push_sets[idx] = image;
+        self.bound.sets[idx] = va.map_err(|e| (e, "out of memory for push descriptors".to_string()))?;
+        if let Some(d) = self.bound.dynamic.get_mut(idx) {
+            d.clear();
+        }
+        Ok(())
+    }
+}
+
+/// # Safety
+/// Vulkan entry point.
+pub unsafe extern "system" fn cmd_push_descriptor_set(
+    c: vk::CommandBuffer,
+    _bp: vk::PipelineBindPoint,
+    layout: vk::PipelineLayout,
+    set: u32,
+    n: u32,
+    writes: *const vk::WriteDescriptorSet<'_>,
+) {
+    guard("vkCmdPushDescriptorSetKHR", (), || {
+        let c = cb(c);
+        // SAFETY: valid per the specification.
+        let writes = unsafe { slice(writes, n) };
+        let r = c.push_descriptors(layout, set, |f| {
+            for w in writes {
+                if descriptor::kind(w.descriptor_type).is_none() {
+                    tracing::warn!(
+                        "vkCmdPushDescriptorSetKHR: descriptor type {:?} is not supported",
+                        w.descriptor_type
+                    );
+                    continue;
+                }
+                if descriptor::is_texel(w.descriptor_type) {
+                    // SAFETY: valid per the specification for texel buffer descriptor types.
+                    for (i, &v) in unsafe { slice(w.p_texel_buffer_view, w.descriptor_count) }.iter().enumerate() {
+                        f((w.dst_binding, w.dst_array_element + i as u32), descriptor::Item::Texel(v));
+                    }
+                    continue;
+                }
+                // SAFETY: valid per the specification for buffer descriptor types.
+                for (i, bi) in unsafe { slice(w.p_buffer_info, w.descriptor_count) }.iter().enumerate() {
+                    f((w.dst_binding, w.dst_array_element + i as u32), descriptor::Item::Buffer(*bi));
+                }
+            }
+        });
+        c.record("vkCmdPushDescriptorSetKHR", r);
+    })
+}
+
+/// # Safety
+/// Vulkan entry point.
+pub unsafe extern "system" fn cmd_push_descriptor_set_with_template(
+    c: vk::CommandBuffer,
+    t: vk::DescriptorUpdateTemplate,
+    layout: vk::PipelineLayout,
+    set: u32,
+    data: *const std::ffi::c_void,
+) {
+    guard("vkCmdPushDescriptorSetWithTemplateKHR", (), || {
+        let c = cb(c);
+        // SAFETY: a live template handle.
+        let Some(t) = (unsafe { DescriptorUpdateTemplate::from_handle(t) }) else {
+            c.record(
+                "vkCmdPushDescriptorSetWithTemplateKHR",
+                Err((vk::Result::ERROR_UNKNOWN, "null VkDescriptorUpdateTemplate".into())),
+            );
+            return;
+        };
+        let t: &DescriptorUpdateTemplate = t;
+        // SAFETY: the application's data matches the template, per the specification.
+        let r = c.push_descriptors(layout, set, |f| unsafe { t.for_each(data, f) });
+        c.record("vkCmdPushDescriptorSetWithTemplateKHR", r);
     })
 }
 

@@ -10,7 +10,8 @@ use compiler_bridge::abi::{self, BindingLocation, DescriptorKind};
 use parking_lot::Mutex;
 
 use crate::device::{dev, DeviceShared};
-use crate::handle::{destroy, guard, object, slice, Object};
+use crate::features::api;
+use crate::handle::{chain, chain_mut, destroy, guard, object, slice, Object};
 use crate::memory::buffer;
 
 pub fn kind(t: vk::DescriptorType) -> Option<DescriptorKind> {
@@ -30,27 +31,100 @@ pub fn kind(t: vk::DescriptorType) -> Option<DescriptorKind> {
 }
 
 /// Whether descriptors of type `t` are buffer views (written from `pTexelBufferView`).
-fn is_texel(t: vk::DescriptorType) -> bool {
+pub fn is_texel(t: vk::DescriptorType) -> bool {
     matches!(t, vk::DescriptorType::UNIFORM_TEXEL_BUFFER | vk::DescriptorType::STORAGE_TEXEL_BUFFER)
 }
+/// Descriptors one set may hold (`maxPerSetDescriptors`; every `maxUpdateAfterBind*`
+/// limit is the same: set memory is read when a dispatch runs, whatever the flags).
+use crate::instance::{MAX_DESCRIPTORS as MAX_PER_SET_DESCRIPTORS, MAX_PUSH_DESCRIPTORS};
 
 pub struct DescriptorSetLayout {
     pub abi: Arc<abi::SetLayout>,
+    /// The binding created with VARIABLE_DESCRIPTOR_COUNT (the highest-numbered one).
+    variable: Option<u32>,
 }
 object!(DescriptorSetLayout, vk::DescriptorSetLayout);
 
-fn layout_from(info: &vk::DescriptorSetLayoutCreateInfo<'_>) -> Result<abi::SetLayout, String> {
+/// Binding flags this implementation honours: set memory is read when a dispatch runs, so
+/// updates after bind are seen; unwritten descriptors are null V#s (partially bound).
+fn known_binding_flags() -> vk::DescriptorBindingFlags {
+    if api::DESCRIPTOR_INDEXING {
+        vk::DescriptorBindingFlags::UPDATE_AFTER_BIND
+            | vk::DescriptorBindingFlags::UPDATE_UNUSED_WHILE_PENDING
+            | vk::DescriptorBindingFlags::PARTIALLY_BOUND
+            | vk::DescriptorBindingFlags::VARIABLE_DESCRIPTOR_COUNT
+    } else {
+        vk::DescriptorBindingFlags::empty()
+    }
+}
+
+fn known_layout_flags() -> vk::DescriptorSetLayoutCreateFlags {
+    let mut f = vk::DescriptorSetLayoutCreateFlags::empty();
+    if api::DESCRIPTOR_INDEXING {
+        f |= vk::DescriptorSetLayoutCreateFlags::UPDATE_AFTER_BIND_POOL;
+    }
+    if api::PUSH_DESCRIPTOR {
+        f |= vk::DescriptorSetLayoutCreateFlags::PUSH_DESCRIPTOR_KHR;
+    }
+    f
+}
+
+fn layout_from(info: &vk::DescriptorSetLayoutCreateInfo<'_>) -> Result<DescriptorSetLayout, String> {
+    let unknown = info.flags & !known_layout_flags();
+    if !unknown.is_empty() {
+        return Err(format!("descriptor set layout flags {unknown:?} are not supported"));
+    }
+    let push = info.flags.contains(vk::DescriptorSetLayoutCreateFlags::PUSH_DESCRIPTOR_KHR);
+    let mut binding_flags: &[vk::DescriptorBindingFlags] = &[];
+    // SAFETY: a valid pNext chain per the specification.
+    for s in unsafe { chain(info.p_next) } {
+        // SAFETY: s is a valid structure of a chain.
+        if unsafe { (*s).s_type } == vk::StructureType::DESCRIPTOR_SET_LAYOUT_BINDING_FLAGS_CREATE_INFO {
+            // SAFETY: the structure type says what it is.
+            let f = unsafe { &*(s as *const vk::DescriptorSetLayoutBindingFlagsCreateInfo<'_>) };
+            // SAFETY: valid per the specification (binding_count is 0 or the layout's).
+            binding_flags = unsafe { slice(f.p_binding_flags, f.binding_count) };
+        }
+    }
     let mut bindings = Vec::new();
+    let mut variable = None;
+    let mut total = 0u64;
     // SAFETY: valid per the specification.
-    for b in unsafe { slice(info.p_bindings, info.binding_count) } {
+    for (i, b) in unsafe { slice(info.p_bindings, info.binding_count) }.iter().enumerate() {
         let k = kind(b.descriptor_type)
             .ok_or_else(|| format!("descriptor type {:?} is not supported yet", b.descriptor_type))?;
+        let flags = binding_flags.get(i).copied().unwrap_or_default();
+        let unknown = flags & !known_binding_flags();
+        if !unknown.is_empty() {
+            return Err(format!("binding {} flags {unknown:?} are not supported", b.binding));
+        }
+        if k.is_dynamic() && !flags.is_empty() {
+            return Err(format!("binding {}: dynamic buffers take no binding flags ({flags:?})", b.binding));
+        }
+        if push && k.is_dynamic() {
+            return Err(format!("binding {}: push descriptor layouts hold no dynamic buffers", b.binding));
+        }
+        if flags.contains(vk::DescriptorBindingFlags::VARIABLE_DESCRIPTOR_COUNT) {
+            if push {
+                return Err("push descriptor layouts have no variable-count binding".into());
+            }
+            variable = Some(b.binding);
+        }
+        total += u64::from(b.descriptor_count);
         bindings.push(abi::Binding { binding: b.binding, kind: k, count: b.descriptor_count });
     }
-    if !info.flags.is_empty() {
-        return Err(format!("descriptor set layout flags {:?} are not supported yet", info.flags));
+    if let Some(v) = variable {
+        if bindings.iter().any(|b| b.binding > v) {
+            return Err(format!("the variable-count binding {v} is not the highest-numbered binding"));
+        }
     }
-    Ok(abi::SetLayout::new(bindings))
+    if total > u64::from(MAX_PER_SET_DESCRIPTORS) {
+        return Err(format!("{total} descriptors exceed maxPerSetDescriptors ({MAX_PER_SET_DESCRIPTORS})"));
+    }
+    if push && total > u64::from(MAX_PUSH_DESCRIPTORS) {
+        return Err(format!("{total} push descriptors exceed maxPushDescriptors ({MAX_PUSH_DESCRIPTORS})"));
+    }
+    Ok(DescriptorSetLayout { abi: Arc::new(abi::SetLayout::new(bindings)), variable })
 }
 
 /// # Safety
@@ -66,7 +140,7 @@ pub unsafe extern "system" fn create_descriptor_set_layout(
         match layout_from(unsafe { &*info }) {
             Ok(l) => {
                 // SAFETY: out is valid per the specification.
-                unsafe { *out = DescriptorSetLayout { abi: Arc::new(l) }.into_handle() };
+                unsafe { *out = l.into_handle() };
                 vk::Result::SUCCESS
             }
             Err(e) => {
@@ -97,7 +171,25 @@ pub unsafe extern "system" fn get_descriptor_set_layout_support(
 ) {
     guard("vkGetDescriptorSetLayoutSupport", (), || {
         // SAFETY: valid per the specification.
-        unsafe { (*out).supported = layout_from(&*info).is_ok() as vk::Bool32 };
+        let layout = layout_from(unsafe { &*info });
+        // SAFETY: out and its chain are valid per the specification.
+        unsafe {
+            (*out).supported = layout.is_ok() as vk::Bool32;
+            for s in chain_mut((*out).p_next) {
+                if (*s).s_type == vk::StructureType::DESCRIPTOR_SET_VARIABLE_DESCRIPTOR_COUNT_LAYOUT_SUPPORT {
+                    let v = &mut *(s as *mut vk::DescriptorSetVariableDescriptorCountLayoutSupport<'_>);
+                    // The variable binding may grow to what the other bindings leave of the set.
+                    v.max_variable_descriptor_count = match &layout {
+                        Ok(DescriptorSetLayout { abi, variable: Some(var), .. }) => {
+                            let others: u32 =
+                                abi.bindings().iter().filter(|b| b.binding != *var).map(|b| b.count).sum();
+                            MAX_PER_SET_DESCRIPTORS.saturating_sub(others)
+                        }
+                        _ => 0,
+                    };
+                }
+            }
+        }
     })
 }
 
@@ -109,8 +201,10 @@ pub struct DescriptorSet {
     host: *mut u8,
     offset: u64,
     size: u64,
-    /// Dynamic buffers: (address, range) per dynamic descriptor.
-    pub dynamic: Vec<(u64, u64)>,
+    /// Dynamic buffers: (address, range, range is VK_WHOLE_SIZE) per dynamic descriptor.
+    pub dynamic: Vec<(u64, u64, bool)>,
+    /// The variable-count binding and the count this set was allocated with.
+    variable: Option<(u32, u32)>,
 }
 object!(DescriptorSet, vk::DescriptorSet);
 
@@ -256,11 +350,35 @@ pub unsafe extern "system" fn allocate_descriptor_sets(
         };
         // SAFETY: valid per the specification.
         let layouts = unsafe { slice(info.p_set_layouts, info.descriptor_set_count) };
+        let mut counts: &[u32] = &[];
+        // SAFETY: a valid pNext chain per the specification.
+        for s in unsafe { chain(info.p_next) } {
+            // SAFETY: s is a valid structure of a chain.
+            if unsafe { (*s).s_type } == vk::StructureType::DESCRIPTOR_SET_VARIABLE_DESCRIPTOR_COUNT_ALLOCATE_INFO {
+                // SAFETY: the structure type says what it is.
+                let v = unsafe { &*(s as *const vk::DescriptorSetVariableDescriptorCountAllocateInfo<'_>) };
+                // SAFETY: valid per the specification (0 or descriptor_set_count counts).
+                counts = unsafe { slice(v.p_descriptor_counts, v.descriptor_set_count) };
+            }
+        }
         let mut made = Vec::new();
-        for &l in layouts {
+        for (i, &l) in layouts.iter().enumerate() {
             // SAFETY: live layout handles.
             let Some(l) = (unsafe { DescriptorSetLayout::from_handle(l) }) else { return vk::Result::ERROR_UNKNOWN };
-            let size = l.abi.size() as u64;
+            // A variable-count binding is the highest one, so its descriptors end the set's
+            // memory: a smaller count just shortens the set.
+            let variable = l.variable.map(|b| {
+                let max = l.abi.binding(b).map_or(0, |(x, _)| x.count);
+                (b, counts.get(i).copied().unwrap_or(0).min(max))
+            });
+            let unused = match variable {
+                Some((b, n)) => match l.abi.binding(b) {
+                    Some((x, BindingLocation::SetMemory(_))) => (x.count - n) * abi::BUFFER_DESCRIPTOR_SIZE,
+                    _ => 0,
+                },
+                None => 0,
+            };
+            let size = (l.abi.size() - unused) as u64;
             let Some(off) = pool.alloc(size) else {
                 // Undo the sets made so far: the call allocates all or none.
                 for s in made {
@@ -278,7 +396,8 @@ pub unsafe extern "system" fn allocate_descriptor_sets(
                 host: unsafe { pool.bo.host_ptr().add(off as usize) },
                 offset: off,
                 size,
-                dynamic: vec![(0, 0); l.abi.dynamic_count() as usize],
+                dynamic: vec![(0, 0, false); l.abi.dynamic_count() as usize],
+                variable,
             };
             // SAFETY: the set's memory range is ours; descriptors start out null.
             unsafe { std::ptr::write_bytes(set.host, 0, size as usize) };
@@ -320,7 +439,126 @@ pub unsafe extern "system" fn free_descriptor_sets(
     })
 }
 
+/// Resolves (binding, element) of a set of `layout` to a location, moving on to the next
+/// bindings when the element runs past the binding's count (as consecutive-binding updates
+/// require). `variable` is the variable-count binding and its allocated count.
+fn locate(
+    layout: &abi::SetLayout,
+    variable: Option<(u32, u32)>,
+    mut binding: u32,
+    mut element: u32,
+) -> Option<BindingLocation> {
+    loop {
+        let (b, loc) = layout.binding(binding)?;
+        let count = match variable {
+            Some((v, n)) if v == binding => n,
+            _ => b.count,
+        };
+        if element < count {
+            return Some(match loc {
+                BindingLocation::SetMemory(off) => {
+                    BindingLocation::SetMemory(off + element * abi::BUFFER_DESCRIPTOR_SIZE)
+                }
+                BindingLocation::Dynamic(i) => BindingLocation::Dynamic(i + element),
+            });
+        }
+        element -= count;
+        let next = layout.bindings().iter().find(|x| x.binding > binding)?;
+        binding = next.binding;
+    }
+}
+
+/// A buffer descriptor's (address, range): `VK_WHOLE_SIZE` resolved, null buffer (0, 0).
+fn buffer_range(info: &vk::DescriptorBufferInfo) -> (u64, u64) {
+    // SAFETY: a live buffer handle (or a null descriptor).
+    match unsafe { buffer(info.buffer) } {
+        Some(b) => {
+            let range = if info.range == vk::WHOLE_SIZE { b.size.saturating_sub(info.offset) } else { info.range };
+            (b.va(info.offset), range)
+        }
+        None => (0, 0),
+    }
+}
+
+/// One descriptor of an update: a buffer range, or a buffer view (texel buffers).
+pub enum Item {
+    Buffer(vk::DescriptorBufferInfo),
+    Texel(vk::BufferView),
+}
+
+/// Writes descriptor (binding, element) of either kind into `mem` (see
+/// [`write_buffer_descriptor`]).
+pub fn write_descriptor(
+    layout: &abi::SetLayout,
+    variable: Option<(u32, u32)>,
+    mem: &mut [u8],
+    dynamic: &mut [(u64, u64, bool)],
+    (binding, element): (u32, u32),
+    item: Item,
+) {
+    let view = match item {
+        Item::Buffer(bi) => return write_buffer_descriptor(layout, variable, mem, dynamic, (binding, element), &bi),
+        Item::Texel(v) => v,
+    };
+    // SAFETY: a live buffer view handle (or a null descriptor).
+    let v = unsafe { crate::view::view_vsharp(view) };
+    match locate(layout, variable, binding, element) {
+        Some(BindingLocation::SetMemory(off)) => {
+            let Some(dst) = mem.get_mut(off as usize..off as usize + abi::BUFFER_DESCRIPTOR_SIZE as usize) else {
+                tracing::warn!(
+                    "texel buffer descriptor update of binding {binding} element {element}: outside the set"
+                );
+                return;
+            };
+            for (d, w) in dst.chunks_exact_mut(4).zip(v) {
+                d.copy_from_slice(&w.to_le_bytes());
+            }
+        }
+        _ => tracing::warn!("texel buffer descriptor update of binding {binding} element {element}: no such binding"),
+    }
+}
+
+/// Writes the V# of buffer descriptor (binding, element) into `mem`, the memory of a set of
+/// `layout` (a set's, or a command buffer's push descriptor image), or its dynamic slot.
+pub fn write_buffer_descriptor(
+    layout: &abi::SetLayout,
+    variable: Option<(u32, u32)>,
+    mem: &mut [u8],
+    dynamic: &mut [(u64, u64, bool)],
+    (binding, element): (u32, u32),
+    info: &vk::DescriptorBufferInfo,
+) {
+    let (va, range) = buffer_range(info);
+    match locate(layout, variable, binding, element) {
+        Some(BindingLocation::SetMemory(off)) => {
+            // Range rounded up to a dword, like RADV, so a dword access at the end fits.
+            let records = (range.div_ceil(4) * 4).min(u32::MAX as u64) as u32;
+            let v = gpu::rsrc::BufferResource::raw(va, records).encode();
+            let Some(dst) = mem.get_mut(off as usize..off as usize + abi::BUFFER_DESCRIPTOR_SIZE as usize) else {
+                tracing::warn!("descriptor update of binding {binding} element {element}: outside the set");
+                return;
+            };
+            for (d, w) in dst.chunks_exact_mut(4).zip(v) {
+                d.copy_from_slice(&w.to_le_bytes());
+            }
+        }
+        Some(BindingLocation::Dynamic(i)) => {
+            if let Some(d) = dynamic.get_mut(i as usize) {
+                *d = (va, range, info.range == vk::WHOLE_SIZE);
+            }
+        }
+        None => tracing::warn!("descriptor update of binding {binding} element {element}: no such binding"),
+    }
+}
+
 impl DescriptorSet {
+    /// The set's descriptor memory on the host.
+    fn mem(&mut self) -> &mut [u8] {
+        // SAFETY: host..host+size is this set's range of the pool's mapped BO, and the set
+        // is externally synchronised (&mut self).
+        unsafe { std::slice::from_raw_parts_mut(self.host, self.size as usize) }
+    }
+
     /// The device address of every buffer descriptor of the set, bindings in increasing
     /// number and array elements in order (what an external code object's `global_buffer`
     /// arguments receive). `dynamic` holds the dynamic buffers with their offsets applied.
@@ -328,9 +566,9 @@ impl DescriptorSet {
         let mut out = Vec::new();
         for b in self.layout.bindings() {
             for e in 0..b.count {
-                let va = match self.locate(b.binding, e) {
-                    Some(BindingLocation::SetMemory(off)) => {
-                        // SAFETY: off + 16 <= the set's size (the layout computed it).
+                let va = match locate(&self.layout, self.variable, b.binding, e) {
+                    Some(BindingLocation::SetMemory(off)) if u64::from(off) + 8 <= self.size => {
+                        // SAFETY: off + 8 <= the set's size (checked above).
                         let (w0, w1) = unsafe {
                             let p = self.host.add(off as usize) as *const u32;
                             (p.read_unaligned(), p.add(1).read_unaligned())
@@ -338,7 +576,7 @@ impl DescriptorSet {
                         w0 as u64 | ((w1 & 0xffff) as u64) << 32
                     }
                     Some(BindingLocation::Dynamic(i)) => dynamic.get(i as usize).map_or(0, |d| d.0),
-                    None => 0,
+                    _ => 0,
                 };
                 out.push(va);
             }
@@ -346,89 +584,47 @@ impl DescriptorSet {
         out
     }
 
-    /// Resolves (binding, element) to a location, moving on to the next bindings when the
-    /// element runs past the binding's count (as consecutive-binding updates require).
-    fn locate(&self, mut binding: u32, mut element: u32) -> Option<BindingLocation> {
-        loop {
-            let (b, loc) = self.layout.binding(binding)?;
-            if element < b.count {
-                return Some(match loc {
-                    BindingLocation::SetMemory(off) => {
-                        BindingLocation::SetMemory(off + element * abi::BUFFER_DESCRIPTOR_SIZE)
-                    }
-                    BindingLocation::Dynamic(i) => BindingLocation::Dynamic(i + element),
-                });
-            }
-            element -= b.count;
-            let next = self.layout.bindings().iter().find(|x| x.binding > binding)?;
-            binding = next.binding;
-        }
-    }
-
     fn write_buffer(&mut self, binding: u32, element: u32, info: &vk::DescriptorBufferInfo) {
-        // SAFETY: a live buffer handle (or null descriptor).
-        let (va, range) = match unsafe { buffer(info.buffer) } {
-            Some(b) => {
-                let range = if info.range == vk::WHOLE_SIZE { b.size.saturating_sub(info.offset) } else { info.range };
-                (b.va(info.offset), range)
-            }
-            None => (0, 0),
-        };
-        match self.locate(binding, element) {
-            Some(BindingLocation::SetMemory(off)) => {
-                // Range rounded up to a dword, like RADV, so a dword access at the end fits.
-                let records = (range.div_ceil(4) * 4).min(u32::MAX as u64) as u32;
-                let v = gpu::rsrc::BufferResource::raw(va, records).encode();
-                for (k, w) in v.iter().enumerate() {
-                    // SAFETY: off + 16 <= the set's size (the layout computed it).
-                    unsafe { (self.host.add(off as usize + 4 * k) as *mut u32).write_unaligned(*w) };
-                }
-            }
-            Some(BindingLocation::Dynamic(i)) => {
-                if let Some(d) = self.dynamic.get_mut(i as usize) {
-                    *d = (va, range);
-                }
-            }
-            None => tracing::warn!("descriptor update of binding {binding} element {element}: no such binding"),
-        }
+        let (layout, variable) = (self.layout.clone(), self.variable);
+        let mut dynamic = std::mem::take(&mut self.dynamic);
+        write_buffer_descriptor(&layout, variable, self.mem(), &mut dynamic, (binding, element), info);
+        self.dynamic = dynamic;
     }
 
     /// Writes the V# of buffer view `view` (texel buffer descriptors, view.rs).
     fn write_texel(&mut self, binding: u32, element: u32, view: vk::BufferView) {
-        // SAFETY: a live buffer view handle (or null descriptor).
-        let v = unsafe { crate::view::view_vsharp(view) };
-        match self.locate(binding, element) {
-            Some(BindingLocation::SetMemory(off)) => {
-                for (k, w) in v.iter().enumerate() {
-                    // SAFETY: off + 16 <= the set's size (the layout computed it).
-                    unsafe { (self.host.add(off as usize + 4 * k) as *mut u32).write_unaligned(*w) };
-                }
-            }
-            _ => {
-                tracing::warn!("texel buffer descriptor update of binding {binding} element {element}: no such binding")
-            }
-        }
+        let (layout, variable) = (self.layout.clone(), self.variable);
+        write_descriptor(&layout, variable, self.mem(), &mut [], (binding, element), Item::Texel(view));
     }
 
-    fn copy_from(&mut self, src: &DescriptorSet, sb: u32, se: u32, db: u32, de: u32) {
-        match (src.locate(sb, se), self.locate(db, de)) {
-            (Some(BindingLocation::SetMemory(s)), Some(BindingLocation::SetMemory(d))) => {
-                // SAFETY: both ranges are inside their sets; copy handles overlap (same set).
-                unsafe {
-                    std::ptr::copy(
-                        src.host.add(s as usize),
-                        self.host.add(d as usize),
-                        abi::BUFFER_DESCRIPTOR_SIZE as usize,
-                    )
-                };
-            }
-            (Some(BindingLocation::Dynamic(s)), Some(BindingLocation::Dynamic(d))) => {
-                let v = src.dynamic.get(s as usize).copied().unwrap_or((0, 0));
-                if let Some(x) = self.dynamic.get_mut(d as usize) {
-                    *x = v;
+    /// Copies `count` descriptors from (src, sb, se) to (self, db, de), each element
+    /// resolved on its own so that ranges may run across consecutive bindings.
+    fn copy_from(&mut self, src: *const DescriptorSet, (sb, se): (u32, u32), (db, de): (u32, u32), count: u32) {
+        for k in 0..count {
+            // SAFETY: src is a live set; when it is self, only this loop reads it, between
+            // our writes (ranges do not overlap, per the specification).
+            let s = unsafe { &*src };
+            match (locate(&s.layout, s.variable, sb, se + k), locate(&self.layout, self.variable, db, de + k)) {
+                (Some(BindingLocation::SetMemory(so)), Some(BindingLocation::SetMemory(d)))
+                    if u64::from(so) + 16 <= s.size && u64::from(d) + 16 <= self.size =>
+                {
+                    // SAFETY: both ranges are inside their sets (checked); copy handles overlap.
+                    unsafe {
+                        std::ptr::copy(
+                            s.host.add(so as usize),
+                            self.host.add(d as usize),
+                            abi::BUFFER_DESCRIPTOR_SIZE as usize,
+                        )
+                    };
                 }
+                (Some(BindingLocation::Dynamic(si)), Some(BindingLocation::Dynamic(d))) => {
+                    let v = s.dynamic.get(si as usize).copied().unwrap_or((0, 0, false));
+                    if let Some(x) = self.dynamic.get_mut(d as usize) {
+                        *x = v;
+                    }
+                }
+                _ => tracing::warn!("vkUpdateDescriptorSets: copy between incompatible bindings"),
             }
-            _ => tracing::warn!("vkUpdateDescriptorSets: copy between incompatible bindings"),
         }
     }
 }
@@ -465,25 +661,19 @@ pub unsafe extern "system" fn update_descriptor_sets(
         }
         // SAFETY: valid per the specification.
         for c in unsafe { slice(copies, nc) } {
-            // SAFETY: live set handles.
-            let (Some(src), Some(dst)) =
-                (unsafe { DescriptorSet::from_handle(c.src_set) }, unsafe { DescriptorSet::from_handle(c.dst_set) })
+            // SAFETY: a live set handle; kept as a pointer, as it may be the destination too.
+            let Some(src) = (unsafe { DescriptorSet::from_handle(c.src_set) }).map(|s| &*s as *const DescriptorSet)
             else {
                 continue;
             };
-            let src: &DescriptorSet = src;
-            for k in 0..c.descriptor_count {
-                // Same-set copies read through a raw pointer: ranges never overlap by the spec.
-                let src_ptr = src as *const DescriptorSet;
-                // SAFETY: src stays valid; dst is the externally synchronised destination.
-                dst.copy_from(
-                    unsafe { &*src_ptr },
-                    c.src_binding,
-                    c.src_array_element + k,
-                    c.dst_binding,
-                    c.dst_array_element + k,
-                );
-            }
+            // SAFETY: a live set handle, externally synchronised.
+            let Some(dst) = (unsafe { DescriptorSet::from_handle(c.dst_set) }) else { continue };
+            dst.copy_from(
+                src,
+                (c.src_binding, c.src_array_element),
+                (c.dst_binding, c.dst_array_element),
+                c.descriptor_count,
+            );
         }
     })
 }
@@ -493,6 +683,31 @@ pub struct DescriptorUpdateTemplate {
     entries: Vec<vk::DescriptorUpdateTemplateEntry>,
 }
 object!(DescriptorUpdateTemplate, vk::DescriptorUpdateTemplate);
+
+impl DescriptorUpdateTemplate {
+    /// Calls `f` with ((binding, element), buffer info) for every descriptor the template
+    /// takes from `data`.
+    ///
+    /// # Safety
+    /// `data` must hold a `VkDescriptorBufferInfo` at every entry's offset + i × stride.
+    pub unsafe fn for_each(&self, data: *const std::ffi::c_void, mut f: impl FnMut((u32, u32), Item)) {
+        for e in &self.entries {
+            for i in 0..e.descriptor_count as usize {
+                let at = (data as *const u8).wrapping_add(e.offset + i * e.stride);
+                // SAFETY: by the caller's contract: a VkBufferView for texel buffer entries,
+                // a VkDescriptorBufferInfo for the others.
+                let item = unsafe {
+                    if is_texel(e.descriptor_type) {
+                        Item::Texel(at.cast::<vk::BufferView>().read_unaligned())
+                    } else {
+                        Item::Buffer(at.cast::<vk::DescriptorBufferInfo>().read_unaligned())
+                    }
+                };
+                f((e.dst_binding, e.dst_array_element + i as u32), item);
+            }
+        }
+    }
+}
 
 /// # Safety
 /// Vulkan entry point.
@@ -505,8 +720,10 @@ pub unsafe extern "system" fn create_descriptor_update_template(
     guard("vkCreateDescriptorUpdateTemplate", vk::Result::ERROR_OUT_OF_HOST_MEMORY, || {
         // SAFETY: valid per the specification.
         let info = unsafe { &*info };
-        if info.template_type != vk::DescriptorUpdateTemplateType::DESCRIPTOR_SET {
-            tracing::warn!("vkCreateDescriptorUpdateTemplate: push descriptor templates are not supported");
+        let push_ok =
+            api::PUSH_DESCRIPTOR && info.template_type == vk::DescriptorUpdateTemplateType::PUSH_DESCRIPTORS_KHR;
+        if info.template_type != vk::DescriptorUpdateTemplateType::DESCRIPTOR_SET && !push_ok {
+            tracing::warn!("vkCreateDescriptorUpdateTemplate: template type {:?} is not supported", info.template_type);
             return vk::Result::ERROR_FEATURE_NOT_PRESENT;
         }
         // SAFETY: valid per the specification.
@@ -550,19 +767,12 @@ pub unsafe extern "system" fn update_descriptor_set_with_template(
         else {
             return;
         };
-        for e in &t.entries {
-            for i in 0..e.descriptor_count as usize {
-                if is_texel(e.descriptor_type) {
-                    // SAFETY: the application's data holds a VkBufferView here.
-                    let v = unsafe { *((data as *const u8).add(e.offset + i * e.stride) as *const vk::BufferView) };
-                    set.write_texel(e.dst_binding, e.dst_array_element + i as u32, v);
-                    continue;
-                }
-                // SAFETY: the application's data holds a VkDescriptorBufferInfo here.
-                let bi =
-                    unsafe { &*((data as *const u8).add(e.offset + i * e.stride) as *const vk::DescriptorBufferInfo) };
-                set.write_buffer(e.dst_binding, e.dst_array_element + i as u32, bi);
-            }
-        }
+        // SAFETY: the application's data matches the template, per the specification.
+        unsafe {
+            t.for_each(data, |(b, e), item| match item {
+                Item::Buffer(bi) => set.write_buffer(b, e, &bi),
+                Item::Texel(v) => set.write_texel(b, e, v),
+            })
+        };
     })
 }

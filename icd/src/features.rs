@@ -24,9 +24,9 @@ pub mod api {
     /// Descriptor indexing on the API side: update-after-bind pools and layouts, partially
     /// bound bindings, variable descriptor counts (descriptor.rs). The shader side is
     /// `SHADER.descriptor_indexing`.
-    pub const DESCRIPTOR_INDEXING: bool = false;
+    pub const DESCRIPTOR_INDEXING: bool = true;
     /// VK_KHR_push_descriptor (descriptor.rs, cmd.rs).
-    pub const PUSH_DESCRIPTOR: bool = false;
+    pub const PUSH_DESCRIPTOR: bool = true;
     /// Buffer views for uniform and storage texel buffers (descriptor.rs, memory.rs); the
     /// shader side is `SHADER.texel_buffers`.
     pub const BUFFER_VIEWS: bool = true;

@@ -188,6 +188,8 @@ entry_points! {
     Device "vkResetCommandBuffer" => cmd::reset_command_buffer,
     Device "vkCmdBindPipeline" => cmd::cmd_bind_pipeline,
     Device "vkCmdBindDescriptorSets" => cmd::cmd_bind_descriptor_sets,
+    Device "vkCmdPushDescriptorSetKHR" => cmd::cmd_push_descriptor_set,
+    Device "vkCmdPushDescriptorSetWithTemplateKHR" => cmd::cmd_push_descriptor_set_with_template,
     Device "vkCmdPushConstants" => cmd::cmd_push_constants,
     Device "vkCmdDispatch" => cmd::cmd_dispatch,
     Device "vkCmdDispatchBase" => cmd::cmd_dispatch_base,

@@ -93,7 +93,7 @@ pub const SHADER_FEATURES: ShaderFeatures = ShaderFeatures {
     buffer_device_address: true,
     variable_pointers: true,
     explicit_layouts: true,
-    descriptor_indexing: false,
+    descriptor_indexing: true,
     texel_buffers: true,
     vulkan_memory_model: true,
     zero_initialize_workgroup_memory: true,

@@ -76,6 +76,15 @@ const SUPPORTED_CAPABILITIES: &[Capability] = &[
     // is a waterfall loop, which LLVM makes of the buffer intrinsics).
     Capability::UniformTexelBufferArrayDynamicIndexing,
     Capability::StorageTexelBufferArrayDynamicIndexing,
+    // Descriptor indexing (func.rs `desc_arrays`): arrays of buffer descriptors indexed by
+    // any value, clamped to the binding; a divergent index makes a non-uniform V#, which the
+    // AMDGPU backend handles with a readfirstlane waterfall loop.
+    Capability::UniformBufferArrayDynamicIndexing,
+    Capability::StorageBufferArrayDynamicIndexing,
+    Capability::RuntimeDescriptorArray,
+    Capability::ShaderNonUniform,
+    Capability::UniformBufferArrayNonUniformIndexing,
+    Capability::StorageBufferArrayNonUniformIndexing,
 ];
 
 /// Float controls execution modes of the entry point (VK_KHR_shader_float_controls).
