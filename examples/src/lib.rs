@@ -1150,6 +1150,7 @@ struct FeatureChain {
     storage8: Box<vk::PhysicalDevice8BitStorageFeatures<'static>>,
     atomic_int64: Box<vk::PhysicalDeviceShaderAtomicInt64Features<'static>>,
     atomic_float: Box<vk::PhysicalDeviceShaderAtomicFloatFeaturesEXT<'static>>,
+    atomic_float2: Box<vk::PhysicalDeviceShaderAtomicFloat2FeaturesEXT<'static>>,
     bda: Box<vk::PhysicalDeviceBufferDeviceAddressFeatures<'static>>,
     subgroup_size_control: Box<vk::PhysicalDeviceSubgroupSizeControlFeatures<'static>>,
     dot_product: Box<vk::PhysicalDeviceShaderIntegerDotProductFeatures<'static>>,
@@ -1202,6 +1203,10 @@ impl FeatureChain {
         }
         if enable(ash::ext::shader_atomic_float::NAME, ext_ptrs) {
             link!(self.atomic_float);
+        }
+        // Float atomic min/max (the corpus has cases for them).
+        if enable(ash::ext::shader_atomic_float2::NAME, ext_ptrs) {
+            link!(self.atomic_float2);
         }
         if enable(ash::khr::buffer_device_address::NAME, ext_ptrs) {
             link!(self.bda);

@@ -26,11 +26,7 @@ fn lifecycle_has_no_leak_under_valgrind() {
     let lifecycle = target_dir().join("softnavi-lifecycle");
     let icd = softnavi_manifest();
     let cache = target_dir().join("valgrind-shader-cache");
-    let env = [
-        ("SOFTNAVI_THREADS", "1"),
-        ("SOFTNAVI_LLVM", "process"),
-        ("SOFTNAVI_HANG_TIMEOUT_MS", "120000"),
-    ];
+    let env = [("SOFTNAVI_THREADS", "1"), ("SOFTNAVI_LLVM", "process"), ("SOFTNAVI_HANG_TIMEOUT_MS", "120000")];
 
     // Warm the shader cache (and check the app itself) without valgrind.
     let mut warm = vk_command(&lifecycle, &icd);
@@ -64,10 +60,6 @@ fn lifecycle_has_no_leak_under_valgrind() {
     );
     assert!(out.contains("lifecycle: 3 rounds clean"), "{out}\n{err}");
     let definite = err.lines().find(|l| l.contains("definitely lost:"));
-    assert!(
-        definite.is_none_or(|l| l.contains("definitely lost: 0 bytes")),
-        "{}",
-        definite.unwrap_or_default()
-    );
+    assert!(definite.is_none_or(|l| l.contains("definitely lost: 0 bytes")), "{}", definite.unwrap_or_default());
     assert!(err.contains("ERROR SUMMARY: 0 errors"), "{err}");
 }

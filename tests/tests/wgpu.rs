@@ -26,9 +26,9 @@ fn repo() -> PathBuf {
 /// The venv's python, creating the venv if needed; `None` (with the reason printed) when it
 /// cannot be created.
 fn venv_python() -> Option<PathBuf> {
-    let venv = std::env::var_os("SOFTNAVI_VENV").map(PathBuf::from).unwrap_or_else(|| {
-        PathBuf::from(std::env::var_os("HOME").expect("HOME is set")).join(".cache/softnavi-venv")
-    });
+    let venv = std::env::var_os("SOFTNAVI_VENV")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(std::env::var_os("HOME").expect("HOME is set")).join(".cache/softnavi-venv"));
     let setup = repo().join("tests/python/setup-venv");
     let o = Command::new(&setup).output().unwrap_or_else(|e| panic!("cannot run {}: {e}", setup.display()));
     let python = venv.join("bin/python");

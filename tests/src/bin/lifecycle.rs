@@ -67,7 +67,9 @@ fn round(entry: &ash::Entry, validate: bool, words: &[u32]) -> Result<(), Failur
     let debug = ash::ext::debug_utils::Instance::new(entry, &instance);
     let messenger = if validate {
         let info = vk::DebugUtilsMessengerCreateInfoEXT::default()
-            .message_severity(vk::DebugUtilsMessageSeverityFlagsEXT::WARNING | vk::DebugUtilsMessageSeverityFlagsEXT::ERROR)
+            .message_severity(
+                vk::DebugUtilsMessageSeverityFlagsEXT::WARNING | vk::DebugUtilsMessageSeverityFlagsEXT::ERROR,
+            )
             .message_type(
                 vk::DebugUtilsMessageTypeFlagsEXT::GENERAL
                     | vk::DebugUtilsMessageTypeFlagsEXT::VALIDATION
@@ -107,8 +109,9 @@ fn with_instance(instance: &ash::Instance, words: &[u32]) -> Result<(), Failure>
         .queue_family_index(family as u32)
         .queue_priorities(&priorities[..queues as usize])];
     // SAFETY: valid physical device; `queue_info` outlives the call.
-    let device = unsafe { instance.create_device(pd, &vk::DeviceCreateInfo::default().queue_create_infos(&queue_info), None) }
-        .call("vkCreateDevice")?;
+    let device =
+        unsafe { instance.create_device(pd, &vk::DeviceCreateInfo::default().queue_create_infos(&queue_info), None) }
+            .call("vkCreateDevice")?;
     // SAFETY: valid physical device.
     let memory = unsafe { instance.get_physical_device_memory_properties(pd) };
     let mut objects = Objects::default();
@@ -187,9 +190,9 @@ fn with_device(
         let req = device.get_buffer_memory_requirements(o.buffers[0]);
         let stride = req.size.next_multiple_of(req.alignment);
         let want = vk::MemoryPropertyFlags::HOST_VISIBLE | vk::MemoryPropertyFlags::HOST_COHERENT;
-        let Some(type_index) = (0..memory.memory_type_count)
-            .find(|&i| req.memory_type_bits & (1 << i) != 0 && memory.memory_types[i as usize].property_flags.contains(want))
-        else {
+        let Some(type_index) = (0..memory.memory_type_count).find(|&i| {
+            req.memory_type_bits & (1 << i) != 0 && memory.memory_types[i as usize].property_flags.contains(want)
+        }) else {
             return Err(Failure::Wrong("no host-visible coherent memory type".into()));
         };
         let alloc = vk::MemoryAllocateInfo::default().allocation_size(2 * stride).memory_type_index(type_index);
@@ -197,13 +200,17 @@ fn with_device(
         o.memory.push(mem);
         // A second allocation that is only mapped and freed (mapped memory freed implicitly).
         let spare = device
-            .allocate_memory(&vk::MemoryAllocateInfo::default().allocation_size(65536).memory_type_index(type_index), None)
+            .allocate_memory(
+                &vk::MemoryAllocateInfo::default().allocation_size(65536).memory_type_index(type_index),
+                None,
+            )
             .call("vkAllocateMemory")?;
         o.memory.push(spare);
         device.map_memory(spare, 0, vk::WHOLE_SIZE, vk::MemoryMapFlags::empty()).call("vkMapMemory")?;
         device.bind_buffer_memory(o.buffers[0], mem, 0).call("vkBindBufferMemory")?;
         device.bind_buffer_memory(o.buffers[1], mem, stride).call("vkBindBufferMemory")?;
-        let ptr = device.map_memory(mem, 0, vk::WHOLE_SIZE, vk::MemoryMapFlags::empty()).call("vkMapMemory")? as *mut u32;
+        let ptr =
+            device.map_memory(mem, 0, vk::WHOLE_SIZE, vk::MemoryMapFlags::empty()).call("vkMapMemory")? as *mut u32;
         let src: Vec<u32> = (0..N).map(|i| i.wrapping_mul(2654435761)).collect();
         std::ptr::copy_nonoverlapping(src.as_ptr(), ptr, N as usize);
         std::ptr::write_bytes(ptr.add((stride / 4) as usize), 0, N as usize);
@@ -237,7 +244,8 @@ fn with_device(
             .call("vkAllocateDescriptorSets")?;
         // The second set is freed explicitly, the first with the pool.
         device.free_descriptor_sets(o.pool, &sets[1..]).call("vkFreeDescriptorSets")?;
-        let infos = [o.buffers[0], o.buffers[1]].map(|b| [vk::DescriptorBufferInfo { buffer: b, offset: 0, range: size }]);
+        let infos =
+            [o.buffers[0], o.buffers[1]].map(|b| [vk::DescriptorBufferInfo { buffer: b, offset: 0, range: size }]);
         let writes = [0, 1].map(|i| {
             vk::WriteDescriptorSet::default()
                 .dst_set(sets[0])
@@ -255,8 +263,10 @@ fn with_device(
         o.module = device
             .create_shader_module(&vk::ShaderModuleCreateInfo::default().code(words), None)
             .call("vkCreateShaderModule")?;
-        let stage =
-            vk::PipelineShaderStageCreateInfo::default().stage(vk::ShaderStageFlags::COMPUTE).module(o.module).name(c"main");
+        let stage = vk::PipelineShaderStageCreateInfo::default()
+            .stage(vk::ShaderStageFlags::COMPUTE)
+            .module(o.module)
+            .name(c"main");
         let info = [vk::ComputePipelineCreateInfo::default().stage(stage).layout(o.layout)];
         o.pipeline = device
             .create_compute_pipelines(vk::PipelineCache::null(), &info, None)
@@ -332,20 +342,33 @@ fn with_device(
         let cmd_list = [cmd];
         let signal = [o.semaphore];
         device
-            .queue_submit(first, &[vk::SubmitInfo::default().command_buffers(&cmd_list).signal_semaphores(&signal)], vk::Fence::null())
+            .queue_submit(
+                first,
+                &[vk::SubmitInfo::default().command_buffers(&cmd_list).signal_semaphores(&signal)],
+                vk::Fence::null(),
+            )
             .call("vkQueueSubmit")?;
         let stages = [vk::PipelineStageFlags::ALL_COMMANDS];
         device
-            .queue_submit(last, &[vk::SubmitInfo::default().wait_semaphores(&signal).wait_dst_stage_mask(&stages)], o.fence)
+            .queue_submit(
+                last,
+                &[vk::SubmitInfo::default().wait_semaphores(&signal).wait_dst_stage_mask(&stages)],
+                o.fence,
+            )
             .call("vkQueueSubmit")?;
         device.wait_for_fences(&[o.fence], true, 60_000_000_000).call("vkWaitForFences")?;
-        if device.get_event_status(o.event).call("vkGetEventStatus")? != true {
+        if !device.get_event_status(o.event).call("vkGetEventStatus")? {
             return Err(Failure::Wrong("the event is not set after the submission".into()));
         }
         if timestamps {
             let mut stamps = [0u64; 2];
             device
-                .get_query_pool_results(o.query_pool, 0, &mut stamps, vk::QueryResultFlags::TYPE_64 | vk::QueryResultFlags::WAIT)
+                .get_query_pool_results(
+                    o.query_pool,
+                    0,
+                    &mut stamps,
+                    vk::QueryResultFlags::TYPE_64 | vk::QueryResultFlags::WAIT,
+                )
                 .call("vkGetQueryPoolResults")?;
             if stamps[1] < stamps[0] {
                 return Err(Failure::Wrong(format!("timestamps go backwards: {stamps:?}")));
