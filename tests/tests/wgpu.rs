@@ -26,6 +26,12 @@ fn repo() -> PathBuf {
 /// The venv's python, creating the venv if needed; `None` (with the reason printed) when it
 /// cannot be created.
 fn venv_python() -> Option<PathBuf> {
+    // Both tests need it: set it up once (two pip runs into one venv would race).
+    static PYTHON: std::sync::OnceLock<Option<PathBuf>> = std::sync::OnceLock::new();
+    PYTHON.get_or_init(make_venv).clone()
+}
+
+fn make_venv() -> Option<PathBuf> {
     let venv = std::env::var_os("SOFTNAVI_VENV")
         .map(PathBuf::from)
         .unwrap_or_else(|| PathBuf::from(std::env::var_os("HOME").expect("HOME is set")).join(".cache/softnavi-venv"));
