@@ -228,6 +228,39 @@ fn bind_ids(ctx: &Context, kernel: &ComputeKernel<'_>, cmd: vk::CommandBuffer, t
     }
 }
 
+/// A compute pipeline created with `VK_PIPELINE_CREATE_DISPATCH_BASE`, destroyed on drop.
+struct DispatchBasePipeline<'a>(vk::Pipeline, &'a Context);
+
+impl<'a> DispatchBasePipeline<'a> {
+    fn new(ctx: &'a Context, words: &[u32], layout: vk::PipelineLayout) -> Result<Self, Error> {
+        let d = ctx.device();
+        // SAFETY: valid device and create info.
+        let module = unsafe { d.create_shader_module(&vk::ShaderModuleCreateInfo::default().code(words), None) }
+            .map_err(|result| Error::Vulkan { call: "vkCreateShaderModule", result })?;
+        let stage = vk::PipelineShaderStageCreateInfo::default()
+            .stage(vk::ShaderStageFlags::COMPUTE)
+            .module(module)
+            .name(c"main");
+        let info = [vk::ComputePipelineCreateInfo::default()
+            .flags(vk::PipelineCreateFlags::DISPATCH_BASE)
+            .stage(stage)
+            .layout(layout)];
+        // SAFETY: valid device, module and layout; the module is destroyed after the call.
+        let r = unsafe { d.create_compute_pipelines(vk::PipelineCache::null(), &info, None) };
+        // SAFETY: not used by any pipeline creation in flight any more.
+        unsafe { d.destroy_shader_module(module, None) };
+        let pipelines = r.map_err(|(_, result)| Error::Vulkan { call: "vkCreateComputePipelines", result })?;
+        Ok(Self(pipelines[0], ctx))
+    }
+}
+
+impl Drop for DispatchBasePipeline<'_> {
+    fn drop(&mut self) {
+        // SAFETY: created by `new`; `submit_and_wait` waited for every use.
+        unsafe { self.1.device().destroy_pipeline(self.0, None) };
+    }
+}
+
 /// vkCmdDispatchBase and vkCmdDispatchIndirect: workgroup ids include the base, the
 /// workgroup count is the dispatch's, and the indirect counts come from GPU memory.
 fn dispatch_variants() -> Result<String, Error> {
@@ -237,12 +270,19 @@ fn dispatch_variants() -> Result<String, Error> {
     let mut args = ctx.create_buffer("args", 16, vk::BufferUsageFlags::INDIRECT_BUFFER, MemoryLocation::CpuToGpu)?;
     args.write(&[5u32, 3, 1, 0])?;
     let kernel = ctx.create_compute_kernel(&spirv_words(IDS)?, c"main", &[&out], 4)?;
+    // A non-zero dispatch base needs a pipeline created with VK_PIPELINE_CREATE_DISPATCH_BASE
+    // (VUID-vkCmdDispatchBase-baseGroupX-00427): the same shader and layout, with that flag.
+    let based = DispatchBasePipeline::new(&ctx, &spirv_words(IDS)?, kernel.pipeline_layout())?;
     let mut results = Vec::new();
     out.write(&vec![SENTINEL; 256 * 4])?;
     ctx.submit_and_wait(|cmd| {
         bind_ids(&ctx, &kernel, cmd, 7);
-        // SAFETY: `cmd` is recording.
-        unsafe { ctx.device().cmd_dispatch_base(cmd, 2, 1, 0, 3, 2, 1) };
+        // SAFETY: `cmd` is recording; the pipeline has the kernel's layout, so the bound set and
+        // push constants stay valid; it outlives the submission.
+        unsafe {
+            ctx.device().cmd_bind_pipeline(cmd, vk::PipelineBindPoint::COMPUTE, based.0);
+            ctx.device().cmd_dispatch_base(cmd, 2, 1, 0, 3, 2, 1);
+        }
         barrier(&ctx, cmd);
         Ok(())
     })?;

@@ -1,0 +1,85 @@
+//! Python `wgpu` (wgpu-py over wgpu-native, the venv of `tests/python/setup-venv`) runs the
+//! WGSL compute passes of `tests/python/compute.py`: on lavapipe (which proves the script and
+//! the venv) and on softnavi.
+//!
+//! wgpu-hal (every version up to the 29.0.3 that wgpu-native 29.0.1.1 is built on,
+//! `src/vulkan/adapter.rs:2212` in `expose_adapter`) hides any Vulkan device whose first
+//! queue family lacks GRAPHICS. softnavi is compute only and does not claim a graphics queue,
+//! so on softnavi the one accepted outcome besides every pass passing is that refusal, named
+//! by wgpu-hal's own log line; any other refusal or failure fails the test.
+//!
+//! Skips (passes, saying why) only when the venv cannot be created, e.g. without network.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use softnavi_tests::env::{lavapipe_manifest, output, softnavi_manifest, vk_command};
+
+const PASSES: [&str; 5] = ["saxpy", "workgroup-reduce", "atomic-histogram", "uniform-params", "one-submission"];
+/// wgpu-hal's reason for hiding a device without a graphics queue (adapter.rs:2213).
+const NO_GRAPHICS_QUEUE: &str = "The first queue only exposes COMPUTE | TRANSFER";
+
+fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("tests/ is in the repository").to_path_buf()
+}
+
+/// The venv's python, creating the venv if needed; `None` (with the reason printed) when it
+/// cannot be created.
+fn venv_python() -> Option<PathBuf> {
+    // Both tests need it: set it up once (two pip runs into one venv would race).
+    static PYTHON: std::sync::OnceLock<Option<PathBuf>> = std::sync::OnceLock::new();
+    PYTHON.get_or_init(make_venv).clone()
+}
+
+fn make_venv() -> Option<PathBuf> {
+    let venv = std::env::var_os("SOFTNAVI_VENV")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(std::env::var_os("HOME").expect("HOME is set")).join(".cache/softnavi-venv"));
+    let setup = repo().join("tests/python/setup-venv");
+    let o = Command::new(&setup).output().unwrap_or_else(|e| panic!("cannot run {}: {e}", setup.display()));
+    let python = venv.join("bin/python");
+    if !o.status.success() || !python.exists() {
+        eprintln!(
+            "SKIPPED: the wgpu venv could not be created ({} failed: {})",
+            setup.display(),
+            String::from_utf8_lossy(&o.stderr).trim()
+        );
+        return None;
+    }
+    Some(python)
+}
+
+fn run(python: &Path, icd: &Path) -> (Option<i32>, String) {
+    let mut cmd = vk_command(python, icd);
+    cmd.arg(repo().join("tests/python/compute.py")).arg("--verbose").env("SOFTNAVI_THREADS", "2");
+    let (o, out, err) = output(cmd);
+    (o.status.code(), format!("{out}\n--- stderr ---\n{err}"))
+}
+
+fn assert_all_pass(what: &str, code: Option<i32>, log: &str) {
+    for pass in PASSES {
+        assert!(log.lines().any(|l| l == format!("PASS {pass}")), "{what}: no `PASS {pass}` line:\n{log}");
+    }
+    assert_eq!(code, Some(0), "{what}: exit status:\n{log}");
+}
+
+#[test]
+fn wgpu_compute_on_lavapipe() {
+    let Some(python) = venv_python() else { return };
+    let (code, log) = run(&python, &lavapipe_manifest());
+    assert_all_pass("lavapipe", code, &log);
+}
+
+#[test]
+fn wgpu_compute_on_softnavi() {
+    let Some(python) = venv_python() else { return };
+    let (code, log) = run(&python, &softnavi_manifest());
+    if code == Some(2) && log.contains("NO ADAPTER") && log.contains(NO_GRAPHICS_QUEUE) {
+        eprintln!(
+            "wgpu-native hides softnavi: wgpu-hal requires GRAPHICS on the first queue family \
+             (\"{NO_GRAPHICS_QUEUE}\"); softnavi is compute only"
+        );
+        return;
+    }
+    assert_all_pass("softnavi", code, &log);
+}
