@@ -671,6 +671,10 @@ impl CommandProcessor {
         } else {
             None
         };
+        // Scratch slots are numbered within a dispatch (wgp.rs), so two queues' dispatches
+        // with scratch at the same base would share slots: they take turns. Dispatches
+        // without scratch, or with rings of their own, run concurrently.
+        let _scratch_turn = d.scratch_enabled().then(|| dev.scratch_ring_lock(d.scratch_base));
         let job = Job::new(d, program, handler, dev.host_trap.clone(), dev.vm.clone(), self.q.id, index);
         let started = Instant::now();
         match dev.pool.run(&job, &mut self.worker, dev.config.hang_timeout, &self.q.stop) {

@@ -97,6 +97,8 @@ pub(crate) struct DeviceShared {
     pub host_trap: Arc<AtomicU64>,
     /// Called after every interrupt ([`Device::set_interrupt_hook`]).
     hook: Mutex<Option<InterruptHook>>,
+    /// One lock per scratch ring base in use ([`DeviceShared::scratch_ring_lock`]).
+    scratch_rings: Mutex<std::collections::HashMap<u64, Arc<Mutex<()>>>>,
 }
 
 /// A function the winsys calls on every interrupt (fence written, ring progress, device
@@ -128,6 +130,14 @@ impl DeviceShared {
         if let Some(h) = hook {
             h();
         }
+    }
+
+    /// Exclusive use of the scratch ring at `base` for one dispatch: a wave's scratch slot
+    /// is its position within its dispatch, so dispatches of two queues sharing a ring
+    /// must not overlap in time.
+    pub fn scratch_ring_lock(&self, base: u64) -> parking_lot::ArcMutexGuard<parking_lot::RawMutex, ()> {
+        let ring = self.scratch_rings.lock().entry(base).or_default().clone();
+        ring.lock_arc()
     }
 
     /// GPU timestamp counter ticks since the device was created.
@@ -188,6 +198,7 @@ impl Device {
                 trap_handler,
                 host_trap: Arc::new(AtomicU64::new(0)),
                 hook: Mutex::new(None),
+                scratch_rings: Mutex::new(std::collections::HashMap::new()),
             }),
         })
     }

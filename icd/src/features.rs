@@ -643,6 +643,17 @@ pub fn device_extensions(sf: &ShaderFeatures) -> Vec<(&'static CStr, u32)> {
         ),
         (sf.buffer_device_address, vk::KHR_BUFFER_DEVICE_ADDRESS_NAME, vk::KHR_BUFFER_DEVICE_ADDRESS_SPEC_VERSION),
         (sf.variable_pointers, vk::KHR_VARIABLE_POINTERS_NAME, vk::KHR_VARIABLE_POINTERS_SPEC_VERSION),
+        // The SubgroupBallotKHR / SubgroupVoteKHR capabilities (no feature structures).
+        (
+            sf.subgroup_operations & compiler_bridge::spirv::features::subgroup::BALLOT != 0,
+            vk::EXT_SHADER_SUBGROUP_BALLOT_NAME,
+            vk::EXT_SHADER_SUBGROUP_BALLOT_SPEC_VERSION,
+        ),
+        (
+            sf.subgroup_operations & compiler_bridge::spirv::features::subgroup::VOTE != 0,
+            vk::EXT_SHADER_SUBGROUP_VOTE_NAME,
+            vk::EXT_SHADER_SUBGROUP_VOTE_SPEC_VERSION,
+        ),
         (
             sf.explicit_layouts,
             vk::KHR_UNIFORM_BUFFER_STANDARD_LAYOUT_NAME,
@@ -902,8 +913,9 @@ mod tests {
             api::MAINTENANCE4,
         ];
         let api_on = gated.iter().filter(|&&b| b).count();
-        // 9 extensions of the older fields, 2 for explicit layouts, 3 for the new shader fields.
-        assert_eq!(device_extensions(&all).len(), ALWAYS_REPORTED + 9 + 2 + 3 + api_on);
+        // 9 extensions of the older fields, 2 for explicit layouts, 2 for the KHR ballot / vote
+        // capabilities, 3 for the new shader fields.
+        assert_eq!(device_extensions(&all).len(), ALWAYS_REPORTED + 9 + 2 + 2 + 3 + api_on);
         let none = ShaderFeatures {
             float64: false,
             int64: false,
@@ -927,6 +939,7 @@ mod tests {
             vulkan_memory_model: false,
             zero_initialize_workgroup_memory: false,
             subgroup_extended_types: false,
+            subgroup_operations: 0,
             ..none
         };
         let di = usize::from(api::DESCRIPTOR_INDEXING);

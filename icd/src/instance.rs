@@ -251,14 +251,30 @@ unsafe fn put<T>(s: *mut vk::BaseOutStructure<'static>, value: T) {
 }
 
 /// VkPhysicalDeviceFloatControlsProperties: what the lowering guarantees about denormals,
-/// signed zeros and rounding modes. Conservative until the shader side exports
-/// `compiler_bridge::FLOAT_CONTROLS`: nothing is guaranteed and no mode can be chosen per
-/// width (the code LLVM emits for gfx1100 keeps the MODE register's defaults and does not
-/// honour SPIR-V's DenormPreserve / RoundingModeRTZ execution modes).
+/// signed zeros and rounding modes, from its one table (`compiler_bridge::FLOAT_CONTROLS`).
 pub fn float_controls_properties() -> vk::PhysicalDeviceFloatControlsProperties<'static> {
+    let fc = compiler_bridge::FLOAT_CONTROLS;
+    let b = |v: bool| if v { vk::TRUE } else { vk::FALSE };
     vk::PhysicalDeviceFloatControlsProperties {
-        denorm_behavior_independence: vk::ShaderFloatControlsIndependence::NONE,
-        rounding_mode_independence: vk::ShaderFloatControlsIndependence::NONE,
+        denorm_behavior_independence: vk::ShaderFloatControlsIndependence::from_raw(
+            fc.denorm_behavior_independence as i32,
+        ),
+        rounding_mode_independence: vk::ShaderFloatControlsIndependence::from_raw(fc.rounding_mode_independence as i32),
+        shader_signed_zero_inf_nan_preserve_float16: b(fc.signed_zero_inf_nan_preserve[0]),
+        shader_signed_zero_inf_nan_preserve_float32: b(fc.signed_zero_inf_nan_preserve[1]),
+        shader_signed_zero_inf_nan_preserve_float64: b(fc.signed_zero_inf_nan_preserve[2]),
+        shader_denorm_preserve_float16: b(fc.denorm_preserve[0]),
+        shader_denorm_preserve_float32: b(fc.denorm_preserve[1]),
+        shader_denorm_preserve_float64: b(fc.denorm_preserve[2]),
+        shader_denorm_flush_to_zero_float16: b(fc.denorm_flush_to_zero[0]),
+        shader_denorm_flush_to_zero_float32: b(fc.denorm_flush_to_zero[1]),
+        shader_denorm_flush_to_zero_float64: b(fc.denorm_flush_to_zero[2]),
+        shader_rounding_mode_rte_float16: b(fc.rounding_mode_rte[0]),
+        shader_rounding_mode_rte_float32: b(fc.rounding_mode_rte[1]),
+        shader_rounding_mode_rte_float64: b(fc.rounding_mode_rte[2]),
+        shader_rounding_mode_rtz_float16: b(fc.rounding_mode_rtz[0]),
+        shader_rounding_mode_rtz_float32: b(fc.rounding_mode_rtz[1]),
+        shader_rounding_mode_rtz_float64: b(fc.rounding_mode_rtz[2]),
         ..Default::default()
     }
 }

@@ -82,6 +82,7 @@ fn expected_extensions() -> Vec<&'static str> {
         "VK_EXT_memory_budget",
         "VK_KHR_format_feature_flags2",
         "VK_EXT_tooling_info",
+        "VK_EXT_pipeline_creation_feedback",
     ];
     // The ICD's own API flags (each engineer's part flips its flag when it works).
     use softnavi_icd::features::api;
@@ -96,6 +97,11 @@ fn expected_extensions() -> Vec<&'static str> {
         (SF.integer_dot_product, "VK_KHR_shader_integer_dot_product"),
         (SF.buffer_device_address, "VK_KHR_buffer_device_address"),
         (SF.variable_pointers, "VK_KHR_variable_pointers"),
+        (
+            SF.subgroup_operations & compiler_bridge::spirv::features::subgroup::BALLOT != 0,
+            "VK_EXT_shader_subgroup_ballot",
+        ),
+        (SF.subgroup_operations & compiler_bridge::spirv::features::subgroup::VOTE != 0, "VK_EXT_shader_subgroup_vote"),
         (SF.explicit_layouts, "VK_KHR_uniform_buffer_standard_layout"),
         (SF.explicit_layouts, "VK_EXT_scalar_block_layout"),
         (SF.subgroup_extended_types, "VK_KHR_shader_subgroup_extended_types"),
