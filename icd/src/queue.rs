@@ -37,6 +37,25 @@ pub const TRANSFER_QUEUES: u32 = 2;
 /// The transfer-only family.
 pub const TRANSFER_FAMILY: u32 = 1;
 
+/// `SOFTNAVI_GRAPHICS_QUEUE_FLAG=1`: family 0 also claims `VK_QUEUE_GRAPHICS_BIT`. A
+/// compatibility switch, off by default, for compute-only applications that refuse any
+/// device without a graphics queue although they never draw (wgpu: wgpu-hal's
+/// `expose_adapter` hides such devices). softnavi still has no graphics: those entry
+/// points stay absent, and an application that draws cannot work.
+pub fn claims_graphics() -> bool {
+    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *ON.get_or_init(|| {
+        let on = std::env::var("SOFTNAVI_GRAPHICS_QUEUE_FLAG").is_ok_and(|v| v == "1");
+        if on {
+            tracing::warn!(
+                "SOFTNAVI_GRAPHICS_QUEUE_FLAG=1: queue family 0 claims GRAPHICS for compatibility; \
+                 softnavi has no graphics pipelines"
+            );
+        }
+        on
+    })
+}
+
 /// The queue families, in index order.
 pub fn families() -> [vk::QueueFamilyProperties; 2] {
     let family = |flags, n| vk::QueueFamilyProperties {
@@ -46,7 +65,14 @@ pub fn families() -> [vk::QueueFamilyProperties; 2] {
         min_image_transfer_granularity: vk::Extent3D { width: 1, height: 1, depth: 1 },
     };
     [
-        family(vk::QueueFlags::COMPUTE | vk::QueueFlags::TRANSFER, COMPUTE_QUEUES),
+        family(
+            if claims_graphics() {
+                vk::QueueFlags::GRAPHICS | vk::QueueFlags::COMPUTE | vk::QueueFlags::TRANSFER
+            } else {
+                vk::QueueFlags::COMPUTE | vk::QueueFlags::TRANSFER
+            },
+            COMPUTE_QUEUES,
+        ),
         family(vk::QueueFlags::TRANSFER, TRANSFER_QUEUES),
     ]
 }

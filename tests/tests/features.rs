@@ -455,9 +455,10 @@ fn vulkan13_properties_limits_and_memory_are_truthful() {
         ("maxPerStageDescriptorUpdateAfterBindStorageBuffers", "1048576"),
         ("maxInlineUniformBlockSize", "0"),
         ("storageTexelBufferOffsetAlignmentBytes", "4"),
-        // Float controls: nothing guaranteed until the lowering says otherwise.
-        ("denormBehaviorIndependence", "2"),
-        ("shaderDenormPreserveFloat32", "0"),
+        // Float controls: the lowering's table (compiler_bridge::FLOAT_CONTROLS): f16 and f64
+        // share one denorm mode field (32_BIT_ONLY = 0); denormals can be kept or flushed.
+        ("denormBehaviorIndependence", "0"),
+        ("shaderDenormPreserveFloat32", "1"),
     ] {
         assert_eq!(p(name), want, "{name}:\n{out}");
     }
