@@ -3,3 +3,4 @@
 pub mod check;
 pub mod dispatch;
 pub mod env;
+pub mod validation;

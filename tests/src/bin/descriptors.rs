@@ -20,7 +20,6 @@
 
 use std::ffi::{c_void, CStr};
 use std::process::ExitCode;
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 use ash::vk;
 
@@ -44,25 +43,6 @@ fn words(bytes: &[u8]) -> Vec<u32> {
     bytes.chunks(4).map(|c| c.iter().rev().fold(0, |w, &b| w << 8 | b as u32)).collect()
 }
 
-static MESSAGES: AtomicUsize = AtomicUsize::new(0);
-
-unsafe extern "system" fn on_message(
-    severity: vk::DebugUtilsMessageSeverityFlagsEXT,
-    _types: vk::DebugUtilsMessageTypeFlagsEXT,
-    data: *const vk::DebugUtilsMessengerCallbackDataEXT<'_>,
-    _user: *mut c_void,
-) -> vk::Bool32 {
-    if severity
-        .intersects(vk::DebugUtilsMessageSeverityFlagsEXT::WARNING | vk::DebugUtilsMessageSeverityFlagsEXT::ERROR)
-    {
-        MESSAGES.fetch_add(1, Ordering::SeqCst);
-        // SAFETY: the layer passes valid callback data for the duration of the call.
-        let msg = unsafe { data.as_ref().and_then(|d| d.message_as_c_str()) };
-        eprintln!("validation [{severity:?}]: {}", msg.map(|m| m.to_string_lossy()).unwrap_or_default());
-    }
-    vk::FALSE
-}
-
 /// A host-visible buffer.
 struct Buf {
     buffer: vk::Buffer,
@@ -75,7 +55,7 @@ struct Buf {
 struct Gpu {
     _entry: ash::Entry,
     instance: ash::Instance,
-    messenger: Option<(ash::ext::debug_utils::Instance, vk::DebugUtilsMessengerEXT)>,
+    messenger: Option<softnavi_tests::validation::Validation>,
     device: ash::Device,
     push: ash::khr::push_descriptor::Device,
     queue: vk::Queue,
@@ -94,33 +74,8 @@ impl Gpu {
         // SAFETY: loading the system loader.
         let entry = unsafe { ash::Entry::load() }.map_err(|e| (2, e.to_string()))?;
         let app = vk::ApplicationInfo::default().api_version(vk::API_VERSION_1_3);
-        let layers = [c"VK_LAYER_KHRONOS_validation".as_ptr()];
-        let exts = [ash::ext::debug_utils::NAME.as_ptr()];
-        let mut info = vk::InstanceCreateInfo::default().application_info(&app);
-        if validate {
-            info = info.enabled_layer_names(&layers).enabled_extension_names(&exts);
-        }
-        // SAFETY: valid create info.
-        let instance = unsafe { entry.create_instance(&info, None) }.map_err(vkr("vkCreateInstance"))?;
-        let messenger = if validate {
-            let du = ash::ext::debug_utils::Instance::new(&entry, &instance);
-            let mi = vk::DebugUtilsMessengerCreateInfoEXT::default()
-                .message_severity(
-                    vk::DebugUtilsMessageSeverityFlagsEXT::WARNING | vk::DebugUtilsMessageSeverityFlagsEXT::ERROR,
-                )
-                .message_type(
-                    vk::DebugUtilsMessageTypeFlagsEXT::GENERAL
-                        | vk::DebugUtilsMessageTypeFlagsEXT::VALIDATION
-                        | vk::DebugUtilsMessageTypeFlagsEXT::PERFORMANCE,
-                )
-                .pfn_user_callback(Some(on_message));
-            // SAFETY: valid create info.
-            let m =
-                unsafe { du.create_debug_utils_messenger(&mi, None) }.map_err(vkr("vkCreateDebugUtilsMessengerEXT"))?;
-            Some((du, m))
-        } else {
-            None
-        };
+        let (instance, messenger) =
+            softnavi_tests::validation::create_instance(&entry, &app, &[], validate).map_err(|(w, e)| vkr(w)(e))?;
         // SAFETY: a live instance.
         let pds = unsafe { instance.enumerate_physical_devices() }.map_err(vkr("vkEnumeratePhysicalDevices"))?;
         let pd = *pds.first().ok_or((2, "no physical device".to_string()))?;
@@ -477,8 +432,8 @@ impl Drop for Gpu {
             }
             self.device.destroy_command_pool(self.pool, None);
             self.device.destroy_device(None);
-            if let Some((du, m)) = self.messenger.take() {
-                du.destroy_debug_utils_messenger(m, None);
+            if let Some(v) = self.messenger.take() {
+                v.destroy();
             }
             self.instance.destroy_instance(None);
         }
@@ -948,7 +903,7 @@ fn main() -> ExitCode {
         }
     }
     drop(g);
-    let messages = MESSAGES.load(Ordering::SeqCst);
+    let messages = softnavi_tests::validation::messages();
     if validate {
         println!("validation: {messages} error/warning message(s)");
     }

@@ -9,7 +9,6 @@
 
 use std::ffi::{c_void, CStr};
 use std::process::ExitCode;
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 use ash::vk;
 
@@ -47,31 +46,12 @@ fn words(bytes: &[u8]) -> Vec<u32> {
     bytes.chunks(4).map(|c| c.iter().rev().fold(0, |w, &b| w << 8 | b as u32)).collect()
 }
 
-static MESSAGES: AtomicUsize = AtomicUsize::new(0);
-
-unsafe extern "system" fn on_message(
-    severity: vk::DebugUtilsMessageSeverityFlagsEXT,
-    _types: vk::DebugUtilsMessageTypeFlagsEXT,
-    data: *const vk::DebugUtilsMessengerCallbackDataEXT<'_>,
-    _user: *mut c_void,
-) -> vk::Bool32 {
-    if severity
-        .intersects(vk::DebugUtilsMessageSeverityFlagsEXT::WARNING | vk::DebugUtilsMessageSeverityFlagsEXT::ERROR)
-    {
-        MESSAGES.fetch_add(1, Ordering::SeqCst);
-        // SAFETY: the layer passes valid callback data for the duration of the call.
-        let msg = unsafe { data.as_ref().and_then(|d| d.message_as_c_str()) };
-        eprintln!("validation [{severity:?}]: {}", msg.map(|m| m.to_string_lossy()).unwrap_or_default());
-    }
-    vk::FALSE
-}
-
 /// An instance (optionally with the validation layer) and its first physical device.
 struct Instance {
     _entry: ash::Entry,
     instance: ash::Instance,
     pd: vk::PhysicalDevice,
-    messenger: Option<(ash::ext::debug_utils::Instance, vk::DebugUtilsMessengerEXT)>,
+    messenger: Option<softnavi_tests::validation::Validation>,
 }
 
 impl Instance {
@@ -83,33 +63,8 @@ impl Instance {
         // SAFETY: loading the system loader.
         let entry = unsafe { ash::Entry::load() }.map_err(|e| e.to_string())?;
         let app = vk::ApplicationInfo::default().api_version(api);
-        let layers = [c"VK_LAYER_KHRONOS_validation".as_ptr()];
-        let exts = [ash::ext::debug_utils::NAME.as_ptr()];
-        let mut info = vk::InstanceCreateInfo::default().application_info(&app);
-        if validate {
-            info = info.enabled_layer_names(&layers).enabled_extension_names(&exts);
-        }
-        // SAFETY: valid create info.
-        let instance = unsafe { entry.create_instance(&info, None) }.map_err(vkr("vkCreateInstance"))?;
-        let messenger = if validate {
-            let du = ash::ext::debug_utils::Instance::new(&entry, &instance);
-            let mi = vk::DebugUtilsMessengerCreateInfoEXT::default()
-                .message_severity(
-                    vk::DebugUtilsMessageSeverityFlagsEXT::WARNING | vk::DebugUtilsMessageSeverityFlagsEXT::ERROR,
-                )
-                .message_type(
-                    vk::DebugUtilsMessageTypeFlagsEXT::GENERAL
-                        | vk::DebugUtilsMessageTypeFlagsEXT::VALIDATION
-                        | vk::DebugUtilsMessageTypeFlagsEXT::PERFORMANCE,
-                )
-                .pfn_user_callback(Some(on_message));
-            // SAFETY: valid create info.
-            let m =
-                unsafe { du.create_debug_utils_messenger(&mi, None) }.map_err(vkr("vkCreateDebugUtilsMessengerEXT"))?;
-            Some((du, m))
-        } else {
-            None
-        };
+        let (instance, messenger) =
+            softnavi_tests::validation::create_instance(&entry, &app, &[], validate).map_err(|(w, e)| vkr(w)(e))?;
         // SAFETY: a live instance.
         let pd = unsafe { instance.enumerate_physical_devices() }.map_err(vkr("vkEnumeratePhysicalDevices"))?;
         let pd = *pd.first().ok_or("no physical device")?;
@@ -142,8 +97,8 @@ impl Drop for Instance {
     fn drop(&mut self) {
         // SAFETY: every child object is gone.
         unsafe {
-            if let Some((du, m)) = self.messenger.take() {
-                du.destroy_debug_utils_messenger(m, None);
+            if let Some(v) = self.messenger.take() {
+                v.destroy();
             }
             self.instance.destroy_instance(None);
         }
@@ -304,7 +259,7 @@ fn report(validate: bool) -> Res<String> {
     };
     drop(inst);
     if validate {
-        println!("VALIDATION {}", MESSAGES.load(Ordering::SeqCst));
+        println!("VALIDATION {}", softnavi_tests::validation::messages());
     }
     Ok(format!("device with every extension and reported feature: {created}"))
 }
@@ -571,7 +526,7 @@ fn subgroup_sizes() -> Res<String> {
             results.push(r);
         }
     }
-    println!("VALIDATION {}", MESSAGES.load(Ordering::SeqCst));
+    println!("VALIDATION {}", softnavi_tests::validation::messages());
     let d = Device::new(false)?;
     let full = vk::PipelineShaderStageCreateFlags::REQUIRE_FULL_SUBGROUPS;
     let flags = vk::PipelineCreateFlags::empty();
@@ -683,7 +638,7 @@ fn executables(dir: &str, required: u32) -> Res<String> {
     let ok = out.iter().all(|&w| w == 0xeeee_eeef);
     drop(k);
     drop(d);
-    println!("VALIDATION {}", MESSAGES.load(Ordering::SeqCst));
+    println!("VALIDATION {}", softnavi_tests::validation::messages());
     Ok(format!("dispatch {}", if ok { "verified" } else { "WRONG RESULTS" }))
 }
 
@@ -992,7 +947,7 @@ fn properties(validate: bool) -> Res<String> {
     };
     drop(inst);
     if validate {
-        println!("VALIDATION {}", MESSAGES.load(Ordering::SeqCst));
+        println!("VALIDATION {}", softnavi_tests::validation::messages());
     }
     Ok(result.to_string())
 }

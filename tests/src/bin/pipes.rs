@@ -13,7 +13,6 @@
 
 use std::ffi::{c_void, CStr};
 use std::process::ExitCode;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use ash::vk;
@@ -35,25 +34,6 @@ fn check(ok: bool, what: impl FnOnce() -> String) -> R<()> {
     } else {
         Err(format!("WRONG RESULTS: {}", what()))
     }
-}
-
-static MESSAGES: AtomicUsize = AtomicUsize::new(0);
-
-unsafe extern "system" fn messenger(
-    severity: vk::DebugUtilsMessageSeverityFlagsEXT,
-    _types: vk::DebugUtilsMessageTypeFlagsEXT,
-    data: *const vk::DebugUtilsMessengerCallbackDataEXT<'_>,
-    _user: *mut c_void,
-) -> vk::Bool32 {
-    if severity
-        .intersects(vk::DebugUtilsMessageSeverityFlagsEXT::WARNING | vk::DebugUtilsMessageSeverityFlagsEXT::ERROR)
-    {
-        MESSAGES.fetch_add(1, Ordering::SeqCst);
-        // SAFETY: the layer passes valid callback data for the call.
-        let m = unsafe { data.as_ref().and_then(|d| d.message_as_c_str()) };
-        eprintln!("validation [{severity:?}]: {}", m.map_or_else(String::new, |m| m.to_string_lossy().into_owned()));
-    }
-    vk::FALSE
 }
 
 /// A host-visible, coherent, mapped buffer.
@@ -93,7 +73,7 @@ struct Kernel {
 struct App {
     _entry: ash::Entry,
     instance: ash::Instance,
-    messenger: Option<(ash::ext::debug_utils::Instance, vk::DebugUtilsMessengerEXT)>,
+    messenger: Option<softnavi_tests::validation::Validation>,
     debug: Option<ash::ext::debug_utils::Device>,
     device: ash::Device,
     queue: vk::Queue,
@@ -120,33 +100,9 @@ impl App {
         if has_debug || validate {
             ext_names.push(ash::ext::debug_utils::NAME.as_ptr());
         }
-        let layers = [c"VK_LAYER_KHRONOS_validation".as_ptr()];
         let app = vk::ApplicationInfo::default().application_name(c"softnavi-pipes").api_version(vk::API_VERSION_1_3);
-        let mut info = vk::InstanceCreateInfo::default().application_info(&app).enabled_extension_names(&ext_names);
-        if validate {
-            info = info.enabled_layer_names(&layers);
-        }
-        // SAFETY: valid create info.
-        let instance = unsafe { entry.create_instance(&info, None) }.map_err(vkr("vkCreateInstance"))?;
-        let messenger = if validate {
-            let loader = ash::ext::debug_utils::Instance::new(&entry, &instance);
-            let info = vk::DebugUtilsMessengerCreateInfoEXT::default()
-                .message_severity(
-                    vk::DebugUtilsMessageSeverityFlagsEXT::WARNING | vk::DebugUtilsMessageSeverityFlagsEXT::ERROR,
-                )
-                .message_type(
-                    vk::DebugUtilsMessageTypeFlagsEXT::GENERAL
-                        | vk::DebugUtilsMessageTypeFlagsEXT::VALIDATION
-                        | vk::DebugUtilsMessageTypeFlagsEXT::PERFORMANCE,
-                )
-                .pfn_user_callback(Some(messenger));
-            // SAFETY: valid instance with the extension enabled.
-            let m = unsafe { loader.create_debug_utils_messenger(&info, None) }
-                .map_err(vkr("vkCreateDebugUtilsMessengerEXT"))?;
-            Some((loader, m))
-        } else {
-            None
-        };
+        let (instance, messenger) = softnavi_tests::validation::create_instance(&entry, &app, &ext_names, validate)
+            .map_err(|(w, e)| vkr(w)(e))?;
         // SAFETY: valid instance.
         let pds = unsafe { instance.enumerate_physical_devices() }.map_err(vkr("vkEnumeratePhysicalDevices"))?;
         let pd = *pds.first().ok_or("no physical device")?;
@@ -486,8 +442,8 @@ impl Drop for App {
             }
             d.destroy_command_pool(self.pool, None);
             d.destroy_device(None);
-            if let Some((l, m)) = &self.messenger {
-                l.destroy_debug_utils_messenger(*m, None);
+            if let Some(v) = &self.messenger {
+                v.destroy();
             }
             self.instance.destroy_instance(None);
         }
@@ -1164,7 +1120,7 @@ fn main() -> ExitCode {
         drop(app);
         r
     });
-    let messages = MESSAGES.load(Ordering::SeqCst);
+    let messages = softnavi_tests::validation::messages();
     match r {
         Ok(s) => {
             println!("RESULT: {s}");
