@@ -1,4 +1,4 @@
-//! Compiles the GLSL compute shaders in `shaders/` to SPIR-V with `glslangValidator -V`.
+//! Compiles the GLSL compute shaders in `shaders/` (and `shaders/bench/`) to SPIR-V with `glslangValidator -V`.
 //!
 //! The resulting `<name>.spv` files land in `OUT_DIR` and are embedded by `src/lib.rs` with
 //! `include_bytes!`. Set `GLSLANG_VALIDATOR` to override the compiler binary.
@@ -7,7 +7,19 @@ use std::env;
 use std::path::PathBuf;
 use std::process::Command;
 
-const SHADERS: &[&str] = &["saxpy", "reduce"];
+/// Shaders by path under `shaders/` without `.comp`; the output is the path with `/`
+/// replaced by `_` (`bench/sgemm` → `bench_sgemm.spv`).
+const SHADERS: &[&str] = &[
+    "saxpy",
+    "reduce",
+    "bench/sgemm",
+    "bench/saxpy",
+    "bench/nbody",
+    "bench/histogram",
+    "bench/collatz",
+    "bench/reduce",
+    "bench/transpose",
+];
 
 fn fail(msg: &str) -> ! {
     eprintln!("error: {msg}");
@@ -29,7 +41,7 @@ fn main() {
 
     for name in SHADERS {
         let src = manifest_dir.join("shaders").join(format!("{name}.comp"));
-        let dst = out_dir.join(format!("{name}.spv"));
+        let dst = out_dir.join(format!("{}.spv", name.replace('/', "_")));
         println!("cargo:rerun-if-changed={}", src.display());
 
         let output = match Command::new(&glslang).arg("-V").arg("-o").arg(&dst).arg(&src).output() {
