@@ -671,6 +671,10 @@ impl CommandProcessor {
         } else {
             None
         };
+        crate::jit::prepare(&program, dev.config.jit, &dev.jit_stats);
+        if let Some(h) = &handler {
+            crate::jit::prepare(h, dev.config.jit, &dev.jit_stats);
+        }
         // Scratch slots are numbered within a dispatch (wgp.rs), so two queues' dispatches
         // with scratch at the same base would share slots: they take turns. Dispatches
         // without scratch, or with rings of their own, run concurrently.
@@ -685,18 +689,25 @@ impl CommandProcessor {
                     workgroups: job.dispatch.group_count(),
                     waves: job.waves.load(Ordering::Relaxed),
                     wave_instructions: job.instructions.load(Ordering::Relaxed),
+                    translated_instructions: job.translated.load(Ordering::Relaxed),
                     elapsed: started.elapsed(),
                     wave64: job.dispatch.wave64(),
                     occupancy: job.dispatch.occupancy(),
                 };
+                let share = record.translated_instructions as f64 * 100.0 / record.wave_instructions.max(1) as f64;
+                let jit = dev.jit_stats.lock().clone();
                 tracing::debug!(
-                    "queue {} dispatch #{index}: {} workgroups, {} waves, {} wave-instructions in {:?}; occupancy {}",
+                    "queue {} dispatch #{index}: {} workgroups, {} waves, {} wave-instructions ({share:.1}% translated) \
+                     in {:?}; occupancy {}; translation tier: {} programs, {} failed, {:?} compiling",
                     record.queue,
                     record.workgroups,
                     record.waves,
                     record.wave_instructions,
                     record.elapsed,
-                    record.occupancy
+                    record.occupancy,
+                    jit.programs,
+                    jit.failures,
+                    jit.compile_time
                 );
                 dev.stats.lock().record(record);
                 Ok(())

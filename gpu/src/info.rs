@@ -50,6 +50,8 @@ pub struct Config {
     /// their s_waitcnt, S_CLAUSE and S_DELAY_ALU rules; seed 001), which reports a broken
     /// rule as a wave fault. Off by default: it takes the executor off its fast path.
     pub check: bool,
+    /// `SOFTNAVI_JIT` (`auto`, `on`, `off`): how programs are run (crate::jit).
+    pub jit: crate::jit::JitMode,
 }
 
 impl Default for Config {
@@ -61,6 +63,7 @@ impl Default for Config {
             pm4_trace: false,
             vmid: VmidRegs::default(),
             check: false,
+            jit: crate::jit::JitMode::Auto,
         }
     }
 }
@@ -80,6 +83,12 @@ impl Config {
         }
         c.pm4_trace = num("SOFTNAVI_PM4_TRACE").is_some_and(|v| v != 0);
         c.check = num("SOFTNAVI_CHECK").is_some_and(|v| v != 0);
+        if let Ok(v) = std::env::var("SOFTNAVI_JIT") {
+            match crate::jit::JitMode::parse(&v) {
+                Some(m) => c.jit = m,
+                None => tracing::warn!("SOFTNAVI_JIT={v} is not auto, on or off"),
+            }
+        }
         if let Ok(v) = std::env::var("SOFTNAVI_ALIGNMENT_MODE") {
             let mode = match v.trim() {
                 "dword" => Some(AlignMode::Dword),

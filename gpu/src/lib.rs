@@ -2,13 +2,14 @@
 //!
 //! The blocks follow the hardware: [`mem`] (GPU virtual memory), [`cp`] (command
 //! processor), [`spi`] (wave launch), [`wgp`] (workgroup processors), [`isa`] (decoder,
-//! disassembler, executor). [`winsys`] is the only way in, [`pm4`] the packet and register
+//! disassembler, executor), [`jit`] (the translation tier). [`winsys`] is the only way in, [`pm4`] the packet and register
 //! definitions shared with the ICD. Nothing here knows about Vulkan.
 
 mod cp;
 pub mod format;
 pub mod info;
 pub mod isa;
+pub mod jit;
 pub mod mem;
 pub mod pm4;
 pub mod report;

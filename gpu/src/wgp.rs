@@ -53,6 +53,8 @@ pub struct Job {
     /// Waves launched and wave-instructions executed, for statistics.
     pub waves: AtomicU64,
     pub instructions: AtomicU64,
+    /// Of `instructions`, those run by translated code.
+    pub translated: AtomicU64,
     done: Mutex<()>,
     done_cv: Condvar,
     /// Set on a fault or a hang: every wave stops at its next check.
@@ -107,6 +109,7 @@ impl Job {
             max_participants,
             waves: AtomicU64::new(0),
             instructions: AtomicU64::new(0),
+            translated: AtomicU64::new(0),
             done: Mutex::new(()),
             done_cv: Condvar::new(),
             abort: AtomicBool::new(false),
@@ -194,8 +197,10 @@ impl Worker {
             match catch_unwind(AssertUnwindSafe(|| self.run_group(job, id, slot_base))) {
                 Ok(count) => {
                     let executed = self.waves[..count].iter().map(|w| w.executed).sum::<u64>();
+                    let translated = self.waves[..count].iter().map(|w| w.translated).sum::<u64>();
                     job.waves.fetch_add(count as u64, Ordering::Relaxed);
                     job.instructions.fetch_add(executed, Ordering::Relaxed);
+                    job.translated.fetch_add(translated, Ordering::Relaxed);
                     if job.finished.fetch_add(1, Ordering::AcqRel) + 1 == job.groups {
                         job.wake();
                     }

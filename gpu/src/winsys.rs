@@ -41,6 +41,8 @@ pub struct DispatchRecord {
     pub workgroups: u64,
     pub waves: u64,
     pub wave_instructions: u64,
+    /// Of `wave_instructions`, those run by translated code (crate::jit).
+    pub translated_instructions: u64,
     pub elapsed: Duration,
     pub wave64: bool,
     /// What the modelled hardware's resources allow at once.
@@ -54,6 +56,10 @@ pub struct DeviceStats {
     pub workgroups: u64,
     pub waves: u64,
     pub wave_instructions: u64,
+    /// Of `wave_instructions`, those run by translated code.
+    pub translated_instructions: u64,
+    /// The translation tier's work for this device (programs, compile time).
+    pub jit: crate::jit::JitStats,
     /// The most recent dispatches, oldest first.
     pub recent: VecDeque<DispatchRecord>,
 }
@@ -64,6 +70,7 @@ impl DeviceStats {
         self.workgroups += r.workgroups;
         self.waves += r.waves;
         self.wave_instructions += r.wave_instructions;
+        self.translated_instructions += r.translated_instructions;
         if self.recent.len() == RECENT_DISPATCHES {
             self.recent.pop_front();
         }
@@ -90,6 +97,8 @@ pub(crate) struct DeviceShared {
     pub created: Instant,
     next_queue: AtomicU64,
     pub stats: Mutex<DeviceStats>,
+    /// The translation tier's statistics, updated by its compile thread.
+    pub jit_stats: Arc<Mutex<crate::jit::JitStats>>,
     /// The trap handler (TBA, TMA) of the device's VMID: [`Config::vmid`]'s at creation,
     /// then what [`Device::set_trap_handler`] installs.
     pub trap_handler: Mutex<(u64, u64)>,
@@ -195,6 +204,7 @@ impl Device {
                 created: Instant::now(),
                 next_queue: AtomicU64::new(0),
                 stats: Mutex::new(DeviceStats::default()),
+                jit_stats: Arc::default(),
                 trap_handler,
                 host_trap: Arc::new(AtomicU64::new(0)),
                 hook: Mutex::new(None),
@@ -223,7 +233,9 @@ impl Device {
 
     /// Dispatch statistics: totals and the recent dispatches with their occupancy.
     pub fn stats(&self) -> DeviceStats {
-        self.shared.stats.lock().clone()
+        let mut s = self.shared.stats.lock().clone();
+        s.jit = self.shared.jit_stats.lock().clone();
+        s
     }
 
     pub fn status(&self) -> Status {

@@ -1,28 +1,17 @@
-//! libLLVM 19's C API, loaded at run time with `libloading`: the only unsafe code of the
-//! in-process backend.
+//! libLLVM 19's C API for the AMDGPU target: the only unsafe code of the in-process
+//! backend. The library itself is found and loaded by the `softnavi-llvm` crate.
 //!
-//! [`Llvm::get`] loads the library and resolves every function once; [`Llvm::compile`]
+//! [`Llvm::get`] resolves every function once; [`Llvm::compile`]
 //! turns IR text into an ET_REL code object. LLVM is thread-safe as long as each thread
 //! has its own context, module and target machine, which each compile creates and
 //! disposes: compiles from several threads run concurrently.
 
-use std::ffi::{c_char, c_int, c_uint, c_void, CStr};
+use std::ffi::{c_char, c_int, CStr};
 use std::sync::OnceLock;
 
 use crate::CompileError;
 
-type LLVMBool = c_int;
-type Ptr = *mut c_void;
-
-/// Where libLLVM 19 may be, in the order tried: the dynamic loader's search path under the
-/// names Debian and upstream give it, then Debian's LLVM 19 prefix.
-const LIBRARY_NAMES: &[&str] = &[
-    "libLLVM.so.19.1",
-    "libLLVM-19.so.1",
-    "libLLVM-19.so",
-    "/usr/lib/llvm-19/lib/libLLVM.so.1",
-    "/usr/lib/llvm-19/lib/libLLVM.so",
-];
+use llvm::{Bool as LLVMBool, Guard, Library, Ptr};
 
 const TRIPLE: &CStr = c"amdgcn-amd-amdhsa";
 const CPU: &CStr = c"gfx1100";
@@ -39,12 +28,10 @@ const OBJECT_FILE: c_int = 1;
 
 /// The C API functions we call, resolved once.
 struct Api {
-    get_version: unsafe extern "C" fn(*mut c_uint, *mut c_uint, *mut c_uint),
     init_target_info: unsafe extern "C" fn(),
     init_target: unsafe extern "C" fn(),
     init_target_mc: unsafe extern "C" fn(),
     init_asm_printer: unsafe extern "C" fn(),
-    install_fatal_error_handler: unsafe extern "C" fn(extern "C" fn(*const c_char)),
     context_create: unsafe extern "C" fn() -> Ptr,
     context_dispose: unsafe extern "C" fn(Ptr),
     create_buffer_copy: unsafe extern "C" fn(*const c_char, usize, *const c_char) -> Ptr,
@@ -54,7 +41,6 @@ struct Api {
     parse_ir: unsafe extern "C" fn(Ptr, Ptr, *mut Ptr, *mut *mut c_char) -> LLVMBool,
     verify_module: unsafe extern "C" fn(Ptr, c_int, *mut *mut c_char) -> LLVMBool,
     dispose_module: unsafe extern "C" fn(Ptr),
-    dispose_message: unsafe extern "C" fn(*mut c_char),
     target_from_triple: unsafe extern "C" fn(*const c_char, *mut Ptr, *mut *mut c_char) -> LLVMBool,
     create_target_machine:
         unsafe extern "C" fn(Ptr, *const c_char, *const c_char, *const c_char, c_int, c_int, c_int) -> Ptr,
@@ -74,14 +60,13 @@ struct Api {
     emit_to_memory: unsafe extern "C" fn(Ptr, Ptr, c_int, *mut *mut c_char, *mut Ptr) -> LLVMBool,
 }
 
-/// A loaded libLLVM 19 with the AMDGPU target initialised.
+/// libLLVM 19 with the AMDGPU target initialised.
 pub(crate) struct Llvm {
     api: Api,
+    pub lib: &'static Library,
     /// The name it was loaded by.
     pub path: &'static str,
-    pub version: (u32, u32, u32),
     target: Ptr,
-    _lib: libloading::Library,
 }
 
 // SAFETY: `target` is LLVM's immutable, process-global `Target` registry entry, and the C
@@ -90,17 +75,6 @@ pub(crate) struct Llvm {
 unsafe impl Send for Llvm {}
 // SAFETY: as for `Send`.
 unsafe impl Sync for Llvm {}
-
-/// LLVM calls this instead of `abort` on a fatal error (then exits): at least say why.
-extern "C" fn fatal_error(reason: *const c_char) {
-    let reason = if reason.is_null() {
-        "(no reason)".into()
-    } else {
-        // SAFETY: LLVM passes a NUL-terminated string that lives for this call.
-        unsafe { CStr::from_ptr(reason) }.to_string_lossy()
-    };
-    tracing::error!(%reason, "LLVM fatal error");
-}
 
 impl Llvm {
     /// The process's libLLVM 19, loaded and initialised on first use; `Err` says why it
@@ -111,36 +85,19 @@ impl Llvm {
     }
 
     fn load() -> Result<Llvm, String> {
-        let mut tried = Vec::new();
-        for &name in LIBRARY_NAMES {
-            // SAFETY: loading libLLVM runs its static constructors, which only register
-            // targets and options; no other code of ours runs in between.
-            match unsafe { libloading::Library::new(name) } {
-                Ok(lib) => match Llvm::init(lib, name) {
-                    Ok(llvm) => return Ok(llvm),
-                    Err(e) => tried.push(format!("{name}: {e}")),
-                },
-                Err(e) => tried.push(format!("{name}: {e}")),
-            }
-        }
-        Err(tried.join("; "))
-    }
-
-    fn init(lib: libloading::Library, path: &'static str) -> Result<Llvm, String> {
+        let lib = Library::get()?;
         macro_rules! sym {
             ($name:literal) => {
                 // SAFETY: the field's type is the C prototype of this LLVM 19 function
-                // (llvm-c/*.h); the library stays loaded in `_lib` as long as the pointer.
-                *unsafe { lib.get($name) }.map_err(|e| e.to_string())?
+                // (llvm-c/*.h).
+                unsafe { lib.sym($name) }?
             };
         }
         let api = Api {
-            get_version: sym!(b"LLVMGetVersion\0"),
             init_target_info: sym!(b"LLVMInitializeAMDGPUTargetInfo\0"),
             init_target: sym!(b"LLVMInitializeAMDGPUTarget\0"),
             init_target_mc: sym!(b"LLVMInitializeAMDGPUTargetMC\0"),
             init_asm_printer: sym!(b"LLVMInitializeAMDGPUAsmPrinter\0"),
-            install_fatal_error_handler: sym!(b"LLVMInstallFatalErrorHandler\0"),
             context_create: sym!(b"LLVMContextCreate\0"),
             context_dispose: sym!(b"LLVMContextDispose\0"),
             create_buffer_copy: sym!(b"LLVMCreateMemoryBufferWithMemoryRangeCopy\0"),
@@ -150,7 +107,6 @@ impl Llvm {
             parse_ir: sym!(b"LLVMParseIRInContext\0"),
             verify_module: sym!(b"LLVMVerifyModule\0"),
             dispose_module: sym!(b"LLVMDisposeModule\0"),
-            dispose_message: sym!(b"LLVMDisposeMessage\0"),
             target_from_triple: sym!(b"LLVMGetTargetFromTriple\0"),
             create_target_machine: sym!(b"LLVMCreateTargetMachine\0"),
             dispose_target_machine: sym!(b"LLVMDisposeTargetMachine\0"),
@@ -168,28 +124,21 @@ impl Llvm {
             dispose_error_message: sym!(b"LLVMDisposeErrorMessage\0"),
             emit_to_memory: sym!(b"LLVMTargetMachineEmitToMemoryBuffer\0"),
         };
-        let (mut major, mut minor, mut patch) = (0, 0, 0);
-        // SAFETY: three valid out-pointers.
-        unsafe { (api.get_version)(&mut major, &mut minor, &mut patch) };
-        if major != 19 {
-            return Err(format!("is LLVM {major}.{minor}.{patch}, not 19"));
-        }
         // SAFETY: the initialisers are idempotent and run once here (under the OnceLock),
-        // before any compile; the handler is a plain `extern "C"` function.
+        // before any compile.
         let target = unsafe {
             (api.init_target_info)();
             (api.init_target)();
             (api.init_target_mc)();
             (api.init_asm_printer)();
-            (api.install_fatal_error_handler)(fatal_error);
             let mut target = std::ptr::null_mut();
             let mut err = std::ptr::null_mut();
             if (api.target_from_triple)(TRIPLE.as_ptr(), &mut target, &mut err) != 0 {
-                return Err(format!("no AMDGPU target: {}", take_message(&api, err)));
+                return Err(format!("no AMDGPU target: {}", lib.take_message(err)));
             }
             target
         };
-        Ok(Llvm { api, path, version: (major, minor, patch), target, _lib: lib })
+        Ok(Llvm { api, lib, path: lib.path, target })
     }
 
     /// Compiles IR text for gfx1100 as `clang -O2 -c` does (new pass manager `default<O2>`,
@@ -216,14 +165,14 @@ impl Llvm {
             let mut module = std::ptr::null_mut();
             let mut msg = std::ptr::null_mut();
             if (api.parse_ir)(ctx.0, buf, &mut module, &mut msg) != 0 || module.is_null() {
-                return Err(fail("parse", take_message(api, msg)));
+                return Err(fail("parse", self.lib.take_message(msg)));
             }
-            take_message(api, msg);
+            self.lib.take_message(msg);
             let module = Guard(module, api.dispose_module);
 
             let mut msg = std::ptr::null_mut();
             let invalid = (api.verify_module)(module.0, RETURN_STATUS_ACTION, &mut msg) != 0;
-            let log = take_message(api, msg);
+            let log = self.lib.take_message(msg);
             if invalid {
                 return Err(fail("verify", log));
             }
@@ -265,9 +214,9 @@ impl Llvm {
             let mut msg = std::ptr::null_mut();
             let mut out = std::ptr::null_mut();
             if (api.emit_to_memory)(tm.0, module.0, OBJECT_FILE, &mut msg, &mut out) != 0 || out.is_null() {
-                return Err(fail("codegen", take_message(api, msg)));
+                return Err(fail("codegen", self.lib.take_message(msg)));
             }
-            take_message(api, msg);
+            self.lib.take_message(msg);
             let out = Guard(out, api.dispose_buffer);
             let (start, size) = ((api.buffer_start)(out.0), (api.buffer_size)(out.0));
             if start.is_null() {
@@ -276,30 +225,4 @@ impl Llvm {
             Ok(std::slice::from_raw_parts(start.cast::<u8>(), size).to_vec())
         }
     }
-}
-
-/// Calls its dispose function on drop.
-struct Guard(Ptr, unsafe extern "C" fn(Ptr));
-
-impl Drop for Guard {
-    fn drop(&mut self) {
-        if !self.0.is_null() {
-            // SAFETY: `self.0` was created by the LLVM function paired with this disposer
-            // and is not used after the guard (see `Llvm::compile`).
-            unsafe { (self.1)(self.0) }
-        }
-    }
-}
-
-/// The text of an LLVM-allocated message (empty for null), disposed.
-///
-/// # Safety
-/// `msg` is null or a message LLVM allocated for `LLVMDisposeMessage`, not used afterwards.
-unsafe fn take_message(api: &Api, msg: *mut c_char) -> String {
-    if msg.is_null() {
-        return String::new();
-    }
-    let text = CStr::from_ptr(msg).to_string_lossy().trim_end().to_owned();
-    (api.dispose_message)(msg);
-    text
 }

@@ -54,7 +54,7 @@ impl Backend {
         match self {
             Backend::InProcess => {
                 let llvm = ffi::Llvm::get().map_err(|e| CompileError::Tool(format!("libLLVM 19: {e}")))?;
-                let (major, minor, patch) = llvm.version;
+                let (major, minor, patch) = llvm.lib.version;
                 Ok(format!("inproc libLLVM {major}.{minor}.{patch} {}", file_stamp(Path::new(llvm.path))))
             }
             Backend::Process => {

@@ -3,13 +3,15 @@
 //! The executor never looks at machine words again.
 
 use std::collections::HashMap;
-use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, OnceLock};
 
 use parking_lot::Mutex;
 
 use super::decode::{decode, decode_vopd, mflag, DecodeError, Inst, Operand};
 use super::disasm::{disassemble, disassemble_dual};
 use super::table::{Encoding, Op, F};
+use crate::jit::Translated;
 use crate::mem::{AddressSpace, VmFault};
 
 /// Most dwords decoded for one program (4 MiB of code).
@@ -38,6 +40,10 @@ pub struct Program {
     /// Whether some instruction reads TRAPSTS (s_getreg_b32 of HW_REG_TRAPSTS): the waves
     /// then accumulate its sticky float exception bits (exec/trap.rs).
     reads_trapsts: bool,
+    /// The host code of the translation tier, once compiled (crate::jit).
+    translation: OnceLock<Arc<Translated>>,
+    /// Whether a translation was asked for.
+    translation_requested: AtomicBool,
 }
 
 impl Program {
@@ -103,6 +109,8 @@ impl Program {
             duals,
             unexecuted_insts,
             reads_trapsts,
+            translation: OnceLock::new(),
+            translation_requested: AtomicBool::new(false),
         };
         p.resolve_branches();
         p
@@ -151,6 +159,31 @@ impl Program {
 
     pub fn base(&self) -> u64 {
         self.base
+    }
+
+    /// Whether the program was decoded for wave64.
+    pub fn wave64(&self) -> bool {
+        self.wave64
+    }
+
+    /// The program's machine words.
+    pub fn words_all(&self) -> &[u32] {
+        &self.words
+    }
+
+    /// The translation tier's code for this program, once it is ready.
+    #[inline]
+    pub fn translation(&self) -> Option<&Arc<Translated>> {
+        self.translation.get()
+    }
+
+    /// True the first time it is called: the caller then has the translation made.
+    pub(crate) fn request_translation(&self) -> bool {
+        !self.translation_requested.swap(true, Ordering::AcqRel)
+    }
+
+    pub(crate) fn set_translation(&self, t: Arc<Translated>) {
+        let _ = self.translation.set(t);
     }
 
     /// Whether the program reads TRAPSTS (its waves then detect float exceptions).

@@ -153,7 +153,12 @@ impl Gpu {
     }
 
     /// A device with its own configuration (e.g. the VMID's SH_MEM_CONFIG or trap handler).
-    pub fn with_config(config: Config) -> Gpu {
+    /// `SOFTNAVI_JIT` in the environment picks the execution tier of every test device
+    /// (CI runs the tests with `on` and with `off`).
+    pub fn with_config(mut config: Config) -> Gpu {
+        if let Some(m) = std::env::var("SOFTNAVI_JIT").ok().and_then(|v| gpu::jit::JitMode::parse(&v)) {
+            config.jit = m;
+        }
         let dev = Device::new(config).unwrap();
         let queue = dev.create_queue().unwrap();
         Gpu { dev, queue, ibs: Vec::new() }
@@ -209,10 +214,15 @@ impl Gpu {
             Ok(seq) => seq,
             Err(e) => panic!("submit failed: {e}"),
         };
-        match self.queue.wait(seq, Duration::from_secs(30))? {
-            true => Ok(()),
-            false => panic!("fence {seq} did not signal within 30 s"),
-        }
+        let done = match self.queue.wait(seq, Duration::from_secs(30)) {
+            Ok(true) => Ok(()),
+            Ok(false) => panic!("fence {seq} did not signal within 30 s"),
+            Err(report) => Err(report),
+        };
+        // Under SOFTNAVI_JIT=on every program must translate: a failure is a bug.
+        let jit = self.dev.stats().jit;
+        assert_eq!(jit.failures, 0, "the translation tier failed to compile a program (see the log)");
+        done
     }
 }
 

@@ -27,6 +27,7 @@ mod salu;
 mod smem;
 #[allow(clippy::needless_range_loop)]
 mod trap;
+pub(crate) mod tier;
 #[allow(clippy::needless_range_loop)]
 mod valu16;
 #[allow(clippy::needless_range_loop)]
@@ -157,6 +158,9 @@ pub struct Wave {
     pub vgprs: u32,
     /// Instructions executed, for statistics and hang reports.
     pub executed: u64,
+    /// Of those, the instructions run by translated code (crate::jit), inline or through
+    /// its call-outs.
+    pub translated: u64,
     /// The wave runs its trap handler's program (`pc` indexes it), not the kernel's.
     pub in_handler: bool,
     /// The host-trap request counter this wave has answered (set at launch).
@@ -209,6 +213,7 @@ impl Wave {
             sh_mem_bases: 0,
             vgprs: 256,
             executed: 0,
+            translated: 0,
             in_handler: false,
             host_trap_seen: 0,
             trap_on_start: false,
@@ -233,6 +238,7 @@ impl Wave {
         self.sh_mem_bases = 0;
         self.vgprs = 256;
         self.executed = 0;
+        self.translated = 0;
         self.in_handler = false;
         self.host_trap_seen = 0;
         self.trap_on_start = false;
@@ -690,7 +696,27 @@ impl Wave {
     fn run_in<const CHECK: bool>(&mut self, prog: &Program, ctx: &mut Ctx) -> Leave {
         let insts = prog.insts();
         let mut since_check = 0u32;
+        // The translation tier runs the lean path's waves from its entry points; one that
+        // becomes ready while the wave runs is picked up at the next periodic check.
+        let mut jit = if CHECK { None } else { prog.translation().map(|t| &**t) };
         loop {
+            if let Some(t) = jit {
+                if t.is_entry(self.pc) && tier::mode_ok(self.mode) {
+                    match self.enter(t, prog, ctx) {
+                        tier::Entered::Leave(leave) => return leave,
+                        tier::Entered::Resume => {
+                            if ctx.abort.load(Ordering::Relaxed) {
+                                return Leave::Stop(Stop::Aborted);
+                            }
+                            if ctx.host_trap.load(Ordering::Relaxed) != self.host_trap_seen {
+                                return Leave::HostTrap;
+                            }
+                            continue;
+                        }
+                        tier::Entered::Interp => {}
+                    }
+                }
+            }
             let idx = self.pc;
             let Some(inst) = insts.get(idx) else {
                 return Leave::Fault(Fault {
@@ -721,6 +747,9 @@ impl Wave {
             since_check += 1;
             if since_check >= 4096 {
                 since_check = 0;
+                if !CHECK && jit.is_none() {
+                    jit = prog.translation().map(|t| &**t);
+                }
                 if ctx.abort.load(Ordering::Relaxed) {
                     return Leave::Stop(Stop::Aborted);
                 }

@@ -1,0 +1,286 @@
+//! One program as one LLVM function: `i32 @run(ptr %w, ptr %v, ptr %env, i32 %pc)`.
+//!
+//! The function starts at instruction `%pc`, which must be an entry point (a branch
+//! target, the program's start, or the instruction after a call-out): a `switch` picks
+//! the basic block. Blocks are the program's own: they end at branches and call-outs.
+//! Instructions with an inline lowering (SALU, VALU, branches, no-op SOPPs) are IR; every
+//! other one is a call-out to the interpreter ([`super::callout`]), which executes it
+//! exactly as the interpreter's loop would. The function returns
+//! - [`RET_INTERP`]: the interpreter continues at `Wave::pc` (an entry `%pc` that is not
+//!   one, or the end of the program);
+//! - [`RET_LEAVE`]: a call-out left the run loop (end, barrier, fault, trap, MODE change;
+//!   the reason is in the environment);
+//! - [`RET_RESUME`]: `Wave::pc` was set (a loop's back edge ran out of its polling
+//!   budget, or a call-out jumped); the run loop checks for an abort and re-enters.
+//!
+//! `Wave::executed` (and `Wave::translated`) are kept exact at every call-out and exit, so
+//! fault reports show the interpreter's counts.
+
+use std::fmt::Write;
+
+use super::ir::{Ir, Layout, Lower, NotInline};
+use super::{salu, valu};
+use crate::isa::decode::Inst;
+use crate::isa::program::{Program, NO_TARGET};
+use crate::isa::table::{Encoding, Op};
+
+pub const RET_INTERP: u32 = 0;
+pub const RET_LEAVE: u32 = 1;
+pub const RET_RESUME: u32 = 2;
+
+/// The translated program: its IR, entry points, and how much of it is inline.
+pub struct Module {
+    pub ir: String,
+    /// Entry points by instruction index.
+    pub entries: Vec<bool>,
+    /// Instructions translated inline, and all instructions.
+    pub inline: usize,
+    pub total: usize,
+}
+
+/// How the run loop's lean path treats an instruction without running it.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Class {
+    /// A conditional or unconditional branch to a decoded instruction.
+    Branch,
+    /// SOPP instructions with no effect in the lean loop.
+    Nop,
+    /// SALU or VALU: inline if the lowering takes it, else a call-out.
+    Alu,
+    /// Everything else: a call-out.
+    Callout,
+}
+
+fn class(inst: &Inst) -> Class {
+    use Op::*;
+    match inst.op {
+        S_BRANCH | S_CBRANCH_SCC0 | S_CBRANCH_SCC1 | S_CBRANCH_VCCZ | S_CBRANCH_VCCNZ | S_CBRANCH_EXECZ
+        | S_CBRANCH_EXECNZ
+            if inst.imm1 != NO_TARGET =>
+        {
+            Class::Branch
+        }
+        S_NOP | S_SET_INST_PREFETCH_DISTANCE | S_CLAUSE | S_DELAY_ALU | S_SETPRIO | S_ICACHE_INV | S_VERSION
+        | V_NOP | S_SLEEP | S_INCPERFLEVEL | S_DECPERFLEVEL | S_TTRACEDATA | S_TTRACEDATA_IMM | S_WAKEUP
+        | S_WAIT_EVENT | S_CBRANCH_CDBGSYS | S_CBRANCH_CDBGUSER | S_CBRANCH_CDBGSYS_OR_USER
+        | S_CBRANCH_CDBGSYS_AND_USER => Class::Nop,
+        _ => match inst.op.encoding() {
+            Encoding::Sop1 | Encoding::Sop2 | Encoding::Sopk | Encoding::Sopc => Class::Alu,
+            Encoding::Vop1 | Encoding::Vop2 | Encoding::Vopc | Encoding::Vop3 | Encoding::Vopd => Class::Alu,
+            _ => Class::Callout,
+        },
+    }
+}
+
+/// Translates `prog` (waves of `lanes` lanes) into a module whose function is `name`;
+/// `callout` is the address of [`super::callout::step`].
+pub fn translate(prog: &Program, lanes: usize, lay: Layout, callout: u64, name: &str) -> Module {
+    let insts = prog.insts();
+    let classes: Vec<Class> = insts.iter().map(class).collect();
+    let mut leader = vec![false; insts.len() + 1];
+    leader[0] = true;
+    for (i, inst) in insts.iter().enumerate() {
+        match classes[i] {
+            Class::Branch => {
+                leader[inst.imm1 as usize] = true;
+                leader[i + 1] = true;
+            }
+            Class::Callout | Class::Alu => {
+                // An ALU instruction may become a call-out; either may leave the loop (a
+                // fault, a MODE change) and the wave may resume after it.
+                if matches!(classes[i], Class::Callout) {
+                    leader[i + 1] = true;
+                }
+            }
+            Class::Nop => {}
+        }
+    }
+    let mut e = Emit { ir: Ir::new(lanes, lay), prog, callout, classes, leader, inline: 0, pending: 0 };
+    e.function(name);
+    let entries = e.leader[..insts.len()].to_vec();
+    let inline = e.inline;
+    Module { ir: e.finish(), entries, inline, total: insts.len() }
+}
+
+struct Emit<'a> {
+    ir: Ir,
+    prog: &'a Program,
+    callout: u64,
+    classes: Vec<Class>,
+    leader: Vec<bool>,
+    inline: usize,
+    /// Instructions of the current block not yet added to `Wave::executed`.
+    pending: u32,
+}
+
+impl Emit<'_> {
+    fn function(&mut self, name: &str) {
+        let n = self.prog.insts().len();
+        let _ = writeln!(self.ir.out, "define i32 @{name}(ptr noalias %w, ptr noalias %v, ptr %env, i32 %pc) {{");
+        self.ir.start("entry");
+        let cases: Vec<String> =
+            (0..n).filter(|&i| self.leader[i]).map(|i| format!("i32 {i}, label %b{i}")).collect();
+        self.ir.line(&format!("switch i32 %pc, label %bad [ {} ]", cases.join(" ")));
+        self.ir.start("bad");
+        self.ir.line(&format!("ret i32 {RET_INTERP}"));
+        let mut i = 0;
+        while i < n {
+            let end = (i + 1..=n).find(|&j| self.leader[j]).unwrap_or(n);
+            self.block(i, end);
+            i = end;
+        }
+        // Past the last instruction: the interpreter reports it.
+        self.ir.start(&format!("b{n}"));
+        self.set_pc(n);
+        self.ir.line(&format!("ret i32 {RET_INTERP}"));
+        self.ir.out.push_str("}\n");
+    }
+
+    fn finish(self) -> String {
+        let mut out = String::new();
+        let _ = writeln!(out, "; softnavi: RDNA3 program translated to host code ({} lanes)", self.ir.n);
+        out.push_str(&self.ir.out);
+        for d in &self.ir.decls {
+            out.push_str(d);
+            out.push('\n');
+        }
+        // !0: rarely taken; !1: almost always taken.
+        out.push_str("!0 = !{!\"branch_weights\", i32 1, i32 1000}\n");
+        out.push_str("!1 = !{!\"branch_weights\", i32 1000, i32 1}\n");
+        out
+    }
+
+    /// Instructions `start..end`, which form one basic block.
+    fn block(&mut self, start: usize, end: usize) {
+        self.ir.start(&format!("b{start}"));
+        self.pending = 0;
+        for idx in start..end {
+            self.pending += 1;
+            let inst = self.prog.insts()[idx];
+            match self.classes[idx] {
+                Class::Branch => return self.branch(&inst, idx),
+                Class::Nop => self.inline += 1,
+                Class::Alu => {
+                    let mark = self.ir.out.len();
+                    let block = self.ir.block.clone();
+                    if self.alu(&inst).is_ok() {
+                        self.inline += 1;
+                    } else {
+                        self.ir.out.truncate(mark);
+                        self.ir.block = block;
+                        self.call_out(idx);
+                    }
+                }
+                Class::Callout => self.call_out(idx),
+            }
+        }
+        self.sync();
+        self.ir.line(&format!("br label %b{end}"));
+    }
+
+    fn alu(&mut self, inst: &Inst) -> Lower {
+        match inst.op.encoding() {
+            Encoding::Sop1 | Encoding::Sop2 | Encoding::Sopk | Encoding::Sopc => salu::salu(&mut self.ir, inst),
+            Encoding::Vopd => {
+                let pair = *self.prog.dual(inst).ok_or(NotInline)?;
+                // Both halves read the state from before the instruction; Y is written
+                // first, then X (the interpreter's order).
+                let x = valu::valu(&mut self.ir, &pair[0])?;
+                let y = valu::valu(&mut self.ir, &pair[1])?;
+                valu::apply(&mut self.ir, y)?;
+                valu::apply(&mut self.ir, x)
+            }
+            _ => {
+                let effects = valu::valu(&mut self.ir, inst)?;
+                valu::apply(&mut self.ir, effects)
+            }
+        }
+    }
+
+    /// Adds the block's instructions so far to the wave's counters.
+    fn sync(&mut self) {
+        if self.pending == 0 {
+            return;
+        }
+        let k = self.pending;
+        self.pending = 0;
+        for off in [self.ir.lay.executed, self.ir.lay.translated] {
+            let p = self.ir.val(&format!("getelementptr inbounds i8, ptr %w, i64 {off}"));
+            let x = self.ir.val(&format!("load i64, ptr {p}, align 8"));
+            let y = self.ir.val(&format!("add i64 {x}, {k}"));
+            self.ir.line(&format!("store i64 {y}, ptr {p}, align 8"));
+        }
+    }
+
+    fn set_pc(&mut self, pc: usize) {
+        let off = self.ir.lay.pc;
+        let p = self.ir.val(&format!("getelementptr inbounds i8, ptr %w, i64 {off}"));
+        self.ir.line(&format!("store i64 {pc}, ptr {p}, align 8"));
+    }
+
+    /// Runs instruction `idx` in the interpreter; leaves the function unless it says to go on.
+    fn call_out(&mut self, idx: usize) {
+        self.sync();
+        let f = self.callout;
+        let r = self.ir.val(&format!(
+            "call i32 inttoptr (i64 {f} to ptr)(ptr %w, ptr %v, ptr %env, i32 {idx})"
+        ));
+        let go = self.ir.val(&format!("icmp eq i32 {r}, 0"));
+        let (cont, out) = (self.ir.label("go"), self.ir.label("out"));
+        self.ir.line(&format!("br i1 {go}, label %{cont}, label %{out}, !prof !1"));
+        self.ir.start(&out);
+        self.ir.line(&format!("ret i32 {r}"));
+        self.ir.start(&cont);
+    }
+
+    /// A branch with a decoded target: taken or not, as `Wave::branch_taken` decides. A
+    /// back edge first uses one loop iteration from the budget in the environment; when
+    /// it runs out, the run loop gets control (abort and host-trap checks) and re-enters
+    /// at the target.
+    fn branch(&mut self, inst: &Inst, idx: usize) {
+        self.inline += 1;
+        self.sync();
+        let target = inst.imm1 as usize;
+        let back = target <= idx;
+        let taken = if back { format!("poll{idx}") } else { format!("b{target}") };
+        if inst.op == Op::S_BRANCH {
+            self.ir.line(&format!("br label %{taken}"));
+        } else {
+            let c = self.condition(inst.op);
+            self.ir.line(&format!("br i1 {c}, label %{taken}, label %b{}", idx + 1));
+        }
+        if back {
+            self.ir.start(&format!("poll{idx}"));
+            let b = self.ir.val("load i32, ptr %env, align 4");
+            let b1 = self.ir.val(&format!("sub i32 {b}, 1"));
+            self.ir.line(&format!("store i32 {b1}, ptr %env, align 4"));
+            let z = self.ir.val(&format!("icmp eq i32 {b1}, 0"));
+            self.ir.line(&format!("br i1 {z}, label %stop{idx}, label %b{target}, !prof !0"));
+            self.ir.start(&format!("stop{idx}"));
+            self.set_pc(target);
+            self.ir.line(&format!("ret i32 {RET_RESUME}"));
+        }
+    }
+
+    fn condition(&mut self, op: Op) -> String {
+        use Op::*;
+        let get = |e: &mut Self| -> Result<String, NotInline> {
+            Ok(match op {
+                S_CBRANCH_SCC0 | S_CBRANCH_SCC1 => e.ir.scc()?,
+                _ => {
+                    let m = if matches!(op, S_CBRANCH_VCCZ | S_CBRANCH_VCCNZ) {
+                        e.ir.mask_reg(crate::isa::decode::SGPR_VCC_LO)?
+                    } else {
+                        e.ir.exec()?
+                    };
+                    e.ir.val(&format!("icmp ne {} {m}, 0", e.ir.mi()))
+                }
+            })
+        };
+        let c = get(self).unwrap_or_else(|_| "false".into());
+        match op {
+            S_CBRANCH_SCC0 | S_CBRANCH_VCCZ | S_CBRANCH_EXECZ => self.ir.val(&format!("xor i1 {c}, true")),
+            _ => c,
+        }
+    }
+}

@@ -1,0 +1,198 @@
+//! The translation tier: RDNA3 programs translated once to host machine code (LLVM 19's
+//! ORC JIT, through the libLLVM the shader compiler already loads), whose lane loops are
+//! vector instructions under EXEC.
+//!
+//! The translated code works on the interpreter's wave state ([`crate::isa::exec::Wave`]),
+//! so a wave moves between the tiers at any entry point: what the translator does not
+//! lower inline runs in the interpreter through a call-out, and the checking loop
+//! (`SOFTNAVI_CHECK`, traps on float exceptions, released VGPRs) and waves whose MODE
+//! rounds or flushes f32 stay in the interpreter. See docs/ARCHITECTURE.md ("Execution
+//! tiers") and [`emit`] for the contract.
+//!
+//! `SOFTNAVI_JIT` picks the mode ([`JitMode`]): `auto` (the default) compiles on a
+//! background thread while the first waves are interpreted; `on` compiles before the
+//! dispatch's first wave runs; `off` interprets everything.
+
+pub mod emit;
+mod ir;
+mod orc;
+mod salu;
+mod valu;
+
+use std::collections::HashMap;
+use std::sync::{Arc, OnceLock};
+use std::time::{Duration, Instant};
+
+use crossbeam::channel::{unbounded, Sender};
+use parking_lot::Mutex;
+
+pub(crate) use ir::Layout;
+
+use crate::isa::exec::tier::{self, JitFn};
+use crate::isa::program::Program;
+
+/// How programs are run (`SOFTNAVI_JIT`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum JitMode {
+    /// Interpreter only.
+    Off,
+    /// Translate in the background; interpret until the code is ready.
+    #[default]
+    Auto,
+    /// Translate before the first wave of a program runs.
+    On,
+}
+
+impl JitMode {
+    /// `auto`, `on` or `off`; anything else is `None`.
+    pub fn parse(s: &str) -> Option<JitMode> {
+        match s.trim() {
+            "auto" | "" => Some(JitMode::Auto),
+            "on" | "1" => Some(JitMode::On),
+            "off" | "0" => Some(JitMode::Off),
+            _ => None,
+        }
+    }
+}
+
+/// A program's host code.
+pub struct Translated {
+    pub(crate) func: JitFn,
+    /// Which instruction indices the function can start at.
+    pub(crate) entries: Box<[bool]>,
+    /// Instructions lowered inline, of all.
+    pub inline: usize,
+    pub total: usize,
+    pub compile_time: Duration,
+}
+
+impl Translated {
+    #[inline]
+    pub(crate) fn is_entry(&self, pc: usize) -> bool {
+        self.entries.get(pc).copied().unwrap_or(false)
+    }
+}
+
+/// What the translation tier did for one device.
+#[derive(Clone, Debug, Default)]
+pub struct JitStats {
+    /// Programs translated (or found already translated by content).
+    pub programs: u64,
+    /// Programs the translator could not compile (they run in the interpreter).
+    pub failures: u64,
+    /// Time spent translating and compiling.
+    pub compile_time: Duration,
+}
+
+/// Translations by program content (the words and the wave size): pipelines destroyed
+/// and re-created, or the same kernel at another address, reuse the code.
+struct Translator {
+    orc: Result<orc::Orc, String>,
+    done: HashMap<(Vec<u32>, bool), Arc<Translated>>,
+    next_name: u64,
+}
+
+fn translator() -> &'static Mutex<Translator> {
+    static T: OnceLock<Mutex<Translator>> = OnceLock::new();
+    T.get_or_init(|| {
+        let orc = orc::Orc::create();
+        match &orc {
+            Ok(_) => tracing::info!("translation tier: LLVM ORC JIT for the host"),
+            Err(e) => tracing::warn!("translation tier unavailable (programs are interpreted): {e}"),
+        }
+        Mutex::new(Translator { orc, done: HashMap::new(), next_name: 0 })
+    })
+}
+
+type Request = (Arc<Program>, Arc<Mutex<JitStats>>);
+
+/// The background compile thread's queue.
+fn queue() -> &'static Sender<Request> {
+    static Q: OnceLock<Sender<Request>> = OnceLock::new();
+    Q.get_or_init(|| {
+        let (tx, rx) = unbounded::<Request>();
+        let spawned = std::thread::Builder::new().name("softnavi-jit".into()).spawn(move || {
+            for (prog, stats) in rx {
+                translate_now(&prog, &stats);
+            }
+        });
+        if let Err(e) = spawned {
+            tracing::warn!("translation tier: cannot start its thread ({e}); programs are interpreted");
+        }
+        tx
+    })
+}
+
+/// Makes sure `prog` gets translated under `mode`: at once (`On`), in the background
+/// (`Auto`), or not at all (`Off`). Cheap when it was asked before.
+pub fn prepare(prog: &Arc<Program>, mode: JitMode, stats: &Arc<Mutex<JitStats>>) {
+    if mode == JitMode::Off || !prog.request_translation() {
+        return;
+    }
+    match mode {
+        JitMode::On => translate_now(prog, stats),
+        _ => {
+            let _ = queue().send((prog.clone(), stats.clone()));
+        }
+    }
+}
+
+fn translate_now(prog: &Program, stats: &Mutex<JitStats>) {
+    let start = Instant::now();
+    let result = translate(prog);
+    let spent = start.elapsed();
+    let mut s = stats.lock();
+    s.compile_time += spent;
+    match result {
+        Ok(t) => {
+            s.programs += 1;
+            tracing::debug!(
+                "translated the program at {:#x}: {} of {} instructions inline, {:?}",
+                prog.base(),
+                t.inline,
+                t.total,
+                t.compile_time
+            );
+            prog.set_translation(t);
+        }
+        Err(e) => {
+            s.failures += 1;
+            tracing::warn!("the program at {:#x} stays interpreted: {e}", prog.base());
+            if std::env::var_os("SOFTNAVI_JIT_DEBUG").is_some() {
+                eprintln!("softnavi-jit: the program at {:#x} stays interpreted: {e}", prog.base());
+            }
+        }
+    }
+}
+
+/// The host code of `prog`, from the cache or compiled now.
+fn translate(prog: &Program) -> Result<Arc<Translated>, String> {
+    let key = (prog.words_all().to_vec(), prog.wave64());
+    let mut t = translator().lock();
+    if let Some(done) = t.done.get(&key) {
+        return Ok(done.clone());
+    }
+    let start = Instant::now();
+    let name = format!("softnavi_program_{}", t.next_name);
+    t.next_name += 1;
+    let lanes = if prog.wave64() { 64 } else { 32 };
+    let module = emit::translate(prog, lanes, tier::layout(), tier::callout_address(), &name);
+    let orc = t.orc.as_mut().map_err(|e| e.clone())?;
+    let addrs = orc.compile(&module.ir, PASSES, &[&name])?;
+    let addr = addrs.first().copied().filter(|a| *a != 0).ok_or("the JIT returned no address")?;
+    // SAFETY: `addr` is the entry of the function `emit::translate` wrote, whose
+    // signature is `JitFn`'s.
+    let func = unsafe { std::mem::transmute::<usize, JitFn>(addr as usize) };
+    let done = Arc::new(Translated {
+        func,
+        entries: module.entries.into_boxed_slice(),
+        inline: module.inline,
+        total: module.total,
+        compile_time: start.elapsed(),
+    });
+    t.done.insert(key, done.clone());
+    Ok(done)
+}
+
+/// The optimisation pipeline run on each translated module before code generation.
+const PASSES: &str = "default<O2>";
