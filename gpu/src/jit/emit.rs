@@ -47,6 +47,8 @@ enum Class {
     Nop,
     /// SALU or VALU: inline if the lowering takes it, else a call-out.
     Alu,
+    /// A wait for memory counters (`Wave::waitcnt`).
+    Wait,
     /// Everything else: a call-out.
     Callout,
 }
@@ -63,7 +65,13 @@ fn class(inst: &Inst) -> Class {
         S_NOP | S_SET_INST_PREFETCH_DISTANCE | S_CLAUSE | S_DELAY_ALU | S_SETPRIO | S_ICACHE_INV | S_VERSION
         | V_NOP | S_SLEEP | S_INCPERFLEVEL | S_DECPERFLEVEL | S_TTRACEDATA | S_TTRACEDATA_IMM | S_WAKEUP
         | S_WAIT_EVENT | S_CBRANCH_CDBGSYS | S_CBRANCH_CDBGUSER | S_CBRANCH_CDBGSYS_OR_USER
-        | S_CBRANCH_CDBGSYS_AND_USER => Class::Nop,
+        | S_CBRANCH_CDBGSYS_AND_USER | S_WAITCNT_DEPCTR => Class::Nop,
+        S_WAITCNT | S_WAIT_IDLE => Class::Wait,
+        S_WAITCNT_VMCNT | S_WAITCNT_VSCNT | S_WAITCNT_LGKMCNT | S_WAITCNT_EXPCNT
+            if inst.dst == crate::isa::decode::Operand::Sgpr(crate::isa::decode::SGPR_NULL) =>
+        {
+            Class::Wait
+        }
         _ => match inst.op.encoding() {
             Encoding::Sop1 | Encoding::Sop2 | Encoding::Sopk | Encoding::Sopc => Class::Alu,
             Encoding::Vop1 | Encoding::Vop2 | Encoding::Vopc | Encoding::Vop3 | Encoding::Vopd => Class::Alu,
@@ -92,14 +100,40 @@ pub fn translate(prog: &Program, lanes: usize, lay: Layout, callout: u64, name: 
                     leader[i + 1] = true;
                 }
             }
-            Class::Nop => {}
+            Class::Nop | Class::Wait => {}
         }
     }
-    let mut e = Emit { ir: Ir::new(lanes, lay), prog, callout, classes, leader, inline: 0, pending: 0 };
+    let reachable = reachable(insts);
+    let mut e = Emit { ir: Ir::new(lanes, lay), prog, callout, classes, leader, reachable, inline: 0, pending: 0 };
     e.function(name);
-    let entries = e.leader[..insts.len()].to_vec();
+    let entries = (0..insts.len()).map(|i| e.leader[i] && e.reachable[i]).collect();
     let inline = e.inline;
     Module { ir: e.finish(), entries, inline, total: insts.len() }
+}
+
+/// The instructions reachable from the program's start by fall-through and decoded
+/// branch targets. A program runs to the end of its code object's text, which may hold
+/// other kernels: only what this kernel can reach is translated. Code reached otherwise
+/// (s_setpc, a return from the trap handler) runs in the interpreter until it meets an
+/// entry point.
+fn reachable(insts: &[Inst]) -> Vec<bool> {
+    use Op::*;
+    let mut seen = vec![false; insts.len()];
+    let mut work = vec![0usize];
+    while let Some(i) = work.pop() {
+        if i >= insts.len() || seen[i] {
+            continue;
+        }
+        seen[i] = true;
+        let inst = &insts[i];
+        if inst.op.has_flag(crate::isa::table::F::BRANCH) && inst.imm1 != NO_TARGET {
+            work.push(inst.imm1 as usize);
+        }
+        if !matches!(inst.op, S_ENDPGM | S_ENDPGM_SAVED | S_BRANCH | S_CODE_END | S_SETPC_B64) {
+            work.push(i + 1);
+        }
+    }
+    seen
 }
 
 struct Emit<'a> {
@@ -108,6 +142,7 @@ struct Emit<'a> {
     callout: u64,
     classes: Vec<Class>,
     leader: Vec<bool>,
+    reachable: Vec<bool>,
     inline: usize,
     /// Instructions of the current block not yet added to `Wave::executed`.
     pending: u32,
@@ -118,15 +153,21 @@ impl Emit<'_> {
         let n = self.prog.insts().len();
         let _ = writeln!(self.ir.out, "define i32 @{name}(ptr noalias %w, ptr noalias %v, ptr %env, i32 %pc) {{");
         self.ir.start("entry");
-        let cases: Vec<String> =
-            (0..n).filter(|&i| self.leader[i]).map(|i| format!("i32 {i}, label %b{i}")).collect();
+        let cases: Vec<String> = (0..n)
+            .filter(|&i| self.leader[i] && self.reachable[i])
+            .map(|i| format!("i32 {i}, label %b{i}"))
+            .collect();
         self.ir.line(&format!("switch i32 %pc, label %bad [ {} ]", cases.join(" ")));
         self.ir.start("bad");
         self.ir.line(&format!("ret i32 {RET_INTERP}"));
         let mut i = 0;
         while i < n {
             let end = (i + 1..=n).find(|&j| self.leader[j]).unwrap_or(n);
-            self.block(i, end);
+            // Blocks are reachable or not as a whole (they begin at every branch target
+            // and after every instruction that does not fall through).
+            if self.reachable[i] {
+                self.block(i, end);
+            }
             i = end;
         }
         // Past the last instruction: the interpreter reports it.
@@ -160,6 +201,10 @@ impl Emit<'_> {
             match self.classes[idx] {
                 Class::Branch => return self.branch(&inst, idx),
                 Class::Nop => self.inline += 1,
+                Class::Wait => {
+                    self.inline += 1;
+                    self.wait(&inst);
+                }
                 Class::Alu => {
                     let mark = self.ir.out.len();
                     let block = self.ir.block.clone();
@@ -175,7 +220,14 @@ impl Emit<'_> {
             }
         }
         self.sync();
-        self.ir.line(&format!("br label %b{end}"));
+        if self.reachable.get(end).copied().unwrap_or(true) {
+            self.ir.line(&format!("br label %b{end}"));
+        } else {
+            // After an instruction that never falls through (s_endpgm, s_setpc, ...): its
+            // call-out always leaves; the interpreter would report the fall-through.
+            self.set_pc(end);
+            self.ir.line(&format!("ret i32 {RET_INTERP}"));
+        }
     }
 
     fn alu(&mut self, inst: &Inst) -> Lower {
@@ -194,6 +246,29 @@ impl Emit<'_> {
                 let effects = valu::valu(&mut self.ir, inst)?;
                 valu::apply(&mut self.ir, effects)
             }
+        }
+    }
+
+    /// `Wave::waitcnt`: each counter waited for drops to at most the wait's value (the
+    /// model's memory is complete at once; the counters only track what is outstanding).
+    fn wait(&mut self, inst: &Inst) {
+        use Op::*;
+        let imm = inst.imm as u32;
+        // (counter, value): VM 0, VS 1, LGKM 2, EXP 3.
+        let limits: Vec<(usize, u32)> = match inst.op {
+            S_WAITCNT => vec![(0, imm >> 10 & 0x3f), (2, imm >> 4 & 0x3f), (3, imm & 7)],
+            S_WAIT_IDLE => (0..4).map(|k| (k, 0)).collect(),
+            S_WAITCNT_VMCNT => vec![(0, imm & 0xffff)],
+            S_WAITCNT_VSCNT => vec![(1, imm & 0xffff)],
+            S_WAITCNT_LGKMCNT => vec![(2, imm & 0xffff)],
+            _ => vec![(3, imm & 0xffff)],
+        };
+        for (k, n) in limits {
+            let off = self.ir.lay.cnt + k;
+            let p = self.ir.val(&format!("getelementptr inbounds i8, ptr %w, i64 {off}"));
+            let c = self.ir.val(&format!("load i8, ptr {p}, align 1"));
+            let m = self.ir.call("i8", "llvm.umin.i8", &["i8", "i8"], &[&c, &(n.min(255) as u8 as i8).to_string()]);
+            self.ir.line(&format!("store i8 {m}, ptr {p}, align 1"));
         }
     }
 

@@ -17,6 +17,8 @@ pub struct Layout {
     pub pc: usize,
     pub executed: usize,
     pub translated: usize,
+    /// The memory counters VMcnt, VScnt, LGKMcnt, EXPcnt (`Track::cnt`, one byte each).
+    pub cnt: usize,
 }
 
 /// Why an instruction is not translated inline (it then runs in the interpreter through a

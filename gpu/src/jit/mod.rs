@@ -113,7 +113,7 @@ fn queue() -> &'static Sender<Request> {
         let (tx, rx) = unbounded::<Request>();
         let spawned = std::thread::Builder::new().name("softnavi-jit".into()).spawn(move || {
             for (prog, stats) in rx {
-                translate_now(&prog, &stats);
+                translate_now(&prog, &stats, false);
             }
         });
         if let Err(e) = spawned {
@@ -130,14 +130,16 @@ pub fn prepare(prog: &Arc<Program>, mode: JitMode, stats: &Arc<Mutex<JitStats>>)
         return;
     }
     match mode {
-        JitMode::On => translate_now(prog, stats),
+        JitMode::On => translate_now(prog, stats, true),
         _ => {
             let _ = queue().send((prog.clone(), stats.clone()));
         }
     }
 }
 
-fn translate_now(prog: &Program, stats: &Mutex<JitStats>) {
+/// Translates `prog` and installs the code. A failure leaves the program to the
+/// interpreter; `required` (SOFTNAVI_JIT=on) logs it as an error.
+fn translate_now(prog: &Program, stats: &Mutex<JitStats>, required: bool) {
     let start = Instant::now();
     let result = translate(prog);
     let spent = start.elapsed();
@@ -157,9 +159,10 @@ fn translate_now(prog: &Program, stats: &Mutex<JitStats>) {
         }
         Err(e) => {
             s.failures += 1;
-            tracing::warn!("the program at {:#x} stays interpreted: {e}", prog.base());
-            if std::env::var_os("SOFTNAVI_JIT_DEBUG").is_some() {
-                eprintln!("softnavi-jit: the program at {:#x} stays interpreted: {e}", prog.base());
+            if required {
+                tracing::error!("translation failed, the program at {:#x} stays interpreted: {e}", prog.base());
+            } else {
+                tracing::warn!("translation failed, the program at {:#x} stays interpreted: {e}", prog.base());
             }
         }
     }
@@ -177,6 +180,13 @@ fn translate(prog: &Program) -> Result<Arc<Translated>, String> {
     t.next_name += 1;
     let lanes = if prog.wave64() { 64 } else { 32 };
     let module = emit::translate(prog, lanes, tier::layout(), tier::callout_address(), &name);
+    if let Some(dir) = std::env::var_os("SOFTNAVI_JIT_DUMP") {
+        // The IR of every translation, for debugging the translator.
+        let path = std::path::Path::new(&dir).join(format!("{name}.ll"));
+        if let Err(e) = std::fs::write(&path, &module.ir) {
+            tracing::warn!("SOFTNAVI_JIT_DUMP: cannot write {}: {e}", path.display());
+        }
+    }
     let orc = t.orc.as_mut().map_err(|e| e.clone())?;
     let addrs = orc.compile(&module.ir, PASSES, &[&name])?;
     let addr = addrs.first().copied().filter(|a| *a != 0).ok_or("the JIT returned no address")?;

@@ -24,11 +24,14 @@ struct Api {
     init_target: unsafe extern "C" fn(),
     init_target_mc: unsafe extern "C" fn(),
     init_asm_printer: unsafe extern "C" fn(),
+    create_builder: unsafe extern "C" fn() -> Ptr,
+    jtmb_from_tm: unsafe extern "C" fn(Ptr) -> Ptr,
+    builder_set_jtmb: unsafe extern "C" fn(Ptr, Ptr),
+    default_triple: unsafe extern "C" fn() -> *mut c_char,
     create_lljit: unsafe extern "C" fn(*mut Ptr, Ptr) -> Error,
     main_dylib: unsafe extern "C" fn(Ptr) -> Ptr,
     global_prefix: unsafe extern "C" fn(Ptr) -> c_char,
     data_layout: unsafe extern "C" fn(Ptr) -> *const c_char,
-    triple: unsafe extern "C" fn(Ptr) -> *const c_char,
     process_symbols: unsafe extern "C" fn(*mut Ptr, c_char, Ptr, Ptr) -> Error,
     add_generator: unsafe extern "C" fn(Ptr, Ptr),
     add_module: unsafe extern "C" fn(Ptr, Ptr, Ptr) -> Error,
@@ -93,11 +96,14 @@ impl Orc {
             init_target: sym!(b"LLVMInitializeX86Target\0"),
             init_target_mc: sym!(b"LLVMInitializeX86TargetMC\0"),
             init_asm_printer: sym!(b"LLVMInitializeX86AsmPrinter\0"),
+            create_builder: sym!(b"LLVMOrcCreateLLJITBuilder\0"),
+            jtmb_from_tm: sym!(b"LLVMOrcJITTargetMachineBuilderCreateFromTargetMachine\0"),
+            builder_set_jtmb: sym!(b"LLVMOrcLLJITBuilderSetJITTargetMachineBuilder\0"),
+            default_triple: sym!(b"LLVMGetDefaultTargetTriple\0"),
             create_lljit: sym!(b"LLVMOrcCreateLLJIT\0"),
             main_dylib: sym!(b"LLVMOrcLLJITGetMainJITDylib\0"),
             global_prefix: sym!(b"LLVMOrcLLJITGetGlobalPrefix\0"),
             data_layout: sym!(b"LLVMOrcLLJITGetDataLayoutStr\0"),
-            triple: sym!(b"LLVMOrcLLJITGetTripleString\0"),
             process_symbols: sym!(b"LLVMOrcCreateDynamicLibrarySearchGeneratorForProcess\0"),
             add_generator: sym!(b"LLVMOrcJITDylibAddGenerator\0"),
             add_module: sym!(b"LLVMOrcLLJITAddLLVMIRModule\0"),
@@ -151,41 +157,52 @@ impl Orc {
             }
         });
         // SAFETY: every pointer passed to LLVM is one it returned here (checked) or a
-        // NUL-terminated constant; ownership of the generator passes to the dylib.
+        // NUL-terminated constant; the JIT's target machine passes to its builder and the
+        // builder to the LLJIT; the generator passes to the dylib.
         unsafe {
-            let mut jit = std::ptr::null_mut();
-            self.check((api.create_lljit)(&mut jit, std::ptr::null_mut()), "create LLJIT")?;
-            self.jit = jit;
-            self.dylib = (api.main_dylib)(jit);
-            // libc for what codegen may call (memcpy, memset, fmaf without FMA).
-            let mut gen = std::ptr::null_mut();
-            let prefix = (api.global_prefix)(jit);
-            let err = (api.process_symbols)(&mut gen, prefix, std::ptr::null_mut(), std::ptr::null_mut());
-            self.check(err, "process symbol generator")?;
-            (api.add_generator)(self.dylib, gen);
-            self.triple = CStr::from_ptr((api.triple)(jit)).to_owned();
-            self.layout = CStr::from_ptr((api.data_layout)(jit)).to_owned();
+            let triple = (api.default_triple)();
+            self.triple = CStr::from_ptr(triple).to_owned();
+            self.lib.take_message(triple);
             let mut target = std::ptr::null_mut();
             let mut msg = std::ptr::null_mut();
             if (api.target_from_triple)(self.triple.as_ptr(), &mut target, &mut msg) != 0 {
                 return Err(format!("no host target: {}", self.lib.take_message(msg)));
             }
             let cpu = (api.host_cpu_name)();
-            let features = (api.host_cpu_features)();
-            self.tm = (api.create_target_machine)(
-                target,
-                self.triple.as_ptr(),
-                cpu,
-                features,
-                CODEGEN_DEFAULT,
-                RELOC_DEFAULT,
-                CODE_MODEL_JIT_DEFAULT,
-            );
+            let host_features = (api.host_cpu_features)();
+            let features = CString::new(vector_width_256(&CStr::from_ptr(host_features).to_string_lossy()))
+                .map_err(|e| e.to_string())?;
+            self.lib.take_message(host_features);
+            let tm = |tm_api: &Api| {
+                (tm_api.create_target_machine)(
+                    target,
+                    self.triple.as_ptr(),
+                    cpu,
+                    features.as_ptr(),
+                    CODEGEN_DEFAULT,
+                    RELOC_DEFAULT,
+                    CODE_MODEL_JIT_DEFAULT,
+                )
+            };
+            self.tm = tm(api);
+            let jit_tm = tm(api);
             self.lib.take_message(cpu);
-            self.lib.take_message(features);
-            if self.tm.is_null() {
+            if self.tm.is_null() || jit_tm.is_null() {
                 return Err("LLVMCreateTargetMachine returned null for the host".into());
             }
+            let builder = (api.create_builder)();
+            (api.builder_set_jtmb)(builder, (api.jtmb_from_tm)(jit_tm));
+            let mut jit = std::ptr::null_mut();
+            self.check((api.create_lljit)(&mut jit, builder), "create LLJIT")?;
+            self.jit = jit;
+            self.dylib = (api.main_dylib)(jit);
+            // libc for what codegen may call (memcpy, memset, the libm functions).
+            let mut gen = std::ptr::null_mut();
+            let prefix = (api.global_prefix)(jit);
+            let err = (api.process_symbols)(&mut gen, prefix, std::ptr::null_mut(), std::ptr::null_mut());
+            self.check(err, "process symbol generator")?;
+            (api.add_generator)(self.dylib, gen);
+            self.layout = CStr::from_ptr((api.data_layout)(jit)).to_owned();
         }
         Ok(())
     }
@@ -255,6 +272,26 @@ impl Orc {
             Ok(out)
         }
     }
+}
+
+/// The host's features without AVX-512 (and AVX10): translated code uses 256-bit vectors,
+/// as the rest of softnavi is built for (x86-64-v3). LLVM 19's AVX-512 lowering
+/// miscompiles a masked bit-select (`vpternlogd` with a merge mask got the wrong
+/// immediate for `select(exec, (a & m) | (b & ~m), a)`), which the translation of every
+/// VALU instruction under EXEC produces.
+fn vector_width_256(host: &str) -> String {
+    host.split(',')
+        .filter(|f| !f.is_empty())
+        .map(|f| {
+            let name = &f[1..];
+            if f.starts_with('+') && ["avx512", "evex512", "avx10", "amx"].iter().any(|p| name.starts_with(p)) {
+                format!("-{name}")
+            } else {
+                f.to_string()
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(",")
 }
 
 impl Drop for Orc {

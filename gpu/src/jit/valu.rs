@@ -114,6 +114,29 @@ pub fn valu(ir: &mut Ir, inst: &Inst) -> Lower<Vec<Effect>> {
             let lane = ir.val(&format!("and i32 {s}, {}", ir.n - 1));
             Ok(vec![Effect::Lane(vdst(inst)?, lane, v)])
         }
+        V_FREXP_MANT_F32 | V_FREXP_EXP_I32_F32 if float_in_mods_only(inst) => {
+            let a = fsrc(ir, inst, 0)?;
+            let (mant, exp) = frexp(ir, &a);
+            let r = if op == V_FREXP_MANT_F32 { mant } else { exp };
+            Ok(vec![Effect::V(vdst(inst)?, r)])
+        }
+        V_LDEXP_F32 if float_in_mods_only(inst) => {
+            let a = fsrc(ir, inst, 0)?;
+            let n = ir.vsrc(&inst.src[1])?;
+            Ok(vec![Effect::V(vdst(inst)?, ldexp(ir, &a, &n))])
+        }
+        V_CMP_CLASS_F32 | V_CMPX_CLASS_F32 if float_in_mods_only(inst) => {
+            let a = fsrc(ir, inst, 0)?;
+            let mask = ir.vsrc(&inst.src[1])?;
+            let c = class_bits(ir, &a);
+            let hit = ir.ibin("and", &c, &mask);
+            let zero = ir.ci(0);
+            let b = ir.val(&format!("icmp ne {} {hit}, {zero}", ir.vi()));
+            let m = ir.mask_of(&b);
+            let exec = ir.exec()?;
+            let m = ir.val(&format!("and {} {m}, {exec}", ir.mi()));
+            Ok(vec![Effect::Mask(inst.sdst, m)])
+        }
         V_MBCNT_LO_U32_B32 | V_MBCNT_HI_U32_B32 if no_mods(inst) => {
             let (a, b) = (ir.vsrc(&inst.src[0])?, ir.vsrc(&inst.src[1])?);
             // Per lane: the bits of src0 that belong to lanes below it, in one half.
@@ -629,6 +652,112 @@ fn convert(ir: &mut Ir, inst: &Inst) -> Lower<String> {
             Ok(ir.call(&vi, &full, &[&vf], &[&fa]))
         }
     }
+}
+
+/// Lanes that are NaN, infinite or zero (where frexp and ldexp return their input).
+fn special(ir: &mut Ir, a: &str) -> String {
+    let (vi, vb) = (ir.vi(), ir.vb());
+    let c = ir.ci(0x7fff_ffff);
+    let m = ir.ibin("and", a, &c);
+    let inf = ir.ci(0x7f80_0000);
+    let nonfinite = ir.val(&format!("icmp uge {vi} {m}, {inf}"));
+    let zero = ir.ci(0);
+    let z = ir.val(&format!("icmp eq {vi} {m}, {zero}"));
+    ir.val(&format!("or {vb} {nonfinite}, {z}"))
+}
+
+/// `frexp32`: the mantissa in [0.5, 1) with the sign, and the exponent, computed from the
+/// value widened to f64 (exact; f32 denormals are normal there); NaN, inf and zero give
+/// the input and 0.
+fn frexp(ir: &mut Ir, a: &str) -> (String, String) {
+    let (vi, vi64, vb) = (ir.vi(), ir.vi64(), ir.vb());
+    let n = ir.n;
+    let fa = ir.as_f(a);
+    let d = ir.val(&format!("fpext {} {fa} to <{n} x double>", ir.vf()));
+    let bits = ir.val(&format!("bitcast <{n} x double> {d} to {vi64}"));
+    let c52 = ir.splat_const("i64", "52");
+    let e = ir.val(&format!("lshr {vi64} {bits}, {c52}"));
+    let c7ff = ir.splat_const("i64", "2047");
+    let e = ir.val(&format!("and {vi64} {e}, {c7ff}"));
+    let e = ir.val(&format!("trunc {vi64} {e} to {vi}"));
+    let c1022 = ir.ci(1022);
+    let e = ir.ibin("sub", &e, &c1022);
+    let keep = ir.splat_const("i64", &(0x800f_ffff_ffff_ffffu64 as i64).to_string());
+    let mb = ir.val(&format!("and {vi64} {bits}, {keep}"));
+    let half = ir.splat_const("i64", &(1022i64 << 52).to_string());
+    let mb = ir.val(&format!("or {vi64} {mb}, {half}"));
+    let md = ir.val(&format!("bitcast {vi64} {mb} to <{n} x double>"));
+    let m = ir.val(&format!("fptrunc <{n} x double> {md} to {}", ir.vf()));
+    let m = ir.as_i(&m);
+    let sp = special(ir, a);
+    let zero = ir.ci(0);
+    let mant = ir.val(&format!("select {vb} {sp}, {vi} {a}, {vi} {m}"));
+    let exp = ir.val(&format!("select {vb} {sp}, {vi} {zero}, {vi} {e}"));
+    (mant, exp)
+}
+
+/// `ldexp`: `x * 2^n` with `n` clamped to ±400, scaled in f64 in two exact steps and
+/// rounded once; NaN, inf and zero give the input.
+fn ldexp(ir: &mut Ir, a: &str, n: &str) -> String {
+    let (vi, vi64, vb) = (ir.vi(), ir.vi64(), ir.vb());
+    let lanes = ir.n;
+    let vd = format!("<{lanes} x double>");
+    let (hi, lo) = (ir.ci(400), ir.ci(-400));
+    let k = ir.vcall("smin", &vi, &[n, &hi]);
+    let k = ir.vcall("smax", &vi, &[&k, &lo]);
+    let two = ir.ci(2);
+    let h1 = ir.ibin("sdiv", &k, &two);
+    let h2 = ir.ibin("sub", &k, &h1);
+    let mut v = {
+        let fa = ir.as_f(a);
+        ir.val(&format!("fpext {} {fa} to {vd}", ir.vf()))
+    };
+    for h in [h1, h2] {
+        let bias = ir.ci(1023);
+        let b = ir.ibin("add", &h, &bias);
+        let b = ir.val(&format!("zext {vi} {b} to {vi64}"));
+        let c52 = ir.splat_const("i64", "52");
+        let b = ir.val(&format!("shl {vi64} {b}, {c52}"));
+        let p = ir.val(&format!("bitcast {vi64} {b} to {vd}"));
+        v = ir.val(&format!("fmul {vd} {v}, {p}"));
+    }
+    let r = ir.val(&format!("fptrunc {vd} {v} to {}", ir.vf()));
+    let r = ir.as_i(&r);
+    let sp = special(ir, a);
+    ir.val(&format!("select {vb} {sp}, {vi} {a}, {vi} {r}"))
+}
+
+/// `class32`: one bit per lane for v_cmp_class (0 sNaN, 1 qNaN, 2 -inf, 3 -normal,
+/// 4 -denormal, 5 -0, 6 +0, 7 +denormal, 8 +normal, 9 +inf).
+fn class_bits(ir: &mut Ir, a: &str) -> String {
+    let (vi, vb) = (ir.vi(), ir.vb());
+    let c = ir.ci(0x7fff_ffff);
+    let m = ir.ibin("and", a, &c);
+    let zero = ir.ci(0);
+    let neg = ir.val(&format!("icmp slt {vi} {a}, {zero}"));
+    let sel = |ir: &mut Ir, cond: &str, neg_bit: u32, pos_bit: u32| -> String {
+        let (n, p) = (ir.ci(1 << neg_bit), ir.ci(1 << pos_bit));
+        ir.val(&format!("select {vb} {cond}, {vi} {n}, {vi} {p}"))
+    };
+    let sign = neg.clone();
+    let normal = sel(ir, &sign, 3, 8);
+    let denorm = sel(ir, &sign, 4, 7);
+    let zbits = sel(ir, &sign, 5, 6);
+    let inf = sel(ir, &sign, 2, 9);
+    let (inf_c, min_normal) = (ir.ci(0x7f80_0000), ir.ci(0x0080_0000));
+    let is_zero = ir.val(&format!("icmp eq {vi} {m}, {zero}"));
+    let is_den = ir.val(&format!("icmp ult {vi} {m}, {min_normal}"));
+    let is_inf = ir.val(&format!("icmp eq {vi} {m}, {inf_c}"));
+    let is_nan = ir.val(&format!("icmp ugt {vi} {m}, {inf_c}"));
+    let q = ir.ci(0x0040_0000);
+    let qb = ir.ibin("and", a, &q);
+    let quiet = ir.val(&format!("icmp ne {vi} {qb}, {zero}"));
+    let (one, two) = (ir.ci(1), ir.ci(2));
+    let nan = ir.val(&format!("select {vb} {quiet}, {vi} {two}, {vi} {one}"));
+    let r = ir.val(&format!("select {vb} {is_den}, {vi} {denorm}, {vi} {normal}"));
+    let r = ir.val(&format!("select {vb} {is_zero}, {vi} {zbits}, {vi} {r}"));
+    let r = ir.val(&format!("select {vb} {is_inf}, {vi} {inf}, {vi} {r}"));
+    ir.val(&format!("select {vb} {is_nan}, {vi} {nan}, {vi} {r}"))
 }
 
 /// The hardware's NaN rule for a result `r` of sources `srcs` (all integer lane vectors of

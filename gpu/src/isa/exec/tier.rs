@@ -50,6 +50,7 @@ pub(crate) fn layout() -> crate::jit::Layout {
         pc: std::mem::offset_of!(Wave, pc),
         executed: std::mem::offset_of!(Wave, executed),
         translated: std::mem::offset_of!(Wave, translated),
+        cnt: std::mem::offset_of!(Wave, track.cnt),
     }
 }
 
