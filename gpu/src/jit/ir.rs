@@ -285,10 +285,29 @@ impl Ir {
         }
     }
 
-    /// A mask integer as a lane vector of `i1`.
+    /// A mask integer as a lane vector of `i1`: the mask broadcast to every lane and
+    /// tested against the lane's bit (LLVM's own lowering of an `iN` to `<N x i1>` bitcast
+    /// extracts and inserts bit by bit on AVX2).
     pub fn lanes_of(&mut self, m: &str) -> String {
-        let (mi, vb) = (self.mi(), self.vb());
-        self.val(&format!("bitcast {mi} {m} to {vb}"))
+        let vi = self.vi();
+        let bits: Vec<String> = (0..self.n).map(|l| format!("i32 {}", (1u32 << (l % 32)) as i32)).collect();
+        let bits = format!("<{}>", bits.join(", "));
+        let v = if self.n == 64 {
+            let lo = self.val(&format!("trunc i64 {m} to i32"));
+            let hi = self.val(&format!("lshr i64 {m}, 32"));
+            let hi = self.val(&format!("trunc i64 {hi} to i32"));
+            let h = format!("<{} x i32>", self.n / 2);
+            let l = self.val(&format!("insertelement {h} poison, i32 {lo}, i64 0"));
+            let l = self.val(&format!("shufflevector {h} {l}, {h} poison, {h} zeroinitializer"));
+            let u = self.val(&format!("insertelement {h} poison, i32 {hi}, i64 0"));
+            let u = self.val(&format!("shufflevector {h} {u}, {h} poison, {h} zeroinitializer"));
+            let idx: Vec<String> = (0..64).map(|i| format!("i32 {i}")).collect();
+            self.val(&format!("shufflevector {h} {l}, {h} {u}, <64 x i32> <{}>", idx.join(", ")))
+        } else {
+            self.splat("i32", m)
+        };
+        let t = self.val(&format!("and {vi} {v}, {bits}"));
+        self.val(&format!("icmp eq {vi} {t}, {bits}"))
     }
 
     /// A lane vector of `i1` as a mask integer.
@@ -342,7 +361,8 @@ impl Ir {
         }
     }
 
-    /// Writes `val` to VGPR `r` in the lanes of `exec` (a mask integer).
+    /// Writes `val` to VGPR `r` in the lanes of `exec` (a mask integer): a blend with the
+    /// old value and a full store (masked stores are microcoded and slow on AMD's cores).
     pub fn vstore(&mut self, r: u16, val: &str, exec: &str) {
         let vi = self.vi();
         let m = self.lanes_of(exec);

@@ -456,40 +456,44 @@ fn one_source(ir: &mut Ir, inst: &Inst) -> Lower<Vec<Effect>> {
     Ok(vec![Effect::V(vdst(inst)?, r)])
 }
 
-/// v_add_co_u32 and friends: the result under EXEC and the carry mask (`& EXEC`) to SDST.
+/// v_add_co_u32 and friends: the result under EXEC and the carry mask (`& EXEC`) to SDST,
+/// in 32-bit lanes (the carry of a + b + c is the carry of either addition).
 fn carry(ir: &mut Ir, inst: &Inst) -> Lower<Vec<Effect>> {
     let op = inst.op;
     let (a, b) = (ir.vsrc(&inst.src[0])?, ir.vsrc(&inst.src[1])?);
-    let (vi, vi64, vb) = (ir.vi(), ir.vi64(), ir.vb());
+    let (vi, vb) = (ir.vi(), ir.vb());
     let cin = if matches!(op, V_ADD_CO_CI_U32 | V_SUB_CO_CI_U32 | V_SUBREV_CO_CI_U32) {
         let m = ir.mask_src(&inst.src[2])?;
         let l = ir.lanes_of(&m);
-        ir.val(&format!("zext {vb} {l} to {vi64}"))
+        Some(ir.val(&format!("zext {vb} {l} to {vi}")))
     } else {
-        "zeroinitializer".to_string()
+        None
     };
-    let x = ir.val(&format!("zext {vi} {a} to {vi64}"));
-    let y = ir.val(&format!("zext {vi} {b} to {vi64}"));
-    let (r, c) = match op {
-        V_ADD_CO_U32 | V_ADD_CO_CI_U32 => {
-            let s = ir.val(&format!("add {vi64} {x}, {y}"));
-            let s = ir.val(&format!("add {vi64} {s}, {cin}"));
-            let c32 = ir.splat_const("i64", "32");
-            let h = ir.val(&format!("lshr {vi64} {s}, {c32}"));
-            let c = ir.val(&format!("icmp ne {vi64} {h}, zeroinitializer"));
-            (s, c)
+    let (r, c) = if matches!(op, V_ADD_CO_U32 | V_ADD_CO_CI_U32) {
+        let s1 = ir.ibin("add", &a, &b);
+        let c1 = ir.val(&format!("icmp ult {vi} {s1}, {a}"));
+        match cin {
+            Some(cin) => {
+                let s2 = ir.ibin("add", &s1, &cin);
+                let c2 = ir.val(&format!("icmp ult {vi} {s2}, {s1}"));
+                (s2, ir.val(&format!("or {vb} {c1}, {c2}")))
+            }
+            None => (s1, c1),
         }
-        _ => {
-            // sub: x - y - c, borrow when y + c > x (subrev swaps x and y).
-            let (p, q) = if matches!(op, V_SUB_CO_U32 | V_SUB_CO_CI_U32) { (&x, &y) } else { (&y, &x) };
-            let d = ir.val(&format!("sub {vi64} {p}, {q}"));
-            let d = ir.val(&format!("sub {vi64} {d}, {cin}"));
-            let qc = ir.val(&format!("add {vi64} {q}, {cin}"));
-            let c = ir.val(&format!("icmp ugt {vi64} {qc}, {p}"));
-            (d, c)
+    } else {
+        // sub: x - y - c, borrowing when y + c > x (subrev swaps x and y).
+        let (x, y) = if matches!(op, V_SUB_CO_U32 | V_SUB_CO_CI_U32) { (&a, &b) } else { (&b, &a) };
+        let d1 = ir.ibin("sub", x, y);
+        let b1 = ir.val(&format!("icmp ult {vi} {x}, {y}"));
+        match cin {
+            Some(cin) => {
+                let d2 = ir.ibin("sub", &d1, &cin);
+                let b2 = ir.val(&format!("icmp ult {vi} {d1}, {cin}"));
+                (d2, ir.val(&format!("or {vb} {b1}, {b2}")))
+            }
+            None => (d1, b1),
         }
     };
-    let r = ir.val(&format!("trunc {vi64} {r} to {vi}"));
     let m = ir.mask_of(&c);
     let exec = ir.exec()?;
     let m = ir.val(&format!("and {} {m}, {exec}", ir.mi()));
