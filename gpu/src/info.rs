@@ -30,13 +30,21 @@ pub struct ChipInfo {
     pub scratch_wave_slots: u32,
 }
 
+/// How long a dispatch (or a CP wait) may run before it is a GPU hang, by default: ten
+/// minutes. amdgpu gives a compute job 10 to 60 s on hardware that runs shaders on the
+/// order of a thousand times faster than this model, so work that is legitimate there can
+/// take minutes here; a shader that really hangs is reported after ten minutes, or sooner
+/// with `SOFTNAVI_HANG_TIMEOUT_MS` (the tests that provoke hangs set a short one).
+pub const DEFAULT_HANG_TIMEOUT: Duration = Duration::from_secs(600);
+
 /// Runtime knobs, from `SOFTNAVI_*` environment variables by default.
 #[derive(Clone, Debug)]
 pub struct Config {
     /// `SOFTNAVI_THREADS`: host threads running the workgroups of a dispatch (default:
     /// available cores): the queue's CP thread and `threads - 1` pool threads.
     pub threads: usize,
-    /// `SOFTNAVI_HANG_TIMEOUT_MS`: a dispatch or CP wait running longer is a GPU hang.
+    /// `SOFTNAVI_HANG_TIMEOUT_MS`: a dispatch or CP wait running longer is a GPU hang
+    /// (default [`DEFAULT_HANG_TIMEOUT`]).
     pub hang_timeout: Duration,
     /// `SOFTNAVI_MEMORY_MB`: GPU memory size (default 4096).
     pub memory_size: u64,
@@ -58,7 +66,7 @@ impl Default for Config {
     fn default() -> Self {
         Config {
             threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
-            hang_timeout: Duration::from_millis(5000),
+            hang_timeout: DEFAULT_HANG_TIMEOUT,
             memory_size: 4096 << 20,
             pm4_trace: false,
             vmid: VmidRegs::default(),
