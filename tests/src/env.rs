@@ -63,3 +63,13 @@ pub fn output(mut cmd: Command) -> (Output, String, String) {
     let err = String::from_utf8_lossy(&o.stderr).into_owned();
     (o, out, err)
 }
+
+/// Under `SOFTNAVI_JIT=on` every program must translate: a driver log `log` that reports a
+/// failed translation fails the test (the program would have run in the interpreter and
+/// hidden the translator's failure).
+pub fn assert_translated(log: &str) {
+    if std::env::var("SOFTNAVI_JIT").is_ok_and(|v| v.trim() == "on") {
+        let failed: Vec<&str> = log.lines().filter(|l| l.contains("translation failed")).collect();
+        assert!(failed.is_empty(), "the translation tier failed:\n{}", failed.join("\n"));
+    }
+}

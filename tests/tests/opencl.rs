@@ -39,6 +39,7 @@ fn opencl_kernels_match_cpu_references_in_every_build() {
         let o = run(&[build]);
         let (out, err) = (String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr));
         assert!(o.status.success() && err.contains("=== end"), "runner failed on {build}:\n{out}\n{err}");
+        softnavi_tests::env::assert_translated(&err);
         // The driver's log, per kernel.
         let mut logs: BTreeMap<&str, &str> = BTreeMap::new();
         for seg in err.split("=== kernel ").skip(1) {

@@ -22,6 +22,7 @@ fn run(manifest: &Path) -> Run {
     let o = vk_command(Path::new(env!("CARGO_BIN_EXE_softnavi-spirv")), manifest).output().expect("the runner starts");
     let (out, err) = (String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr));
     assert!(o.status.success() && err.contains("=== end"), "runner failed:\n{out}\n{err}");
+    softnavi_tests::env::assert_translated(&err);
     let mut r = Run { pass: Vec::new(), skip: Vec::new(), fail: Vec::new() };
     for line in out.lines().filter_map(|l| l.strip_prefix("CASE ")) {
         let (name, verdict) = line.split_once(' ').expect("CASE name verdict");
