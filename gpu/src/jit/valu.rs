@@ -605,14 +605,16 @@ fn f32_one(ir: &mut Ir, inst: &Inst) -> Lower<String> {
     let vf = ir.vf();
     let one = ir.splat_const("float", "1.0");
     let r = match inst.op {
+        // f32::exp2 / log2: the C library's exp2f / log2f, lane by lane, as the
+        // interpreter calls them (their NaNs are the library's).
+        V_EXP_F32 | V_LOG_F32 => {
+            let r = libm(ir, if inst.op == V_EXP_F32 { "exp2f" } else { "log2f" }, &fa);
+            return Ok(ir.as_i(&r));
+        }
         V_TRUNC_F32 => ir.vcall("trunc", &vf, &[&fa]),
         V_CEIL_F32 => ir.vcall("ceil", &vf, &[&fa]),
         V_RNDNE_F32 => ir.vcall("roundeven", &vf, &[&fa]),
         V_FLOOR_F32 => ir.vcall("floor", &vf, &[&fa]),
-        // f32::exp2 / log2: the C library's exp2f / log2f, lane by lane, as the
-        // interpreter calls them.
-        V_EXP_F32 => libm(ir, "exp2f", &fa),
-        V_LOG_F32 => libm(ir, "log2f", &fa),
         V_RCP_F32 | V_RCP_IFLAG_F32 => ir.val(&format!("fdiv {vf} {one}, {fa}")),
         V_RSQ_F32 => {
             let s = ir.vcall("sqrt", &vf, &[&fa]);
@@ -620,7 +622,10 @@ fn f32_one(ir: &mut Ir, inst: &Inst) -> Lower<String> {
         }
         _ => ir.vcall("sqrt", &vf, &[&fa]),
     };
-    Ok(ir.as_i(&r))
+    // NaN results as the host's instructions make them (LLVM may rewrite 1 / -x as -1 / x,
+    // which changes a NaN's sign).
+    let r = ir.as_i(&r);
+    Ok(nan_fix(ir, &[&a], &r))
 }
 
 /// A C library function applied to every lane (scalar calls, as the interpreter makes).
