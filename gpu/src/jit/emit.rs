@@ -67,6 +67,9 @@ fn class(inst: &Inst) -> Class {
         | S_WAIT_EVENT | S_CBRANCH_CDBGSYS | S_CBRANCH_CDBGUSER | S_CBRANCH_CDBGSYS_OR_USER
         | S_CBRANCH_CDBGSYS_AND_USER | S_WAITCNT_DEPCTR => Class::Nop,
         S_WAITCNT | S_WAIT_IDLE => Class::Wait,
+        // Scalar instructions that move the program counter: call-outs that end a block
+        // (the instruction after them is where a call returns).
+        S_SETPC_B64 | S_SWAPPC_B64 | S_RFE_B64 | S_CALL_B64 => Class::Callout,
         S_WAITCNT_VMCNT | S_WAITCNT_VSCNT | S_WAITCNT_LGKMCNT | S_WAITCNT_EXPCNT
             if inst.dst == crate::isa::decode::Operand::Sgpr(crate::isa::decode::SGPR_NULL) =>
         {
