@@ -20,7 +20,7 @@ use crate::isa::exec::{Ctx, Stop, Wave};
 use crate::isa::program::Program;
 use crate::mem::{AddressSpace, Tlb};
 use crate::report::{wave_state, Report, ReportKind, WaveLocation};
-use crate::spi::Dispatch;
+use crate::spi::{Dispatch, Launch};
 
 /// Waves a workgroup can have (1024 work-items in wave32).
 pub const MAX_WAVES_PER_GROUP: u32 = 32;
@@ -28,6 +28,8 @@ pub const MAX_WAVES_PER_GROUP: u32 = 32;
 /// One dispatch being executed.
 pub struct Job {
     pub dispatch: Dispatch,
+    /// The waves' launch state that every workgroup shares, worked out once.
+    launch: Launch,
     pub program: Arc<Program>,
     /// The trap handler (the code at the VMID's TBA) when the dispatch has TRAP_PRESENT
     /// and one is installed.
@@ -92,6 +94,7 @@ impl Job {
             u32::MAX
         };
         Arc::new(Job {
+            launch: dispatch.launch(),
             dispatch,
             program,
             handler,
@@ -216,7 +219,7 @@ impl Worker {
     /// Runs one workgroup to its end (or to a fault or abort); returns its wave count.
     fn run_group(&mut self, job: &Job, id: [u32; 3], slot_base: u32) -> usize {
         let d = &job.dispatch;
-        let count = d.init_waves(id, &mut self.waves, slot_base);
+        let count = job.launch.init_waves(d, id, &mut self.waves, slot_base);
         let lds_len = d.lds_bytes() as usize;
         if self.lds.len() < lds_len {
             self.lds.resize(lds_len, 0);
