@@ -205,9 +205,17 @@ impl Wave {
     }
 }
 
+/// The memory operation of a buffer, global or flat atomic ([`atomic_op_of_name`]),
+/// looked up in a table made once, since atomics ask for it on every execution.
+pub(super) fn atomic_op(op: Op) -> Option<AtomicOp> {
+    static TABLE: std::sync::OnceLock<Vec<Option<AtomicOp>>> = std::sync::OnceLock::new();
+    let table = TABLE.get_or_init(|| crate::isa::table::OPS.iter().map(|i| atomic_op_of_name(i.op)).collect());
+    table.get(op as usize).copied().flatten()
+}
+
 /// The memory operation of a buffer, global or flat atomic, from its name: the part
 /// after `_atomic_` is the same in every encoding (`add_u32`, `cmpswap_b64`, `max_f32`).
-pub(super) fn atomic_op(op: Op) -> Option<AtomicOp> {
+fn atomic_op_of_name(op: Op) -> Option<AtomicOp> {
     use AtomicOp as A;
     let (_, what) = op.name().split_once("_atomic_")?;
     let (stem, ty) = what.rsplit_once('_')?;
