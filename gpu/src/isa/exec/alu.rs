@@ -97,7 +97,7 @@ fn ldexp(x: f32, n: i32) -> f32 {
 /// `2f64.powi(k)` gives the same value through a libm call (`__powidf2`), which showed
 /// at 6 % of an n-body run.
 #[inline(always)]
-fn pow2(k: i32) -> f64 {
+pub(super) fn pow2(k: i32) -> f64 {
     debug_assert!((-1022..=1023).contains(&k));
     f64::from_bits(((k + 1023) as u64) << 52)
 }
@@ -1118,6 +1118,21 @@ mod tests {
         assert_eq!(ldexp(1.5, 3), 12.0);
         assert_eq!(ldexp(1.0, -149), f32::from_bits(1));
         assert_eq!(fract(-0.25), 0.75);
+    }
+
+    /// pow2 is 2^k for every normal power: the oracle doubles and halves from 1.
+    #[test]
+    fn pow2_is_every_normal_power_of_two() {
+        let mut p = 1f64;
+        for k in 0..=1023 {
+            assert_eq!(pow2(k), p, "2^{k}");
+            p *= 2.0;
+        }
+        let mut p = 1f64;
+        for k in 0..=1022 {
+            assert_eq!(pow2(-k), p, "2^-{k}");
+            p *= 0.5;
+        }
     }
 
     /// v_ldexp_f32 is `x * 2^n` rounded once to f32 (round to nearest even), infinities,
