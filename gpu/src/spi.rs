@@ -297,6 +297,22 @@ impl Dispatch {
         ]
     }
 
+    /// The id of the group after `id` in [`Dispatch::group_id`]'s order (x fastest):
+    /// `group_id(i + 1)` from `group_id(i)` without divisions.
+    pub fn next_group_id(&self, id: [u32; 3]) -> [u32; 3] {
+        let [mut x, mut y, mut z] = id;
+        x += 1;
+        if x >= self.end[0] {
+            x = self.start[0];
+            y += 1;
+            if y >= self.end[1] {
+                y = self.start[1];
+                z += 1;
+            }
+        }
+        [x, y, z]
+    }
+
     /// LDS bytes each workgroup gets (RSRC2.LDS_SIZE in 512-byte units).
     pub fn lds_bytes(&self) -> u32 {
         field(self.rsrc2, 15, 9) * 512
@@ -448,68 +464,59 @@ impl Dispatch {
 
     /// Initialises the waves of workgroup `id` into `waves` (reusing their storage) and
     /// returns how many there are. `slot_base` numbers this worker's scratch slots.
+    ///
+    /// This works the dispatch's launch state out anew on every call; the WGP workers use
+    /// the [`Launch`] their job made once ([`Dispatch::launch`]).
     pub fn init_waves(&self, id: [u32; 3], waves: &mut Vec<Wave>, slot_base: u32) -> usize {
+        self.launch().init_waves(self, id, waves, slot_base)
+    }
+
+    /// The launch state of this dispatch's waves that is the same in every workgroup.
+    pub fn launch(&self) -> Launch {
         let lanes = self.lanes();
-        let [nx, ny, nz] = self.group_size(id);
-        let threads = (nx * ny * nz) as usize;
-        let count = threads.div_ceil(lanes);
-        while waves.len() < count {
-            waves.push(Wave::new(lanes));
-        }
-        let user_sgprs = field(self.rsrc2, 1, 5) as usize;
-        let tidig = field(self.rsrc2, 11, 2);
-        let scratch = self.rsrc2 & 1 != 0;
         let occupancy = self.occupancy();
-        let vgprs = occupancy.vgprs_per_wave.min(256);
-        // LDS_ALLOC: LDS_BASE 8:0 (each workgroup's LDS starts at 0 here), LDS_SIZE 20:12
-        // in the 1 KiB allocation granules of seed 000 ("LDS").
-        let lds_alloc = (occupancy.lds_per_group / limits::LDS_GRANULE) << 12;
-        let hw_id2 = self.hw_id2();
-        for (w, wave) in waves.iter_mut().enumerate().take(count) {
-            wave.reset(lanes);
-            wave.vgprs = vgprs;
-            // User SGPRs: exactly RSRC2.USER_SGPR of them, then the enabled system SGPRs.
-            wave.sgpr[..user_sgprs].copy_from_slice(&self.user_data[..user_sgprs]);
-            let mut s = user_sgprs;
-            for (d, bit) in [(0, 7), (1, 8), (2, 9)] {
-                if self.rsrc2 >> bit & 1 != 0 {
-                    wave.sgpr[s] = id[d];
-                    s += 1;
-                }
+        // System SGPRs after the user SGPRs: the enabled TGID dimensions, then TG_SIZE.
+        let mut tgid = [0usize; 3];
+        let mut n_tgid = 0;
+        for (d, bit) in [(0, 7), (1, 8), (2, 9)] {
+            if self.rsrc2 >> bit & 1 != 0 {
+                tgid[n_tgid] = d;
+                n_tgid += 1;
             }
-            if self.rsrc2 >> 10 & 1 != 0 {
-                // Workgroup info: {first_wave[31], ..., tg_size_in_waves[5:0]}.
-                wave.sgpr[s] = (count as u32 & 0x3f) | if w == 0 { 1 << 31 } else { 0 };
-            }
-            // v0 = x | y << 10 | z << 20 (packed work-item ids); EXEC = the lanes that exist.
-            let mut exec = 0u64;
-            for l in 0..lanes {
-                let t = w * lanes + l;
-                if t >= threads {
-                    break;
-                }
-                exec |= 1 << l;
-                let t = t as u32;
-                let (x, y, z) = (t % nx, (t / nx) % ny, t / (nx * ny));
-                let y = if tidig >= 1 { y } else { 0 };
-                let z = if tidig >= 2 { z } else { 0 };
-                wave.vgpr[l] = x | y << 10 | z << 20;
-            }
-            wave.set_exec(exec);
-            if scratch {
-                wave.flat_scratch = self.scratch_base + (slot_base as u64 + w as u64) * self.scratch_per_wave();
-            }
-            wave.sh_mem_bases = self.vmid.sh_mem_bases;
-            wave.mode = self.initial_mode();
-            wave.status = self.initial_status(count > 1);
-            wave.trap_on_start = self.trap_on_start();
-            wave.trap_on_end = self.trap_on_end();
-            wave.track.set_checking(self.check);
-            wave.track.hw_id1 = self.hw_id1(slot_base, w as u32);
-            wave.track.hw_id2 = hw_id2;
-            wave.track.lds_alloc = lds_alloc;
         }
-        count
+        let threads = self.threads;
+        let full_v0 = match self.threads.iter().map(|&t| t as u64).product::<u64>() {
+            // A group this large never launches (validate); keep no table for it.
+            n if n == 0 || n > limits::MAX_GROUP_ITEMS as u64 => Vec::new(),
+            n => {
+                let mut v0 = vec![0; (n as usize).div_ceil(lanes) * lanes];
+                work_item_ids(threads, field(self.rsrc2, 11, 2), 0, &mut v0[..n as usize]);
+                v0
+            }
+        };
+        Launch {
+            lanes,
+            user_sgprs: field(self.rsrc2, 1, 5) as usize,
+            tgid,
+            n_tgid,
+            tg_size: self.rsrc2 >> 10 & 1 != 0,
+            tidig: field(self.rsrc2, 11, 2),
+            scratch: self.rsrc2 & 1 != 0,
+            scratch_per_wave: self.scratch_per_wave(),
+            vgprs: occupancy.vgprs_per_wave.min(256),
+            // LDS_ALLOC: LDS_BASE 8:0 (each workgroup's LDS starts at 0 here), LDS_SIZE
+            // 20:12 in the 1 KiB allocation granules of seed 000 ("LDS").
+            lds_alloc: (occupancy.lds_per_group / limits::LDS_GRANULE) << 12,
+            hw_id2: self.hw_id2(),
+            simds: if self.wgp_mode() { 4 } else { 2 },
+            waves_per_group: self.waves_per_group().max(1),
+            mode: self.initial_mode(),
+            status: [self.initial_status(false), self.initial_status(true)],
+            trap_on_start: self.trap_on_start(),
+            trap_on_end: self.trap_on_end(),
+            full: threads,
+            full_v0,
+        }
     }
 
     /// HW_ID1 of wave `w` of a workgroup run by the worker whose scratch slots start at
@@ -529,6 +536,120 @@ impl Dispatch {
     /// first MEC), queue 0 of pipe 0, the WGP's workgroup slot 0, VMID 0.
     pub fn hw_id2(&self) -> u32 {
         1 << 8
+    }
+}
+
+/// The packed work-item ids (v0 = x | y << 10 | z << 20, y and z only with
+/// TIDIG_COMP_CNT 1 and 2) of `out.len()` consecutive work-items of a group of `size`,
+/// starting at flat index `first` (x fastest): one division for the first, then counters.
+fn work_item_ids(size: [u32; 3], tidig: u32, first: u32, out: &mut [u32]) {
+    let [nx, ny, _] = size;
+    let (mut x, mut y, mut z) = (first % nx, (first / nx) % ny, first / (nx * ny));
+    for v in out {
+        let yy = if tidig >= 1 { y } else { 0 };
+        let zz = if tidig >= 2 { z } else { 0 };
+        *v = x | yy << 10 | zz << 20;
+        x += 1;
+        if x == nx {
+            x = 0;
+            y += 1;
+            if y == ny {
+                y = 0;
+                z += 1;
+            }
+        }
+    }
+}
+
+/// The launch state of a dispatch's waves that is the same in every workgroup, worked out
+/// once per dispatch ([`Dispatch::launch`]): the SGPR layout, MODE, STATUS, VGPR and LDS
+/// allocation, and v0 and EXEC of every wave of a full group. A wave's launch then costs a
+/// reset, a few stores and one copy of its v0 row.
+#[derive(Clone, Debug)]
+pub struct Launch {
+    lanes: usize,
+    user_sgprs: usize,
+    /// The dimensions whose TGID is enabled, in SGPR order (the first `n_tgid`).
+    tgid: [usize; 3],
+    n_tgid: usize,
+    tg_size: bool,
+    tidig: u32,
+    scratch: bool,
+    scratch_per_wave: u64,
+    vgprs: u32,
+    lds_alloc: u32,
+    hw_id2: u32,
+    /// SIMDs a group's waves go round (HW_ID1), and the waves of a full group.
+    simds: u32,
+    waves_per_group: u32,
+    mode: u32,
+    /// STATUS of a single-wave and of a multi-wave group's waves.
+    status: [u32; 2],
+    trap_on_start: bool,
+    trap_on_end: bool,
+    /// The full group's size and its work-items' v0 values (whole waves; lanes past the
+    /// group's work-items unused).
+    full: [u32; 3],
+    full_v0: Vec<u32>,
+}
+
+impl Launch {
+    /// Initialises the waves of workgroup `id` of `d` (the dispatch this was made from)
+    /// into `waves`, reusing their storage; returns how many there are. `slot_base`
+    /// numbers this worker's scratch slots. The same state as [`Dispatch::init_waves`]
+    /// describes: what a wave does not get here reads as its reset left it.
+    pub fn init_waves(&self, d: &Dispatch, id: [u32; 3], waves: &mut Vec<Wave>, slot_base: u32) -> usize {
+        let lanes = self.lanes;
+        let size = d.group_size(id);
+        let threads = (size[0] * size[1] * size[2]) as usize;
+        let count = threads.div_ceil(lanes);
+        while waves.len() < count {
+            waves.push(Wave::new(lanes));
+        }
+        let full = size == self.full && !self.full_v0.is_empty();
+        // HW_ID1: this worker's WGP, then each wave's SIMD and slot (Dispatch::hw_id1).
+        let wgp = (slot_base / self.waves_per_group) % 48;
+        let wgp_bits = (wgp % 4) << 10 | (wgp / 4 % 2) << 16 | (wgp / 8) << 18;
+        let status = self.status[(count > 1) as usize];
+        let sh_mem_bases = d.vmid.sh_mem_bases;
+        for (w, wave) in waves.iter_mut().enumerate().take(count) {
+            wave.reset(lanes);
+            wave.vgprs = self.vgprs;
+            // User SGPRs: exactly RSRC2.USER_SGPR of them, then the enabled system SGPRs.
+            let u = self.user_sgprs;
+            wave.sgpr[..u].copy_from_slice(&d.user_data[..u]);
+            for (k, &dim) in self.tgid[..self.n_tgid].iter().enumerate() {
+                wave.sgpr[u + k] = id[dim];
+            }
+            if self.tg_size {
+                // Workgroup info: {first_wave[31], ..., tg_size_in_waves[5:0]}.
+                wave.sgpr[u + self.n_tgid] = (count as u32 & 0x3f) | if w == 0 { 1 << 31 } else { 0 };
+            }
+            // v0 = x | y << 10 | z << 20 (packed work-item ids) for the lanes that exist;
+            // EXEC = those lanes.
+            let first = w * lanes;
+            let n = (threads - first).min(lanes);
+            if full {
+                wave.vgpr[..n].copy_from_slice(&self.full_v0[first..first + n]);
+            } else {
+                work_item_ids(size, self.tidig, first as u32, &mut wave.vgpr[..n]);
+            }
+            wave.set_exec(if n == 64 { u64::MAX } else { (1u64 << n) - 1 });
+            if self.scratch {
+                wave.flat_scratch = d.scratch_base + (slot_base as u64 + w as u64) * self.scratch_per_wave;
+            }
+            wave.sh_mem_bases = sh_mem_bases;
+            wave.mode = self.mode;
+            wave.status = status;
+            wave.trap_on_start = self.trap_on_start;
+            wave.trap_on_end = self.trap_on_end;
+            wave.track.set_checking(d.check);
+            let w = w as u32;
+            wave.track.hw_id1 = ((w / self.simds) & 0x1f) | (w % self.simds) << 8 | wgp_bits;
+            wave.track.hw_id2 = self.hw_id2;
+            wave.track.lds_alloc = self.lds_alloc;
+        }
+        count
     }
 }
 
@@ -609,6 +730,100 @@ mod tests {
         assert_eq!(d.initial_status(true), 2 << 1 | 1 << 5 | 1 << 6 | 1 << 11 | 1 << 16 | 1 << 29);
         assert_eq!(d.initial_status(false) & 1 << 11, 0);
         assert_eq!(dispatch(&[], [1, 1, 1], 0).initial_status(false), 1 << 16);
+    }
+
+    /// The launch state of every wave, from the documented rules (GPU.md "Wave launch"
+    /// and the tests above): work-item `t` of a group of `nx × ny × nz` has x = t mod nx,
+    /// y = (t / nx) mod ny, z = t / (nx ny); v0 packs the ids TIDIG_COMP_CNT enables;
+    /// EXEC has a bit per existing work-item; user SGPRs, then TGIDs, then TG_SIZE;
+    /// everything else in the SGPR file reads zero, whatever the wave's storage held.
+    #[test]
+    fn every_wave_of_every_group_gets_the_documented_launch_state() {
+        for (wave64, threads, partial, tidig, rsrc2_sys) in [
+            (false, [8, 5, 1], [0, 0, 0], 1, 1 << 7 | 1 << 8 | 1 << 10),
+            (false, [7, 3, 3], [5, 2, 0], 2, 1 << 7 | 1 << 8 | 1 << 9 | 1 << 10),
+            (true, [100, 1, 1], [36, 0, 0], 0, 1 << 9 | 1 << 10),
+            (true, [4, 4, 4], [0, 3, 1], 2, 1 << 8),
+            (false, [32, 1, 1], [0, 0, 0], 0, 1 << 7),
+            (true, [16, 16, 4], [0, 0, 0], 1, 1 << 10),
+        ] {
+            let user = 3u32;
+            let regs = [
+                (reg::COMPUTE_PGM_RSRC2, user << 1 | rsrc2_sys | tidig << 11),
+                (reg::COMPUTE_NUM_THREAD_X, threads[0] | partial[0] << 16),
+                (reg::COMPUTE_NUM_THREAD_Y, threads[1] | partial[1] << 16),
+                (reg::COMPUTE_NUM_THREAD_Z, threads[2] | partial[2] << 16),
+                (reg::COMPUTE_USER_DATA_0, 0xaaaa),
+                (reg::COMPUTE_USER_DATA_1, 0xbbbb),
+                (reg::COMPUTE_USER_DATA_2, 0xcccc),
+                (reg::COMPUTE_USER_DATA_3, 0xdddd),
+            ];
+            let mut init = initiator::COMPUTE_SHADER_EN | initiator::FORCE_START_AT_000 | initiator::PARTIAL_TG_EN;
+            if !wave64 {
+                init |= initiator::CS_W32_EN;
+            }
+            let d = dispatch(&regs, [3, 2, 2], init);
+            d.validate().unwrap();
+            let lanes = if wave64 { 64 } else { 32 };
+            let launch = d.launch();
+            let mut waves = Vec::new();
+            for g in 0..d.group_count() {
+                let id = d.group_id(g);
+                // Dirty the storage as a previous group's program would.
+                for w in waves.iter_mut() {
+                    let w: &mut Wave = w;
+                    w.sgpr.fill(0x5555_5555);
+                }
+                let count = launch.init_waves(&d, id, &mut waves, 8);
+                let size: [u32; 3] =
+                    std::array::from_fn(
+                        |k| {
+                            if partial[k] != 0 && id[k] + 1 == d.end[k] {
+                                partial[k]
+                            } else {
+                                threads[k]
+                            }
+                        },
+                    );
+                let items = size.iter().product::<u32>() as usize;
+                assert_eq!(count, items.div_ceil(lanes));
+                for (w, wave) in waves.iter().enumerate().take(count) {
+                    let mut want = vec![0u32; wave.sgpr.len()];
+                    want[..3].copy_from_slice(&[0xaaaa, 0xbbbb, 0xcccc]);
+                    let mut s = 3;
+                    for (k, bit) in [7, 8, 9].into_iter().enumerate() {
+                        if rsrc2_sys >> bit & 1 != 0 {
+                            want[s] = id[k];
+                            s += 1;
+                        }
+                    }
+                    if rsrc2_sys & 1 << 10 != 0 {
+                        want[s] = count as u32 | if w == 0 { 1 << 31 } else { 0 };
+                    }
+                    let n = (items - w * lanes).min(lanes);
+                    let exec = if n == 64 { u64::MAX } else { (1u64 << n) - 1 };
+                    want[126] = exec as u32;
+                    if wave64 {
+                        want[127] = (exec >> 32) as u32;
+                    }
+                    assert_eq!(wave.sgpr.as_slice(), want.as_slice(), "group {id:?} wave {w}");
+                    assert_eq!(wave.exec(), exec);
+                    for l in 0..n {
+                        let t = (w * lanes + l) as u32;
+                        let (x, y, z) = (t % size[0], t / size[0] % size[1], t / (size[0] * size[1]));
+                        let v = x | if tidig >= 1 { y << 10 } else { 0 } | if tidig >= 2 { z << 20 } else { 0 };
+                        assert_eq!(wave.v(0)[l], v, "group {id:?} wave {w} lane {l}");
+                    }
+                    assert_eq!(wave.track.hw_id1, d.hw_id1(8, w as u32));
+                    assert_eq!(wave.status, d.initial_status(count > 1));
+                    assert_eq!(wave.mode, d.initial_mode());
+                    assert_eq!((wave.pc, wave.executed, wave.trapsts, wave.flat_scratch), (0, 0, 0, 0));
+                }
+                if g + 1 < d.group_count() {
+                    assert_eq!(d.next_group_id(id), d.group_id(g + 1));
+                }
+            }
+        }
     }
 
     #[test]

@@ -20,7 +20,7 @@ use crate::isa::exec::{Ctx, Stop, Wave};
 use crate::isa::program::Program;
 use crate::mem::{AddressSpace, Tlb};
 use crate::report::{wave_state, Report, ReportKind, WaveLocation};
-use crate::spi::Dispatch;
+use crate::spi::{Dispatch, Launch};
 
 /// Waves a workgroup can have (1024 work-items in wave32).
 pub const MAX_WAVES_PER_GROUP: u32 = 32;
@@ -28,6 +28,8 @@ pub const MAX_WAVES_PER_GROUP: u32 = 32;
 /// One dispatch being executed.
 pub struct Job {
     pub dispatch: Dispatch,
+    /// The waves' launch state that every workgroup shares, worked out once.
+    launch: Launch,
     pub program: Arc<Program>,
     /// The trap handler (the code at the VMID's TBA) when the dispatch has TRAP_PRESENT
     /// and one is installed.
@@ -40,7 +42,10 @@ pub struct Job {
     groups: u64,
     /// Next workgroup to claim.
     next: AtomicU64,
-    /// Workgroups run to their end.
+    /// Workgroups a participant claims at once ([`Pool::run`] sets it from the groups and
+    /// threads): fewer trips to the shared counters.
+    chunk: AtomicU64,
+    /// Workgroups run to their end (each participant adds its own when it leaves).
     finished: AtomicU64,
     /// Participants inside [`Worker::run_job`] (checked before reporting an abort, so that
     /// no wave is still running when the CP moves on).
@@ -94,6 +99,7 @@ impl Job {
             u32::MAX
         };
         Arc::new(Job {
+            launch: dispatch.launch(),
             dispatch,
             program,
             handler,
@@ -103,6 +109,7 @@ impl Job {
             index,
             groups,
             next: AtomicU64::new(0),
+            chunk: AtomicU64::new(1),
             finished: AtomicU64::new(0),
             active: AtomicUsize::new(0),
             participants: AtomicU32::new(0),
@@ -188,40 +195,57 @@ impl Worker {
     }
 
     fn claim_groups(&mut self, job: &Job, slot_base: u32) {
-        while !job.abort.load(Ordering::SeqCst) {
-            let g = job.next.fetch_add(1, Ordering::Relaxed);
-            if g >= job.groups {
+        // Counted here and added to the job's totals once, when this participant leaves:
+        // the shared counters are touched once per chunk of groups, not once per group.
+        let (mut finished, mut waves, mut executed, mut translated) = (0u64, 0u64, 0u64, 0u64);
+        let chunk = job.chunk.load(Ordering::Relaxed).max(1);
+        'claim: while !job.abort.load(Ordering::SeqCst) {
+            let first = job.next.fetch_add(chunk, Ordering::Relaxed);
+            if first >= job.groups {
                 break;
             }
-            let id = job.dispatch.group_id(g);
-            match catch_unwind(AssertUnwindSafe(|| self.run_group(job, id, slot_base))) {
-                Ok(count) => {
-                    let executed = self.waves[..count].iter().map(|w| w.executed).sum::<u64>();
-                    let translated = self.waves[..count].iter().map(|w| w.translated).sum::<u64>();
-                    job.waves.fetch_add(count as u64, Ordering::Relaxed);
-                    job.instructions.fetch_add(executed, Ordering::Relaxed);
-                    job.translated.fetch_add(translated, Ordering::Relaxed);
-                    if job.finished.fetch_add(1, Ordering::AcqRel) + 1 == job.groups {
-                        job.wake();
+            let mut id = job.dispatch.group_id(first);
+            for g in first..(first + chunk).min(job.groups) {
+                if g > first {
+                    id = job.dispatch.next_group_id(id);
+                    if job.abort.load(Ordering::SeqCst) {
+                        break 'claim;
                     }
                 }
-                Err(p) => {
-                    let msg =
-                        p.downcast_ref::<&str>().map(|s| s.to_string()).or_else(|| p.downcast_ref::<String>().cloned());
-                    job.fail(Report {
-                        kind: ReportKind::Internal,
-                        summary: format!("internal error in a WGP worker: {}", msg.unwrap_or_default()),
-                        details: format!("  workgroup {id:?} of queue {} dispatch #{}\n", job.queue, job.index),
-                    });
+                match catch_unwind(AssertUnwindSafe(|| self.run_group(job, id, slot_base))) {
+                    Ok(count) => {
+                        executed += self.waves[..count].iter().map(|w| w.executed).sum::<u64>();
+                        translated += self.waves[..count].iter().map(|w| w.translated).sum::<u64>();
+                        waves += count as u64;
+                        finished += 1;
+                    }
+                    Err(p) => {
+                        let msg = p
+                            .downcast_ref::<&str>()
+                            .map(|s| s.to_string())
+                            .or_else(|| p.downcast_ref::<String>().cloned());
+                        job.fail(Report {
+                            kind: ReportKind::Internal,
+                            summary: format!("internal error in a WGP worker: {}", msg.unwrap_or_default()),
+                            details: format!("  workgroup {id:?} of queue {} dispatch #{}\n", job.queue, job.index),
+                        });
+                    }
                 }
             }
+        }
+        // The statistics first, so that whoever sees the last group finished sees them.
+        job.waves.fetch_add(waves, Ordering::Relaxed);
+        job.instructions.fetch_add(executed, Ordering::Relaxed);
+        job.translated.fetch_add(translated, Ordering::Relaxed);
+        if finished > 0 && job.finished.fetch_add(finished, Ordering::AcqRel) + finished == job.groups {
+            job.wake();
         }
     }
 
     /// Runs one workgroup to its end (or to a fault or abort); returns its wave count.
     fn run_group(&mut self, job: &Job, id: [u32; 3], slot_base: u32) -> usize {
         let d = &job.dispatch;
-        let count = d.init_waves(id, &mut self.waves, slot_base);
+        let count = job.launch.init_waves(d, id, &mut self.waves, slot_base);
         let lds_len = d.lds_bytes() as usize;
         if self.lds.len() < lds_len {
             self.lds.resize(lds_len, 0);
@@ -393,6 +417,9 @@ impl Pool {
         // Helpers for the groups beyond the one this thread takes: a single-group
         // dispatch wakes nobody.
         let helpers = ((self.size - 1) as u64).min(job.groups - 1);
+        // Chunks small enough that the last ones leave little imbalance between threads
+        // (a few hundred per thread), at most 32 groups.
+        job.chunk.store((job.groups / (256 * (helpers + 1))).clamp(1, 32), Ordering::Relaxed);
         for _ in 0..helpers {
             if tx.send(job.clone()).is_err() {
                 job.fail(shutdown_report());

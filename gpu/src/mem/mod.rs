@@ -13,6 +13,7 @@
 pub mod atomic;
 
 use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
 use parking_lot::RwLock;
@@ -87,6 +88,10 @@ struct Inner {
 pub struct AddressSpace {
     inner: RwLock<Inner>,
     capacity: u64,
+    /// Bumped by every [`AddressSpace::free`]: a [`Tlb`] that filled its entries under an
+    /// older value drops them, so that it never reaches a freed BO through an address a
+    /// new BO took over.
+    generation: AtomicU64,
 }
 
 impl AddressSpace {
@@ -94,7 +99,11 @@ impl AddressSpace {
     pub fn new(capacity: u64) -> Self {
         let mut free = BTreeMap::new();
         free.insert(VA_START, VA_END - VA_START);
-        AddressSpace { inner: RwLock::new(Inner { bos: BTreeMap::new(), free, allocated: 0 }), capacity }
+        AddressSpace {
+            inner: RwLock::new(Inner { bos: BTreeMap::new(), free, allocated: 0 }),
+            capacity,
+            generation: AtomicU64::new(0),
+        }
     }
 
     /// Allocates a zeroed BO of at least `size` bytes, aligned to `align` (a power of two,
@@ -145,6 +154,7 @@ impl AddressSpace {
         let mut g = self.inner.write();
         let Some(bo) = g.bos.remove(&va) else { return false };
         g.allocated -= bo.size;
+        self.generation.fetch_add(1, Ordering::Release);
         drop(g);
         self.release_range(bo.va, bo.size);
         true
@@ -196,28 +206,80 @@ impl AddressSpace {
     }
 }
 
-/// A one-entry translation cache over an [`AddressSpace`]: each wave and the command
-/// processor keep one, so that consecutive accesses to the same BO skip the map lookup.
-/// It holds the BO alive while cached.
-#[derive(Default)]
+/// Entries of a [`Tlb`]: enough for the few BOs one wave's instructions alternate between
+/// (saxpy's x and y, a kernel's arguments and its buffers).
+const TLB_ENTRIES: usize = 4;
+
+/// One cached translation: the BO's range and host address.
+#[derive(Clone, Copy)]
+struct TlbEntry {
+    va: u64,
+    end: u64,
+    ptr: *mut u8,
+}
+
+impl TlbEntry {
+    /// An entry that contains nothing.
+    const EMPTY: TlbEntry = TlbEntry { va: u64::MAX, end: 0, ptr: std::ptr::null_mut() };
+
+    #[inline(always)]
+    fn contains(&self, va: u64, len: u64) -> bool {
+        va >= self.va && va.checked_add(len).is_some_and(|end| end <= self.end)
+    }
+}
+
+/// A small translation cache over an [`AddressSpace`]: each WGP worker and each command
+/// processor keep one, so that accesses to the few BOs a kernel uses skip the map lookup
+/// (and its lock). It holds the BOs it caches alive, and drops them all when a BO of the
+/// space was freed since it filled them (the space's generation).
 pub struct Tlb {
-    bo: Option<Arc<Bo>>,
+    entries: [TlbEntry; TLB_ENTRIES],
+    bos: [Option<Arc<Bo>>; TLB_ENTRIES],
+    /// The entry the next miss replaces (round robin).
+    next: usize,
+    generation: u64,
+}
+
+// SAFETY: the entries' pointers point into the mappings of the BOs in `bos`, which the
+// Tlb owns references to; moving the Tlb to another thread moves those references too.
+unsafe impl Send for Tlb {}
+
+impl Default for Tlb {
+    fn default() -> Tlb {
+        Tlb { entries: [TlbEntry::EMPTY; TLB_ENTRIES], bos: Default::default(), next: 0, generation: 0 }
+    }
 }
 
 impl Tlb {
     /// Host pointer for `[va, va + len)`, which must lie in one BO.
     #[inline]
     pub fn translate(&mut self, space: &AddressSpace, va: u64, len: u64, write: bool) -> Result<*mut u8, VmFault> {
-        if let Some(bo) = &self.bo {
-            if bo.contains(va, len) {
-                // SAFETY: contains() checked that the range lies in the allocation.
-                return Ok(unsafe { bo.ptr.add((va - bo.va) as usize) });
+        if space.generation.load(Ordering::Acquire) == self.generation {
+            for e in &self.entries {
+                if e.contains(va, len) {
+                    // SAFETY: contains() checked that the range lies in the BO's mapping,
+                    // which the entry's BO keeps alive.
+                    return Ok(unsafe { e.ptr.add((va - e.va) as usize) });
+                }
             }
+        }
+        self.fill(space, va, len, write)
+    }
+
+    /// The miss path: looks the BO up and caches it.
+    #[inline(never)]
+    fn fill(&mut self, space: &AddressSpace, va: u64, len: u64, write: bool) -> Result<*mut u8, VmFault> {
+        let generation = space.generation.load(Ordering::Acquire);
+        if generation != self.generation {
+            *self = Tlb { generation, ..Tlb::default() };
         }
         let bo = space.lookup(va, len).ok_or(VmFault { addr: va, len, write })?;
         // SAFETY: lookup() checked that the range lies in the allocation.
         let p = unsafe { bo.ptr.add((va - bo.va) as usize) };
-        self.bo = Some(bo);
+        let i = self.next;
+        self.next = (i + 1) % TLB_ENTRIES;
+        self.entries[i] = TlbEntry { va: bo.va, end: bo.va + bo.size, ptr: bo.ptr };
+        self.bos[i] = Some(bo);
         Ok(p)
     }
 
@@ -287,6 +349,34 @@ mod tests {
         // The freed range is reused.
         let c = s.alloc(100, 0).unwrap();
         assert_eq!(c.va(), va);
+    }
+
+    /// A TLB keeps several BOs, and never reaches a freed BO through an address that a
+    /// new BO took over.
+    #[test]
+    fn tlb_holds_several_bos_and_forgets_freed_ones() {
+        let s = AddressSpace::new(1 << 30);
+        let bos: Vec<_> = (0..6).map(|_| s.alloc(PAGE, 0).unwrap()).collect();
+        let mut tlb = Tlb::default();
+        for (i, bo) in bos.iter().enumerate() {
+            tlb.write_u32(&s, bo.va() + 4, i as u32).unwrap();
+        }
+        for (i, bo) in bos.iter().enumerate().rev() {
+            assert_eq!(tlb.read_u32(&s, bo.va() + 4), Ok(i as u32));
+            assert_eq!(tlb.translate(&s, bo.va(), PAGE, false).unwrap(), bo.host_ptr());
+            // Ranges that run off the BO fault, whatever is cached.
+            let f = VmFault { addr: bo.va() + PAGE - 2, len: 4, write: true };
+            assert_eq!(tlb.write_u32(&s, bo.va() + PAGE - 2, 0), Err(f));
+        }
+        let va = bos[5].va();
+        tlb.read_u32(&s, va).unwrap();
+        assert!(s.free(va));
+        drop(bos);
+        assert!(tlb.read_u32(&s, va).is_err(), "a freed BO is not reachable through the TLB");
+        let c = s.alloc(PAGE, 0).unwrap();
+        assert_eq!(c.va(), va);
+        tlb.write_u32(&s, va + 8, 77).unwrap();
+        assert_eq!(unsafe { (c.host_ptr().add(8) as *const u32).read() }, 77);
     }
 
     #[test]

@@ -26,6 +26,7 @@
 //! Atomics within a wave apply in lane order (the workgroup's LDS belongs to one host
 //! thread, so a read-modify-write of a lane is indivisible).
 
+use super::vmem::{lane_bounds, move_dwords};
 use super::{illegal, Ctx, FaultKind, Wave};
 use crate::isa::decode::{mflag, Inst, Operand, SGPR_M0};
 use crate::isa::table::Op::{self, *};
@@ -358,6 +359,16 @@ impl Wave {
         if !self.ds_dst_ok(&inst.dst, dwords as u32) {
             return Ok(());
         }
+        if size >= 4 && op != DS_LOAD_ADDTID_B32 {
+            let done = if self.lanes == 32 {
+                self.ds_move_fast::<32>(inst, ctx, size, false)
+            } else {
+                self.ds_move_fast::<64>(inst, ctx, size, false)
+            };
+            if let Some(r) = done {
+                return r;
+            }
+        }
         let exec = self.exec();
         let mode = ctx.vmid.alignment();
         let lds = &*ctx.lds;
@@ -432,6 +443,16 @@ impl Wave {
             DS_STORE_B128 => (16, 0),
             _ => return Err(illegal(format!("{} is not an LDS store", op.name()))),
         };
+        if size >= 4 && shift == 0 && op != DS_STORE_ADDTID_B32 {
+            let done = if self.lanes == 32 {
+                self.ds_move_fast::<32>(inst, ctx, size, true)
+            } else {
+                self.ds_move_fast::<64>(inst, ctx, size, true)
+            };
+            if let Some(r) = done {
+                return r;
+            }
+        }
         let elems = if is_two(op) { 2 } else { 1 };
         let dpe = (size as usize).div_ceil(4);
         let exec = self.exec();
@@ -487,6 +508,16 @@ impl Wave {
             return Ok(());
         }
         let has_d1 = info.ty[3] != Ty::N;
+        if elems == 1 {
+            let done = if self.lanes == 32 {
+                self.ds_atomic_fast::<32>(inst, ctx, rmw, wide, rtn, has_d1)
+            } else {
+                self.ds_atomic_fast::<64>(inst, ctx, rmw, wide, rtn, has_d1)
+            };
+            if let Some(r) = done {
+                return r;
+            }
+        }
         let mut d = [[0u32; 64]; 4];
         for k in 0..w {
             d[k] = self.ds_src(&inst.src[1], k);
@@ -549,6 +580,153 @@ impl Wave {
             ))),
             None => Ok(()),
         }
+    }
+
+    /// The fast path of an LDS load or store of whole dwords (b32, b64, b96, b128 and the
+    /// two-address forms): taken only where it cannot differ from the general path, when
+    /// every element of every active lane is placed inside the allocation (aligned under
+    /// a strict mode, aligned down under DWORD; seed 000, "LDS/GDS 对齐和超出范围"). Then
+    /// the lanes move their elements in lane order. `None` leaves the instruction to the
+    /// general path (a lane out of range or misaligned), which nothing here has touched.
+    #[inline(always)]
+    fn ds_move_fast<const N: usize>(
+        &mut self,
+        inst: &Inst,
+        ctx: &mut Ctx,
+        size: u32,
+        store: bool,
+    ) -> Option<Result<(), FaultKind>> {
+        let exec = self.exec_n::<N>();
+        let Operand::Vgpr(a) = inst.src[0] else { return None };
+        if exec == 0 {
+            return None;
+        }
+        let two = is_two(inst.op);
+        let elems = if two { 2 } else { 1 };
+        // What each element adds to the address VGPR (ds_addr, elem_offsets).
+        let adds = if two { elem_offsets(inst, size) } else { [(inst.imm as u32) | (inst.imm1 as u32) << 8, 0] };
+        let row = self.vmem_row::<N>(a);
+        let mask = ds_fast_span(&row, exec, &adds[..elems], size, false, ctx.vmid.alignment(), ctx.lds.len())?;
+        let dpe = (size / 4) as usize;
+        let lds = &mut *ctx.lds;
+        if store && elems == 2 {
+            // Lane by lane, data0 at the first address then data1 at the second, so that
+            // overlapping elements end as in the general path.
+            let mut rows = [[0usize; 4]; 2];
+            for (e, rows) in rows.iter_mut().enumerate() {
+                let Operand::Vgpr(d) = inst.src[1 + e] else { return None };
+                for (k, r) in rows.iter_mut().enumerate().take(dpe) {
+                    *r = self.vmem_reg(d.wrapping_add(k as u16)) * N;
+                }
+            }
+            for l in 0..N {
+                if exec >> l & 1 == 0 {
+                    continue;
+                }
+                for (e, rows) in rows.iter().enumerate() {
+                    let p = (row[l].wrapping_add(adds[e]) & mask) as usize;
+                    for (k, &r) in rows.iter().enumerate().take(dpe) {
+                        lds[p + 4 * k..p + 4 * k + 4].copy_from_slice(&self.vgpr[r + l].to_le_bytes());
+                    }
+                }
+            }
+            return Some(Ok(()));
+        }
+        for (e, &add) in adds.iter().enumerate().take(elems) {
+            let mut at = [0usize; N];
+            for l in 0..N {
+                at[l] = (row[l].wrapping_add(add) & mask) as usize;
+            }
+            let mut rows = [0usize; 4];
+            if store {
+                // Data registers that are not allocated read v0.
+                let Operand::Vgpr(d) = inst.src[1] else { return None };
+                for (k, r) in rows.iter_mut().enumerate().take(dpe) {
+                    *r = self.vmem_reg(d.wrapping_add(k as u16)) * N;
+                }
+            } else {
+                // The returned registers are allocated (checked before); element e's
+                // dwords follow element 0's.
+                let Operand::Vgpr(d) = inst.dst else { return None };
+                for (k, r) in rows.iter_mut().enumerate().take(dpe) {
+                    *r = (d as usize + e * dpe + k) * N;
+                }
+            }
+            // SAFETY: ds_fast_span checked that every active lane's element lies inside
+            // the LDS allocation; the LDS is not the register file.
+            unsafe { move_dwords::<N>(&mut self.vgpr, lds.as_mut_ptr(), &at, exec, &rows, dpe, store) };
+        }
+        Some(Ok(()))
+    }
+
+    /// The fast path of a single-address LDS atomic (32 or 64 bits, with or without
+    /// return), taken when every active lane's element is aligned to its size and inside
+    /// the allocation; the lanes then do their read-modify-write in lane order, as the
+    /// general path does. `None` leaves the instruction to the general path.
+    #[inline(always)]
+    fn ds_atomic_fast<const N: usize>(
+        &mut self,
+        inst: &Inst,
+        ctx: &mut Ctx,
+        rmw: Rmw,
+        wide: bool,
+        rtn: bool,
+        has_d1: bool,
+    ) -> Option<Result<(), FaultKind>> {
+        let exec = self.exec_n::<N>();
+        let (Operand::Vgpr(a), Operand::Vgpr(d0)) = (inst.src[0], inst.src[1]) else { return None };
+        if exec == 0 {
+            return None;
+        }
+        let size = if wide { 8 } else { 4 };
+        let off = (inst.imm as u32) | (inst.imm1 as u32) << 8;
+        let row = self.vmem_row::<N>(a);
+        let mask = ds_fast_span(&row, exec, &[off], size, true, ctx.vmid.alignment(), ctx.lds.len())?;
+        // The data as the general path reads it: data0 from src1, data1 from src2 (zero
+        // without one), both 64-bit for the wide forms.
+        let pair = |w: &Wave, r: u16| -> [u64; N] {
+            let lo = w.vmem_row::<N>(r);
+            let hi = if wide { w.vmem_row::<N>(r.wrapping_add(1)) } else { [0; N] };
+            std::array::from_fn(|l| lo[l] as u64 | (hi[l] as u64) << 32)
+        };
+        let x0 = pair(self, d0);
+        let x1 = match (has_d1, inst.src[2]) {
+            (false, _) => [0; N],
+            (true, Operand::Vgpr(d1)) => pair(self, d1),
+            _ => return None,
+        };
+        let dst = match (rtn, inst.dst) {
+            (false, _) => 0,
+            (true, Operand::Vgpr(d)) => d as usize * N,
+            _ => return None,
+        };
+        let at: [usize; N] = std::array::from_fn(|l| (row[l].wrapping_add(off) & mask) as usize);
+        let vgpr = &mut self.vgpr;
+        // The returned registers are allocated (checked before).
+        let mut ret = |l: usize, old: u64| {
+            if rtn {
+                vgpr[dst + l] = old as u32;
+                if wide {
+                    vgpr[dst + N + l] = (old >> 32) as u32;
+                }
+            }
+        };
+        match (wide, rmw) {
+            // ds_add_u32, the commonest (histograms): its operation without apply's match.
+            (false, Rmw::Add) => lds_rmw::<N, 4>(ctx.lds, &at, exec, |l, old| {
+                ret(l, old);
+                old.wrapping_add(x0[l]) & u32::MAX as u64
+            }),
+            (false, _) => lds_rmw::<N, 4>(ctx.lds, &at, exec, |l, old| {
+                ret(l, old);
+                apply(rmw, false, old, x0[l], x1[l])
+            }),
+            (true, _) => lds_rmw::<N, 8>(ctx.lds, &at, exec, |l, old| {
+                ret(l, old);
+                apply(rmw, true, old, x0[l], x1[l])
+            }),
+        }
+        Some(Ok(()))
     }
 
     /// ds_append / ds_consume: one atomic on the dword at M0[15:0] + offset, adding
@@ -689,6 +867,56 @@ fn elem_offsets(inst: &Inst, size: u32) -> [u32; 2] {
     [inst.imm as u32 * size * stride, inst.imm1 as u32 * size * stride]
 }
 
+/// The read-modify-write of an LDS atomic's active lanes, in lane order: the `B`-byte
+/// little-endian word at `at[l]` becomes `f(l, old)`. The caller checked that every
+/// active lane's word lies inside `lds` (a lane whose word did not would be skipped).
+#[inline(always)]
+fn lds_rmw<const N: usize, const B: usize>(
+    lds: &mut [u8],
+    at: &[usize; N],
+    exec: u64,
+    mut f: impl FnMut(usize, u64) -> u64,
+) {
+    for l in 0..N {
+        if exec >> l & 1 == 0 {
+            continue;
+        }
+        let Some(m) = lds.get_mut(at[l]..at[l] + B) else { continue };
+        let mut b = [0u8; 8];
+        b[..B].copy_from_slice(m);
+        let new = f(l, u64::from_le_bytes(b));
+        m.copy_from_slice(&new.to_le_bytes()[..B]);
+    }
+}
+
+/// Whether every element of every active lane of an LDS access is placed inside the
+/// allocation by [`place`]: element `e` of lane `l` at `row[l] + adds[e]` (32-bit
+/// wrapping), `size` bytes each, an atomic's or a plain access's alignment rule. Returns
+/// the mask that places an address (aligning it down under DWORD mode), or `None` when a
+/// lane is misaligned under a strict rule or out of range (the general path's business).
+#[inline(always)]
+fn ds_fast_span<const N: usize>(
+    row: &[u32; N],
+    exec: u64,
+    adds: &[u32],
+    size: u32,
+    atomic: bool,
+    mode: AlignMode,
+    lds_len: usize,
+) -> Option<u32> {
+    let unit = if atomic { size } else { local_align(size) };
+    let strict = atomic || matches!(mode, AlignMode::Strict | AlignMode::DwordStrict);
+    let mask = if strict || mode == AlignMode::Unaligned { u32::MAX } else { !(unit - 1) };
+    for &add in adds {
+        let (_, max, low) = lane_bounds(&row.map(|a| a.wrapping_add(add)), exec);
+        // Aligning down is monotonic, so the highest address placed is max's.
+        if (strict && low & (unit - 1) != 0) || (max & mask) as usize + size as usize > lds_len {
+            return None;
+        }
+    }
+    Some(mask)
+}
+
 fn misaligned(inst: &Inst, mode: AlignMode, lane: usize, addr: u32) -> FaultKind {
     FaultKind::MemoryViolation(format!(
         "{} of lane {lane} at LDS address {addr:#x} is misaligned under SH_MEM_CONFIG.ALIGNMENT_MODE {mode:?}",
@@ -703,6 +931,266 @@ mod tests {
     use crate::mem::{AddressSpace, Tlb};
     use crate::spi::VmidRegs;
     use std::sync::atomic::AtomicBool;
+
+    use super::super::vmem::rig::{self, dword, execs, offsets, set_v, Rig, MODES};
+
+    const LOADS: [[u8; 8]; 4] = [
+        [0x00, 0x00, 0xd8, 0xd8, 0x01, 0x00, 0x00, 0x04], // ds_load_b32 v4, v1
+        [0x00, 0x00, 0xd8, 0xd9, 0x01, 0x00, 0x00, 0x04], // ds_load_b64 v[4:5], v1
+        [0x00, 0x00, 0xf8, 0xdb, 0x01, 0x00, 0x00, 0x04], // ds_load_b96 v[4:6], v1
+        [0x00, 0x00, 0xfc, 0xdb, 0x01, 0x00, 0x00, 0x04], // ds_load_b128 v[4:7], v1
+    ];
+    const STORES: [[u8; 8]; 4] = [
+        [0x00, 0x00, 0x34, 0xd8, 0x01, 0x04, 0x00, 0x00], // ds_store_b32 v1, v4
+        [0x00, 0x00, 0x34, 0xd9, 0x01, 0x04, 0x00, 0x00], // ds_store_b64 v1, v[4:5]
+        [0x00, 0x00, 0x78, 0xdb, 0x01, 0x04, 0x00, 0x00], // ds_store_b96 v1, v[4:6]
+        [0x00, 0x00, 0x7c, 0xdb, 0x01, 0x04, 0x00, 0x00], // ds_store_b128 v1, v[4:7]
+    ];
+    /// ds_load_2addr_b32 v[4:5], v1 offset1:3
+    const LOAD_2ADDR: [u8; 8] = [0x00, 0x03, 0xdc, 0xd8, 0x01, 0x00, 0x00, 0x04];
+    /// ds_store_2addr_b32 v1, v4, v5 offset1:1
+    const STORE_2ADDR: [u8; 8] = [0x00, 0x01, 0x38, 0xd8, 0x01, 0x04, 0x05, 0x00];
+    /// ds_add_u32 v1, v4; ds_add_rtn_u32 v6, v1, v4; ds_max_rtn_u64 v[6:7], v1, v[4:5]
+    const ADD: [u8; 8] = [0x00, 0x00, 0x00, 0xd8, 0x01, 0x04, 0x00, 0x00];
+    const ADD_RTN: [u8; 8] = [0x00, 0x00, 0x80, 0xd8, 0x01, 0x04, 0x00, 0x06];
+    const MAX_RTN_U64: [u8; 8] = [0x00, 0x00, 0xa0, 0xd9, 0x01, 0x04, 0x00, 0x06];
+
+    fn data(k: usize, l: usize) -> u32 {
+        0x5100_0000 | (k as u32) << 8 | l as u32
+    }
+
+    fn untouched(r: usize, l: usize) -> u32 {
+        0xdead_0000 | (r as u32) << 8 | l as u32
+    }
+
+    /// Seed 000, "LDS/GDS 对齐和超出范围": where an element of `size` bytes at LDS address
+    /// `a` goes: its local alignment (b96 and b128: 16) aligns it down unless the mode is
+    /// UNALIGNED, or makes it misaligned (`Err`) under STRICT and DWORD_STRICT; `Ok(None)`
+    /// when it is not all inside the `len` bytes of the allocation.
+    fn lds_place(mode: AlignMode, a: u32, size: u32, len: usize) -> Result<Option<usize>, ()> {
+        let unit = match size {
+            12 | 16 => 16,
+            s => s,
+        };
+        let a = match mode {
+            AlignMode::Unaligned => a,
+            AlignMode::Dword => a & !(unit - 1),
+            _ if a % unit != 0 => return Err(()),
+            _ => a,
+        };
+        Ok((a as usize + size as usize <= len).then_some(a as usize))
+    }
+
+    /// DS loads and stores of every width, and the two-address forms, at the fast path's
+    /// boundaries: an allocation ending at the furthest lane's end (all inside) or one
+    /// byte short of it (that lane out of range: it reads zero, its store is dropped),
+    /// every alignment mode, all, some and one lane active, wave32 and wave64.
+    #[test]
+    fn lds_loads_and_stores_at_their_boundaries() {
+        for lanes in [32, 64] {
+            for (d, (load, store)) in LOADS.iter().zip(&STORES).enumerate() {
+                let size = 4 * (d + 1);
+                for mode in MODES {
+                    for case in 0..6 {
+                        let offs = offsets(case, lanes, size);
+                        let end = (offs.iter().max().unwrap() + size as u64) as usize;
+                        for len in [end, end - 1] {
+                            for exec in execs(lanes) {
+                                let what =
+                                    format!("wave{lanes} b{} {mode:?} case {case} len {len} exec {exec:#x}", 8 * size);
+                                check_lds(lanes, load, store, size, mode, &offs, len, exec, &what);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn check_lds(
+        lanes: usize,
+        load: &[u8],
+        store: &[u8],
+        size: usize,
+        mode: AlignMode,
+        offs: &[u64],
+        len: usize,
+        exec: u64,
+        what: &str,
+    ) {
+        let mut r = Rig::new(4096, len, mode);
+        let lds0 = r.lds.clone();
+        let (mut want_v, mut want_lds, mut viol) = (vec![[0u32; 4]; lanes], lds0.clone(), None);
+        for l in (0..lanes).filter(|&l| exec >> l & 1 != 0) {
+            match lds_place(mode, offs[l] as u32, size as u32, len) {
+                Err(()) => {
+                    viol.get_or_insert((l, offs[l]));
+                }
+                Ok(None) => {}
+                Ok(Some(p)) => {
+                    for k in 0..size / 4 {
+                        want_v[l][k] = dword(&lds0, p + 4 * k);
+                        want_lds[p + 4 * k..p + 4 * k + 4].copy_from_slice(&data(k, l).to_le_bytes());
+                    }
+                }
+            }
+        }
+        let check = |res: Result<(), FaultKind>| match (res, viol) {
+            (Ok(()), None) => {}
+            (Err(FaultKind::MemoryViolation(m)), Some((l, a))) => {
+                assert!(m.contains(&format!("lane {l} at LDS address {a:#x}")), "{what}: {m}")
+            }
+            (res, _) => panic!("{what}: {res:?}, want MEMVIOL {viol:?}"),
+        };
+        let mut w = rig::wave(lanes);
+        w.set_exec(exec);
+        set_v(&mut w, 1, |l| offs[l] as u32);
+        check(w.ds(&rig::inst(load, lanes == 64), &mut r.ctx()));
+        for l in 0..lanes {
+            for k in 0..size / 4 {
+                let want = if exec >> l & 1 != 0 { want_v[l][k] } else { untouched(4 + k, l) };
+                assert_eq!(w.v(4 + k)[l], want, "{what}: load lane {l} dword {k}");
+            }
+        }
+        for k in 0..4 {
+            set_v(&mut w, 4 + k, |l| data(k, l));
+        }
+        check(w.ds(&rig::inst(store, lanes == 64), &mut r.ctx()));
+        assert!(r.lds == want_lds, "{what}: stored bytes differ");
+    }
+
+    /// The two-address forms: elements at `addr + offset0 * 4` and `addr + offset1 * 4`;
+    /// a load returns zero for the whole lane if either is out of range; stores go lane by
+    /// lane, data0 then data1, so where a lane's second element is the next lane's first,
+    /// the next lane's data0 stays.
+    #[test]
+    fn lds_two_address_forms() {
+        for lanes in [32, 64] {
+            for exec in execs(lanes) {
+                for mode in MODES {
+                    // Lane l at 4 l + 8 (+ 1 for one lane under the DWORD modes' tests).
+                    for odd in [false, true] {
+                        let len = 4 * lanes + 12;
+                        let a = |l: usize| (4 * l + 8 + (odd && l == 7) as usize) as u32;
+                        let mut r = Rig::new(4096, len, mode);
+                        let lds0 = r.lds.clone();
+                        let (mut want_v, mut want_lds, mut viol) = (vec![[0u32; 2]; lanes], lds0.clone(), None);
+                        for l in (0..lanes).filter(|&l| exec >> l & 1 != 0) {
+                            // Load: elements at a and a + 12; store: at a and a + 4.
+                            let e = [a(l), a(l) + 12].map(|x| lds_place(mode, x, 4, len));
+                            if e.iter().any(|p| p.is_err()) {
+                                viol.get_or_insert(l);
+                            } else if let [Ok(Some(p0)), Ok(Some(p1))] = e {
+                                want_v[l] = [dword(&lds0, p0), dword(&lds0, p1)];
+                            }
+                            for (k, x) in [a(l), a(l) + 4].into_iter().enumerate() {
+                                if let Ok(Some(p)) = lds_place(mode, x, 4, len) {
+                                    want_lds[p..p + 4].copy_from_slice(&data(k, l).to_le_bytes());
+                                }
+                            }
+                        }
+                        let what = format!("wave{lanes} exec {exec:#x} {mode:?} odd {odd}");
+                        let check = |res: Result<(), FaultKind>| match (res, viol) {
+                            (Ok(()), None) => {}
+                            (Err(FaultKind::MemoryViolation(m)), Some(l)) => {
+                                assert!(m.contains(&format!("lane {l} ")), "{what}: {m}")
+                            }
+                            (res, _) => panic!("{what}: {res:?}, want MEMVIOL in lane {viol:?}"),
+                        };
+                        let mut w = rig::wave(lanes);
+                        w.set_exec(exec);
+                        set_v(&mut w, 1, a);
+                        check(w.ds(&rig::inst(&LOAD_2ADDR, lanes == 64), &mut r.ctx()));
+                        for l in 0..lanes {
+                            let got = [w.v(4)[l], w.v(5)[l]];
+                            let want = if exec >> l & 1 != 0 { want_v[l] } else { [untouched(4, l), untouched(5, l)] };
+                            assert_eq!(got, want, "{what}: lane {l}");
+                        }
+                        for k in 0..2 {
+                            set_v(&mut w, 4 + k, |l| data(k, l));
+                        }
+                        check(w.ds(&rig::inst(&STORE_2ADDR, lanes == 64), &mut r.ctx()));
+                        assert!(r.lds == want_lds, "{what}: stored bytes differ");
+                    }
+                }
+            }
+        }
+    }
+
+    /// LDS atomics: lanes in order (three lanes per dword), the returning forms giving the
+    /// value before each lane's own operation; a lane out of range does nothing and
+    /// returns zero; a misaligned one (any mode: atomics must be aligned to their size)
+    /// too, and the instruction raises MEMVIOL.
+    #[test]
+    fn lds_atomics_in_lane_order() {
+        for lanes in [32, 64] {
+            for exec in execs(lanes) {
+                for (op, wide, rtn) in [(&ADD, false, false), (&ADD_RTN, false, true), (&MAX_RTN_U64, true, true)] {
+                    let size = if wide { 8 } else { 4 };
+                    for case in 0..3 {
+                        let len = 256;
+                        let a = |l: usize| -> u32 {
+                            match (case, l) {
+                                (1, 5) => 4096,                        // out of range
+                                (2, 5) => (size * (l / 3) + 2) as u32, // misaligned
+                                _ => (size * (l / 3)) as u32 % 240,
+                            }
+                        };
+                        let x = |l: usize| -> u64 { (l as u64 * 0x1_0000_0001 + 7) ^ (l as u64) << 40 };
+                        let mut r = Rig::new(4096, len, AlignMode::Unaligned);
+                        let mut want_lds = r.lds.clone();
+                        let mut want_v: Vec<u64> =
+                            (0..lanes).map(|l| untouched(6, l) as u64 | (untouched(7, l) as u64) << 32).collect();
+                        let mut viol = None;
+                        for l in (0..lanes).filter(|&l| exec >> l & 1 != 0) {
+                            let p = a(l) as usize;
+                            if p % size != 0 {
+                                viol.get_or_insert(l);
+                                want_v[l] = 0;
+                            } else if p + size > len {
+                                want_v[l] = 0;
+                            } else {
+                                let mut b = [0u8; 8];
+                                b[..size].copy_from_slice(&want_lds[p..p + size]);
+                                let old = u64::from_le_bytes(b);
+                                let new =
+                                    if wide { old.max(x(l)) } else { (old as u32).wrapping_add(x(l) as u32) as u64 };
+                                want_lds[p..p + size].copy_from_slice(&new.to_le_bytes()[..size]);
+                                want_v[l] = old;
+                            }
+                        }
+                        let mut w = rig::wave(lanes);
+                        w.set_exec(exec);
+                        set_v(&mut w, 1, a);
+                        set_v(&mut w, 4, |l| x(l) as u32);
+                        set_v(&mut w, 5, |l| (x(l) >> 32) as u32);
+                        let res = w.ds(&rig::inst(op, lanes == 64), &mut r.ctx());
+                        let what = format!("wave{lanes} exec {exec:#x} wide {wide} rtn {rtn} case {case}");
+                        match (res, viol) {
+                            (Ok(()), None) => {}
+                            (Err(FaultKind::MemoryViolation(m)), Some(l)) => {
+                                assert!(m.contains(&format!("lane {l} ")), "{what}: {m}")
+                            }
+                            (res, _) => panic!("{what}: {res:?}"),
+                        }
+                        assert!(r.lds == want_lds, "{what}: LDS");
+                        for l in 0..lanes {
+                            let got = w.v(6)[l] as u64 | if wide { (w.v(7)[l] as u64) << 32 } else { 0 };
+                            let want = match (rtn && exec >> l & 1 != 0, wide) {
+                                (false, _) => {
+                                    untouched(6, l) as u64 | if wide { (untouched(7, l) as u64) << 32 } else { 0 }
+                                }
+                                (true, true) => want_v[l],
+                                (true, false) => want_v[l] & 0xffff_ffff,
+                            };
+                            assert_eq!(got, want, "{what}: lane {l}");
+                        }
+                    }
+                }
+            }
+        }
+    }
 
     /// Runs one DS instruction (machine words) in a wave32 whose v1 = `addr[l]`, v2 =
     /// 0x100 + l, v4/v5 = 0xffff_ffff, over 256 bytes of LDS holding 0..255.

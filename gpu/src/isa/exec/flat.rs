@@ -25,11 +25,11 @@
 
 use std::sync::atomic::{AtomicU32, AtomicU64};
 
-use super::vmem::{aligned, atomic_op, misaligned, narrow};
+use super::vmem::{align_rule, aligned, atomic_op, misaligned, move_dwords, narrow};
 use super::{illegal, Ctx, FaultKind, Wave};
 use crate::isa::decode::{mflag, Inst, Operand};
 use crate::isa::table::F;
-use crate::mem::atomic::{self, AtomicError};
+use crate::mem::atomic::{self, AtomicError, AtomicOp};
 
 /// Where a lane's access lands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -186,6 +186,16 @@ impl Wave {
                 }
             }
         }
+        if seg.is_none() && sh.size >= 4 && sh.half == Half::None {
+            let done = if self.lanes == 32 {
+                self.global_fast::<32>(inst, ctx, addr, sh, exec)
+            } else {
+                self.global_fast::<64>(inst, ctx, addr, sh, exec)
+            };
+            if let Some(r) = done {
+                return r;
+            }
+        }
         // Alignment (seed 000 / seed 002): DWORD mode aligns down, the strict modes drop
         // the lane and raise MEMVIOL after the instruction.
         let mode = ctx.vmid.alignment();
@@ -258,6 +268,96 @@ impl Wave {
             Some((l, a)) => Err(misaligned(inst, mode, l, a)),
             None => Ok(()),
         }
+    }
+
+    /// The fast path of a global load or store of whole dwords (4 to 16 bytes, no D16),
+    /// taken only where it cannot differ from the general path: every active lane aligned
+    /// under a strict mode (DWORD mode aligns down; seed 000 / seed 002), and the lanes'
+    /// whole span in one BO, translated once; then each active lane moves its dwords in
+    /// lane order. `None` leaves the instruction to the general path, which nothing here
+    /// has touched and which reports a misaligned lane or a fault at its exact address.
+    #[inline(always)]
+    fn global_fast<const N: usize>(
+        &mut self,
+        inst: &Inst,
+        ctx: &mut Ctx,
+        addr: &[u64; 64],
+        sh: Shape,
+        exec: u64,
+    ) -> Option<Result<(), FaultKind>> {
+        if exec == 0 {
+            return None;
+        }
+        let (mask, unit) = align_rule(ctx.vmid.alignment(), sh.size);
+        let (mut lo, mut hi, mut low) = (u64::MAX, 0u64, 0u64);
+        if exec == u64::MAX >> (64 - N) {
+            for &a in &addr[..N] {
+                low |= a;
+                lo = lo.min(a);
+                hi = hi.max(a);
+            }
+        } else {
+            for l in 0..N {
+                let on = exec >> l & 1 != 0;
+                let a = addr[l];
+                low |= if on { a } else { 0 };
+                lo = lo.min(if on { a } else { u64::MAX });
+                hi = hi.max(if on { a } else { 0 });
+            }
+        }
+        if low & (unit - 1) != 0 {
+            return None;
+        }
+        let size = sh.size as u64;
+        // Aligning down is monotonic: the lowest and highest lanes stay so.
+        let (lo, hi) = (lo & mask, (hi & mask).checked_add(size)?);
+        let p0 = ctx.tlb.translate(ctx.vm, lo, hi - lo, sh.store).ok()?;
+        let mut at = [0usize; N];
+        for l in 0..N {
+            at[l] = ((addr[l] & mask).wrapping_sub(lo)) as usize;
+        }
+        let dwords = (sh.size / 4) as usize;
+        let mut rows = [0usize; 4];
+        if sh.store {
+            // Data registers that are not allocated read v0.
+            let Operand::Vgpr(data) = inst.src[1] else { return None };
+            for (k, r) in rows.iter_mut().enumerate().take(dwords) {
+                *r = self.vmem_reg(data.wrapping_add(k as u16)) * N;
+            }
+        } else {
+            // The returned registers are allocated (checked before).
+            let Operand::Vgpr(dst) = inst.dst else { return None };
+            for (k, r) in rows.iter_mut().enumerate().take(dwords) {
+                *r = (dst as usize + k) * N;
+            }
+        }
+        // SAFETY: translate() checked that [lo, hi) lies in one BO, and every active
+        // lane's dwords lie in [lo, hi) (lo <= its aligned address, which plus size is at
+        // most hi); the BO's memory is not the register file.
+        unsafe { move_dwords::<N>(&mut self.vgpr, p0, &at, exec, &rows, dwords, sh.store) };
+        Some(Ok(()))
+    }
+
+    /// For an atomic whose lanes are all global: the host address of the lowest active
+    /// lane's address and that address, when every active lane is aligned to `size` and
+    /// all of them lie in one BO; `None` otherwise (the lane-by-lane path decides).
+    fn atomic_span(&self, ctx: &mut Ctx, addr: &[u64; 64], exec: u64, size: u64) -> Option<(*mut u8, u64)> {
+        if exec == 0 {
+            return None;
+        }
+        let (mut lo, mut hi, mut low) = (u64::MAX, 0u64, 0u64);
+        for l in 0..self.lanes {
+            if exec >> l & 1 != 0 {
+                lo = lo.min(addr[l]);
+                hi = hi.max(addr[l]);
+                low |= addr[l];
+            }
+        }
+        if low % size != 0 {
+            return None;
+        }
+        let p0 = ctx.tlb.translate(ctx.vm, lo, hi.checked_add(size)? - lo, true).ok()?;
+        Some((p0, lo))
     }
 
     /// The address of byte `a` of lane `l`'s private memory. Seed 002, "暂存缓冲区"
@@ -362,15 +462,43 @@ impl Wave {
         }
         let mut old = [0u64; 64];
         let mut viol = None;
-        for l in 0..self.lanes {
-            if exec >> l & 1 == 0 {
-                continue;
-            }
-            let (src, cmp) = if wide {
+        let operands = |l: usize| {
+            if wide {
                 (data[0][l] as u64 | (data[1][l] as u64) << 32, data[2][l] as u64 | (data[3][l] as u64) << 32)
             } else {
                 (data[0][l] as u64, data[1][l] as u64)
-            };
+            }
+        };
+        // All lanes global, aligned and in one BO (translated once): no lane can fault or
+        // break a rule, so they do their atomics at once, in lane order, as below.
+        let float64 = wide && matches!(op, AtomicOp::FCmpSwap | AtomicOp::FMin | AtomicOp::FMax | AtomicOp::FAdd);
+        let span = if seg.is_none() && !float64 { self.atomic_span(ctx, addr, exec, size as u64) } else { None };
+        if let Some((p0, lo)) = span {
+            for l in 0..self.lanes {
+                if exec >> l & 1 == 0 {
+                    continue;
+                }
+                let (src, cmp) = operands(l);
+                // SAFETY: atomic_span checked that every active lane's `size` bytes lie in
+                // the BO mapping that holds address lo at p0, aligned to size (mappings are
+                // page aligned, so the host address is too).
+                let p = unsafe { p0.add((addr[l] - lo) as usize) };
+                old[l] = if wide {
+                    // SAFETY: as above, 8 bytes at an 8-aligned host address.
+                    let m = unsafe { &*(p as *const AtomicU64) };
+                    atomic::apply64(op, m, src, cmp).unwrap_or(0)
+                } else {
+                    // SAFETY: as above, 4 bytes at a 4-aligned host address.
+                    let m = unsafe { &*(p as *const AtomicU32) };
+                    atomic::apply32(op, m, src as u32, cmp as u32) as u64
+                };
+            }
+        }
+        for l in 0..self.lanes {
+            if exec >> l & 1 == 0 || span.is_some() {
+                continue;
+            }
+            let (src, cmp) = operands(l);
             let a = addr[l];
             if a % size as u64 != 0 {
                 viol.get_or_insert((l, a));
@@ -511,8 +639,258 @@ fn global_move(
 
 #[cfg(test)]
 mod tests {
+    use super::super::vmem::rig::*;
     use super::*;
     use crate::isa::table::{Encoding, OPS};
+    use crate::mem::VmFault;
+    use crate::spi::AlignMode;
+
+    const LOADS: [[u8; 8]; 4] = [
+        [0x00, 0x00, 0x52, 0xdc, 0x01, 0x00, 0x08, 0x04], // global_load_b32 v4, v1, s[8:9]
+        [0x00, 0x00, 0x56, 0xdc, 0x01, 0x00, 0x08, 0x04], // global_load_b64 v[4:5], v1, s[8:9]
+        [0x00, 0x00, 0x5a, 0xdc, 0x01, 0x00, 0x08, 0x04], // global_load_b96 v[4:6], v1, s[8:9]
+        [0x00, 0x00, 0x5e, 0xdc, 0x01, 0x00, 0x08, 0x04], // global_load_b128 v[4:7], v1, s[8:9]
+    ];
+    const STORES: [[u8; 8]; 4] = [
+        [0x00, 0x00, 0x6a, 0xdc, 0x01, 0x04, 0x08, 0x00], // global_store_b32 v1, v4, s[8:9]
+        [0x00, 0x00, 0x6e, 0xdc, 0x01, 0x04, 0x08, 0x00], // global_store_b64 v1, v[4:5], s[8:9]
+        [0x00, 0x00, 0x72, 0xdc, 0x01, 0x04, 0x08, 0x00], // global_store_b96 v1, v[4:6], s[8:9]
+        [0x00, 0x00, 0x76, 0xdc, 0x01, 0x04, 0x08, 0x00], // global_store_b128 v1, v[4:7], s[8:9]
+    ];
+    /// global_load_b64 v[4:5], v[2:3], off offset:-8 (a 64-bit VGPR address)
+    const LOAD_VADDR: [u8; 8] = [0xf8, 0x1f, 0x56, 0xdc, 0x02, 0x00, 0x7c, 0x04];
+    /// flat_load_b128 v[4:7], v[2:3]
+    const FLAT_LOAD: [u8; 8] = [0x00, 0x00, 0x5c, 0xdc, 0x02, 0x00, 0x7c, 0x04];
+    /// global_atomic_add_u32 v4, v1, v5, s[8:9] glc
+    const ATOMIC_ADD: [u8; 8] = [0x00, 0x40, 0xd6, 0xdc, 0x01, 0x05, 0x08, 0x04];
+
+    /// Data a store's lane `l` writes as dword `k` (v4 + k).
+    fn data(k: usize, l: usize) -> u32 {
+        0x5100_0000 | (k as u32) << 8 | l as u32
+    }
+
+    fn set_data(w: &mut Wave) {
+        for k in 0..4 {
+            set_v(w, 4 + k, |l| data(k, l));
+        }
+    }
+
+    /// What a wave's v4.. hold in lane `l`, dword `k`, before a load.
+    fn untouched(k: usize, l: usize) -> u32 {
+        0xdead_0000 | (4 + k as u32) << 8 | l as u32
+    }
+
+    /// Global loads and stores of every width at the fast path's boundaries, against seed
+    /// 000's rules: no range check, the alignment mode per lane (DWORD aligns down; the
+    /// strict modes drop a misaligned lane and raise MEMVIOL naming the first), lanes in
+    /// order (four lanes per element: the highest lane's store stays).
+    #[test]
+    fn global_loads_and_stores_at_their_boundaries() {
+        for lanes in [32, 64] {
+            for (d, (load, store)) in LOADS.iter().zip(&STORES).enumerate() {
+                let size = 4 * (d + 1);
+                for mode in MODES {
+                    for case in 0..6 {
+                        for exec in execs(lanes) {
+                            let what = format!("wave{lanes} b{} {mode:?} case {case} exec {exec:#x}", 8 * size);
+                            let mut rig = Rig::new(4096, 0, mode);
+                            let saddr = rig.bo.va() + 8;
+                            let offs = offsets(case, lanes, size);
+                            let mem0 = rig.mem();
+                            let (mut want_v, mut want_mem, mut viol) = (vec![[0u32; 4]; lanes], mem0.clone(), None);
+                            for l in (0..lanes).filter(|&l| exec >> l & 1 != 0) {
+                                let Some(a) = placed(mode, saddr + offs[l], size as u64) else {
+                                    viol.get_or_insert((l, saddr + offs[l]));
+                                    continue;
+                                };
+                                for k in 0..size / 4 {
+                                    let at = (a - rig.bo.va()) as usize + 4 * k;
+                                    want_v[l][k] = dword(&mem0, at);
+                                    want_mem[at..at + 4].copy_from_slice(&data(k, l).to_le_bytes());
+                                }
+                            }
+                            let check = |r: Result<(), FaultKind>| match (r, viol) {
+                                (Ok(()), None) => {}
+                                (Err(FaultKind::MemoryViolation(m)), Some((l, a))) => {
+                                    assert!(m.contains(&format!("lane {l} at {a:#x}")), "{what}: {m}")
+                                }
+                                (r, _) => panic!("{what}: {r:?}, want MEMVIOL {viol:?}"),
+                            };
+                            let mut w = wave(lanes);
+                            w.set_exec(exec);
+                            w.sgpr[8..10].copy_from_slice(&[saddr as u32, (saddr >> 32) as u32]);
+                            set_v(&mut w, 1, |l| offs[l] as u32);
+                            check(w.global(&inst(load, lanes == 64), &mut rig.ctx()));
+                            for l in 0..lanes {
+                                for k in 0..size / 4 {
+                                    let want = if exec >> l & 1 != 0 { want_v[l][k] } else { untouched(k, l) };
+                                    assert_eq!(w.v(4 + k)[l], want, "{what}: load lane {l} dword {k}");
+                                }
+                            }
+                            set_data(&mut w);
+                            check(w.global(&inst(store, lanes == 64), &mut rig.ctx()));
+                            assert!(rig.mem() == want_mem, "{what}: stored bytes differ");
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Lanes past the end of the BO: a VM fault at the first dword, in lane order, outside
+    /// every mapping; the load writes no register, the stores before the fault are done.
+    /// Also through a 64-bit VGPR address with a negative offset.
+    #[test]
+    fn global_lanes_past_the_end_fault_at_the_first_such_dword() {
+        for lanes in [32, 64] {
+            for (d, (load, store)) in LOADS.iter().zip(&STORES).enumerate() {
+                let size = 4 * (d + 1);
+                for case in [0, 1, 2] {
+                    let mut rig = Rig::new(4096, 0, AlignMode::Unaligned);
+                    let end = rig.bo.va() + 4096;
+                    let offs = offsets(case, lanes, size);
+                    let saddr = end + 2 - 16 - (size * lanes / 2) as u64;
+                    let (mut first, mut want_mem) = (None, rig.mem());
+                    'lanes: for l in 0..lanes {
+                        for k in 0..size / 4 {
+                            let a = saddr + offs[l] + 4 * k as u64;
+                            if a + 4 > end {
+                                first = Some(a);
+                                break 'lanes;
+                            }
+                            let at = (a - rig.bo.va()) as usize;
+                            want_mem[at..at + 4].copy_from_slice(&data(k, l).to_le_bytes());
+                        }
+                    }
+                    let (addr, what) = (first.unwrap(), format!("wave{lanes} b{} case {case}", 8 * size));
+                    let mut w = wave(lanes);
+                    w.sgpr[8..10].copy_from_slice(&[saddr as u32, (saddr >> 32) as u32]);
+                    set_v(&mut w, 1, |l| offs[l] as u32);
+                    let before = w.vgpr.clone();
+                    let r = w.global(&inst(load, lanes == 64), &mut rig.ctx());
+                    assert_eq!(r, Err(FaultKind::Vm(VmFault { addr, len: 4, write: false })), "{what}");
+                    assert!(w.vgpr == before, "{what}: a faulting load writes no register");
+                    set_data(&mut w);
+                    let r = w.global(&inst(store, lanes == 64), &mut rig.ctx());
+                    assert_eq!(r, Err(FaultKind::Vm(VmFault { addr, len: 4, write: true })), "{what}");
+                    assert!(rig.mem() == want_mem, "{what}: the stores before the fault are done");
+                }
+                // global_load_b64 v[4:5], v[2:3], off offset:-8: the lane whose dword 1 is
+                // the first past the end.
+                let mut rig = Rig::new(4096, 0, AlignMode::Unaligned);
+                let end = rig.bo.va() + 4096;
+                let mut w = wave(lanes);
+                let a = |l: usize| end - 8 * (lanes - l) as u64 + 4 + 8; // lane l's address + 8
+                set_v(&mut w, 2, |l| a(l) as u32);
+                set_v(&mut w, 3, |l| (a(l) >> 32) as u32);
+                let r = w.global(&inst(&LOAD_VADDR, lanes == 64), &mut rig.ctx());
+                assert_eq!(r, Err(FaultKind::Vm(VmFault { addr: end, len: 4, write: false })), "wave{lanes}");
+                w.set_exec((1 << (lanes - 1)) - 1); // without the last lane, all inside
+                let mem = rig.mem();
+                w.global(&inst(&LOAD_VADDR, lanes == 64), &mut rig.ctx()).unwrap();
+                for l in 0..lanes - 1 {
+                    let at = (a(l) - 8 - rig.bo.va()) as usize;
+                    assert_eq!([w.v(4)[l], w.v(5)[l]], [dword(&mem, at), dword(&mem, at + 4)], "wave{lanes} lane {l}");
+                }
+            }
+        }
+    }
+
+    /// FLAT with every lane global takes the global path; a lane in the shared aperture
+    /// reads the LDS (seed 000: out of range reads zero, the whole access).
+    #[test]
+    fn flat_lanes_global_and_in_lds() {
+        for lanes in [32, 64] {
+            for lds_lane in [None, Some(3), Some(5)] {
+                let mut rig = Rig::new(4096, 256, AlignMode::Unaligned);
+                let mem = rig.mem();
+                let lds = rig.lds.clone();
+                let shared = rig.vmid.shared_aperture();
+                let mut w = wave(lanes);
+                let addr = |l: usize| match lds_lane {
+                    // In range at 240 for lane 3, one byte past the end for lane 5.
+                    Some(k) if k == l => shared | [0, 0, 0, 240, 0, 241][k],
+                    _ => rig.bo.va() + 4 + 16 * l as u64,
+                };
+                set_v(&mut w, 2, |l| addr(l) as u32);
+                set_v(&mut w, 3, |l| (addr(l) >> 32) as u32);
+                w.flat(&inst(&FLAT_LOAD, lanes == 64), &mut rig.ctx()).unwrap();
+                for l in 0..lanes {
+                    let want: [u32; 4] = std::array::from_fn(|k| match lds_lane {
+                        Some(3) if l == 3 => dword(&lds, 240 + 4 * k),
+                        Some(5) if l == 5 => 0,
+                        _ => dword(&mem, 4 + 16 * l + 4 * k),
+                    });
+                    let got: [u32; 4] = std::array::from_fn(|k| w.v(4 + k)[l]);
+                    assert_eq!(got, want, "wave{lanes} lds lane {lds_lane:?} lane {l}");
+                }
+            }
+        }
+    }
+
+    /// Global atomics: each lane in order (several lanes add to one dword), GLC returning
+    /// the value before; a misaligned lane changes nothing, returns zero and raises MEMVIOL
+    /// after the others; a lane outside every mapping faults after the lanes before it.
+    #[test]
+    fn global_atomics_in_lane_order_misaligned_and_faulting() {
+        for lanes in [32, 64] {
+            for exec in execs(lanes) {
+                for case in 0..3 {
+                    let mut rig = Rig::new(4096, 0, AlignMode::Unaligned);
+                    let saddr = rig.bo.va() + 64;
+                    let last = 63 - exec.leading_zeros() as usize;
+                    let offs: Vec<u64> = (0..lanes)
+                        .map(|l| match (case, l) {
+                            (1, 5) => 4 * (l / 3) as u64 + 2,
+                            (2, _) if l == last => 4096,
+                            _ => 4 * (l / 3) as u64,
+                        })
+                        .collect();
+                    let mut mem = rig.mem();
+                    let mut want: Vec<u32> = (0..lanes).map(|l| 0xdead_0400 | l as u32).collect();
+                    let (mut viol, mut fault) = (None, None);
+                    for l in (0..lanes).filter(|&l| exec >> l & 1 != 0) {
+                        if offs[l] % 4 != 0 {
+                            viol.get_or_insert(l);
+                            want[l] = 0;
+                            continue;
+                        }
+                        if offs[l] + 64 >= 4096 {
+                            fault = Some(saddr + offs[l]);
+                            break;
+                        }
+                        let at = 64 + offs[l] as usize;
+                        want[l] = dword(&mem, at);
+                        mem[at..at + 4].copy_from_slice(&want[l].wrapping_add(l as u32 + 1).to_le_bytes());
+                    }
+                    let mut w = wave(lanes);
+                    w.set_exec(exec);
+                    w.sgpr[8..10].copy_from_slice(&[saddr as u32, (saddr >> 32) as u32]);
+                    set_v(&mut w, 1, |l| offs[l] as u32);
+                    set_v(&mut w, 5, |l| l as u32 + 1);
+                    let r = w.global(&inst(&ATOMIC_ADD, lanes == 64), &mut rig.ctx());
+                    let what = format!("wave{lanes} exec {exec:#x} case {case}");
+                    match (r, viol, fault) {
+                        (Ok(()), None, None) => {}
+                        (Err(FaultKind::MemoryViolation(m)), Some(l), None) => {
+                            assert!(m.contains(&format!("lane {l} ")), "{what}: {m}")
+                        }
+                        (Err(FaultKind::Vm(f)), _, Some(addr)) => {
+                            assert_eq!(f, VmFault { addr, len: 4, write: true }, "{what}");
+                            // The fault leaves the returned registers as they were.
+                            want = (0..lanes).map(|l| 0xdead_0400 | l as u32).collect();
+                        }
+                        (r, ..) => panic!("{what}: {r:?}"),
+                    }
+                    for l in 0..lanes {
+                        let w_ = if exec >> l & 1 != 0 { want[l] } else { 0xdead_0400 | l as u32 };
+                        assert_eq!(w.v(4)[l], w_, "{what}: lane {l}");
+                    }
+                    assert!(rig.mem() == mem, "{what}: memory");
+                }
+            }
+        }
+    }
 
     /// Every FLAT, GLOBAL and SCRATCH opcode is a load or store of a known shape or an
     /// atomic with an operation.

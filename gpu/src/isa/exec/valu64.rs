@@ -10,6 +10,7 @@
 //! derived exactly from error terms (TwoSum, the product residual, an exact expansion for
 //! fma), never by re-rounding a rounded result.
 
+use super::alu::pow2;
 use super::fp::{self, two_sum, FloatMode, RDN, RNE, RTZ, RUP};
 use super::{unsupported, FaultKind, Wave};
 use crate::isa::decode::{Inst, Operand};
@@ -149,14 +150,16 @@ fn scale2(x: f64, k: i32) -> f64 {
     let mut v = x;
     let mut k = k;
     while k > 1000 {
-        v *= 2f64.powi(1000);
+        v *= pow2(1000);
         k -= 1000;
     }
     while k < -1000 {
-        v *= 2f64.powi(-1000);
+        v *= pow2(-1000);
         k += 1000;
     }
-    v * 2f64.powi(k)
+    // |k| <= 1000: a normal power of two, built from its bits (v_frexp_* come here; powi
+    // was a __powidf2 call per lane).
+    v * pow2(k)
 }
 
 /// `a*b + c` rounded once in mode `rm`.

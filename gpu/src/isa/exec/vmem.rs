@@ -42,6 +42,109 @@ pub(super) fn aligned(mode: AlignMode, addr: u64, size: u32) -> Option<u64> {
     }
 }
 
+/// [`aligned`] for the fast paths of accesses of `size` >= 4 bytes, as a mask and a unit:
+/// an address `a` with `a % unit == 0` goes to `a & mask`; one that is not is misaligned
+/// under a strict mode (the fast paths leave such an instruction to the general path).
+pub(super) fn align_rule(mode: AlignMode, size: u32) -> (u64, u64) {
+    let dword_unit = size.clamp(1, 4) as u64;
+    match mode {
+        AlignMode::Unaligned => (u64::MAX, 1),
+        AlignMode::Dword => (!(dword_unit - 1), 1),
+        AlignMode::DwordStrict => (u64::MAX, dword_unit),
+        AlignMode::Strict => (u64::MAX, 1u64 << size.max(1).trailing_zeros()),
+    }
+}
+
+/// The minimum, maximum and OR of `v` over the lanes in `exec` (`(u32::MAX, 0, 0)` for
+/// none). With every lane active (the common case) the loop has no masking, so that it
+/// compiles to a few vector operations.
+#[inline(always)]
+pub(super) fn lane_bounds<const N: usize>(v: &[u32; N], exec: u64) -> (u32, u32, u32) {
+    let (mut min, mut max, mut or) = (u32::MAX, 0u32, 0u32);
+    if exec == u64::MAX >> (64 - N) {
+        for &x in v {
+            min = min.min(x);
+            max = max.max(x);
+            or |= x;
+        }
+    } else {
+        for (l, &x) in v.iter().enumerate() {
+            let on = exec >> l & 1 != 0;
+            min = min.min(if on { x } else { u32::MAX });
+            max = max.max(if on { x } else { 0 });
+            or |= if on { x } else { 0 };
+        }
+    }
+    (min, max, or)
+}
+
+/// The fast paths' data movement: `dwords` dwords of each active lane (bit `l` of `exec`)
+/// between host memory at `mem + off[l]` and the VGPRs, register `k` of the data being
+/// the `N` lanes at `vgpr[rows[k]..]`. Lanes go in ascending order, so that where stores
+/// overlap the highest lane's data stays, as in the general paths. When every lane is
+/// active and each one's dwords follow the previous lane's (a wave reading or writing
+/// one block), the block moves at once (a copy per register for single dwords).
+///
+/// # Safety
+/// Every active lane's `4 * dwords` bytes at `mem + off[l]` must be valid to read (loads)
+/// or write (stores), and not overlap `vgpr`.
+#[inline(always)]
+pub(super) unsafe fn move_dwords<const N: usize>(
+    vgpr: &mut [u32],
+    mem: *mut u8,
+    off: &[usize; N],
+    exec: u64,
+    rows: &[usize; 4],
+    dwords: usize,
+    store: bool,
+) {
+    let full = u64::MAX >> (64 - N);
+    let step = 4 * dwords;
+    let mut gaps = 0usize;
+    for l in 0..N {
+        gaps |= off[l] ^ off[0].wrapping_add(step * l);
+    }
+    if exec == full && gaps == 0 {
+        let p = mem.add(off[0]);
+        if dwords == 1 {
+            let row = &mut vgpr[rows[0]..rows[0] + N];
+            if store {
+                std::ptr::copy_nonoverlapping(row.as_ptr() as *const u8, p, 4 * N);
+            } else {
+                std::ptr::copy_nonoverlapping(p as *const u8, row.as_mut_ptr() as *mut u8, 4 * N);
+            }
+            return;
+        }
+        for (k, &r) in rows.iter().enumerate().take(dwords) {
+            let row = &mut vgpr[r..r + N];
+            let p = p.add(4 * k);
+            for (l, v) in row.iter_mut().enumerate() {
+                let q = p.add(step * l) as *mut u32;
+                if store {
+                    q.write_unaligned(*v);
+                } else {
+                    *v = q.read_unaligned();
+                }
+            }
+        }
+        return;
+    }
+    for l in 0..N {
+        if exec >> l & 1 == 0 {
+            continue;
+        }
+        let p = mem.add(off[l]);
+        for (k, &r) in rows.iter().enumerate().take(dwords) {
+            let q = p.add(4 * k) as *mut u32;
+            if store {
+                q.write_unaligned(vgpr[r + l]);
+            } else {
+                vgpr[r + l] = q.read_unaligned();
+            }
+        }
+    }
+}
+
 /// The MEMVIOL an instruction raises after it completed with some lanes misaligned.
 pub(super) fn misaligned(inst: &Inst, mode: AlignMode, lane: usize, addr: u64) -> FaultKind {
     FaultKind::MemoryViolation(format!(
@@ -66,6 +169,26 @@ impl Wave {
         }
     }
 
+    /// [`Wave::vmem_src`] for a wave of `N` lanes: VGPR `r`'s lanes, or v0's when `r` is
+    /// not allocated.
+    #[inline(always)]
+    pub(super) fn vmem_row<const N: usize>(&self, r: u16) -> [u32; N] {
+        let r = if self.vgprs_in_range(r, 1) { r as usize } else { 0 };
+        let mut out = [0u32; N];
+        out.copy_from_slice(&self.vgpr[r * N..r * N + N]);
+        out
+    }
+
+    /// The register whose lanes [`Wave::vmem_src`] reads for VGPR `r`.
+    #[inline(always)]
+    pub(super) fn vmem_reg(&self, r: u16) -> usize {
+        if self.vgprs_in_range(r, 1) {
+            r as usize
+        } else {
+            0
+        }
+    }
+
     /// The V# in the four SGPRs starting at `op` (4-aligned: the low bits are ignored).
     pub(super) fn vsharp(&self, op: &Operand) -> BufferResource {
         let Operand::Sgpr(i) = *op else { return BufferResource::decode([0; 4]) };
@@ -82,9 +205,17 @@ impl Wave {
     }
 }
 
+/// The memory operation of a buffer, global or flat atomic ([`atomic_op_of_name`]),
+/// looked up in a table made once, since atomics ask for it on every execution.
+pub(super) fn atomic_op(op: Op) -> Option<AtomicOp> {
+    static TABLE: std::sync::OnceLock<Vec<Option<AtomicOp>>> = std::sync::OnceLock::new();
+    let table = TABLE.get_or_init(|| crate::isa::table::OPS.iter().map(|i| atomic_op_of_name(i.op)).collect());
+    table.get(op as usize).copied().flatten()
+}
+
 /// The memory operation of a buffer, global or flat atomic, from its name: the part
 /// after `_atomic_` is the same in every encoding (`add_u32`, `cmpswap_b64`, `max_f32`).
-pub(super) fn atomic_op(op: Op) -> Option<AtomicOp> {
+fn atomic_op_of_name(op: Op) -> Option<AtomicOp> {
     use AtomicOp as A;
     let (_, what) = op.name().split_once("_atomic_")?;
     let (stem, ty) = what.rsplit_once('_')?;
@@ -114,6 +245,22 @@ pub(super) fn atomic_op(op: Op) -> Option<AtomicOp> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The fast paths' mask-and-unit form of the alignment rule places every address as
+    /// [`aligned`] (seed 002, "对齐") does, for every mode and non-format size.
+    #[test]
+    fn align_rule_is_aligned() {
+        use AlignMode::*;
+        for mode in [Dword, DwordStrict, Strict, Unaligned] {
+            for size in [4, 8, 12, 16] {
+                let (mask, unit) = align_rule(mode, size);
+                for a in (0x1000u64..0x1040).chain([u64::MAX - 3, u64::MAX]) {
+                    let fast = (a % unit == 0).then_some(a & mask);
+                    assert_eq!(fast, aligned(mode, a, size), "{mode:?} size {size} address {a:#x}");
+                }
+            }
+        }
+    }
     use crate::isa::table::{F, OPS};
 
     /// Every buffer, global and flat atomic has its memory operation, in its width.
@@ -129,4 +276,149 @@ mod tests {
             }
         }
     }
+}
+
+/// What the memory fast paths' unit tests share: a wave and the memory it reaches (one
+/// BO, LDS, the VMID's alignment mode), and instructions from their encodings.
+#[cfg(test)]
+pub(super) mod rig {
+    use std::sync::atomic::{AtomicBool, AtomicU64};
+    use std::sync::Arc;
+
+    use super::super::{Ctx, Wave};
+    use crate::isa::decode::{decode, Inst};
+    use crate::mem::{AddressSpace, Bo, Tlb};
+    use crate::spi::{AlignMode, VmidRegs};
+
+    pub struct Rig {
+        pub vm: AddressSpace,
+        /// The BO: `size` bytes, byte `i` initially `pattern(i)`.
+        pub bo: Arc<Bo>,
+        pub tlb: Tlb,
+        pub lds: Vec<u8>,
+        pub vmid: VmidRegs,
+        abort: AtomicBool,
+        host_trap: AtomicU64,
+    }
+
+    /// The initial contents of byte `i` of the BO and of the LDS.
+    pub fn pattern(i: usize) -> u8 {
+        (i * 7 + 3) as u8
+    }
+
+    impl Rig {
+        /// A BO of `size` bytes (a whole number of pages, so that it ends where the guard
+        /// page begins) and `lds` bytes of LDS, both filled with [`pattern`].
+        pub fn new(size: u64, lds: usize, mode: AlignMode) -> Rig {
+            assert_eq!(size % crate::mem::PAGE, 0);
+            let vm = AddressSpace::new(1 << 24);
+            let bo = vm.alloc(size, 0).unwrap();
+            let r = Rig {
+                vm,
+                bo,
+                tlb: Tlb::default(),
+                lds: (0..lds).map(pattern).collect(),
+                vmid: VmidRegs::default().with_alignment(mode),
+                abort: AtomicBool::new(false),
+                host_trap: AtomicU64::new(0),
+            };
+            r.set_mem(&(0..size as usize).map(pattern).collect::<Vec<u8>>());
+            r
+        }
+
+        pub fn ctx(&mut self) -> Ctx<'_> {
+            Ctx {
+                vm: &self.vm,
+                tlb: &mut self.tlb,
+                lds: &mut self.lds,
+                abort: &self.abort,
+                vmid: &self.vmid,
+                handler: None,
+                host_trap: &self.host_trap,
+            }
+        }
+
+        pub fn mem(&self) -> Vec<u8> {
+            let mut out = vec![0u8; self.bo.size() as usize];
+            self.vm.read(self.bo.va(), &mut out).unwrap();
+            out
+        }
+
+        pub fn set_mem(&self, bytes: &[u8]) {
+            self.vm.write(self.bo.va(), bytes).unwrap();
+        }
+    }
+
+    /// An instruction from its encoding bytes (llvm-mc-19 -show-encoding).
+    pub fn inst(bytes: &[u8], wave64: bool) -> Inst {
+        let words: Vec<u32> = bytes.chunks(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect();
+        decode(&words, wave64).unwrap()
+    }
+
+    /// A wave of `lanes` lanes with every lane active, every VGPR allocated and the
+    /// VGPRs v4..v15 holding 0xdead_0000 | register << 8 | lane (what a load must not
+    /// touch in lanes it does not write).
+    pub fn wave(lanes: usize) -> Wave {
+        let mut w = Wave::new(lanes);
+        w.set_exec(u64::MAX);
+        for r in 4..16 {
+            for l in 0..lanes {
+                w.vgpr[r * lanes + l] = 0xdead_0000 | (r as u32) << 8 | l as u32;
+            }
+        }
+        w
+    }
+
+    /// Sets VGPR `r` of every lane.
+    pub fn set_v(w: &mut Wave, r: usize, f: impl Fn(usize) -> u32) {
+        let n = w.lanes;
+        for l in 0..n {
+            w.vgpr[r * n + l] = f(l);
+        }
+    }
+
+    /// The little-endian dword at byte `at` of `bytes`.
+    pub fn dword(bytes: &[u8], at: usize) -> u32 {
+        u32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]])
+    }
+
+    /// Lane masks the tests run with: all lanes, every third lane off, one lane.
+    pub fn execs(lanes: usize) -> [u64; 3] {
+        let all = u64::MAX >> (64 - lanes);
+        [all, all & !0x9249_2492_4924_9249, 1 << (lanes - 3)]
+    }
+
+    /// Seed 002, "对齐": the address an access of `size` bytes at `a` uses, or `None` when
+    /// it is misaligned under a strict mode. STRICT wants the data size, b96 its largest
+    /// power-of-two factor (4; softnavi's reading, vmem.rs).
+    pub fn placed(mode: AlignMode, a: u64, size: u64) -> Option<u64> {
+        let dword = size.min(4);
+        let data = if size == 12 { 4 } else { size };
+        match mode {
+            AlignMode::Unaligned => Some(a),
+            AlignMode::Dword => Some(a - a % dword),
+            AlignMode::DwordStrict => (a % dword == 0).then_some(a),
+            AlignMode::Strict => (a % data == 0).then_some(a),
+        }
+    }
+
+    /// Lane byte offsets (VGPR offset plus instruction offset) of the scenarios.
+    pub fn offsets(case: usize, lanes: usize, size: usize) -> Vec<u64> {
+        (0..lanes)
+            .map(|l| {
+                (16 + match case {
+                    0 => size * l,                                 // one block, lane after lane
+                    1 => size * (lanes - 1 - l),                   // the block backwards
+                    2 => size * (l * 37 % lanes),                  // scattered
+                    3 => size * l + 2 * (l == lanes / 2) as usize, // one lane off by 2
+                    4 => size * l + 1,                             // every lane off by 1
+                    _ => size * (l / 4),                           // four lanes per element
+                }) as u64
+            })
+            .collect()
+    }
+
+    /// The alignment modes (SH_MEM_CONFIG.ALIGNMENT_MODE).
+    pub const MODES: [AlignMode; 4] =
+        [AlignMode::Unaligned, AlignMode::Dword, AlignMode::DwordStrict, AlignMode::Strict];
 }
