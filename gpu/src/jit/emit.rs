@@ -19,7 +19,7 @@
 use std::fmt::Write;
 
 use super::ir::{Ir, Layout, Lower, NotInline};
-use super::{salu, valu};
+use super::{mem, salu, valu};
 use crate::isa::decode::Inst;
 use crate::isa::program::{Program, NO_TARGET};
 use crate::isa::table::{Encoding, Op};
@@ -49,6 +49,9 @@ enum Class {
     Alu,
     /// A wait for memory counters (`Wave::waitcnt`).
     Wait,
+    /// SMEM, MUBUF, GLOBAL, DS: inline for the shapes `mem.rs` takes (with a call-out
+    /// when a run-time condition fails), else a call-out.
+    Mem,
     /// Everything else: a call-out.
     Callout,
 }
@@ -62,10 +65,26 @@ fn class(inst: &Inst) -> Class {
         {
             Class::Branch
         }
-        S_NOP | S_SET_INST_PREFETCH_DISTANCE | S_CLAUSE | S_DELAY_ALU | S_SETPRIO | S_ICACHE_INV | S_VERSION
-        | V_NOP | S_SLEEP | S_INCPERFLEVEL | S_DECPERFLEVEL | S_TTRACEDATA | S_TTRACEDATA_IMM | S_WAKEUP
-        | S_WAIT_EVENT | S_CBRANCH_CDBGSYS | S_CBRANCH_CDBGUSER | S_CBRANCH_CDBGSYS_OR_USER
-        | S_CBRANCH_CDBGSYS_AND_USER | S_WAITCNT_DEPCTR => Class::Nop,
+        S_NOP
+        | S_SET_INST_PREFETCH_DISTANCE
+        | S_CLAUSE
+        | S_DELAY_ALU
+        | S_SETPRIO
+        | S_ICACHE_INV
+        | S_VERSION
+        | V_NOP
+        | S_SLEEP
+        | S_INCPERFLEVEL
+        | S_DECPERFLEVEL
+        | S_TTRACEDATA
+        | S_TTRACEDATA_IMM
+        | S_WAKEUP
+        | S_WAIT_EVENT
+        | S_CBRANCH_CDBGSYS
+        | S_CBRANCH_CDBGUSER
+        | S_CBRANCH_CDBGSYS_OR_USER
+        | S_CBRANCH_CDBGSYS_AND_USER
+        | S_WAITCNT_DEPCTR => Class::Nop,
         S_WAITCNT | S_WAIT_IDLE => Class::Wait,
         // Scalar instructions that move the program counter: call-outs that end a block
         // (the instruction after them is where a call returns).
@@ -78,14 +97,14 @@ fn class(inst: &Inst) -> Class {
         _ => match inst.op.encoding() {
             Encoding::Sop1 | Encoding::Sop2 | Encoding::Sopk | Encoding::Sopc => Class::Alu,
             Encoding::Vop1 | Encoding::Vop2 | Encoding::Vopc | Encoding::Vop3 | Encoding::Vopd => Class::Alu,
+            Encoding::Smem | Encoding::Mubuf | Encoding::Global | Encoding::Ds => Class::Mem,
             _ => Class::Callout,
         },
     }
 }
 
 /// Translates `prog` (waves of `lanes` lanes) into a module whose function is `name`;
-/// `callout` is the address of [`super::callout::step`].
-pub fn translate(prog: &Program, lanes: usize, lay: Layout, callout: u64, name: &str) -> Module {
+pub fn translate(prog: &Program, lanes: usize, lay: Layout, name: &str) -> Module {
     let insts = prog.insts();
     let classes: Vec<Class> = insts.iter().map(class).collect();
     let mut leader = vec![false; insts.len() + 1];
@@ -103,11 +122,11 @@ pub fn translate(prog: &Program, lanes: usize, lay: Layout, callout: u64, name: 
                     leader[i + 1] = true;
                 }
             }
-            Class::Nop | Class::Wait => {}
+            Class::Nop | Class::Wait | Class::Mem => {}
         }
     }
     let reachable = reachable(insts);
-    let mut e = Emit { ir: Ir::new(lanes, lay), prog, callout, classes, leader, reachable, inline: 0, pending: 0 };
+    let mut e = Emit { ir: Ir::new(lanes, lay), prog, classes, leader, reachable, inline: 0, pending: 0 };
     e.function(name);
     let entries = (0..insts.len()).map(|i| e.leader[i] && e.reachable[i]).collect();
     let inline = e.inline;
@@ -142,7 +161,6 @@ fn reachable(insts: &[Inst]) -> Vec<bool> {
 struct Emit<'a> {
     ir: Ir,
     prog: &'a Program,
-    callout: u64,
     classes: Vec<Class>,
     leader: Vec<bool>,
     reachable: Vec<bool>,
@@ -156,10 +174,12 @@ impl Emit<'_> {
         let n = self.prog.insts().len();
         let _ = writeln!(self.ir.out, "define i32 @{name}(ptr noalias %w, ptr noalias %v, ptr %env, i32 %pc) {{");
         self.ir.start("entry");
-        let cases: Vec<String> = (0..n)
-            .filter(|&i| self.leader[i] && self.reachable[i])
-            .map(|i| format!("i32 {i}, label %b{i}"))
-            .collect();
+        // Scratch arrays for the memory access helper (jit/mem.rs): lane offsets of up to
+        // two elements, and up to four dwords per lane, in 64 lanes.
+        self.ir.line("%scratch_at = alloca [128 x i64], align 32");
+        self.ir.line("%scratch_data = alloca [256 x i32], align 32");
+        let cases: Vec<String> =
+            (0..n).filter(|&i| self.leader[i] && self.reachable[i]).map(|i| format!("i32 {i}, label %b{i}")).collect();
         self.ir.line(&format!("switch i32 %pc, label %bad [ {} ]", cases.join(" ")));
         self.ir.start("bad");
         self.ir.line(&format!("ret i32 {RET_INTERP}"));
@@ -212,6 +232,18 @@ impl Emit<'_> {
                     let mark = self.ir.out.len();
                     let block = self.ir.block.clone();
                     if self.alu(&inst).is_ok() {
+                        self.inline += 1;
+                    } else {
+                        self.ir.out.truncate(mark);
+                        self.ir.block = block;
+                        self.call_out(idx);
+                    }
+                }
+                Class::Mem => {
+                    self.sync();
+                    let mark = self.ir.out.len();
+                    let block = self.ir.block.clone();
+                    if mem::memory(&mut self.ir, &inst, idx).is_ok() {
                         self.inline += 1;
                     } else {
                         self.ir.out.truncate(mark);
@@ -299,16 +331,7 @@ impl Emit<'_> {
     /// Runs instruction `idx` in the interpreter; leaves the function unless it says to go on.
     fn call_out(&mut self, idx: usize) {
         self.sync();
-        let f = self.callout;
-        let r = self.ir.val(&format!(
-            "call i32 inttoptr (i64 {f} to ptr)(ptr %w, ptr %v, ptr %env, i32 {idx})"
-        ));
-        let go = self.ir.val(&format!("icmp eq i32 {r}, 0"));
-        let (cont, out) = (self.ir.label("go"), self.ir.label("out"));
-        self.ir.line(&format!("br i1 {go}, label %{cont}, label %{out}, !prof !1"));
-        self.ir.start(&out);
-        self.ir.line(&format!("ret i32 {r}"));
-        self.ir.start(&cont);
+        self.ir.callout(idx);
     }
 
     /// A branch with a decoded target: taken or not, as `Wave::branch_taken` decides. A

@@ -19,6 +19,20 @@ pub struct Layout {
     pub translated: usize,
     /// The memory counters VMcnt, VScnt, LGKMcnt, EXPcnt (`Track::cnt`, one byte each).
     pub cnt: usize,
+    /// VGPRs allocated to the wave (`Wave::vgprs`, u32).
+    pub vgprs: usize,
+    /// Fields of the environment: 1 when SH_MEM_CONFIG.ALIGNMENT_MODE is UNALIGNED (u32),
+    /// the workgroup's LDS (pointer) and its length (u64).
+    pub env_unaligned: usize,
+    pub env_lds: usize,
+    pub env_lds_len: usize,
+    /// The lowest offset the access helper located (u64).
+    pub env_located: usize,
+    /// Addresses of the call-out and of the one-translation helper.
+    pub callout: u64,
+    pub translate: u64,
+    /// Address of the memory access helper of the inline paths.
+    pub access: u64,
 }
 
 /// Why an instruction is not translated inline (it then runs in the interpreter through a
@@ -88,10 +102,45 @@ impl Ir {
     /// Calls a lane-vector intrinsic `llvm.NAME.<suffix>` whose arguments all have the
     /// result's type `ty` (e.g. `llvm.smax`, `llvm.fma`).
     pub fn vcall(&mut self, name: &str, ty: &str, args: &[&str]) -> String {
-        let elem = if ty.contains("float") { "f32" } else if ty.contains("i64") { "i64" } else { "i32" };
+        let elem = if ty.contains("float") {
+            "f32"
+        } else if ty.contains("i64") {
+            "i64"
+        } else {
+            "i32"
+        };
         let full = format!("llvm.{name}.v{}{elem}", self.n);
         let types = vec![ty; args.len()];
         self.call(ty, &full, &types, args)
+    }
+
+    /// Runs instruction `idx` in the interpreter (the call-out): goes on in a new block
+    /// when it says so, else returns its answer from the function. `Wave::executed` must
+    /// be up to date.
+    pub fn callout(&mut self, idx: usize) {
+        let f = self.lay.callout;
+        let r = self.val(&format!("call i32 inttoptr (i64 {f} to ptr)(ptr %w, ptr %v, ptr %env, i32 {idx})"));
+        let go = self.val(&format!("icmp eq i32 {r}, 0"));
+        let (cont, out) = (self.label("go"), self.label("out"));
+        self.line(&format!("br i1 {go}, label %{cont}, label %{out}, !prof !1"));
+        self.start(&out);
+        self.line(&format!("ret i32 {r}"));
+        self.start(&cont);
+    }
+
+    /// A pointer to byte `off` of the wave or the environment.
+    pub fn field(&mut self, base: &str, off: usize) -> String {
+        self.val(&format!("getelementptr inbounds i8, ptr {base}, i64 {off}"))
+    }
+
+    /// `Track::count`: one more outstanding instruction on memory counter `k` (a full
+    /// counter first retires its oldest: at most 62 before the increment).
+    pub fn count(&mut self, k: usize) {
+        let p = self.field("%w", self.lay.cnt + k);
+        let c = self.val(&format!("load i8, ptr {p}, align 1"));
+        let m = self.call("i8", "llvm.umin.i8", &["i8", "i8"], &[&c, "62"]);
+        let n = self.val(&format!("add i8 {m}, 1"));
+        self.line(&format!("store i8 {n}, ptr {p}, align 1"));
     }
 
     // ---- types ----
@@ -377,6 +426,16 @@ impl Ir {
         let vi = self.vi();
         let p = self.vgpr_ptr(r);
         self.line(&format!("store {vi} {val}, ptr {p}, align 4"));
+    }
+
+    /// Joins low and high 32-bit lane vectors into a 64-bit one.
+    pub fn join_lanes64(&mut self, lo: &str, hi: &str) -> String {
+        let (vi, vi64) = (self.vi(), self.vi64());
+        let l = self.val(&format!("zext {vi} {lo} to {vi64}"));
+        let h = self.val(&format!("zext {vi} {hi} to {vi64}"));
+        let c32 = self.splat_const("i64", "32");
+        let h = self.val(&format!("shl {vi64} {h}, {c32}"));
+        self.val(&format!("or {vi64} {l}, {h}"))
     }
 
     /// Splits a 64-bit lane vector into its low and high 32-bit halves.

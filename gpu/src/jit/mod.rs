@@ -15,6 +15,7 @@
 
 pub mod emit;
 mod ir;
+mod mem;
 mod orc;
 mod salu;
 mod valu;
@@ -82,25 +83,30 @@ pub struct JitStats {
     pub failures: u64,
     /// Time spent translating and compiling.
     pub compile_time: Duration,
+    /// Why the last failed translation failed.
+    pub last_error: Option<String>,
 }
 
 /// Translations by program content (the words and the wave size): pipelines destroyed
 /// and re-created, or the same kernel at another address, reuse the code.
+/// A program's content: its words and whether it was decoded for wave64.
+type Content = (Vec<u32>, bool);
+
 struct Translator {
     orc: Result<orc::Orc, String>,
-    done: HashMap<(Vec<u32>, bool), Arc<Translated>>,
-    next_name: u64,
+    done: Mutex<HashMap<Content, Arc<Translated>>>,
+    next_name: std::sync::atomic::AtomicU64,
 }
 
-fn translator() -> &'static Mutex<Translator> {
-    static T: OnceLock<Mutex<Translator>> = OnceLock::new();
+fn translator() -> &'static Translator {
+    static T: OnceLock<Translator> = OnceLock::new();
     T.get_or_init(|| {
         let orc = orc::Orc::create();
         match &orc {
-            Ok(_) => tracing::info!("translation tier: LLVM ORC JIT for the host"),
+            Ok(o) => tracing::info!("translation tier: LLVM ORC JIT for {}", o.identity()),
             Err(e) => tracing::warn!("translation tier unavailable (programs are interpreted): {e}"),
         }
-        Mutex::new(Translator { orc, done: HashMap::new(), next_name: 0 })
+        Translator { orc, done: Mutex::new(HashMap::new()), next_name: Default::default() }
     })
 }
 
@@ -159,6 +165,7 @@ fn translate_now(prog: &Program, stats: &Mutex<JitStats>, required: bool) {
         }
         Err(e) => {
             s.failures += 1;
+            s.last_error = Some(format!("the program at {:#x}: {e}", prog.base()));
             if required {
                 tracing::error!("translation failed, the program at {:#x} stays interpreted: {e}", prog.base());
             } else {
@@ -168,18 +175,19 @@ fn translate_now(prog: &Program, stats: &Mutex<JitStats>, required: bool) {
     }
 }
 
-/// The host code of `prog`, from the cache or compiled now.
+/// The host code of `prog`, from the cache or compiled now (compiles run in parallel; a
+/// program compiled twice at once keeps the first result).
 fn translate(prog: &Program) -> Result<Arc<Translated>, String> {
+    let t = translator();
     let key = (prog.words_all().to_vec(), prog.wave64());
-    let mut t = translator().lock();
-    if let Some(done) = t.done.get(&key) {
+    if let Some(done) = t.done.lock().get(&key) {
         return Ok(done.clone());
     }
+    let orc = t.orc.as_ref().map_err(|e| e.clone())?;
     let start = Instant::now();
-    let name = format!("softnavi_program_{}", t.next_name);
-    t.next_name += 1;
+    let name = format!("softnavi_program_{}", t.next_name.fetch_add(1, std::sync::atomic::Ordering::Relaxed));
     let lanes = if prog.wave64() { 64 } else { 32 };
-    let module = emit::translate(prog, lanes, tier::layout(), tier::callout_address(), &name);
+    let module = emit::translate(prog, lanes, tier::layout(), &name);
     if let Some(dir) = std::env::var_os("SOFTNAVI_JIT_DUMP") {
         // The IR of every translation, for debugging the translator.
         let path = std::path::Path::new(&dir).join(format!("{name}.ll"));
@@ -187,9 +195,11 @@ fn translate(prog: &Program) -> Result<Arc<Translated>, String> {
             tracing::warn!("SOFTNAVI_JIT_DUMP: cannot write {}: {e}", path.display());
         }
     }
-    let orc = t.orc.as_mut().map_err(|e| e.clone())?;
-    let addrs = orc.compile(&module.ir, PASSES, &[&name])?;
-    let addr = addrs.first().copied().filter(|a| *a != 0).ok_or("the JIT returned no address")?;
+    let object = orc.compile(&module.ir, PASSES)?;
+    let addr = orc.load(&object, &name)?;
+    if addr == 0 {
+        return Err("the JIT returned no address".into());
+    }
     // SAFETY: `addr` is the entry of the function `emit::translate` wrote, whose
     // signature is `JitFn`'s.
     let func = unsafe { std::mem::transmute::<usize, JitFn>(addr as usize) };
@@ -200,8 +210,7 @@ fn translate(prog: &Program) -> Result<Arc<Translated>, String> {
         total: module.total,
         compile_time: start.elapsed(),
     });
-    t.done.insert(key, done.clone());
-    Ok(done)
+    Ok(t.done.lock().entry(key).or_insert(done).clone())
 }
 
 /// The optimisation pipeline run on each translated module before code generation.

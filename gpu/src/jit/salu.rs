@@ -372,7 +372,8 @@ fn sop1(ir: &mut Ir, inst: &Inst) -> Lower<bool> {
             let wide = matches!(op, S_BCNT0_I32_B64 | S_BCNT1_I32_B64);
             let t = if wide { "i64" } else { "i32" };
             let v = if wide { ir.s64(&inst.src[0])? } else { ir.s32(&inst.src[0])? };
-            let v = if matches!(op, S_BCNT0_I32_B32 | S_BCNT0_I32_B64) { ir.val(&format!("xor {t} {v}, -1")) } else { v };
+            let v =
+                if matches!(op, S_BCNT0_I32_B32 | S_BCNT0_I32_B64) { ir.val(&format!("xor {t} {v}, -1")) } else { v };
             let c = ir.call(t, &format!("llvm.ctpop.{t}"), &[t], &[&v]);
             let r = if wide { ir.val(&format!("trunc i64 {c} to i32")) } else { c };
             let z = nonzero32(ir, &r);

@@ -45,7 +45,9 @@ pub fn apply(ir: &mut Ir, effects: Vec<Effect>) -> Lower {
 
 /// Whether `inst` has no VOP3 modifiers at all (`plain` and no op_sel) and no DPP.
 fn no_mods(inst: &Inst) -> bool {
-    inst.abs | inst.neg | inst.omod | inst.opsel | inst.opsel_hi | inst.neg_hi == 0 && !inst.clamp && !inst.form.is_dpp()
+    inst.abs | inst.neg | inst.omod | inst.opsel | inst.opsel_hi | inst.neg_hi == 0
+        && !inst.clamp
+        && !inst.form.is_dpp()
 }
 
 /// Float input modifiers only (abs/neg), no output modifiers, no op_sel, no DPP.
@@ -196,8 +198,8 @@ fn int2(ir: &mut Ir, inst: &Inst) -> Lower<Option<String>> {
         V_LSHRREV_B32 => "lshr",
         V_ASHRREV_I32 => "ashr",
         V_MUL_LO_U32 => "mul",
-        V_MIN_I32 | V_MAX_I32 | V_MIN_U32 | V_MAX_U32 | V_MUL_HI_U32 | V_MUL_HI_I32 | V_MUL_U32_U24
-        | V_MUL_I32_I24 | V_MUL_HI_U32_U24 | V_MUL_HI_I32_I24 | V_BCNT_U32_B32 | V_BFM_B32 => "",
+        V_MIN_I32 | V_MAX_I32 | V_MIN_U32 | V_MAX_U32 | V_MUL_HI_U32 | V_MUL_HI_I32 | V_MUL_U32_U24 | V_MUL_I32_I24
+        | V_MUL_HI_U32_U24 | V_MUL_HI_I32_I24 | V_BCNT_U32_B32 | V_BFM_B32 => "",
         _ => return Ok(None),
     };
     if !no_mods(inst) {
@@ -535,8 +537,8 @@ fn f32_op(ir: &mut Ir, inst: &Inst) -> Lower<Option<String>> {
     let kind = match op {
         V_ADD_F32 | V_SUB_F32 | V_SUBREV_F32 | V_MUL_F32 | V_MIN_F32 | V_MAX_F32 => 2,
         V_FMAC_F32 | V_FMAMK_F32 | V_FMAAK_F32 | V_FMA_F32 | V_MIN3_F32 | V_MAX3_F32 => 3,
-        V_TRUNC_F32 | V_CEIL_F32 | V_RNDNE_F32 | V_FLOOR_F32 | V_EXP_F32 | V_LOG_F32 | V_RCP_F32
-        | V_RCP_IFLAG_F32 | V_RSQ_F32 | V_SQRT_F32 => 1,
+        V_TRUNC_F32 | V_CEIL_F32 | V_RNDNE_F32 | V_FLOOR_F32 | V_EXP_F32 | V_LOG_F32 | V_RCP_F32 | V_RCP_IFLAG_F32
+        | V_RSQ_F32 | V_SQRT_F32 => 1,
         V_CVT_F32_I32 | V_CVT_F32_U32 | V_CVT_U32_F32 | V_CVT_I32_F32 => 4,
         _ => return Ok(None),
     };
@@ -836,11 +838,8 @@ fn compare(ir: &mut Ir, inst: &Inst) -> Lower<Option<String>> {
     if !(if float { float_in_mods_only(inst) } else { no_mods(inst) }) {
         return Err(NotInline);
     }
-    let (a, b) = if float {
-        (fsrc(ir, inst, 0)?, fsrc(ir, inst, 1)?)
-    } else {
-        (ir.vsrc(&inst.src[0])?, ir.vsrc(&inst.src[1])?)
-    };
+    let (a, b) =
+        if float { (fsrc(ir, inst, 0)?, fsrc(ir, inst, 1)?) } else { (ir.vsrc(&inst.src[0])?, ir.vsrc(&inst.src[1])?) };
     let c = if float {
         let (fa, fb) = (ir.as_f(&a), ir.as_f(&b));
         ir.val(&format!("fcmp {pred} {} {fa}, {fb}", ir.vf()))

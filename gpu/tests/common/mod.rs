@@ -221,7 +221,7 @@ impl Gpu {
         };
         // Under SOFTNAVI_JIT=on every program must translate: a failure is a bug.
         let jit = self.dev.stats().jit;
-        assert_eq!(jit.failures, 0, "the translation tier failed to compile a program (see the log)");
+        assert_eq!(jit.failures, 0, "the translation tier failed: {}", jit.last_error.unwrap_or_default());
         done
     }
 }

@@ -25,9 +25,9 @@ mod packed;
 mod salu;
 #[allow(clippy::needless_range_loop)]
 mod smem;
+pub(crate) mod tier;
 #[allow(clippy::needless_range_loop)]
 mod trap;
-pub(crate) mod tier;
 #[allow(clippy::needless_range_loop)]
 mod valu16;
 #[allow(clippy::needless_range_loop)]

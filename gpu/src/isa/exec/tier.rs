@@ -20,10 +20,19 @@ pub(crate) type JitFn = unsafe extern "C" fn(*mut Wave, *mut u32, *mut Env, u32)
 const BUDGET: u32 = 1024;
 
 /// What translated code and its call-outs share. `budget` must stay the first field: the
-/// generated code decrements it at offset 0.
+/// generated code decrements it at offset 0; it reads `unaligned`, `lds` and `lds_len`
+/// at their `offset_of!`.
 #[repr(C)]
 pub(crate) struct Env<'p, 'c, 'x> {
     budget: u32,
+    /// 1 when SH_MEM_CONFIG.ALIGNMENT_MODE is UNALIGNED (the inline memory paths' case).
+    unaligned: u32,
+    /// The workgroup's LDS.
+    lds: *mut u8,
+    lds_len: u64,
+    /// The lowest offset of the last access `access` located (its return value is that
+    /// offset's host address).
+    located: u64,
     prog: &'p Program,
     ctx: &'x mut Ctx<'c>,
     /// Why a call-out left the run loop.
@@ -51,12 +60,15 @@ pub(crate) fn layout() -> crate::jit::Layout {
         executed: std::mem::offset_of!(Wave, executed),
         translated: std::mem::offset_of!(Wave, translated),
         cnt: std::mem::offset_of!(Wave, track.cnt),
+        vgprs: std::mem::offset_of!(Wave, vgprs),
+        env_unaligned: std::mem::offset_of!(Env, unaligned),
+        env_lds: std::mem::offset_of!(Env, lds),
+        env_lds_len: std::mem::offset_of!(Env, lds_len),
+        env_located: std::mem::offset_of!(Env, located),
+        callout: callout as *const () as usize as u64,
+        translate: translate as *const () as usize as u64,
+        access: access as *const () as usize as u64,
     }
-}
-
-/// The address of [`callout`], for the generated code.
-pub(crate) fn callout_address() -> u64 {
-    callout as *const () as usize as u64
 }
 
 /// Whether translated code computes what the interpreter would for a wave in `mode`: its
@@ -69,7 +81,9 @@ pub(super) fn mode_ok(mode: u32) -> bool {
 impl Wave {
     /// Runs `t` from `self.pc` (an entry point) until it returns.
     pub(super) fn enter(&mut self, t: &Translated, prog: &Program, ctx: &mut Ctx) -> Entered {
-        let mut env = Env { budget: BUDGET, prog, ctx, leave: None, panic: None };
+        let unaligned = (ctx.vmid.alignment() == crate::spi::AlignMode::Unaligned) as u32;
+        let (lds, lds_len) = (ctx.lds.as_mut_ptr(), ctx.lds.len() as u64);
+        let mut env = Env { budget: BUDGET, unaligned, lds, lds_len, located: 0, prog, ctx, leave: None, panic: None };
         let v = self.vgpr.as_mut_ptr();
         // SAFETY: `t.func` was compiled from `prog` for this wave size (the translation
         // belongs to the program); it reads and writes the wave through these pointers
@@ -105,6 +119,101 @@ extern "C" fn callout(w: *mut Wave, _v: *mut u32, env: *mut Env, idx: u32) -> u3
             RET_LEAVE
         }
     }
+}
+
+/// The host address of the GPU range `[va, va + len)` when it lies in one BO (through the
+/// wave's TLB), else null: the inline memory paths then leave the instruction to the
+/// interpreter, which reports the fault.
+extern "C" fn translate(env: *mut Env, va: u64, len: u64, write: u32) -> *mut u8 {
+    // SAFETY: translated code passes the environment `Wave::enter` gave it.
+    let env = unsafe { &mut *env };
+    let ctx = &mut *env.ctx;
+    ctx.tlb.translate(ctx.vm, va, len, write != 0).unwrap_or(std::ptr::null_mut())
+}
+
+/// The fast path of translated code's memory instructions (jit/mem.rs): element `e < elems`
+/// of lane `l < n` is `dwords` dwords at offset `at[e * n + l]`, for the lanes set in
+/// `mask`. Every such element must end at or below `limit`, and they must all lie in one
+/// BO at GPU address `base + offset` (`kind` 0 load, 1 store) or in the workgroup's LDS
+/// (`kind` 2 load, 3 store; the caller passes the allocation's length as `limit`).
+/// Loads fill `data[(e * dwords + k) * n + l]` (the caller writes the VGPRs under EXEC);
+/// stores take their dwords from there, in lane order, a lane's elements in order (the
+/// interpreter's order, which decides overlapping lanes). Returns 1, or 0 having touched
+/// nothing when a condition fails (the caller then runs the instruction in the
+/// interpreter, which reports what is wrong).
+///
+/// # Safety
+/// `env` is the environment of the running translated code; `at` holds `elems * n` and
+/// `data` `elems * dwords * n` elements.
+#[allow(clippy::too_many_arguments)]
+unsafe extern "C" fn access(
+    env: *mut Env,
+    kind: u32,
+    base: u64,
+    at: *const u64,
+    mask: u64,
+    n: u32,
+    dwords: u32,
+    elems: u32,
+    data: *mut u32,
+    limit: u64,
+) -> u64 {
+    let (n, d, e) = (n as usize, dwords as usize, elems as usize);
+    // SAFETY: per the contract.
+    let (env, at, data) =
+        unsafe { (&mut *env, std::slice::from_raw_parts(at, e * n), std::slice::from_raw_parts_mut(data, e * d * n)) };
+    let active = || (0..n).filter(|l| mask >> l & 1 != 0);
+    let (mut lo, mut hi) = (u64::MAX, 0u64);
+    for l in active() {
+        for el in 0..e {
+            lo = lo.min(at[el * n + l]);
+            hi = hi.max(at[el * n + l]);
+        }
+    }
+    let Some(end) = hi.checked_add(4 * d as u64) else { return 0 };
+    if lo > hi || end > limit {
+        return 0;
+    }
+    let store = kind & 1 != 0;
+    let p0 = if kind & 2 != 0 {
+        // SAFETY: the LDS allocation holds `lds_len` (= limit) bytes from `lds`.
+        unsafe { env.lds.add(lo as usize) }
+    } else {
+        let Some(va) = base.checked_add(lo) else { return 0 };
+        let ctx = &mut *env.ctx;
+        match ctx.tlb.translate(ctx.vm, va, end - lo, store) {
+            Ok(p) => p,
+            Err(_) => return 0,
+        }
+    };
+    if kind & 4 != 0 {
+        // Locate only: the caller loads, at 32-bit distances from `lo`.
+        if end - lo > i32::MAX as u64 {
+            return 0;
+        }
+        env.located = lo;
+        return p0 as u64;
+    }
+    for l in active() {
+        for el in 0..e {
+            // SAFETY: [lo, end) is inside the BO (translated) or the allocation, and this
+            // element lies in it.
+            let p = unsafe { p0.add((at[el * n + l] - lo) as usize) };
+            for k in 0..d {
+                let i = (el * d + k) * n + l;
+                // SAFETY: as above; unaligned accesses are what UNALIGNED mode allows.
+                unsafe {
+                    let q = p.add(4 * k) as *mut u32;
+                    if store {
+                        q.write_unaligned(data[i]);
+                    } else {
+                        data[i] = q.read_unaligned();
+                    }
+                }
+            }
+        }
+    }
+    1
 }
 
 fn step(wave: &mut Wave, env: &mut Env, idx: usize) -> u32 {
