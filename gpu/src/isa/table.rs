@@ -1923,4 +1923,113 @@ mod tests {
             assert!((info.code as usize) < code_space(info.enc), "{}", info.name);
         }
     }
+
+    /// The hand-written memory facts agree with what the mnemonics spell: the direction
+    /// (`load`, `store`, `atomic`), the width token (`u8`, `i16`, `b64`, ...: size and
+    /// sign), `d16`/`d16_hi`, `format_xyz`, `2addr`/`stride64`, `addtid`, and the atomic's
+    /// operation. Only this test reads facts from names.
+    #[test]
+    fn memory_facts_agree_with_the_mnemonics() {
+        use Rmw::*;
+        let mut checked = 0;
+        for info in OPS {
+            let Kind::Mem(m) = info.kind else { continue };
+            let name = info.name;
+            let t: Vec<&str> = name.split('_').collect();
+            let has = |w: &str| t.contains(&w);
+            let width = t.iter().find_map(|w| {
+                let (sign, bits) = w.split_at(1);
+                let bits: u32 = bits.parse().ok().filter(|_| matches!(sign, "b" | "u" | "i" | "f"))?;
+                Some((sign == "i", bits))
+            });
+            match info.enc {
+                Encoding::Mimg | Encoding::Ldsdir | Encoding::Exp => continue,
+                Encoding::Smem if has("load") => {
+                    assert_eq!(m.access, Access::Load, "{name}");
+                    assert_eq!(Some(m.size as u32 * 8), width.map(|w| w.1), "{name}");
+                }
+                Encoding::Smem => assert_eq!(m.access, Access::None, "{name}"),
+                _ if m.access == Access::Atomic => {
+                    // buffer_atomic_add_u32, ds_add_rtn_u64, ds_cmpstore_rtn_f32, ...
+                    let at = t.iter().position(|w| *w == "atomic").map_or(1, |p| p + 1);
+                    let ty = t.iter().rev().find(|w| w.len() > 1 && matches!(&w[..1], "b" | "u" | "i" | "f"));
+                    let want = match (t[at], ty.map(|w| &w[..1])) {
+                        ("swap" | "storexchg", _) => Swap,
+                        ("cmpswap" | "cmpstore", Some("f")) => FCmpSwap,
+                        ("cmpswap" | "cmpstore", _) => CmpSwap,
+                        ("add", Some("f")) => FAdd,
+                        ("add", _) => Add,
+                        ("sub", _) => Sub,
+                        ("rsub", _) => Rsub,
+                        ("csub", _) => CSub,
+                        ("inc", _) => Inc,
+                        ("dec", _) => Dec,
+                        ("min", Some("i")) => SMin,
+                        ("min", Some("u")) => UMin,
+                        ("min", Some("f")) => FMin,
+                        ("max", Some("i")) => SMax,
+                        ("max", Some("u")) => UMax,
+                        ("max", Some("f")) => FMax,
+                        ("and", _) => And,
+                        ("or", _) => Or,
+                        ("xor", _) => Xor,
+                        ("mskor", _) => Mskor,
+                        ("wrap", _) => Wrap,
+                        ("condxchg32", _) => CondXchg32,
+                        w => panic!("{name}: no operation for {w:?}"),
+                    };
+                    assert_eq!(m.rmw, Some(want), "{name}");
+                    let wide = ty.is_some_and(|w| w.ends_with("64"));
+                    assert_eq!(m.size, if wide { 8 } else { 4 }, "{name}");
+                    assert_eq!(
+                        m.stride,
+                        if has("2addr") {
+                            if has("stride64") {
+                                64
+                            } else {
+                                1
+                            }
+                        } else {
+                            0
+                        },
+                        "{name}"
+                    );
+                }
+                _ if has("load") || has("store") => {
+                    assert_eq!(m.access, if has("load") { Access::Load } else { Access::Store }, "{name}");
+                    assert_eq!(m.rmw, None, "{name}");
+                    let d16 = match (has("d16"), has("hi")) {
+                        (false, _) => D16::No,
+                        (true, false) => D16::Lo,
+                        (true, true) => D16::Hi,
+                    };
+                    assert_eq!(m.d16, d16, "{name}");
+                    match t.iter().position(|w| *w == "format") {
+                        Some(p) => assert_eq!((m.comps as usize, m.size), (t[p + 1].len(), 0), "{name}"),
+                        None => {
+                            let (signed, bits) = width.unwrap_or_else(|| panic!("{name}: no width"));
+                            assert_eq!((m.comps, m.size as u32 * 8, m.signed), (0, bits, signed), "{name}");
+                        }
+                    }
+                    assert_eq!(
+                        m.stride,
+                        if has("2addr") {
+                            if has("stride64") {
+                                64
+                            } else {
+                                1
+                            }
+                        } else {
+                            0
+                        },
+                        "{name}"
+                    );
+                    assert_eq!(m.tid, has("addtid"), "{name}");
+                }
+                _ => assert_eq!(m.access, Access::None, "{name}"),
+            }
+            checked += 1;
+        }
+        assert!(checked > 350, "{checked}");
+    }
 }
