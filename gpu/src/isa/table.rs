@@ -14,7 +14,10 @@
 //! every run: random instructions of every opcode number of every encoding must decode and
 //! disassemble exactly as `llvm-objdump-19` does, which pins the numbers, mnemonics,
 //! operand types, flags and modifier fields. The facts column is softnavi's own (what the
-//! executor and the translator do); the tests of `isa::exec` and `tests/exec_*.rs` cover it.
+//! executor and the translator do): `memory_facts_agree_with_the_mnemonics` (below) checks
+//! the memory facts against the mnemonics, `tests/exec_flow.rs` that the `nop` and `wait`
+//! rows change nothing in either tier, and the tests of `isa::exec` and
+//! `tests/exec_*.rs` the rest through what the executor does with them.
 //!
 //! Each block is `Encoding pattern_macro { rows }` (the macro matches all of the block's
 //! opcodes); each row: `code NAME "mnemonic" [dst src0 src1 src2] flags => facts;`.
@@ -130,13 +133,16 @@ impl F {
     pub const SD: u16 = 1;
     /// VOPC: writes EXEC (v_cmpx).
     pub const CMPX: u16 = 2;
-    /// SOPP: the immediate is a branch offset.
+    /// SOPP, SOPK: the immediate is a branch offset (the decoder resolves its target).
+    /// Whether the run loops follow it is the facts column's (`branch`, `jump`, `nop`).
     pub const BRANCH: u16 = 4;
     /// VOP2 fmamk/fmaak: the constant K is a literal that always follows; only the
     /// 32-bit encoding exists.
     pub const LIT_K: u16 = 8;
-    /// FLAT/GLOBAL/DS/MUBUF: an atomic read-modify-write; `[returned, supplied]` widths
-    /// (cmpswap supplies the new value and the compare value).
+    /// FLAT/GLOBAL/MUBUF/MIMG: an atomic read-modify-write; `[returned, supplied]` widths
+    /// (cmpswap supplies the new value and the compare value). Derived from the facts
+    /// column (an `rmw` row outside DS, whose atomics keep the DS operand layout); a row
+    /// does not state it.
     pub const ATOMIC: u16 = 16;
     /// DS: a GDS/GWS-only instruction (LLVM prints `gds`).
     pub const GDS: u16 = 32;
