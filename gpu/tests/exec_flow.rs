@@ -646,3 +646,39 @@ fn seed001_loads_do_not_read_their_data_field() {
     .unwrap_or_else(|r| panic!("{r}"));
     assert_eq!((out.v[0][0], out.v[0][1]), (11, 22));
 }
+
+/// The opcode table's `nop` and `wait` rows (`isa/table.rs`, `Kind::Nop`, `Kind::Wait`),
+/// which the interpreter and the translation tier both read, leave the wave as it was
+/// (with no memory outstanding a wait has nothing to wait for): a program with one of
+/// them between ALU instructions ends as the program without it. With
+/// `SOFTNAVI_JIT=on` the translated code runs them too.
+#[test]
+fn table_nops_and_waits_leave_the_wave_as_it_was() {
+    use gpu::isa::table::{Kind, Ty, F, OPS};
+    let around = |op: &str| {
+        format!(
+            "v_add_nc_u32 v4, v0, 3\ns_mov_b32 s10, 5\ns_cmp_eq_u32 s10, 5\n{op}\n\
+             v_mul_lo_u32 v5, v4, v1\ns_cselect_b32 s11, s10, 9\nv_cmp_gt_u32 vcc_lo, v0, 7\n\
+             v_cndmask_b32 v6, v4, v5, vcc_lo"
+        )
+    };
+    let inputs: Vec<[u32; 4]> = (0..32).map(|l| [l, 3 * l + 1, 0, 0]).collect();
+    let want = common::run_wave(&around(""), &inputs, false);
+    let mut seen = 0;
+    for info in OPS.iter().filter(|i| matches!(i.kind, Kind::Nop | Kind::Wait) && i.flags & F::X != 0) {
+        let text = match info.ty {
+            _ if info.flags & F::BRANCH != 0 => format!("{} l\nl:", info.name),
+            [Ty::N, Ty::Imm16, ..] => format!("{} 0", info.name),
+            [Ty::B32, Ty::Imm16, ..] => format!("{} null, 0", info.name),
+            _ => info.name.to_string(),
+        };
+        let got = common::run_wave(&around(&text), &inputs, false);
+        assert_eq!(
+            (got.v, got.s, got.vcc, got.exec, got.scc),
+            (want.v.clone(), want.s, want.vcc, want.exec, want.scc),
+            "{text}"
+        );
+        seen += 1;
+    }
+    assert!(seen >= 25, "only {seen} nop and wait rows");
+}

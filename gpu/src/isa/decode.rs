@@ -2,8 +2,8 @@
 //! an encoding or opcode softnavi does not know is a [`DecodeError`] value, which the
 //! program builder turns into an illegal-instruction trap at that PC.
 
-use super::rules::{dpp_mods, has_dpp, lo128, slot_ty, vop3_fields, vop3_fields_set, Lo128};
-use super::table::{lookup, Encoding, Op, Ty, F, VOPD_OPS};
+use super::rules::{dpp_mods, lo128, slot_ty, vop3_fields_set, Lo128};
+use super::table::{lookup, Access, Encoding, Op, Ty, F, VOPD_OPS};
 
 /// A decoded operand. Inline constants and literals are resolved to the bit pattern the
 /// instruction sees for its operand type; the source field is kept for disassembly.
@@ -313,7 +313,7 @@ fn tuples_ok(i: &Inst, wave64: bool) -> bool {
             let addr = if info.enc != Encoding::Scratch && i.src[2] == Operand::None { 2 } else { 1 };
             // vdst counts only where it is written (loads, atomics that return with GLC),
             // the data only where it is read (stores, atomics).
-            let load = info.name.contains("_load_");
+            let load = i.op.mem().is_some_and(|m| m.access == Access::Load);
             let writes = if atomic { i.flags & mflag::GLC != 0 } else { load };
             (!writes || tuple_ok(i.dst, n(t[0])))
                 && (load || tuple_ok(i.src[1], data))
@@ -516,7 +516,7 @@ fn apply_dpp(i: &mut Inst, form: Form, w: u32, fi: u16) -> Result<(), DecodeErro
     if i.op.info().ty.iter().any(|t| matches!(t, Ty::B64 | Ty::F64)) {
         return Err(DecodeError::Unsupported { what: "DPP with 64-bit operands", len: i.len });
     }
-    if !has_dpp(i.op) {
+    if i.op.has_flag(F::NODPP) {
         return Err(DecodeError::Unsupported { what: "DPP on an opcode without a DPP form", len: i.len });
     }
     i.form = form;
@@ -727,7 +727,7 @@ fn decode_vop3(w0: u32, w: &[u32]) -> Result<Inst, DecodeError> {
     if op.has_flag(F::LIT_K | F::E32) || matches!(op, Op::V_READFIRSTLANE_B32 | Op::V_MOV_B16 | Op::V_ILLEGAL) {
         return Err(DecodeError::UnknownOpcode { enc: Encoding::Vop3, code, len });
     }
-    if vop3_fields_set(w0, w1) & !vop3_fields(op).0 != 0 {
+    if vop3_fields_set(w0, w1) & !op.vop3_fields().0 != 0 {
         return Err(DecodeError::Unsupported { what: "a VOP3 modifier this opcode does not have", len });
     }
     let info = op.info();
@@ -788,7 +788,7 @@ fn decode_vop3p(w0: u32, w: &[u32]) -> Result<Inst, DecodeError> {
     let dpp = dpp(s0, w.get(2).copied(), true)?;
     let len = 2 + uses_literal(&[s0, s1, s2]) as u8 + dpp.is_some() as u8;
     let op = lookup(Encoding::Vop3p, code).ok_or(DecodeError::UnknownOpcode { enc: Encoding::Vop3p, code, len })?;
-    if vop3_fields_set(w0, w1) & !vop3_fields(op).0 != 0 {
+    if vop3_fields_set(w0, w1) & !op.vop3_fields().0 != 0 {
         return Err(DecodeError::Unsupported { what: "a VOP3P modifier this opcode does not have", len });
     }
     let t = op.info().ty;
@@ -1269,7 +1269,7 @@ fn decode_flat(w0: u32, w: &[u32]) -> Result<Inst, DecodeError> {
     i.flags = f;
     // Scratch uses the VGPR address only with SVE; global_*_addtid_b32 never (the lane
     // id is the offset).
-    let addtid = op.info().name.contains("_addtid_");
+    let addtid = op.mem().is_some_and(|m| m.tid);
     i.src[0] = if (enc == Encoding::Scratch && f & mflag::SVE == 0) || addtid {
         Operand::None
     } else {

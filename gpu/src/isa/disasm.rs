@@ -4,10 +4,8 @@
 use std::fmt::Write;
 
 use super::decode::{inline_constant, mflag, Form, Inst, Operand, SRC_K};
-use super::rules::{
-    is_wmma, lo128, scalar_dst_class, sext_src, slot_ty, src_class, vop3_fields, Lo128, RegClass, SREG_32,
-};
-use super::table::{Encoding, Op, Ty, F};
+use super::rules::{lo128, scalar_dst_class, sext_src, slot_ty, src_class, Lo128, RegClass, SREG_32};
+use super::table::{Access, Encoding, Op, Ty, F};
 
 /// Name of `count` scalar registers starting at `idx`.
 pub fn sreg_name(idx: u8, count: u32) -> String {
@@ -469,7 +467,7 @@ fn valu(inst: &Inst, wave64: bool) -> String {
     let t = info.ty;
     let vop3 = info.enc == Encoding::Vop3 || inst.form.is_vop3();
     // The VOP3 modifier fields LLVM prints for this opcode (others are ignored).
-    let printed = if vop3 { vop3_fields(inst.op).1 } else { u16::MAX };
+    let printed = if vop3 { inst.op.vop3_fields().1 } else { u16::MAX };
     let dpp = inst.form.is_dpp();
     let mut s = String::from(info.name);
     // Opcodes LLVM knows in a single encoding print no _e32/_e64 suffix: those without
@@ -667,11 +665,11 @@ fn vop3p(inst: &Inst, wave64: bool) -> String {
         let mut text = match inst.src[k] {
             // WMMA constants print as 32-bit operands, except the wave32 accumulator C:
             // as a 64-bit float one (its literal is the high dword).
-            Operand::Const { code, value } if is_wmma(inst.op) && k == 2 && !wave64 => {
+            Operand::Const { code, value } if inst.op.has_flag(F::WMMA) && k == 2 && !wave64 => {
                 let value = if code == 255 { value << 32 } else { value };
                 operand(&Operand::Const { code, value }, Ty::F64, wave64)
             }
-            Operand::Const { .. } if is_wmma(inst.op) => operand(&inst.src[k], Ty::B32, wave64),
+            Operand::Const { .. } if inst.op.has_flag(F::WMMA) => operand(&inst.src[k], Ty::B32, wave64),
             _ => operand(&inst.src[k], shown, wave64),
         };
         class_comment(&mut text, inst, k, wave64);
@@ -684,7 +682,7 @@ fn vop3p(inst: &Inst, wave64: bool) -> String {
     let full = (1u8 << n) - 1;
     let default_hi = if mix { 0 } else { full };
     // The fields LLVM prints for this opcode (see rules.rs for the layout).
-    let printed = vop3_fields(inst.op).1;
+    let printed = inst.op.vop3_fields().1;
     if inst.opsel & full != 0 && printed & 0x38 != 0 {
         let _ = write!(s, " op_sel:{}", bit_list(inst.opsel, n));
     }
@@ -888,7 +886,7 @@ fn ds(inst: &Inst) -> String {
         }
     }
     let mut s = if ops.is_empty() { name.to_string() } else { format!("{name} {}", ops.join(", ")) };
-    if name.contains("2addr") {
+    if inst.op.mem().is_some_and(|m| m.stride != 0) {
         if inst.imm != 0 {
             let _ = write!(s, " offset0:{}", inst.imm);
         }
@@ -1116,7 +1114,7 @@ fn flat(inst: &Inst) -> String {
         }
         ops.extend(addr);
         ops.push(vgpr(inst.src[1], info.ty[1].dwords(false)));
-    } else if info.name.contains("_load_") {
+    } else if inst.op.mem().is_some_and(|m| m.access == Access::Load) {
         ops.push(vgpr(inst.dst, n));
         ops.extend(addr);
     } else {

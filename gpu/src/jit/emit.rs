@@ -22,7 +22,7 @@ use super::ir::{Ir, Layout, Lower, NotInline};
 use super::{mem, salu, valu};
 use crate::isa::decode::Inst;
 use crate::isa::program::{Program, NO_TARGET};
-use crate::isa::table::{Encoding, Op};
+use crate::isa::table::{Encoding, Kind, Op};
 
 pub const RET_INTERP: u32 = 0;
 pub const RET_LEAVE: u32 = 1;
@@ -56,50 +56,27 @@ enum Class {
     Callout,
 }
 
+/// The instruction's class, from its row's [`Kind`] (`isa/table.rs`) and, for branches and
+/// the SOPK waits, its operands.
 fn class(inst: &Inst) -> Class {
-    use Op::*;
-    match inst.op {
-        S_BRANCH | S_CBRANCH_SCC0 | S_CBRANCH_SCC1 | S_CBRANCH_VCCZ | S_CBRANCH_VCCNZ | S_CBRANCH_EXECZ
-        | S_CBRANCH_EXECNZ
-            if inst.imm1 != NO_TARGET =>
+    use crate::isa::decode::{Operand, SGPR_NULL};
+    match inst.op.kind() {
+        Kind::Branch if inst.imm1 != NO_TARGET => Class::Branch,
+        Kind::Nop => Class::Nop,
+        // The SOPK waits count SGPR[sdst] + simm16: inline only with NULL there.
+        Kind::Wait if inst.op.encoding() != Encoding::Sopk || inst.dst == Operand::Sgpr(SGPR_NULL) => Class::Wait,
+        // The other SOPK waits and s_sendmsg_rtn_* (SOP1) go to the scalar lowering, which
+        // does not take them: a call-out within the block.
+        Kind::Alu | Kind::Wait | Kind::Msg { rtn: true } => Class::Alu,
+        // Memory the inline paths may take (jit/mem.rs), with a call-out as the fallback.
+        Kind::Mem(_)
+            if matches!(inst.op.encoding(), Encoding::Smem | Encoding::Mubuf | Encoding::Global | Encoding::Ds) =>
         {
-            Class::Branch
+            Class::Mem
         }
-        S_NOP
-        | S_SET_INST_PREFETCH_DISTANCE
-        | S_CLAUSE
-        | S_DELAY_ALU
-        | S_SETPRIO
-        | S_ICACHE_INV
-        | S_VERSION
-        | V_NOP
-        | S_SLEEP
-        | S_INCPERFLEVEL
-        | S_DECPERFLEVEL
-        | S_TTRACEDATA
-        | S_TTRACEDATA_IMM
-        | S_WAKEUP
-        | S_WAIT_EVENT
-        | S_CBRANCH_CDBGSYS
-        | S_CBRANCH_CDBGUSER
-        | S_CBRANCH_CDBGSYS_OR_USER
-        | S_CBRANCH_CDBGSYS_AND_USER
-        | S_WAITCNT_DEPCTR => Class::Nop,
-        S_WAITCNT | S_WAIT_IDLE => Class::Wait,
-        // Scalar instructions that move the program counter: call-outs that end a block
-        // (the instruction after them is where a call returns).
-        S_SETPC_B64 | S_SWAPPC_B64 | S_RFE_B64 | S_CALL_B64 => Class::Callout,
-        S_WAITCNT_VMCNT | S_WAITCNT_VSCNT | S_WAITCNT_LGKMCNT | S_WAITCNT_EXPCNT
-            if inst.dst == crate::isa::decode::Operand::Sgpr(crate::isa::decode::SGPR_NULL) =>
-        {
-            Class::Wait
-        }
-        _ => match inst.op.encoding() {
-            Encoding::Sop1 | Encoding::Sop2 | Encoding::Sopk | Encoding::Sopc => Class::Alu,
-            Encoding::Vop1 | Encoding::Vop2 | Encoding::Vopc | Encoding::Vop3 | Encoding::Vopd => Class::Alu,
-            Encoding::Smem | Encoding::Mubuf | Encoding::Global | Encoding::Ds => Class::Mem,
-            _ => Class::Callout,
-        },
+        // Branches without a decoded target, jumps, messages, memory, and whatever else the
+        // interpreter runs: call-outs that end their block.
+        _ => Class::Callout,
     }
 }
 

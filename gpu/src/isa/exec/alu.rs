@@ -1087,7 +1087,9 @@ fn plain(inst: &Inst) -> bool {
     inst.abs | inst.neg | inst.omod == 0 && !inst.clamp
 }
 
-/// Integer ops whose VOP3 clamp bit (saturation) the executor implements.
+/// Integer ops whose VOP3 clamp bit (saturation) the executor implements. Not an opcode
+/// fact of the table's: it says how far this executor's general path goes, and changes
+/// with the `if inst.clamp` arms of `alu()` that implement it.
 fn int_clamp_supported(op: Op) -> bool {
     matches!(op, V_ADD_NC_U32 | V_SUB_NC_U32 | V_SUBREV_NC_U32)
 }

@@ -39,19 +39,10 @@ use super::vmem::{align_rule, aligned, lane_bounds, misaligned, move_dwords};
 use super::{illegal, Ctx, FaultKind, Wave};
 use crate::format::BufFormat;
 use crate::isa::decode::{mflag, Inst, Operand};
-use crate::isa::table::Op::{self, *};
-use crate::isa::table::Ty;
+use crate::isa::table::{Access, Op, Ty, D16};
 use crate::rsrc::{sel, BufferResource, OobSelect};
 
-/// Which half of a VGPR a D16 instruction uses.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum D16 {
-    No,
-    Lo,
-    Hi,
-}
-
-/// What a buffer opcode moves.
+/// What a buffer opcode moves (from its row's memory facts).
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Kind {
     /// Data format derived from the opcode: `size` bytes, sign-extended if `signed`.
@@ -68,54 +59,17 @@ enum Kind {
     Atomic,
 }
 
-/// The kind of a MUBUF or MTBUF opcode and whether it stores.
+/// The kind of a MUBUF or MTBUF opcode and whether it stores, from its row
+/// ([`Op::mem`]): a plain load or store, a format conversion, or an atomic.
+#[inline]
 fn kind(op: Op) -> (Kind, bool) {
-    use Kind::*;
-    let plain = |size, signed, d16| Plain { size, signed, d16 };
-    let f = |n, d16| Format { n, d16 };
-    match op {
-        BUFFER_LOAD_U8 => (plain(1, false, D16::No), false),
-        BUFFER_LOAD_I8 => (plain(1, true, D16::No), false),
-        BUFFER_LOAD_U16 => (plain(2, false, D16::No), false),
-        BUFFER_LOAD_I16 => (plain(2, true, D16::No), false),
-        BUFFER_LOAD_B32 => (plain(4, false, D16::No), false),
-        BUFFER_LOAD_B64 => (plain(8, false, D16::No), false),
-        BUFFER_LOAD_B96 => (plain(12, false, D16::No), false),
-        BUFFER_LOAD_B128 => (plain(16, false, D16::No), false),
-        BUFFER_STORE_B8 => (plain(1, false, D16::No), true),
-        BUFFER_STORE_B16 => (plain(2, false, D16::No), true),
-        BUFFER_STORE_B32 => (plain(4, false, D16::No), true),
-        BUFFER_STORE_B64 => (plain(8, false, D16::No), true),
-        BUFFER_STORE_B96 => (plain(12, false, D16::No), true),
-        BUFFER_STORE_B128 => (plain(16, false, D16::No), true),
-        BUFFER_LOAD_D16_U8 => (plain(1, false, D16::Lo), false),
-        BUFFER_LOAD_D16_I8 => (plain(1, true, D16::Lo), false),
-        BUFFER_LOAD_D16_B16 => (plain(2, false, D16::Lo), false),
-        BUFFER_LOAD_D16_HI_U8 => (plain(1, false, D16::Hi), false),
-        BUFFER_LOAD_D16_HI_I8 => (plain(1, true, D16::Hi), false),
-        BUFFER_LOAD_D16_HI_B16 => (plain(2, false, D16::Hi), false),
-        BUFFER_STORE_D16_HI_B8 => (plain(1, false, D16::Hi), true),
-        BUFFER_STORE_D16_HI_B16 => (plain(2, false, D16::Hi), true),
-        BUFFER_LOAD_FORMAT_X | TBUFFER_LOAD_FORMAT_X => (f(1, D16::No), false),
-        BUFFER_LOAD_FORMAT_XY | TBUFFER_LOAD_FORMAT_XY => (f(2, D16::No), false),
-        BUFFER_LOAD_FORMAT_XYZ | TBUFFER_LOAD_FORMAT_XYZ => (f(3, D16::No), false),
-        BUFFER_LOAD_FORMAT_XYZW | TBUFFER_LOAD_FORMAT_XYZW => (f(4, D16::No), false),
-        BUFFER_STORE_FORMAT_X | TBUFFER_STORE_FORMAT_X => (f(1, D16::No), true),
-        BUFFER_STORE_FORMAT_XY | TBUFFER_STORE_FORMAT_XY => (f(2, D16::No), true),
-        BUFFER_STORE_FORMAT_XYZ | TBUFFER_STORE_FORMAT_XYZ => (f(3, D16::No), true),
-        BUFFER_STORE_FORMAT_XYZW | TBUFFER_STORE_FORMAT_XYZW => (f(4, D16::No), true),
-        BUFFER_LOAD_D16_FORMAT_X | TBUFFER_LOAD_D16_FORMAT_X => (f(1, D16::Lo), false),
-        BUFFER_LOAD_D16_FORMAT_XY | TBUFFER_LOAD_D16_FORMAT_XY => (f(2, D16::Lo), false),
-        BUFFER_LOAD_D16_FORMAT_XYZ | TBUFFER_LOAD_D16_FORMAT_XYZ => (f(3, D16::Lo), false),
-        BUFFER_LOAD_D16_FORMAT_XYZW | TBUFFER_LOAD_D16_FORMAT_XYZW => (f(4, D16::Lo), false),
-        BUFFER_STORE_D16_FORMAT_X | TBUFFER_STORE_D16_FORMAT_X => (f(1, D16::Lo), true),
-        BUFFER_STORE_D16_FORMAT_XY | TBUFFER_STORE_D16_FORMAT_XY => (f(2, D16::Lo), true),
-        BUFFER_STORE_D16_FORMAT_XYZ | TBUFFER_STORE_D16_FORMAT_XYZ => (f(3, D16::Lo), true),
-        BUFFER_STORE_D16_FORMAT_XYZW | TBUFFER_STORE_D16_FORMAT_XYZW => (f(4, D16::Lo), true),
-        BUFFER_LOAD_D16_HI_FORMAT_X => (f(1, D16::Hi), false),
-        BUFFER_STORE_D16_HI_FORMAT_X => (f(1, D16::Hi), true),
-        _ => (Atomic, false),
-    }
+    let Some(m) = op.mem() else { return (Kind::Atomic, false) };
+    let k = match m.access {
+        Access::Load | Access::Store if m.comps > 0 => Kind::Format { n: m.comps as usize, d16: m.d16 },
+        Access::Load | Access::Store => Kind::Plain { size: m.size as u32, signed: m.signed, d16: m.d16 },
+        _ => Kind::Atomic,
+    };
+    (k, m.access == Access::Store)
 }
 
 /// Seed 002, "缓冲区寻址" (buffer addressing): the byte offset of (`index`, `offset`) from

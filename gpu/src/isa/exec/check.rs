@@ -16,31 +16,12 @@
 //! - the S_CLAUSE rules (seed 001, "指令子句" (clauses));
 //! - S_DELAY_ALU fields the encoding does not define (seed 001, "ALU指令软件调度").
 
-use std::sync::LazyLock;
-
 use super::{illegal, FaultKind, Wave};
 use crate::isa::decode::{mflag, Inst, Operand, SGPR_NULL};
 use crate::isa::program::Program;
 use crate::isa::rules::slot_ty;
-use crate::isa::table::{Encoding, Op, OpInfo, Ty, F, OPS};
-
-// Counter classes of an opcode (bits).
-/// Counts on VMcnt (loads, sampling).
-const C_VM: u8 = 1;
-/// Counts on VScnt (stores).
-const C_VS: u8 = 2;
-/// A vector-memory atomic: VMcnt with GLC (returns the old value), else VScnt.
-const C_RMW: u8 = 4;
-/// Counts on LGKMcnt, completing in order (LDS, GDS, the LDS half of FLAT).
-const C_LGKM: u8 = 8;
-/// Counts on LGKMcnt, completing in any order (SMEM, messages).
-const C_LGKM_OOO: u8 = 16;
-/// Counts twice (s_sendmsg_rtn: issue and return, seed 001 "发送消息类型").
-const C_TWICE: u8 = 32;
-/// Counts on EXPcnt (exports, LDS parameter and direct loads).
-const C_EXP: u8 = 64;
-/// Writes its destination when it completes.
-const C_LOAD: u8 = 128;
+use crate::isa::table::cnt::*;
+use crate::isa::table::{Access, Encoding, Op, OpInfo, Ty, F};
 
 /// Counter widths of gfx11 (s_waitcnt fields: vmcnt 15:10, lgkmcnt 9:4, expcnt 2:0;
 /// vscnt SIMM16[5:0]).
@@ -50,45 +31,11 @@ const VS: usize = 1;
 const LGKM: usize = 2;
 const EXP: usize = 3;
 
-static CLASS: LazyLock<Box<[u8]>> = LazyLock::new(|| OPS.iter().map(classify).collect());
-
-fn classify(i: &OpInfo) -> u8 {
-    let n = i.name;
-    let atomic = i.flags & F::ATOMIC != 0;
-    let vmem = || {
-        if n.contains("_gl0_inv") || n.contains("_gl1_inv") {
-            // Cache invalidations return nothing and count on no counter.
-            0
-        } else if atomic {
-            C_RMW
-        } else if n.contains("load") || n.contains("sample") || n.contains("gather") || n.contains("bvh") {
-            // A MUBUF load into LDS (`lds`) has no VGPR destination.
-            C_VM | if i.flags & F::LDS != 0 && i.enc == Encoding::Mubuf { 0 } else { C_LOAD }
-        } else if n.starts_with("image_get") || n.starts_with("image_msaa") {
-            C_VM | C_LOAD
-        } else {
-            C_VS
-        }
-    };
-    match i.enc {
-        Encoding::Smem => C_LGKM_OOO | if i.ty[0] != Ty::N { C_LOAD } else { 0 },
-        Encoding::Ds => C_LGKM | if i.ty[0] != Ty::N { C_LOAD } else { 0 },
-        Encoding::Mubuf | Encoding::Mtbuf | Encoding::Global | Encoding::Scratch | Encoding::Mimg => vmem(),
-        Encoding::Flat => vmem() | C_LGKM,
-        Encoding::Exp => C_EXP,
-        Encoding::Ldsdir => C_EXP | C_LOAD,
-        _ => match i.op {
-            Op::S_SENDMSG | Op::S_SENDMSGHALT => C_LGKM_OOO,
-            Op::S_SENDMSG_RTN_B32 | Op::S_SENDMSG_RTN_B64 => C_LGKM_OOO | C_TWICE | C_LOAD,
-            _ => 0,
-        },
-    }
-}
-
-/// The counter class of `op` (0 for instructions that count on nothing).
+/// The counter class of `op` (0 for instructions that count on nothing): its row's
+/// [`Op::counters`].
 #[inline(always)]
 pub(super) fn class(op: Op) -> u8 {
-    CLASS[op as usize]
+    op.counters()
 }
 
 /// Per-wave counter state and launch facts the hardware registers report.
@@ -360,18 +307,25 @@ fn regs(i: &Inst, wave64: bool) -> Regs {
     r
 }
 
+/// The access of a vector memory instruction (`None` for the others).
+fn access(info: &OpInfo) -> Access {
+    match info.kind {
+        crate::isa::table::Kind::Mem(m) => m.access,
+        _ => Access::None,
+    }
+}
+
 /// Whether a vector memory instruction reads its data operand: stores and atomics.
-fn writes_memory(info: &crate::isa::table::OpInfo) -> bool {
-    info.flags & F::ATOMIC != 0 || info.name.contains("_store")
+fn writes_memory(info: &OpInfo) -> bool {
+    matches!(access(info), Access::Store | Access::Atomic)
 }
 
 /// Whether a vector memory instruction writes its VDST: loads, and atomics with GLC (a
 /// store's vdst field is unused, and LLVM encodes v0 there).
-fn returns_data(info: &crate::isa::table::OpInfo, i: &Inst) -> bool {
-    if info.flags & F::ATOMIC != 0 {
-        i.flags & mflag::GLC != 0
-    } else {
-        !info.name.contains("_store")
+fn returns_data(info: &OpInfo, i: &Inst) -> bool {
+    match access(info) {
+        Access::Atomic => i.flags & mflag::GLC != 0,
+        a => a != Access::Store,
     }
 }
 
@@ -415,8 +369,8 @@ fn clause_type(i: &Inst, cls: u8) -> Option<ClauseTy> {
             _ => ClauseTy::FlatLoad,
         },
         Encoding::Mimg => match () {
-            _ if info.name.contains("bvh") => ClauseTy::ImageBvh,
-            _ if info.name.contains("sample") || info.name.contains("gather") => ClauseTy::ImageSample,
+            _ if access(info) == Access::Bvh => ClauseTy::ImageBvh,
+            _ if access(info) == Access::Sample => ClauseTy::ImageSample,
             _ if rmw => ClauseTy::ImageAtomic,
             _ if store => ClauseTy::ImageStore,
             _ => ClauseTy::ImageLoad,

@@ -30,7 +30,7 @@ use super::vmem::{lane_bounds, move_dwords};
 use super::{illegal, Ctx, FaultKind, Wave};
 use crate::isa::decode::{mflag, Inst, Operand, SGPR_M0};
 use crate::isa::table::Op::{self, *};
-use crate::isa::table::{Ty, F};
+use crate::isa::table::{Access, Mem, Rmw, Ty, D16, F};
 use crate::spi::AlignMode;
 
 /// Where one element of an LDS access goes.
@@ -84,63 +84,18 @@ fn wr(lds: &mut [u8], a: usize, n: usize, v: u64) {
     lds[a..a + n].copy_from_slice(&v.to_le_bytes()[..n]);
 }
 
-/// The read-modify-write of an LDS atomic.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-enum Rmw {
-    Add,
-    Sub,
-    Rsub,
-    Inc,
-    Dec,
-    MinI,
-    MaxI,
-    MinU,
-    MaxU,
-    And,
-    Or,
-    Xor,
-    Mskor,
-    Xchg,
-    Cmp,
-    CmpF,
-    MinF,
-    MaxF,
-    AddF,
-    Wrap,
-    CondXchg32,
-}
-
-/// The atomic an opcode performs, if it is one (two-address exchanges included).
-fn rmw_of(op: Op) -> Option<Rmw> {
-    use Rmw::*;
-    Some(match op {
-        DS_ADD_U32 | DS_ADD_RTN_U32 | DS_ADD_U64 | DS_ADD_RTN_U64 => Add,
-        DS_SUB_U32 | DS_SUB_RTN_U32 | DS_SUB_U64 | DS_SUB_RTN_U64 => Sub,
-        DS_RSUB_U32 | DS_RSUB_RTN_U32 | DS_RSUB_U64 | DS_RSUB_RTN_U64 => Rsub,
-        DS_INC_U32 | DS_INC_RTN_U32 | DS_INC_U64 | DS_INC_RTN_U64 => Inc,
-        DS_DEC_U32 | DS_DEC_RTN_U32 | DS_DEC_U64 | DS_DEC_RTN_U64 => Dec,
-        DS_MIN_I32 | DS_MIN_RTN_I32 | DS_MIN_I64 | DS_MIN_RTN_I64 => MinI,
-        DS_MAX_I32 | DS_MAX_RTN_I32 | DS_MAX_I64 | DS_MAX_RTN_I64 => MaxI,
-        DS_MIN_U32 | DS_MIN_RTN_U32 | DS_MIN_U64 | DS_MIN_RTN_U64 => MinU,
-        DS_MAX_U32 | DS_MAX_RTN_U32 | DS_MAX_U64 | DS_MAX_RTN_U64 => MaxU,
-        DS_AND_B32 | DS_AND_RTN_B32 | DS_AND_B64 | DS_AND_RTN_B64 => And,
-        DS_OR_B32 | DS_OR_RTN_B32 | DS_OR_B64 | DS_OR_RTN_B64 => Or,
-        DS_XOR_B32 | DS_XOR_RTN_B32 | DS_XOR_B64 | DS_XOR_RTN_B64 => Xor,
-        DS_MSKOR_B32 | DS_MSKOR_RTN_B32 | DS_MSKOR_B64 | DS_MSKOR_RTN_B64 => Mskor,
-        DS_STOREXCHG_RTN_B32
-        | DS_STOREXCHG_RTN_B64
-        | DS_STOREXCHG_2ADDR_RTN_B32
-        | DS_STOREXCHG_2ADDR_STRIDE64_RTN_B32
-        | DS_STOREXCHG_2ADDR_RTN_B64
-        | DS_STOREXCHG_2ADDR_STRIDE64_RTN_B64 => Xchg,
-        DS_CMPSTORE_B32 | DS_CMPSTORE_RTN_B32 | DS_CMPSTORE_B64 | DS_CMPSTORE_RTN_B64 => Cmp,
-        DS_CMPSTORE_F32 | DS_CMPSTORE_RTN_F32 | DS_CMPSTORE_F64 | DS_CMPSTORE_RTN_F64 => CmpF,
-        DS_MIN_F32 | DS_MIN_RTN_F32 | DS_MIN_F64 | DS_MIN_RTN_F64 => MinF,
-        DS_MAX_F32 | DS_MAX_RTN_F32 | DS_MAX_F64 | DS_MAX_RTN_F64 => MaxF,
-        DS_ADD_F32 | DS_ADD_RTN_F32 => AddF,
-        DS_WRAP_RTN_B32 => Wrap,
-        DS_CONDXCHG32_RTN_B64 => CondXchg32,
-        _ => return None,
+/// The memory facts of a DS opcode (every DS row states them).
+#[inline(always)]
+fn mem(op: Op) -> Mem {
+    op.mem().copied().unwrap_or(Mem {
+        access: Access::None,
+        size: 0,
+        signed: false,
+        d16: D16::No,
+        comps: 0,
+        rmw: None,
+        stride: 0,
+        tid: false,
     })
 }
 
@@ -172,6 +127,8 @@ fn apply(rmw: Rmw, wide: bool, old: u64, d0: u64, d1: u64) -> u64 {
     match rmw {
         Rmw::Add => old.wrapping_add(d0) & m,
         Rmw::Sub => old.wrapping_sub(d0) & m,
+        // No DS opcode has it (buffer and global csub do).
+        Rmw::CSub => old.saturating_sub(d0),
         Rmw::Rsub => d0.wrapping_sub(old) & m,
         Rmw::Inc => {
             if old >= d0 {
@@ -187,16 +144,16 @@ fn apply(rmw: Rmw, wide: bool, old: u64, d0: u64, d1: u64) -> u64 {
                 old - 1
             }
         }
-        Rmw::MinI => (sx(old).min(sx(d0)) as u64) & m,
-        Rmw::MaxI => (sx(old).max(sx(d0)) as u64) & m,
-        Rmw::MinU => old.min(d0),
-        Rmw::MaxU => old.max(d0),
+        Rmw::SMin => (sx(old).min(sx(d0)) as u64) & m,
+        Rmw::SMax => (sx(old).max(sx(d0)) as u64) & m,
+        Rmw::UMin => old.min(d0),
+        Rmw::UMax => old.max(d0),
         Rmw::And => old & d0,
         Rmw::Or => old | d0,
         Rmw::Xor => old ^ d0,
         Rmw::Mskor => (old & !d0 | d1) & m,
-        Rmw::Xchg => d0,
-        Rmw::Cmp => {
+        Rmw::Swap => d0,
+        Rmw::CmpSwap => {
             if old == d1 {
                 d0
             } else {
@@ -204,22 +161,22 @@ fn apply(rmw: Rmw, wide: bool, old: u64, d0: u64, d1: u64) -> u64 {
             }
         }
         // IEEE equality: +0 equals -0, a NaN equals nothing (decision).
-        Rmw::CmpF => {
+        Rmw::FCmpSwap => {
             if f(old) == f(d1) {
                 d0
             } else {
                 old
             }
         }
-        Rmw::MinF | Rmw::MaxF => {
-            if fminmax(f(old), f(d0), rmw == Rmw::MaxF) == Some(true) {
+        Rmw::FMin | Rmw::FMax => {
+            if fminmax(f(old), f(d0), rmw == Rmw::FMax) == Some(true) {
                 d0
             } else {
                 old
             }
         }
         // Round to nearest even, denormals kept (the host's f32 add).
-        Rmw::AddF => (f32::from_bits(old as u32) + f32::from_bits(d0 as u32)).to_bits() as u64,
+        Rmw::FAdd => (f32::from_bits(old as u32) + f32::from_bits(d0 as u32)).to_bits() as u64,
         Rmw::Wrap => {
             if old >= d0 {
                 old - d0
@@ -266,39 +223,11 @@ impl Wave {
                 Ok(())
             }
             DS_APPEND | DS_CONSUME => self.ds_append(inst, ctx),
-            DS_LOAD_U8
-            | DS_LOAD_I8
-            | DS_LOAD_U16
-            | DS_LOAD_I16
-            | DS_LOAD_U8_D16
-            | DS_LOAD_I8_D16
-            | DS_LOAD_U16_D16
-            | DS_LOAD_U8_D16_HI
-            | DS_LOAD_I8_D16_HI
-            | DS_LOAD_U16_D16_HI
-            | DS_LOAD_B32
-            | DS_LOAD_2ADDR_B32
-            | DS_LOAD_2ADDR_STRIDE64_B32
-            | DS_LOAD_ADDTID_B32
-            | DS_LOAD_B64
-            | DS_LOAD_2ADDR_B64
-            | DS_LOAD_2ADDR_STRIDE64_B64
-            | DS_LOAD_B96
-            | DS_LOAD_B128 => self.ds_load(inst, ctx),
-            DS_STORE_B8
-            | DS_STORE_B16
-            | DS_STORE_B8_D16_HI
-            | DS_STORE_B16_D16_HI
-            | DS_STORE_B32
-            | DS_STORE_2ADDR_B32
-            | DS_STORE_2ADDR_STRIDE64_B32
-            | DS_STORE_ADDTID_B32
-            | DS_STORE_B64
-            | DS_STORE_2ADDR_B64
-            | DS_STORE_2ADDR_STRIDE64_B64
-            | DS_STORE_B96
-            | DS_STORE_B128 => self.ds_store(inst, ctx),
-            _ => self.ds_atomic(inst, ctx),
+            _ => match mem(op).access {
+                Access::Load => self.ds_load(inst, ctx),
+                Access::Store => self.ds_store(inst, ctx),
+                _ => self.ds_atomic(inst, ctx),
+            },
         }
     }
 
@@ -321,7 +250,7 @@ impl Wave {
     /// guide: `{OFFSET1, OFFSET0} + M0[15:0] + laneID * 4`).
     fn ds_addr(&self, inst: &Inst) -> [u32; 64] {
         let off = (inst.imm as u32) | (inst.imm1 as u32) << 8;
-        if matches!(inst.op, DS_LOAD_ADDTID_B32 | DS_STORE_ADDTID_B32) {
+        if mem(inst.op).tid {
             let m0 = self.sgpr[SGPR_M0 as usize] & 0xffff;
             return std::array::from_fn(|l| m0.wrapping_add(off).wrapping_add(4 * l as u32));
         }
@@ -336,30 +265,17 @@ impl Wave {
 
     fn ds_load(&mut self, inst: &Inst, ctx: &mut Ctx) -> Result<(), FaultKind> {
         let op = inst.op;
-        // (element bytes, sign-extend, D16 half: 0 none, 1 low, 2 high)
-        let (size, signed, d16) = match op {
-            DS_LOAD_U8 => (1, false, 0),
-            DS_LOAD_I8 => (1, true, 0),
-            DS_LOAD_U16 => (2, false, 0),
-            DS_LOAD_I16 => (2, true, 0),
-            DS_LOAD_U8_D16 => (1, false, 1),
-            DS_LOAD_I8_D16 => (1, true, 1),
-            DS_LOAD_U16_D16 => (2, false, 1),
-            DS_LOAD_U8_D16_HI => (1, false, 2),
-            DS_LOAD_I8_D16_HI => (1, true, 2),
-            DS_LOAD_U16_D16_HI => (2, false, 2),
-            DS_LOAD_B32 | DS_LOAD_2ADDR_B32 | DS_LOAD_2ADDR_STRIDE64_B32 | DS_LOAD_ADDTID_B32 => (4, false, 0),
-            DS_LOAD_B64 | DS_LOAD_2ADDR_B64 | DS_LOAD_2ADDR_STRIDE64_B64 => (8, false, 0),
-            DS_LOAD_B96 => (12, false, 0),
-            DS_LOAD_B128 => (16, false, 0),
-            _ => return Err(illegal(format!("{} is not an LDS load", op.name()))),
-        };
+        let m = mem(op);
+        if m.access != Access::Load {
+            return Err(illegal(format!("{} is not an LDS load", op.name())));
+        }
+        let (size, signed, d16) = (m.size as u32, m.signed, m.d16);
         let elems = if is_two(op) { 2 } else { 1 };
         let dwords = (size as usize).div_ceil(4) * elems;
         if !self.ds_dst_ok(&inst.dst, dwords as u32) {
             return Ok(());
         }
-        if size >= 4 && op != DS_LOAD_ADDTID_B32 {
+        if size >= 4 && !m.tid {
             let done = if self.lanes == 32 {
                 self.ds_move_fast::<32>(inst, ctx, size, false)
             } else {
@@ -411,12 +327,12 @@ impl Wave {
                 }
             }
         }
-        if d16 != 0 {
+        if d16 != D16::No {
             // D16: the loaded 16 bits go to one half of VDST, the other half is kept.
             let old = self.vsrc(&inst.dst);
             for l in 0..self.lanes {
                 let v = out[0][l] & 0xffff;
-                out[0][l] = if d16 == 1 { old[l] & 0xffff_0000 | v } else { old[l] & 0xffff | v << 16 };
+                out[0][l] = if d16 == D16::Lo { old[l] & 0xffff_0000 | v } else { old[l] & 0xffff | v << 16 };
             }
         }
         for (k, vals) in out.iter().enumerate().take(dwords) {
@@ -431,19 +347,13 @@ impl Wave {
 
     fn ds_store(&mut self, inst: &Inst, ctx: &mut Ctx) -> Result<(), FaultKind> {
         let op = inst.op;
-        // (element bytes, data shift: D16_HI stores the high half)
-        let (size, shift) = match op {
-            DS_STORE_B8 => (1, 0),
-            DS_STORE_B16 => (2, 0),
-            DS_STORE_B8_D16_HI => (1, 16),
-            DS_STORE_B16_D16_HI => (2, 16),
-            DS_STORE_B32 | DS_STORE_2ADDR_B32 | DS_STORE_2ADDR_STRIDE64_B32 | DS_STORE_ADDTID_B32 => (4, 0),
-            DS_STORE_B64 | DS_STORE_2ADDR_B64 | DS_STORE_2ADDR_STRIDE64_B64 => (8, 0),
-            DS_STORE_B96 => (12, 0),
-            DS_STORE_B128 => (16, 0),
-            _ => return Err(illegal(format!("{} is not an LDS store", op.name()))),
-        };
-        if size >= 4 && shift == 0 && op != DS_STORE_ADDTID_B32 {
+        let m = mem(op);
+        if m.access != Access::Store {
+            return Err(illegal(format!("{} is not an LDS store", op.name())));
+        }
+        // D16_HI stores the high half.
+        let (size, shift) = (m.size as u32, if m.d16 == D16::Hi { 16 } else { 0 });
+        if size >= 4 && shift == 0 && !m.tid {
             let done = if self.lanes == 32 {
                 self.ds_move_fast::<32>(inst, ctx, size, true)
             } else {
@@ -497,9 +407,10 @@ impl Wave {
 
     fn ds_atomic(&mut self, inst: &Inst, ctx: &mut Ctx) -> Result<(), FaultKind> {
         let op = inst.op;
-        let Some(rmw) = rmw_of(op) else { return Err(illegal(format!("{} is not an LDS atomic", op.name()))) };
+        let m = mem(op);
+        let Some(rmw) = m.rmw else { return Err(illegal(format!("{} is not an LDS atomic", op.name()))) };
         let info = op.info();
-        let wide = info.ty[2] == Ty::B64;
+        let wide = m.size == 8;
         let size = if wide { 8 } else { 4 };
         let rtn = info.ty[0] != Ty::N;
         let elems = if is_two(op) { 2 } else { 1 };
@@ -830,40 +741,16 @@ impl Wave {
 }
 
 /// Two-address forms: two elements at `addr + offset0 × size` and `addr + offset1 ×
-/// size` (× 64 for stride64).
+/// size` (× 64 for stride64): their row's [`Mem::stride`].
+#[inline(always)]
 fn is_two(op: Op) -> bool {
-    matches!(
-        op,
-        DS_STORE_2ADDR_B32
-            | DS_STORE_2ADDR_STRIDE64_B32
-            | DS_STORE_2ADDR_B64
-            | DS_STORE_2ADDR_STRIDE64_B64
-            | DS_LOAD_2ADDR_B32
-            | DS_LOAD_2ADDR_STRIDE64_B32
-            | DS_LOAD_2ADDR_B64
-            | DS_LOAD_2ADDR_STRIDE64_B64
-            | DS_STOREXCHG_2ADDR_RTN_B32
-            | DS_STOREXCHG_2ADDR_STRIDE64_RTN_B32
-            | DS_STOREXCHG_2ADDR_RTN_B64
-            | DS_STOREXCHG_2ADDR_STRIDE64_RTN_B64
-    )
+    mem(op).stride != 0
 }
 
 /// What to add to a lane's base address (see `ds_addr`) for each element: the
 /// two-address forms scale offset0 and offset1 by the element size (× 64 for stride64).
 fn elem_offsets(inst: &Inst, size: u32) -> [u32; 2] {
-    if !is_two(inst.op) {
-        return [0, 0];
-    }
-    let stride = match inst.op {
-        DS_STORE_2ADDR_STRIDE64_B32
-        | DS_STORE_2ADDR_STRIDE64_B64
-        | DS_LOAD_2ADDR_STRIDE64_B32
-        | DS_LOAD_2ADDR_STRIDE64_B64
-        | DS_STOREXCHG_2ADDR_STRIDE64_RTN_B32
-        | DS_STOREXCHG_2ADDR_STRIDE64_RTN_B64 => 64,
-        _ => 1,
-    };
+    let stride = mem(inst.op).stride as u32;
     [inst.imm as u32 * size * stride, inst.imm1 as u32 * size * stride]
 }
 

@@ -28,7 +28,7 @@ use std::sync::atomic::{AtomicU32, AtomicU64};
 use super::vmem::{align_rule, aligned, atomic_op, misaligned, move_dwords, narrow};
 use super::{illegal, Ctx, FaultKind, Wave};
 use crate::isa::decode::{mflag, Inst, Operand};
-use crate::isa::table::F;
+use crate::isa::table::{Access, Op, D16, F};
 use crate::mem::atomic::{self, AtomicError, AtomicOp};
 
 /// Where a lane's access lands.
@@ -41,51 +41,25 @@ pub(super) enum Seg {
     Private,
 }
 
-/// Which half of the data register a D16 access uses.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Half {
-    /// The whole register(s).
-    None,
-    /// Bits 15:0 (loads keep bits 31:16).
-    Lo,
-    /// Bits 31:16 (loads keep bits 15:0; stores take their data from there).
-    Hi,
-}
-
-/// The data shape of a load or store, from its opcode (the same in the three segments).
+/// The data shape of a load or store: its row's memory facts ([`Op::mem`]).
 #[derive(Clone, Copy, Debug)]
 struct Shape {
     /// Bytes per lane.
     size: u32,
     signed: bool,
     store: bool,
-    half: Half,
+    half: D16,
 }
 
-fn shape(code: u16) -> Option<Shape> {
-    let s = |size, signed, store, half| Some(Shape { size, signed, store, half });
-    match code {
-        0x10 => s(1, false, false, Half::None),
-        0x11 => s(1, true, false, Half::None),
-        0x12 => s(2, false, false, Half::None),
-        0x13 => s(2, true, false, Half::None),
-        0x14..=0x17 => s(4 * (code as u32 - 0x13), false, false, Half::None),
-        0x18 => s(1, false, true, Half::None),
-        0x19 => s(2, false, true, Half::None),
-        0x1a..=0x1d => s(4 * (code as u32 - 0x19), false, true, Half::None),
-        0x1e => s(1, false, false, Half::Lo),
-        0x1f => s(1, true, false, Half::Lo),
-        0x20 => s(2, false, false, Half::Lo),
-        0x21 => s(1, false, false, Half::Hi),
-        0x22 => s(1, true, false, Half::Hi),
-        0x23 => s(2, false, false, Half::Hi),
-        0x24 => s(1, false, true, Half::Hi),
-        0x25 => s(2, false, true, Half::Hi),
-        // global_load_addtid_b32 / global_store_addtid_b32.
-        0x28 => s(4, false, false, Half::None),
-        0x29 => s(4, false, true, Half::None),
-        _ => None,
-    }
+#[inline]
+fn shape(op: Op) -> Option<Shape> {
+    let m = op.mem()?;
+    let store = match m.access {
+        Access::Load => false,
+        Access::Store => true,
+        _ => return None,
+    };
+    Some(Shape { size: m.size as u32, signed: m.signed, store, half: m.d16 })
 }
 
 impl Wave {
@@ -98,7 +72,7 @@ impl Wave {
             _ => 0,
         };
         let mut addr = [0u64; 64];
-        if info.code == 0x28 || info.code == 0x29 {
+        if info.op.mem().is_some_and(|m| m.tid) {
             for l in 0..self.lanes {
                 addr[l] = saddr.wrapping_add(off).wrapping_add(4 * l as u64);
             }
@@ -175,7 +149,7 @@ impl Wave {
         if info.flags & F::ATOMIC != 0 {
             return self.vmem_atomic(inst, ctx, addr, seg, exec);
         }
-        let sh = shape(info.code).ok_or_else(|| illegal(format!("{} is not a load or store", info.name)))?;
+        let sh = shape(info.op).ok_or_else(|| illegal(format!("{} is not a load or store", info.name)))?;
         let dwords = sh.size.div_ceil(4) as usize;
         // Seed 000, "内存对齐和超出范围行为": a load whose returned VGPRs are not all
         // allocated is issued with EXEC = 0.
@@ -186,7 +160,7 @@ impl Wave {
                 }
             }
         }
-        if seg.is_none() && sh.size >= 4 && sh.half == Half::None {
+        if seg.is_none() && sh.size >= 4 && sh.half == D16::No {
             let done = if self.lanes == 32 {
                 self.global_fast::<32>(inst, ctx, addr, sh, exec)
             } else {
@@ -221,7 +195,7 @@ impl Wave {
             for (k, d) in data.iter_mut().enumerate().take(dwords) {
                 *d = self.vmem_src(&self.reg_plus(&inst.src[1], k));
             }
-            if sh.half == Half::Hi {
+            if sh.half == D16::Hi {
                 for v in data[0].iter_mut() {
                     *v >>= 16;
                 }
@@ -251,14 +225,14 @@ impl Wave {
         if !sh.store {
             for k in 0..dwords {
                 let d = self.reg_plus(&inst.dst, k);
-                let old = if sh.half == Half::None { [0; 64] } else { self.vsrc(&d) };
+                let old = if sh.half == D16::No { [0; 64] } else { self.vsrc(&d) };
                 let mut vals = [0u32; 64];
                 for l in 0..self.lanes {
                     let v = out[k][l];
                     vals[l] = match sh.half {
-                        Half::None => narrow(v.to_le_bytes(), sh.size, sh.signed),
-                        Half::Lo => old[l] & 0xffff_0000 | narrow(v.to_le_bytes(), sh.size, sh.signed) & 0xffff,
-                        Half::Hi => old[l] & 0xffff | narrow(v.to_le_bytes(), sh.size, sh.signed) << 16,
+                        D16::No => narrow(v.to_le_bytes(), sh.size, sh.signed),
+                        D16::Lo => old[l] & 0xffff_0000 | narrow(v.to_le_bytes(), sh.size, sh.signed) & 0xffff,
+                        D16::Hi => old[l] & 0xffff | narrow(v.to_le_bytes(), sh.size, sh.signed) << 16,
                     };
                 }
                 self.vdst(&d, &vals, exec);
@@ -901,18 +875,18 @@ mod tests {
                 assert!(atomic_op(info.op).is_some(), "{}", info.name);
                 continue;
             }
-            let sh = shape(info.code).unwrap_or_else(|| panic!("{} has no shape", info.name)); // ok: a unit test's failure message
+            let sh = shape(info.op).unwrap_or_else(|| panic!("{} has no shape", info.name)); // ok: a unit test's failure message
             assert_eq!(sh.store, info.name.contains("_store_"), "{}", info.name);
             let width = info.name.rsplit_once('_').unwrap().1;
             let bits: u32 = width[1..].parse().unwrap();
             assert_eq!(sh.size * 8, bits, "{}", info.name);
             assert_eq!(sh.signed, width.starts_with('i'), "{}", info.name);
             let half = if info.name.contains("_d16_hi_") {
-                Half::Hi
+                D16::Hi
             } else if info.name.contains("_d16_") {
-                Half::Lo
+                D16::Lo
             } else {
-                Half::None
+                D16::No
             };
             assert_eq!(sh.half, half, "{}", info.name);
         }

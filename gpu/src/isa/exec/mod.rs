@@ -852,7 +852,7 @@ impl Wave {
 
     fn step(&mut self, inst: &Inst, idx: usize, prog: &Program, ctx: &mut Ctx) -> Result<Flow, FaultKind> {
         use super::table::{
-            ds_ops, flat_ops, global_ops, mtbuf_ops, mubuf_ops, scratch_ops, smem_ops, vopd_ops, Op::*,
+            ds_ops, flat_ops, global_ops, mtbuf_ops, mubuf_ops, scratch_ops, smem_ops, vopd_ops, Kind, Op::*,
         };
         let op = inst.op;
         let cls = check::class(op);
@@ -861,39 +861,8 @@ impl Wave {
         }
         match op {
             // ---- Program control (SOPP) ----
-            S_WAITCNT
-            | S_WAITCNT_VSCNT
-            | S_WAITCNT_VMCNT
-            | S_WAITCNT_EXPCNT
-            | S_WAITCNT_LGKMCNT
-            | S_WAIT_IDLE
-            | S_WAITCNT_DEPCTR => {
-                self.waitcnt(inst);
-                Ok(Flow::Next)
-            }
-            S_NOP
-            | S_SLEEP
-            | S_SET_INST_PREFETCH_DISTANCE
-            | S_CLAUSE
-            | S_DELAY_ALU
-            | S_SETPRIO
-            | S_ICACHE_INV
-            | S_VERSION
-            | V_NOP
-            // Performance levels, thread trace data and the wake-up of sleeping waves have
-            // no effect here (s_sleep does not sleep); the debug-mode branches are never
-            // taken (no debugger sets COND_DBG_SYS/USER); s_wait_event times out at once
-            // (no export-ready event exists for compute waves).
-            | S_INCPERFLEVEL
-            | S_DECPERFLEVEL
-            | S_TTRACEDATA
-            | S_TTRACEDATA_IMM
-            | S_WAKEUP
-            | S_WAIT_EVENT
-            | S_CBRANCH_CDBGSYS
-            | S_CBRANCH_CDBGUSER
-            | S_CBRANCH_CDBGSYS_OR_USER
-            | S_CBRANCH_CDBGSYS_AND_USER => Ok(Flow::Next),
+            // The waits (s_waitcnt*, s_wait_idle) and the no-ops are read from the table
+            // below (Kind::Wait, Kind::Nop).
             S_ROUND_MODE | S_DENORM_MODE => {
                 self.set_float_mode(inst);
                 Ok(Flow::Next)
@@ -902,12 +871,7 @@ impl Wave {
             // In a privileged wave (the trap handler) s_trap is not taken either (trap.rs).
             S_TRAP if !self.can_trap() => Ok(Flow::Next),
             // The saved PC is the s_trap's own (seed 000, "程序计数器" (program counter)).
-            S_TRAP => Ok(Flow::Trap(trap::TrapCause {
-                pc: prog.addr(idx),
-                id: inst.imm as u8,
-                host: false,
-                bits: 0,
-            })),
+            S_TRAP => Ok(Flow::Trap(trap::TrapCause { pc: prog.addr(idx), id: inst.imm as u8, host: false, bits: 0 })),
             // A halted wave stays at this instruction until something resumes it; nothing
             // does here, so the dispatch hangs until the device's hang timeout, as on
             // hardware without a debugger. The trap handler ignores HALT.
@@ -1041,6 +1005,18 @@ impl Wave {
                 self.vopd(pair)?;
                 Ok(Flow::Next)
             }
+
+            // ---- The table's waits and no-ops ----
+            _ if op.kind() == Kind::Wait => {
+                self.waitcnt(inst);
+                Ok(Flow::Next)
+            }
+            // Performance levels, thread trace data and the wake-up of sleeping waves have
+            // no effect here (s_sleep does not sleep); the debug-mode branches are never
+            // taken (no debugger sets COND_DBG_SYS/USER); s_wait_event times out at once
+            // (no export-ready event exists for compute waves); s_waitcnt_depctr waits on
+            // dependency counters that are always satisfied here.
+            _ if op.kind() == Kind::Nop => Ok(Flow::Next),
 
             // ---- Everything else is ALU ----
             _ if inst.form.is_dpp() => {

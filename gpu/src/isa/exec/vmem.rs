@@ -1,13 +1,13 @@
 //! What the vector memory instructions (MUBUF, MTBUF, FLAT, GLOBAL, SCRATCH) and LDS
 //! share: narrow loads, the alignment modes, the VGPR range rules, the V#, multi-register
-//! data operands, and the atomic operation of each opcode.
+//! data operands, and the host atomic of each atomic operation.
 //!
 //! Every access goes through the address space's translation, so a bad address is a VM
 //! fault report, never a host crash. Memory operations complete at once in this model.
 
 use super::{FaultKind, Wave};
 use crate::isa::decode::{Inst, Operand};
-use crate::isa::table::Op;
+use crate::isa::table::{Op, Rmw};
 use crate::mem::atomic::AtomicOp;
 use crate::rsrc::BufferResource;
 use crate::spi::AlignMode;
@@ -205,40 +205,31 @@ impl Wave {
     }
 }
 
-/// The memory operation of a buffer, global or flat atomic ([`atomic_op_of_name`]),
-/// looked up in a table made once, since atomics ask for it on every execution.
+/// The host atomic of a buffer, global or flat atomic: its row's operation ([`crate::isa::table::Mem::rmw`]).
+/// `None` for other opcodes, and for the LDS-only operations.
+#[inline]
 pub(super) fn atomic_op(op: Op) -> Option<AtomicOp> {
-    static TABLE: std::sync::OnceLock<Vec<Option<AtomicOp>>> = std::sync::OnceLock::new();
-    let table = TABLE.get_or_init(|| crate::isa::table::OPS.iter().map(|i| atomic_op_of_name(i.op)).collect());
-    table.get(op as usize).copied().flatten()
-}
-
-/// The memory operation of a buffer, global or flat atomic, from its name: the part
-/// after `_atomic_` is the same in every encoding (`add_u32`, `cmpswap_b64`, `max_f32`).
-fn atomic_op_of_name(op: Op) -> Option<AtomicOp> {
     use AtomicOp as A;
-    let (_, what) = op.name().split_once("_atomic_")?;
-    let (stem, ty) = what.rsplit_once('_')?;
-    Some(match (stem, ty.as_bytes()[0]) {
-        ("swap", _) => A::Swap,
-        ("cmpswap", b'f') => A::FCmpSwap,
-        ("cmpswap", _) => A::CmpSwap,
-        ("add", b'f') => A::FAdd,
-        ("add", _) => A::Add,
-        ("sub", _) => A::Sub,
-        ("csub", _) => A::CSub,
-        ("min", b'i') => A::SMin,
-        ("min", b'u') => A::UMin,
-        ("min", b'f') => A::FMin,
-        ("max", b'i') => A::SMax,
-        ("max", b'u') => A::UMax,
-        ("max", b'f') => A::FMax,
-        ("and", _) => A::And,
-        ("or", _) => A::Or,
-        ("xor", _) => A::Xor,
-        ("inc", _) => A::Inc,
-        ("dec", _) => A::Dec,
-        _ => return None,
+    Some(match op.mem()?.rmw? {
+        Rmw::Swap => A::Swap,
+        Rmw::CmpSwap => A::CmpSwap,
+        Rmw::FCmpSwap => A::FCmpSwap,
+        Rmw::Add => A::Add,
+        Rmw::Sub => A::Sub,
+        Rmw::CSub => A::CSub,
+        Rmw::SMin => A::SMin,
+        Rmw::UMin => A::UMin,
+        Rmw::FMin => A::FMin,
+        Rmw::SMax => A::SMax,
+        Rmw::UMax => A::UMax,
+        Rmw::FMax => A::FMax,
+        Rmw::FAdd => A::FAdd,
+        Rmw::And => A::And,
+        Rmw::Or => A::Or,
+        Rmw::Xor => A::Xor,
+        Rmw::Inc => A::Inc,
+        Rmw::Dec => A::Dec,
+        Rmw::Rsub | Rmw::Mskor | Rmw::Wrap | Rmw::CondXchg32 => return None,
     })
 }
 
