@@ -1,0 +1,878 @@
+//! The two execution tiers against each other: random RDNA3 programs (tiers/gen.rs) run
+//! on a device that interprets (`JitMode::Off`) and one that translates (`JitMode::On`),
+//! with the same inputs; every VGPR v0..v63 of every lane, the SGPRs s16..s93 (with EXEC,
+//! VCC, SCC and M0), the data buffer, the LDS and the executed instruction count must be
+//! equal, and so must the device-lost report of a program that faults.
+//!
+//! `cargo test --release -p softnavi-gpu --test tiers` runs a fixed set of seeds.
+//! `SOFTNAVI_TIERS_SECONDS=600` runs random seeds for that long instead (with
+//! `--nocapture` it prints the programs and instructions compared per second);
+//! `SOFTNAVI_TIERS_SEED=N` runs one seed and prints its program. A divergence prints the
+//! seed, the program shrunk to the items that still diverge, and the first difference.
+
+mod common;
+#[path = "tiers/gen.rs"]
+mod gen;
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::process::Command;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use common::{addr, read_words, write_words, Dispatch, RSRC1_ALL_VGPRS, S_CODE_END, W32, W64};
+use gen::{Gen, Item, Ops, Render, Rng, LDS_BYTES, MEM_BYTES, SHORT_RECORDS};
+use gpu::jit::JitMode;
+use gpu::mem::Bo;
+use gpu::rsrc::BufferResource;
+use gpu::{Config, Device, Ib, Queue};
+
+/// SGPRs the epilogue dumps: s16..s93 (s88..s93 hold EXEC, VCC, SCC and M0).
+const DUMP_SGPRS: std::ops::Range<u32> = 16..94;
+
+// ---- one program ----
+
+/// A generated program with its inputs.
+#[derive(Clone)]
+struct Case {
+    seed: u64,
+    wave64: bool,
+    /// Ends with an access outside every mapping.
+    fault: Option<Vec<String>>,
+    items: Vec<Item>,
+    /// Initial s16..s79.
+    sgpr: Vec<u32>,
+    /// Initial v0..v63, lane-major (64 per lane).
+    vgpr: Vec<u32>,
+    mem: Vec<u32>,
+    m0: u32,
+    vcc: u64,
+    scc: bool,
+}
+
+impl Case {
+    fn lanes(&self) -> usize {
+        if self.wave64 {
+            64
+        } else {
+            32
+        }
+    }
+
+    fn new(seed: u64, fault: bool, ops: &Ops) -> Case {
+        let mut r = Rng::new(seed ^ 0x5eed_da7a);
+        let wave64 = r.pct(35);
+        let lanes = if wave64 { 64 } else { 32 };
+        let sgpr = (0..64).map(|_| gen::value(&mut r)).collect();
+        // Per register: the same value in every lane, a value per lane, or f64 pairs.
+        let mut vgpr = vec![0u32; lanes * 64];
+        let mut reg = 0;
+        while reg < 64 {
+            match r.below(10) {
+                0..=1 => {
+                    let v = gen::value(&mut r);
+                    (0..lanes).for_each(|l| vgpr[l * 64 + reg] = v);
+                    reg += 1;
+                }
+                2 if reg < 63 => {
+                    for l in 0..lanes {
+                        let (h, lo) = *r.pick(gen::F64S);
+                        vgpr[l * 64 + reg] = lo;
+                        vgpr[l * 64 + reg + 1] = h;
+                    }
+                    reg += 2;
+                }
+                _ => {
+                    (0..lanes).for_each(|l| vgpr[l * 64 + reg] = gen::value(&mut r));
+                    reg += 1;
+                }
+            }
+        }
+        let mem = (0..MEM_BYTES / 4).map(|_| gen::value(&mut r)).collect();
+        let (m0, vcc, scc) = (r.u32(), r.u64(), r.pct(50));
+        let mut g = Gen::new(seed, wave64, ops);
+        let budget = g.r.range(20, 160) as usize;
+        let items = g.program(budget);
+        let fault = fault.then(|| g.fault());
+        Case { seed, wave64, fault, items, sgpr, vgpr, mem, m0, vcc, scc }
+    }
+
+    /// The body's assembly (without prologue and epilogue), labels prefixed `pfx`.
+    fn body(&self, pfx: &str) -> Vec<String> {
+        let mut r = Render { wave64: self.wave64, pfx, labels: 0, out: vec![] };
+        r.items(&self.items);
+        if let Some(f) = &self.fault {
+            r.out.extend(f.iter().cloned());
+        }
+        r.out
+    }
+
+    /// The whole program: prologue, body, epilogue.
+    fn source(&self, pfx: &str) -> String {
+        let lanes = self.lanes();
+        let mut s = String::new();
+        let mut l = |x: String| {
+            if !x.ends_with(':') {
+                s.push_str("  ");
+            }
+            s.push_str(&x);
+            s.push('\n');
+        };
+        // Prologue: lane id, inputs, LDS contents, M0, VCC, SCC.
+        l("v_mov_b32 v64, v0".into());
+        l("v_lshlrev_b32 v65, 8, v64".into());
+        l("v_add_nc_u32 v66, 0x100, v65".into());
+        for k in 0..4 {
+            l(format!("s_load_b512 s[{}:{}], s[0:1], {:#x}", 16 + 16 * k, 31 + 16 * k, 64 * k));
+        }
+        for k in 0..16 {
+            l(format!("global_load_b128 v[{}:{}], v66, s[0:1] offset:{}", 4 * k, 4 * k + 3, 16 * k));
+        }
+        l("s_waitcnt vmcnt(0) lgkmcnt(0)".into());
+        l("v_lshlrev_b32 v67, 4, v64".into());
+        for k in 0..LDS_BYTES as usize / (lanes * 16) {
+            l(format!("ds_store_b128 v67, v[{}:{}] offset:{}", 4 * k, 4 * k + 3, k * lanes * 16));
+        }
+        l("s_waitcnt lgkmcnt(0)".into());
+        l(format!("s_mov_b32 m0, {:#x}", self.m0));
+        l(format!("s_mov_b32 vcc_lo, {:#x}", self.vcc as u32));
+        l(format!("s_mov_b32 vcc_hi, {:#x}", (self.vcc >> 32) as u32));
+        l(format!("s_cmp_eq_u32 0, {}", self.scc as u32 ^ 1));
+        for line in self.body(pfx) {
+            l(line);
+        }
+        // Epilogue: the scalar state, then everything to the output buffer.
+        l("s_mov_b32 s88, exec_lo".into());
+        l("s_mov_b32 s89, exec_hi".into());
+        l("s_mov_b32 s90, vcc_lo".into());
+        l("s_mov_b32 s91, vcc_hi".into());
+        l("s_cselect_b32 s92, 1, 0".into());
+        l("s_mov_b32 s93, m0".into());
+        if self.wave64 {
+            l("s_mov_b64 exec, -1".into());
+        } else {
+            l("s_mov_b32 exec_lo, -1".into());
+        }
+        l("s_waitcnt vmcnt(0) lgkmcnt(0)".into());
+        l("s_waitcnt_vscnt null, 0x0".into());
+        for k in 0..16 {
+            l(format!("global_store_b128 v65, v[{}:{}], s[2:3] offset:{}", 4 * k, 4 * k + 3, 16 * k));
+        }
+        for (i, sg) in DUMP_SGPRS.enumerate() {
+            l(format!("v_writelane_b32 v{}, s{sg}, {}", 70 + i / lanes, i % lanes));
+        }
+        l("v_lshlrev_b32 v66, 2, v64".into());
+        l(format!("v_add_nc_u32 v66, {:#x}, v66", lanes * 256));
+        let sregs = DUMP_SGPRS.len().div_ceil(lanes);
+        for k in 0..sregs {
+            l(format!("global_store_b32 v66, v{}, s[2:3] offset:{}", 70 + k, k * lanes * 4));
+        }
+        l(format!("v_add_nc_u32 v68, {:#x}, v67", lanes * 256 + 512));
+        for k in 0..LDS_BYTES as usize / (lanes * 16) {
+            l(format!("ds_load_b128 v[76:79], v67 offset:{}", k * lanes * 16));
+            l("s_waitcnt lgkmcnt(0)".into());
+            l(format!("global_store_b128 v68, v[76:79], s[2:3] offset:{}", k * lanes * 16));
+        }
+        l("s_endpgm".into());
+        s
+    }
+
+    /// Instructions of the body.
+    fn size(&self) -> usize {
+        self.items.iter().map(Item::size).sum::<usize>() + self.fault.as_ref().map_or(0, |f| f.len())
+    }
+}
+
+// ---- assembling many programs at once ----
+
+/// Assembles `cases` (all of one wave size) with one llvm-mc-19 call; returns each one's
+/// machine words, or the assembler's errors by case index with the offending lines.
+fn assemble(cases: &[&Case]) -> Result<Vec<Vec<u32>>, BTreeMap<usize, Vec<String>>> {
+    let wave64 = cases[0].wave64;
+    assert!(cases.iter().all(|c| c.wave64 == wave64));
+    let mut src = String::from(".text\n");
+    let mut starts = vec![]; // (first source line, case)
+    for (i, c) in cases.iter().enumerate() {
+        src.push_str(".p2align 8\n");
+        starts.push(src.lines().count() + 1);
+        let _ = writeln!(src, "tiers_p{i}:");
+        src.push_str(&c.source(&format!("p{i}")));
+    }
+    let dir = common::scratch_dir("tiers");
+    let (s, o) = (dir.join("t.s"), dir.join("t.o"));
+    std::fs::write(&s, &src).unwrap();
+    let mut cmd = Command::new("llvm-mc-19");
+    cmd.args(["-arch=amdgcn", "-mcpu=gfx1100", "-filetype=obj"]);
+    if wave64 {
+        cmd.arg("-mattr=+wavefrontsize64");
+    }
+    let out = cmd.arg("-o").arg(&o).arg(&s).output().expect("cannot run llvm-mc-19");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    if !out.status.success() || stderr.contains("error") {
+        let lines: Vec<&str> = src.lines().collect();
+        let mut errs: BTreeMap<usize, Vec<String>> = BTreeMap::new();
+        for e in stderr.lines().filter(|l| l.contains(": error: ")) {
+            let n: usize = e.split(':').nth(1).and_then(|x| x.parse().ok()).unwrap_or(0);
+            let case = starts.iter().rposition(|&st| st <= n).unwrap_or(0);
+            let msg = e.split(": error: ").nth(1).unwrap_or(e);
+            errs.entry(case)
+                .or_default()
+                .push(format!("{} ({msg})", lines.get(n.wrapping_sub(1)).unwrap_or(&"?").trim()));
+        }
+        if errs.is_empty() {
+            errs.insert(0, vec![stderr.to_string()]);
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+        return Err(errs);
+    }
+    let bytes = std::fs::read(&o).unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+    let words = split_object(&bytes, cases.len());
+    Ok(words)
+}
+
+/// The code of each `tiers_pN` symbol of an object file.
+fn split_object(bytes: &[u8], n: usize) -> Vec<Vec<u32>> {
+    use object::{Object, ObjectSection, ObjectSymbol};
+    let obj = object::File::parse(bytes).expect("llvm-mc wrote no ELF");
+    let text = obj.section_by_name(".text").expect("no .text");
+    let data = text.data().unwrap();
+    let mut starts = vec![usize::MAX; n];
+    for sym in obj.symbols() {
+        if let Some(i) = sym.name().ok().and_then(|s| s.strip_prefix("tiers_p")).and_then(|s| s.parse::<usize>().ok()) {
+            starts[i] = sym.address() as usize;
+        }
+    }
+    (0..n)
+        .map(|i| {
+            let end = if i + 1 < n { starts[i + 1] } else { data.len() };
+            data[starts[i]..end].chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect()
+        })
+        .collect()
+}
+
+// ---- running a program on one tier ----
+
+/// A device of one tier.
+struct Tier {
+    mode: JitMode,
+    dev: Device,
+    queue: Queue,
+    /// Compile time of this tier's devices, and what the current device had reported.
+    compile: Duration,
+    compile_seen: Duration,
+}
+
+/// What a program left behind.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Outcome {
+    Done {
+        /// VGPRs (lane-major), then the SGPR block, then the LDS.
+        dump: Vec<u32>,
+        mem: Vec<u32>,
+        executed: u64,
+        translated: u64,
+    },
+    /// The device-lost report.
+    Lost { kind: gpu::ReportKind, text: String },
+}
+
+impl Tier {
+    fn new(mode: JitMode) -> Tier {
+        let dev = Device::new(Config {
+            threads: 1,
+            hang_timeout: Duration::from_secs(10),
+            memory_size: 64 << 20,
+            check: false,
+            jit: mode,
+            ..Config::default()
+        })
+        .unwrap();
+        let queue = dev.create_queue().unwrap();
+        Tier { mode, dev, queue, compile: Duration::ZERO, compile_seen: Duration::ZERO }
+    }
+
+    /// A fresh device of the same tier.
+    fn renew(&mut self) {
+        let compile = self.compile;
+        *self = Tier::new(self.mode);
+        self.compile = compile;
+    }
+
+    fn alloc(&self, words: &[u32]) -> Arc<Bo> {
+        let bo = self.dev.alloc(4 * words.len().max(1) as u64, 256).unwrap();
+        write_words(&bo, 0, words);
+        bo
+    }
+
+    fn run(&mut self, case: &Case, code: &[u32]) -> Outcome {
+        let lanes = case.lanes();
+        let mut words = code.to_vec();
+        words.extend(std::iter::repeat_n(S_CODE_END, 64));
+        let code_bo = self.alloc(&words);
+        let mut input = case.sgpr.clone();
+        input.resize(64, 0);
+        input.extend(&case.vgpr);
+        let in_bo = self.alloc(&input);
+        let out_len = lanes * 64 + 128 + LDS_BYTES as usize / 4;
+        let out_bo = self.alloc(&vec![0xdead_beef; out_len]);
+        let data_bo = self.alloc(&case.mem);
+        let mut user = addr(in_bo.va()).to_vec();
+        user.extend(addr(out_bo.va()));
+        user.extend(addr(data_bo.va()));
+        user.extend([MEM_BYTES, 0]);
+        user.extend(BufferResource::raw(data_bo.va(), MEM_BYTES).encode());
+        user.extend(BufferResource::raw(data_bo.va(), SHORT_RECORDS).encode());
+        let mut d = Dispatch::new(&code_bo, &user, [false; 3], [lanes as u32, 1, 1]).lds(LDS_BYTES);
+        d.rsrc1 = RSRC1_ALL_VGPRS;
+        let ib_words = d.ib([1, 1, 1], if case.wave64 { W64 } else { W32 });
+        let ib_bo = self.alloc(&ib_words);
+        let ib = Ib { va: ib_bo.va(), dwords: ib_words.len() as u32 };
+        let seq = self.queue.submit(&[ib]).unwrap_or_else(|e| panic!("submit failed: {e}"));
+        let outcome = match self.queue.wait(seq, Duration::from_secs(60)) {
+            Ok(true) => {
+                let rec = self.dev.stats().recent.back().cloned().expect("no dispatch record");
+                Outcome::Done {
+                    dump: read_words(&out_bo, 0, out_len),
+                    mem: read_words(&data_bo, 0, case.mem.len()),
+                    executed: rec.wave_instructions,
+                    translated: rec.translated_instructions,
+                }
+            }
+            Ok(false) => panic!("seed {}: the dispatch did not finish in 60 s", case.seed),
+            Err(report) => Outcome::Lost { kind: report.kind, text: report.to_string() },
+        };
+        let stats = self.dev.stats();
+        assert_eq!(stats.jit.failures, 0, "seed {}: the translation tier failed to compile a program", case.seed);
+        self.compile += stats.jit.compile_time.saturating_sub(self.compile_seen);
+        self.compile_seen = stats.jit.compile_time;
+        for bo in [&code_bo, &in_bo, &out_bo, &data_bo, &ib_bo] {
+            self.dev.free(bo);
+        }
+        if matches!(outcome, Outcome::Lost { .. }) {
+            // A lost device refuses further work.
+            self.renew();
+        }
+        outcome
+    }
+}
+
+/// The interpreter's device and the translator's, kept in step (same allocations, same
+/// dispatch numbers) so that addresses in reports agree.
+struct Pair {
+    off: Tier,
+    on: Tier,
+    runs: u32,
+}
+
+impl Pair {
+    fn new() -> Pair {
+        Pair { off: Tier::new(JitMode::Off), on: Tier::new(JitMode::On), runs: 0 }
+    }
+
+    fn renew(&mut self) {
+        self.off.renew();
+        self.on.renew();
+    }
+
+    fn run(&mut self, case: &Case, code: &[u32]) -> (Outcome, Outcome) {
+        // Fresh devices now and then keep their program caches and queues small.
+        self.runs += 1;
+        if self.runs % 500 == 0 {
+            self.renew();
+        }
+        let a = self.off.run(case, code);
+        let b = self.on.run(case, code);
+        if matches!(a, Outcome::Lost { .. }) != matches!(b, Outcome::Lost { .. }) {
+            // Keep the devices in step after one of them was replaced.
+            self.renew();
+        }
+        (a, b)
+    }
+}
+
+// ---- comparing ----
+
+/// The first differences between the two outcomes (empty when they agree).
+fn compare(case: &Case, off: &Outcome, on: &Outcome) -> Vec<String> {
+    let lanes = case.lanes();
+    let mut diffs = vec![];
+    match (off, on) {
+        (
+            Outcome::Done { dump: d0, mem: m0, executed: e0, .. },
+            Outcome::Done { dump: d1, mem: m1, executed: e1, .. },
+        ) => {
+            for (i, (a, b)) in d0.iter().zip(d1).enumerate() {
+                if a != b && diffs.len() < 8 {
+                    let what = if i < lanes * 64 {
+                        format!("v{} lane {}", i % 64, i / 64)
+                    } else if i < lanes * 64 + DUMP_SGPRS.len() {
+                        let k = i - lanes * 64;
+                        sgpr_name(DUMP_SGPRS.start + k as u32)
+                    } else if i < lanes * 64 + 128 {
+                        continue;
+                    } else {
+                        format!("LDS byte {:#x}", 4 * (i - lanes * 64 - 128))
+                    };
+                    diffs.push(format!("{what}: interpreter {a:#010x}, translated {b:#010x}"));
+                }
+            }
+            for (i, (a, b)) in m0.iter().zip(m1).enumerate() {
+                if a != b && diffs.len() < 12 {
+                    diffs.push(format!("memory byte {:#x}: interpreter {a:#010x}, translated {b:#010x}", 4 * i));
+                }
+            }
+            if e0 != e1 {
+                diffs.push(format!("executed instructions: interpreter {e0}, translated {e1}"));
+            }
+        }
+        (Outcome::Lost { kind: k0, text: t0 }, Outcome::Lost { kind: k1, text: t1 }) => {
+            if k0 != k1 || t0 != t1 {
+                diffs.push(format!("reports differ ({k0:?} / {k1:?})"));
+                for (a, b) in t0.lines().zip(t1.lines()) {
+                    if a != b && diffs.len() < 10 {
+                        diffs.push(format!("interpreter: {a}\n    translated:  {b}"));
+                    }
+                }
+                if t0.lines().count() != t1.lines().count() {
+                    diffs.push("the reports have different line counts".into());
+                }
+            }
+        }
+        (Outcome::Lost { text, .. }, Outcome::Done { .. }) => {
+            diffs.push(format!("only the interpreter lost the device:\n{text}"));
+        }
+        (Outcome::Done { .. }, Outcome::Lost { text, .. }) => {
+            diffs.push(format!("only the translated code lost the device:\n{text}"));
+        }
+    }
+    diffs
+}
+
+fn sgpr_name(s: u32) -> String {
+    match s {
+        88 => "EXEC_LO".into(),
+        89 => "EXEC_HI".into(),
+        90 => "VCC_LO".into(),
+        91 => "VCC_HI".into(),
+        92 => "SCC".into(),
+        93 => "M0".into(),
+        _ => format!("s{s}"),
+    }
+}
+
+/// A report for an instruction (or a form of one) softnavi does not execute: when both
+/// tiers give it the program is skipped (the generator should not make it; the skips are
+/// counted by message).
+fn not_executed(o: &Outcome) -> Option<String> {
+    match o {
+        Outcome::Lost { kind: gpu::ReportKind::IllegalInstruction, text }
+            if text.contains("not executed") || text.contains("not supported") =>
+        {
+            let first = text.lines().nth(1).unwrap_or("").trim();
+            Some(first.to_string())
+        }
+        _ => None,
+    }
+}
+
+// ---- shrinking ----
+
+/// Every way of making the item tree smaller by one step: removing one item, or putting
+/// a control item's blocks in its place.
+fn smaller(items: &[Item]) -> Vec<Vec<Item>> {
+    let mut out = vec![];
+    for i in 0..items.len() {
+        let mut v = items.to_vec();
+        v.remove(i);
+        out.push(v);
+        let mut inner = items[i].clone();
+        let blocks: Vec<Vec<Item>> = inner.blocks_mut().into_iter().map(|b| b.clone()).collect();
+        if !blocks.is_empty() {
+            let mut v = items.to_vec();
+            let flat: Vec<Item> = blocks.iter().flatten().cloned().collect();
+            v.splice(i..=i, flat);
+            out.push(v);
+            // Shrink inside the blocks.
+            let nb = inner.blocks_mut().len();
+            for b in 0..nb {
+                let orig = inner.blocks_mut()[b].clone();
+                for s in smaller(&orig) {
+                    let mut it = items[i].clone();
+                    *it.blocks_mut()[b] = s;
+                    let mut v = items.to_vec();
+                    v[i] = it;
+                    out.push(v);
+                }
+            }
+        }
+        if let Item::Code(lines) = &items[i] {
+            if lines.len() > 1 {
+                // Drop setup lines one at a time (the last line is the instruction).
+                for k in 0..lines.len() - 1 {
+                    let mut l = lines.clone();
+                    l.remove(k);
+                    let mut v = items.to_vec();
+                    v[i] = Item::Code(l);
+                    out.push(v);
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Runs `case` on both tiers; the differences, or None when it cannot run (does not
+/// assemble, or is skipped).
+fn check(pair: &mut Pair, case: &Case) -> Option<Vec<String>> {
+    let code = assemble(&[case]).ok()?.pop()?;
+    let (a, b) = pair.run(case, &code);
+    if not_executed(&a).is_some() && a == b {
+        return None;
+    }
+    Some(compare(case, &a, &b))
+}
+
+/// The smallest variant of `case` that still diverges (greedy, one step at a time).
+fn shrink(pair: &mut Pair, case: &Case, deadline: Instant) -> Case {
+    let mut best = case.clone();
+    'outer: while Instant::now() < deadline {
+        for items in smaller(&best.items) {
+            if Instant::now() >= deadline {
+                break 'outer;
+            }
+            let cand = Case { items, ..best.clone() };
+            if cand.size() >= best.size() {
+                continue;
+            }
+            if check(pair, &cand).is_some_and(|d| !d.is_empty()) {
+                best = cand;
+                continue 'outer;
+            }
+        }
+        break;
+    }
+    best
+}
+
+// ---- the driver ----
+
+#[derive(Default)]
+struct Totals {
+    programs: u64,
+    faults: u64,
+    skipped: u64,
+    /// Instructions in the programs' bodies.
+    static_insts: u64,
+    /// Wave instructions executed (per tier).
+    executed: u64,
+    /// Of those, run by translated code.
+    translated: u64,
+    /// Programs that lost the device (in both tiers alike).
+    lost: u64,
+    /// Time the translator spent compiling.
+    compile: Duration,
+    /// Why programs outside the fault set lost the device (the report's first line).
+    lost_why: BTreeMap<String, u64>,
+    /// Why programs were skipped.
+    skip_why: BTreeMap<String, u64>,
+    divergences: Vec<String>,
+}
+
+/// Generates, assembles (in batches) and compares the programs of `seeds`.
+fn run_seeds(pair: &mut Pair, ops: &Ops, seeds: &[(u64, bool)], totals: &mut Totals, shrink_budget: Duration) {
+    let cases: Vec<Case> = seeds.iter().map(|&(s, f)| Case::new(s, f, ops)).collect();
+    for wave64 in [false, true] {
+        let batch: Vec<&Case> = cases.iter().filter(|c| c.wave64 == wave64).collect();
+        if batch.is_empty() {
+            continue;
+        }
+        let codes = match assemble(&batch) {
+            Ok(c) => c,
+            Err(errs) => {
+                let mut msg = String::from("llvm-mc-19 rejected generated instructions (a generator bug):\n");
+                for (i, lines) in errs {
+                    let _ = writeln!(msg, "  seed {} (wave{}):", batch[i].seed, if wave64 { 64 } else { 32 });
+                    for l in lines {
+                        let _ = writeln!(msg, "    {l}");
+                    }
+                }
+                panic!("{msg}");
+            }
+        };
+        for (case, code) in batch.iter().zip(&codes) {
+            let (a, b) = pair.run(case, code);
+            if let Some(why) = not_executed(&a).filter(|_| a == b) {
+                totals.skipped += 1;
+                *totals.skip_why.entry(why).or_default() += 1;
+                continue;
+            }
+            totals.programs += 1;
+            totals.static_insts += case.size() as u64;
+            if case.fault.is_some() {
+                totals.faults += 1;
+            }
+            match &b {
+                Outcome::Done { executed, translated, .. } => {
+                    totals.executed += executed;
+                    totals.translated += translated;
+                }
+                Outcome::Lost { text, .. } => {
+                    totals.lost += 1;
+                    if case.fault.is_none() {
+                        let why = text.lines().next().unwrap_or("").to_string();
+                        let why = why.split(" at PC").next().unwrap_or("").to_string();
+                        *totals.lost_why.entry(why).or_default() += 1;
+                        if std::env::var("SOFTNAVI_TIERS_SHOW_LOST").is_ok() {
+                            eprintln!("seed {} lost the device:\n{text}", case.seed);
+                        }
+                    }
+                }
+            }
+            let diffs = compare(case, &a, &b);
+            if !diffs.is_empty() {
+                let small = shrink(pair, case, Instant::now() + shrink_budget);
+                let small_diffs = check(pair, &small).unwrap_or_default();
+                let mut msg = String::new();
+                let _ = writeln!(
+                    msg,
+                    "DIVERGENCE: seed {} (wave{}{}), {} of {} instructions after shrinking",
+                    case.seed,
+                    case.lanes(),
+                    if case.fault.is_some() { ", fault set" } else { "" },
+                    small.size(),
+                    case.size()
+                );
+                let _ = writeln!(msg, "first differences (full program):");
+                for d in &diffs {
+                    let _ = writeln!(msg, "  {d}");
+                }
+                let _ = writeln!(msg, "first differences (shrunk program):");
+                for d in &small_diffs {
+                    let _ = writeln!(msg, "  {d}");
+                }
+                let _ = writeln!(msg, "shrunk body:");
+                for l in small.body("s") {
+                    let _ = writeln!(msg, "    {l}");
+                }
+                eprintln!("{msg}");
+                totals.divergences.push(msg);
+            }
+        }
+    }
+}
+
+fn env_u64(k: &str) -> Option<u64> {
+    std::env::var(k).ok().and_then(|v| v.trim().parse().ok())
+}
+
+/// The fixed seeds of the default run: programs of both wave sizes, and a smaller set
+/// that ends in a VM fault.
+fn fixed_seeds() -> Vec<(u64, bool)> {
+    let mut v: Vec<(u64, bool)> = (0..48).map(|s| (s, false)).collect();
+    v.extend((1000..1008).map(|s| (s, true)));
+    v
+}
+
+#[test]
+fn tiers_agree_on_random_programs() {
+    let ops = Ops::new();
+    let mut pair = Pair::new();
+    let mut totals = Totals::default();
+    let start = Instant::now();
+    if let Some(seed) = env_u64("SOFTNAVI_TIERS_SEED") {
+        let fault = std::env::var("SOFTNAVI_TIERS_FAULT").is_ok_and(|v| v == "1");
+        let case = Case::new(seed, fault, &ops);
+        eprintln!("seed {seed} (wave{}):\n{}", case.lanes(), case.source("s"));
+        run_seeds(&mut pair, &ops, &[(seed, fault)], &mut totals, Duration::from_secs(120));
+    } else if let Some(secs) = env_u64("SOFTNAVI_TIERS_SECONDS") {
+        let base = env_u64("SOFTNAVI_TIERS_BASE").unwrap_or_else(|| {
+            std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_nanos() as u64
+        });
+        eprintln!("tiers: random seeds from {base} for {secs} s");
+        let end = start + Duration::from_secs(secs);
+        let mut next = base;
+        let mut last = Instant::now();
+        while Instant::now() < end {
+            // One fault-set program in eight.
+            let seeds: Vec<(u64, bool)> = (0..24).map(|k| (next + k, (next + k) % 8 == 7)).collect();
+            next += 24;
+            run_seeds(&mut pair, &ops, &seeds, &mut totals, Duration::from_secs(300));
+            if last.elapsed() > Duration::from_secs(30) {
+                last = Instant::now();
+                totals.compile = pair.on.compile;
+                report(&totals, start.elapsed());
+            }
+        }
+    } else {
+        run_seeds(&mut pair, &ops, &fixed_seeds(), &mut totals, Duration::from_secs(60));
+    }
+    totals.compile = pair.on.compile;
+    report(&totals, start.elapsed());
+    assert!(totals.divergences.is_empty(), "{} divergences (above)", totals.divergences.len());
+}
+
+fn report(t: &Totals, elapsed: Duration) {
+    let s = elapsed.as_secs_f64().max(1e-9);
+    eprintln!(
+        "tiers: {} programs ({} of the fault set, {} lost the device, {} skipped), {:.0} s compiling, {} body instructions, {} wave instructions executed per tier ({:.0}% translated) in {:.0} s: {:.1} programs/s, {:.0} body instructions/s, {:.0} executed instructions/s; {} divergences",
+        t.programs,
+        t.faults,
+        t.lost,
+        t.skipped,
+        t.compile.as_secs_f64(),
+        t.static_insts,
+        t.executed,
+        100.0 * t.translated as f64 / t.executed.max(1) as f64,
+        s,
+        t.programs as f64 / s,
+        t.static_insts as f64 / s,
+        t.executed as f64 / s,
+        t.divergences.len()
+    );
+    for (why, n) in &t.lost_why {
+        eprintln!("  lost: {n} x {why}");
+    }
+    for (why, n) in &t.skip_why {
+        eprintln!("  skipped: {n} x {why}");
+    }
+}
+
+/// The generator alone: assembles `SOFTNAVI_TIERS_COUNT` programs (default 2000) and
+/// lists every instruction llvm-mc-19 rejects, grouped by its message (for working on the
+/// generator: `cargo test --release -p softnavi-gpu --test tiers -- --ignored --nocapture`).
+#[test]
+#[ignore = "a tool for working on the generator"]
+fn generator_assembles() {
+    let ops = Ops::new();
+    let n = env_u64("SOFTNAVI_TIERS_COUNT").unwrap_or(2000);
+    let base = env_u64("SOFTNAVI_TIERS_BASE").unwrap_or(0);
+    let mut by_msg: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    let mut lines = 0;
+    for chunk in (base..base + n).collect::<Vec<_>>().chunks(100) {
+        let cases: Vec<Case> = chunk.iter().map(|&s| Case::new(s, s % 8 == 7, &ops)).collect();
+        for wave64 in [false, true] {
+            let batch: Vec<&Case> = cases.iter().filter(|c| c.wave64 == wave64).collect();
+            lines += batch.iter().map(|c| c.size()).sum::<usize>();
+            if let Err(errs) = assemble(&batch) {
+                for l in errs.into_values().flatten() {
+                    let msg = l.rsplit_once(" (").map_or(l.clone(), |(_, m)| m.to_string());
+                    let mnemonic = l.split_whitespace().next().unwrap_or("").to_string();
+                    let msg =
+                        if std::env::var("SOFTNAVI_TIERS_BY_OP").is_ok() { format!("{mnemonic}: {msg}") } else { msg };
+                    by_msg.entry(msg).or_default().push(format!("w{}: {l}", if wave64 { 64 } else { 32 }));
+                }
+            }
+        }
+    }
+    let mut total = 0;
+    for (msg, ls) in &by_msg {
+        total += ls.len();
+        eprintln!("{} x {msg}", ls.len());
+        for l in ls.iter().take(6) {
+            eprintln!("    {l}");
+        }
+    }
+    eprintln!("{total} rejected of {lines} instructions");
+    assert!(by_msg.is_empty());
+}
+
+// ---- reproducers ----
+
+/// Runs a hand-written body on both tiers: every lane starts with zeros in v0..v63 and
+/// s16..s79, except VGPR `r` of lane `l` = `values[l % values.len()]` for each `(r,
+/// values)` of `vgprs`; the data buffer and VCC are zero, M0 and SCC too. Returns the
+/// differences (empty when the tiers agree).
+fn repro(body: &str, wave64: bool, vgprs: &[(u32, &[u32])]) -> Vec<String> {
+    try_repro(body, wave64, vgprs).unwrap_or_else(|e| panic!("does not assemble:\n{e}"))
+}
+
+/// [`repro`], or the assembler's errors.
+fn try_repro(body: &str, wave64: bool, vgprs: &[(u32, &[u32])]) -> Result<Vec<String>, String> {
+    let lanes = if wave64 { 64 } else { 32 };
+    let mut vgpr = vec![0u32; lanes * 64];
+    for &(r, values) in vgprs {
+        for l in 0..lanes {
+            vgpr[l * 64 + r as usize] = values[l % values.len()];
+        }
+    }
+    let case = Case {
+        seed: 0,
+        wave64,
+        fault: None,
+        items: vec![Item::Code(body.lines().map(|l| l.trim().to_string()).filter(|l| !l.is_empty()).collect())],
+        sgpr: vec![0; 64],
+        vgpr,
+        mem: vec![0; MEM_BYTES as usize / 4],
+        m0: 0,
+        vcc: 0,
+        scc: false,
+    };
+    let mut pair = Pair::new();
+    let code = assemble(&[&case]).map_err(|e| format!("{e:?}"))?.pop().unwrap();
+    let (a, b) = pair.run(&case, &code);
+    Ok(compare(&case, &a, &b))
+}
+
+/// Asserts that the tiers agree on a reproducer.
+fn assert_repro(body: &str, wave64: bool, vgprs: &[(u32, &[u32])]) {
+    let d = repro(body, wave64, vgprs);
+    assert!(d.is_empty(), "the tiers disagree on\n{body}\n{}", d.join("\n"));
+}
+
+/// Every f32 special value, one per lane.
+fn f32_specials() -> Vec<u32> {
+    gen::F32S.to_vec()
+}
+
+/// A tool: the f32 VOP1 operations with each input modifier on every special value,
+/// one program each, listing which disagree.
+#[test]
+#[ignore = "a tool for narrowing divergences down"]
+fn explore_f32_unary_modifiers() {
+    let ops = [
+        "v_rcp_f32",
+        "v_rcp_iflag_f32",
+        "v_rsq_f32",
+        "v_sqrt_f32",
+        "v_exp_f32",
+        "v_log_f32",
+        "v_floor_f32",
+        "v_ceil_f32",
+        "v_trunc_f32",
+        "v_rndne_f32",
+        "v_fract_f32",
+        "v_frexp_mant_f32",
+        "v_frexp_exp_i32_f32",
+        "v_cvt_i32_f32",
+        "v_cvt_u32_f32",
+        "v_mov_b32",
+        "v_sin_f32",
+        "v_cos_f32",
+    ];
+    let vals = f32_specials();
+    for op in ops {
+        for m in ["v1", "-v1", "|v1|", "-|v1|"] {
+            for wave64 in [false, true] {
+                let body = format!("{op}_e64 v2, {m}");
+                let Ok(d) = try_repro(&body, wave64, &[(1, &vals)]) else { continue };
+                if !d.is_empty() {
+                    eprintln!("wave{}: {body}: {}", if wave64 { 64 } else { 32 }, d[..d.len().min(3)].join("; "));
+                }
+            }
+        }
+    }
+}
+
+/// Divergence: v_rcp_f32 and v_rcp_iflag_f32 with the neg input modifier on a NaN. The
+/// interpreter returns the negated input NaN, quieted (the hardware's rule: a NaN input
+/// propagates, and input modifiers apply before the operation); the translated code returns
+/// it with its original sign: it lowers rcp as `fdiv 1.0, x` on the negated bits, LLVM
+/// folds `fdiv 1.0, -x` into `fdiv -1.0, x` (NaN signs are not preserved by arithmetic in
+/// LLVM's semantics) and the host returns x's NaN.
+#[test]
+#[ignore = "divergence: v_rcp_f32 / v_rcp_iflag_f32 with neg on a NaN input (translated: wrong NaN sign)"]
+fn divergence_rcp_neg_nan() {
+    let nans: &[u32] = &[0x7fc0_0000, 0xffc0_0000, 0x7fc1_2345, 0x7f80_0001, 0xff80_1234, 0x3f80_0000];
+    assert_repro("v_rcp_f32_e64 v2, -v1\nv_rcp_iflag_f32_e64 v3, -v1", false, &[(1, nans)]);
+}
