@@ -261,6 +261,8 @@ struct Tier {
     /// Compile time of this tier's devices, and what the current device had reported.
     compile: Duration,
     compile_seen: Duration,
+    /// Translation failures the current device had reported.
+    failures_seen: u64,
 }
 
 /// What a program left behind.
@@ -275,6 +277,8 @@ enum Outcome {
     },
     /// The device-lost report.
     Lost { kind: gpu::ReportKind, text: String },
+    /// The translation tier failed to compile the program (it ran in the interpreter).
+    Untranslated,
 }
 
 impl Tier {
@@ -289,7 +293,7 @@ impl Tier {
         })
         .unwrap();
         let queue = dev.create_queue().unwrap();
-        Tier { mode, dev, queue, compile: Duration::ZERO, compile_seen: Duration::ZERO }
+        Tier { mode, dev, queue, compile: Duration::ZERO, compile_seen: Duration::ZERO, failures_seen: 0 }
     }
 
     /// A fresh device of the same tier.
@@ -343,15 +347,19 @@ impl Tier {
             Err(report) => Outcome::Lost { kind: report.kind, text: report.to_string() },
         };
         let stats = self.dev.stats();
-        assert_eq!(stats.jit.failures, 0, "seed {}: the translation tier failed to compile a program", case.seed);
         self.compile += stats.jit.compile_time.saturating_sub(self.compile_seen);
         self.compile_seen = stats.jit.compile_time;
+        let failed = stats.jit.failures > self.failures_seen;
+        self.failures_seen = stats.jit.failures;
         for bo in [&code_bo, &in_bo, &out_bo, &data_bo, &ib_bo] {
             self.dev.free(bo);
         }
         if matches!(outcome, Outcome::Lost { .. }) {
             // A lost device refuses further work.
             self.renew();
+        }
+        if failed {
+            return Outcome::Untranslated;
         }
         outcome
     }
@@ -444,6 +452,10 @@ fn compare(case: &Case, off: &Outcome, on: &Outcome) -> Vec<String> {
         }
         (Outcome::Done { .. }, Outcome::Lost { text, .. }) => {
             diffs.push(format!("only the translated code lost the device:\n{text}"));
+        }
+        (_, Outcome::Untranslated) | (Outcome::Untranslated, _) => {
+            diffs
+                .push("the translation tier failed to compile the program (SOFTNAVI_JIT_DUMP=DIR keeps its IR)".into());
         }
     }
     diffs
@@ -617,6 +629,7 @@ fn run_seeds(pair: &mut Pair, ops: &Ops, seeds: &[(u64, bool)], totals: &mut Tot
                     totals.executed += executed;
                     totals.translated += translated;
                 }
+                Outcome::Untranslated => {}
                 Outcome::Lost { text, .. } => {
                     totals.lost += 1;
                     if case.fault.is_none() {
@@ -875,4 +888,31 @@ fn explore_f32_unary_modifiers() {
 fn divergence_rcp_neg_nan() {
     let nans: &[u32] = &[0x7fc0_0000, 0xffc0_0000, 0x7fc1_2345, 0x7f80_0001, 0xff80_1234, 0x3f80_0000];
     assert_repro("v_rcp_f32_e64 v2, -v1\nv_rcp_iflag_f32_e64 v3, -v1", false, &[(1, nans)]);
+}
+
+/// Divergence (a translation failure): code after s_setpc_b64 that no decoded branch
+/// targets, up to a conditional branch. `emit::class` takes s_setpc_b64 (SOP1) for an ALU
+/// instruction, so no block ends after it, while `emit::reachable` stops there: the block
+/// that holds the s_setpc goes on into code `reachable` calls unreachable, and its
+/// conditional branch names blocks that are never written (`use of undefined value
+/// '%bN'`); the program then runs in the interpreter only (an error under
+/// SOFTNAVI_JIT=on). Indirect calls (s_swappc_b64 into a function placed after another
+/// function's s_setpc_b64 return) have this shape.
+#[test]
+#[ignore = "divergence: code after s_setpc_b64 fails to translate (use of undefined value)"]
+fn divergence_setpc_fallthrough() {
+    assert_repro(
+        "s_getpc_b64 s[78:79]
+        .Lpc:
+        s_add_u32 s78, s78, .Lt-.Lpc
+        s_addc_u32 s79, s79, 0
+        s_setpc_b64 s[78:79]
+        .Lt:
+        s_mov_b64 s[78:79], 0
+        s_cbranch_execz .Lskip
+        v_mov_b32 v1, 1
+        .Lskip:",
+        false,
+        &[],
+    );
 }

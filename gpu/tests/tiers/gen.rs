@@ -7,8 +7,9 @@
 //! - s0..s15: user data (addresses, the data buffer's size, two V#s), never written;
 //! - s16..s63: random data, written by random instructions;
 //! - s64..s67: uniform loop counters (by nesting depth); s68..s75: saved EXEC (by depth,
-//!   pairs); s76..s77: the return address of calls; s80..s87: the break masks of divergent
-//!   loops (by depth, pairs); s88..s95: the epilogue's;
+//!   pairs); s76..s77: the return address of calls, s78..s79: computed jump targets;
+//!   s80..s87: the break masks of divergent loops (by depth, pairs); s88..s95: the
+//!   epilogue's;
 //! - v0..v55: random data, written by random instructions; v56..v59: memory addresses;
 //!   v60..v63: the per-lane trip counts of divergent loops (by depth); v64 and up: the
 //!   prologue's and epilogue's.
@@ -261,8 +262,12 @@ pub enum Item {
     DivIf { depth: usize, cond: Vec<String>, mask: String, then: Vec<Item>, els: Option<Vec<Item>> },
     /// EXEC saved, changed by `set`, the body, EXEC restored.
     ExecScope { depth: usize, set: Vec<String>, body: Vec<Item> },
-    /// A subroutine called with s_call_b64 and left with s_setpc_b64 (`times` calls).
-    Call { times: u32, body: Vec<Item> },
+    /// A subroutine called with s_call_b64 (or s_swappc_b64 to a computed address) and
+    /// left with s_setpc_b64 (`times` calls).
+    Call { times: u32, swap: bool, body: Vec<Item> },
+    /// An indirect jump (s_getpc_b64, an offset, s_setpc_b64) over `body`: its target is
+    /// no branch target the translator knows of.
+    Jump { body: Vec<Item> },
 }
 
 impl Item {
@@ -277,7 +282,8 @@ impl Item {
             Item::DivLoop { body, .. } => 8 + n(body),
             Item::DivIf { cond, then, els, .. } => cond.len() + 4 + n(then) + els.as_ref().map_or(0, |e| 2 + n(e)),
             Item::ExecScope { set, body, .. } => set.len() + 2 + n(body),
-            Item::Call { times, body } => 2 + *times as usize + n(body),
+            Item::Call { times, body, .. } => 2 + 4 * *times as usize + n(body),
+            Item::Jump { body } => 5 + n(body),
         }
     }
 
@@ -286,7 +292,7 @@ impl Item {
         match self {
             Item::Code(_) => vec![],
             Item::If { body, .. } | Item::Loop { body, .. } | Item::DivLoop { body, .. } => vec![body],
-            Item::ExecScope { body, .. } | Item::Call { body, .. } => vec![body],
+            Item::ExecScope { body, .. } | Item::Call { body, .. } | Item::Jump { body } => vec![body],
             Item::IfElse { then, els, .. } => vec![then, els],
             Item::DivIf { then, els, .. } => {
                 let mut v = vec![then];
@@ -465,19 +471,42 @@ impl Render<'_> {
                 self.items(body);
                 self.line(format!("s_mov_{b} {exec}, {save}"));
             }
-            Item::Call { times, body } => {
+            Item::Call { times, swap, body } => {
                 let (sub, over) = (self.label(), self.label());
                 let ret = format!("s[{}:{}]", SRET, SRET + 1);
+                let (t0, t1) = (SRET + 2, SRET + 3);
                 self.line(format!("s_branch {over}"));
                 self.line(format!("{sub}:"));
                 self.items(body);
                 self.line(format!("s_setpc_b64 {ret}"));
                 self.line(format!("{over}:"));
                 for _ in 0..*times {
-                    self.line(format!("s_call_b64 {ret}, {sub}"));
+                    if *swap {
+                        let pc = self.label();
+                        self.line(format!("s_getpc_b64 s[{t0}:{t1}]"));
+                        self.line(format!("{pc}:"));
+                        self.line(format!("s_add_u32 s{t0}, s{t0}, {sub}-{pc}"));
+                        self.line(format!("s_addc_u32 s{t1}, s{t1}, -1"));
+                        self.line(format!("s_swappc_b64 {ret}, s[{t0}:{t1}]"));
+                    } else {
+                        self.line(format!("s_call_b64 {ret}, {sub}"));
+                    }
                 }
                 // The return address is the code's; the dump shows no addresses.
                 self.line(format!("s_mov_b64 {ret}, 0"));
+                self.line(format!("s_mov_b64 s[{t0}:{t1}], 0"));
+            }
+            Item::Jump { body } => {
+                let (pc, target) = (self.label(), self.label());
+                let (t0, t1) = (SRET + 2, SRET + 3);
+                self.line(format!("s_getpc_b64 s[{t0}:{t1}]"));
+                self.line(format!("{pc}:"));
+                self.line(format!("s_add_u32 s{t0}, s{t0}, {target}-{pc}"));
+                self.line(format!("s_addc_u32 s{t1}, s{t1}, 0"));
+                self.line(format!("s_setpc_b64 s[{t0}:{t1}]"));
+                self.items(body);
+                self.line(format!("{target}:"));
+                self.line(format!("s_mov_b64 s[{t0}:{t1}], 0"));
             }
         }
     }
@@ -609,12 +638,25 @@ pub const KNOWN_DIVERGENCES: &[(&str, &str)] = &[
     ("v_rcp_iflag_f32_e64", ", -v"),
 ];
 
-fn known_divergence(lines: &[String]) -> bool {
+/// Whether the known divergences are generated too.
+fn known_on() -> bool {
     static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    if *ON.get_or_init(|| std::env::var("SOFTNAVI_TIERS_KNOWN").is_ok_and(|v| v == "1")) {
+    *ON.get_or_init(|| std::env::var("SOFTNAVI_TIERS_KNOWN").is_ok_and(|v| v == "1"))
+}
+
+fn known_divergence(item: &Item) -> bool {
+    if known_on() {
         return false;
     }
-    lines.iter().any(|l| KNOWN_DIVERGENCES.iter().any(|(op, text)| l.starts_with(op) && l.contains(text)))
+    match item {
+        Item::Code(lines) => {
+            lines.iter().any(|l| KNOWN_DIVERGENCES.iter().any(|(op, text)| l.starts_with(op) && l.contains(text)))
+        }
+        // The translator fails on code after s_setpc_b64 that no branch targets
+        // (divergence_setpc_fallthrough).
+        Item::Jump { .. } => true,
+        _ => false,
+    }
 }
 
 // ---- the generator ----
@@ -783,13 +825,14 @@ impl<'o> Gen<'o> {
 
     /// A 32-bit scalar source register.
     fn sreg32(&mut self) -> String {
-        match self.r.below(24) {
+        match self.r.below(25) {
             0 => "vcc_lo".into(),
             1 => "vcc_hi".into(),
             2 => "exec_lo".into(),
             3 => "exec_hi".into(),
             4 => "m0".into(),
             5 => "null".into(),
+            6 => "src_scc".into(),
             _ => self.sdata(1),
         }
     }
@@ -962,6 +1005,7 @@ impl<'o> Gen<'o> {
             }
         }
         let types = [s0, s1, s2];
+        let mut src_vgpr = vec![];
         for (k, &t) in types.iter().enumerate().take(nsrc) {
             let slot = match (form, k) {
                 (0, 0) => Slot::Any,
@@ -973,7 +1017,9 @@ impl<'o> Gen<'o> {
                 _ => Slot::NoLit,
             };
             let fm = mods && float_src(t, name, k);
-            ops.push(self.vsrc(t, slot, &mut bus, fm));
+            let src = self.vsrc(t, slot, &mut bus, fm);
+            src_vgpr.push(src.trim_start_matches(['-', '|']).starts_with('v'));
+            ops.push(src);
         }
         if has_mask {
             if e64 {
@@ -984,8 +1030,16 @@ impl<'o> Gen<'o> {
             }
         }
         let mut text = format!("{name}{} {}", suffix(form, vop3_only), ops.join(", "));
-        // Output modifiers.
+        // Output modifiers (LLVM wants op_sel before clamp and omod).
         if e64 {
+            // op_sel on the 16-bit VOP3 opcodes: the high half of a VGPR source (never of
+            // a constant: softnavi does not execute that) and of the destination.
+            if OPSEL16.contains(&name) && self.r.pct(40) {
+                let mut bits: Vec<String> =
+                    src_vgpr.iter().map(|&v| if v && self.r.pct(50) { "1" } else { "0" }.to_string()).collect();
+                bits.push(self.r.below(2).to_string());
+                text.push_str(&format!(" op_sel:[{}]", bits.join(",")));
+            }
             if (float_dst || CLAMP_INT.contains(&name)) && !NO_CLAMP.contains(&name) && self.r.pct(15) {
                 text.push_str(" clamp");
             }
@@ -993,11 +1047,6 @@ impl<'o> Gen<'o> {
                 text.push(' ');
                 let omod: &&str = self.r.pick(&["mul:2", "mul:4", "div:2"]);
                 text.push_str(omod);
-            }
-            if vop3_only && OPSEL16.contains(&name) && self.r.pct(40) {
-                let n = nsrc + 1;
-                let bits: Vec<String> = (0..n).map(|_| self.r.below(2).to_string()).collect();
-                text.push_str(&format!(" op_sel:[{}]", bits.join(",")));
             }
         }
         if dpp {
@@ -1714,8 +1763,16 @@ impl<'o> Gen<'o> {
     pub fn exec_set(&mut self) -> Vec<String> {
         let (exec, b) = (self.exec(), self.b());
         let m = self.mask_value();
-        match self.r.below(7) {
-            0 | 1 => {
+        match self.r.below(8) {
+            7 if !self.wave64 => {
+                // EXEC_HI of a wave32: a register like others (EXEC_LO alone masks lanes).
+                if self.r.pct(50) {
+                    vec![format!("s_mov_b32 exec_hi, {:#x}", self.r.u32())]
+                } else {
+                    vec![format!("s_mov_b64 exec, {}", self.sdata(2))]
+                }
+            }
+            0 | 1 | 7 => {
                 if self.wave64 {
                     vec![
                         format!("s_mov_b32 exec_lo, {:#x}", m as u32),
@@ -1759,9 +1816,9 @@ impl<'o> Gen<'o> {
     /// A lane mask: all, none, one lane, halves, patterns, random.
     fn mask_value(&mut self) -> u64 {
         let full = if self.wave64 { u64::MAX } else { 0xffff_ffff };
-        let m = match self.r.below(12) {
+        let m = match self.r.below(14) {
             0 => 0,
-            1 => full,
+            1 | 12 | 13 => full,
             2 => 1 << self.r.below(if self.wave64 { 64 } else { 32 }),
             3 => 0x5555_5555_5555_5555,
             4 => 0xffff_0000_ffff_0000,
@@ -1818,15 +1875,50 @@ impl<'o> Gen<'o> {
 
     /// Instructions with no effect on the state compared (scheduling hints, waits).
     fn misc(&mut self) -> Vec<String> {
-        let t = match self.r.below(8) {
+        let t = match self.r.below(14) {
             0 => format!("s_nop {}", self.r.below(8)),
-            1 => "s_delay_alu instid0(VALU_DEP_1)".into(),
+            1 => "s_delay_alu instid0(VALU_DEP_1) | instskip(NEXT) | instid1(SALU_CYCLE_1)".into(),
             2 => format!("s_sleep {}", self.r.below(2)),
             3 => format!("s_setprio {}", self.r.below(4)),
             4 => "s_barrier".into(),
-            5 => "s_waitcnt vmcnt(0) lgkmcnt(0)".into(),
-            6 => "s_icache_inv".into(),
-            _ => "s_dcache_inv".into(),
+            5 => format!(
+                "s_waitcnt vmcnt({}) expcnt({}) lgkmcnt({})",
+                self.r.below(64),
+                self.r.below(8),
+                self.r.below(64)
+            ),
+            6 => format!("s_waitcnt {:#x}", self.r.below(0x10000)),
+            7 => {
+                let name =
+                    *self.r.pick(&["s_waitcnt_vmcnt", "s_waitcnt_vscnt", "s_waitcnt_lgkmcnt", "s_waitcnt_expcnt"]);
+                // LLVM 19 takes only null as the register (the SGPR form is the count's
+                // register operand, which it does not assemble).
+                format!("{name} null, {:#x}", self.r.below(64))
+            }
+            8 => {
+                // Hardware registers whose contents do not depend on timing (not TRAPSTS:
+                // reading it keeps a program in the checking loop; that is rare).
+                let reg = if self.r.pct(5) {
+                    "HW_REG_TRAPSTS"
+                } else {
+                    *self.r.pick(&[
+                        "HW_REG_MODE",
+                        "HW_REG_STATUS",
+                        "HW_REG_GPR_ALLOC",
+                        "HW_REG_LDS_ALLOC",
+                        "HW_REG_IB_STS",
+                        "HW_REG_HW_ID1",
+                        "HW_REG_HW_ID2",
+                        "HW_REG_SH_MEM_BASES",
+                    ])
+                };
+                format!("s_getreg_b32 {}, hwreg({reg})", self.sdata(1))
+            }
+            9 => "s_icache_inv".into(),
+            10 => "s_dcache_inv".into(),
+            11 => "s_gl1_inv".into(),
+            12 => format!("s_clause {:#x}", self.r.below(4)),
+            _ => "v_nop".into(),
         };
         vec![t]
     }
@@ -1856,7 +1948,11 @@ impl<'o> Gen<'o> {
 
     /// The SCC- or VCC-setting instruction before a uniform branch.
     fn cond_setup(&mut self) -> (Vec<String>, &'static str) {
-        let cond = *self.r.pick(&["scc0", "scc1", "vccz", "vccnz", "execz", "execnz"]);
+        let cond = if self.r.pct(3) {
+            *self.r.pick(&["cdbgsys", "cdbguser", "cdbgsys_or_user", "cdbgsys_and_user"])
+        } else {
+            *self.r.pick(&["scc0", "scc1", "vccz", "vccnz", "execz", "execnz"])
+        };
         let setup = match cond {
             "scc0" | "scc1" => {
                 // A compare or any SALU instruction (most set SCC).
@@ -1886,7 +1982,7 @@ impl<'o> Gen<'o> {
     fn item(&mut self, depth: usize) -> Vec<Item> {
         loop {
             let it = self.item_any(depth);
-            let known = it.iter().any(|i| matches!(i, Item::Code(l) if known_divergence(l)));
+            let known = it.iter().any(known_divergence);
             if !known {
                 return it;
             }
@@ -1965,12 +2061,17 @@ impl<'o> Gen<'o> {
                 let els = if self.r.pct(40) { Some(self.block(depth + 1, n)) } else { None };
                 vec![Item::DivIf { depth, cond, mask, then, els }]
             }
-            990..=999 if depth == 0 && !self.in_call => {
+            990..=996 if depth == 0 && !self.in_call => {
                 self.in_call = true;
                 let n = self.r.range(1, 5) as usize;
                 let body = self.block(1, n);
                 self.in_call = false;
-                vec![Item::Call { times: self.r.range(1, 2), body }]
+                vec![Item::Call { times: self.r.range(1, 2), swap: self.r.pct(40), body }]
+            }
+            997..=999 => {
+                let n = self.r.range(1, 3) as usize;
+                let body = self.block(depth, n);
+                vec![Item::Jump { body }]
             }
             _ => code(self.vop()),
         }
@@ -2132,8 +2233,31 @@ const NO_CLAMP: &[&str] = &["v_dot2_f16_f16", "v_dot2_bf16_bf16"];
 const NO_OMOD: &[&str] = &[];
 /// Opcodes with typed-integer sources that take neg/abs anyway (bitwise).
 const FLOAT_BITS_MODS: &[&str] = &[];
-/// VOP3-only 16-bit opcodes that take op_sel.
-const OPSEL16: &[&str] = &[];
+/// The VOP3-only 16-bit opcodes whose op_sel LLVM 19 (fake16 syntax) accepts.
+const OPSEL16: &[&str] = &[
+    "v_mad_u16",
+    "v_fma_f16",
+    "v_min3_f16",
+    "v_min3_i16",
+    "v_min3_u16",
+    "v_max3_f16",
+    "v_max3_i16",
+    "v_max3_u16",
+    "v_med3_f16",
+    "v_med3_i16",
+    "v_med3_u16",
+    "v_mad_i16",
+    "v_div_fixup_f16",
+    "v_mad_u32_u16",
+    "v_mad_i32_i16",
+    "v_add_nc_u16",
+    "v_sub_nc_u16",
+    "v_add_nc_i16",
+    "v_sub_nc_i16",
+    "v_pack_b32_f16",
+    "v_cvt_pk_norm_i16_f16",
+    "v_cvt_pk_norm_u16_f16",
+];
 /// VOP3P opcodes without clamp.
 const PK_NO_CLAMP: &[&str] = &[];
 /// DS opcodes made by `ds_special`.
