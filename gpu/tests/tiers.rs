@@ -48,6 +48,8 @@ struct Case {
     m0: u32,
     vcc: u64,
     scc: bool,
+    /// Work-items of the workgroup (a partial wave starts with the lanes that exist).
+    threads: u32,
 }
 
 impl Case {
@@ -62,15 +64,25 @@ impl Case {
     fn new(seed: u64, fault: bool, ops: &Ops) -> Case {
         let mut r = Rng::new(seed ^ 0x5eed_da7a);
         let wave64 = r.pct(35);
+        let mut case = Case::inputs(seed, wave64, &mut r);
+        let mut g = Gen::new(seed, wave64, ops);
+        let budget = g.r.range(20, 160) as usize;
+        case.items = g.program(budget);
+        case.fault = fault.then(|| g.fault());
+        case
+    }
+
+    /// A program without items: the random inputs of `seed`.
+    fn inputs(seed: u64, wave64: bool, r: &mut Rng) -> Case {
         let lanes = if wave64 { 64 } else { 32 };
-        let sgpr = (0..64).map(|_| gen::value(&mut r)).collect();
+        let sgpr = (0..64).map(|_| gen::value(r)).collect();
         // Per register: the same value in every lane, a value per lane, or f64 pairs.
         let mut vgpr = vec![0u32; lanes * 64];
         let mut reg = 0;
         while reg < 64 {
             match r.below(10) {
                 0..=1 => {
-                    let v = gen::value(&mut r);
+                    let v = gen::value(r);
                     (0..lanes).for_each(|l| vgpr[l * 64 + reg] = v);
                     reg += 1;
                 }
@@ -83,18 +95,15 @@ impl Case {
                     reg += 2;
                 }
                 _ => {
-                    (0..lanes).for_each(|l| vgpr[l * 64 + reg] = gen::value(&mut r));
+                    (0..lanes).for_each(|l| vgpr[l * 64 + reg] = gen::value(r));
                     reg += 1;
                 }
             }
         }
-        let mem = (0..MEM_BYTES / 4).map(|_| gen::value(&mut r)).collect();
+        let mem = (0..MEM_BYTES / 4).map(|_| gen::value(r)).collect();
         let (m0, vcc, scc) = (r.u32(), r.u64(), r.pct(50));
-        let mut g = Gen::new(seed, wave64, ops);
-        let budget = g.r.range(20, 160) as usize;
-        let items = g.program(budget);
-        let fault = fault.then(|| g.fault());
-        Case { seed, wave64, fault, items, sgpr, vgpr, mem, m0, vcc, scc }
+        let threads = if r.pct(85) { lanes as u32 } else { r.range(1, lanes as u32 - 1) };
+        Case { seed, wave64, fault: None, items: vec![], sgpr, vgpr, mem, m0, vcc, scc, threads }
     }
 
     /// The body's assembly (without prologue and epilogue), labels prefixed `pfx`.
@@ -118,8 +127,18 @@ impl Case {
             s.push_str(&x);
             s.push('\n');
         };
-        // Prologue: lane id, inputs, LDS contents, M0, VCC, SCC.
-        l("v_mov_b32 v64, v0".into());
+        // Prologue: lane id, inputs, LDS contents, M0, VCC, SCC, with every lane on (the
+        // EXEC of the launch is restored before the body).
+        if self.wave64 {
+            l("s_mov_b64 s[94:95], exec".into());
+            l("s_mov_b64 exec, -1".into());
+            l("v_mbcnt_lo_u32_b32 v64, -1, 0".into());
+            l("v_mbcnt_hi_u32_b32 v64, -1, v64".into());
+        } else {
+            l("s_mov_b32 s94, exec_lo".into());
+            l("s_mov_b32 exec_lo, -1".into());
+            l("v_mbcnt_lo_u32_b32 v64, -1, 0".into());
+        }
         l("v_lshlrev_b32 v65, 8, v64".into());
         l("v_add_nc_u32 v66, 0x100, v65".into());
         for k in 0..4 {
@@ -137,6 +156,7 @@ impl Case {
         l(format!("s_mov_b32 m0, {:#x}", self.m0));
         l(format!("s_mov_b32 vcc_lo, {:#x}", self.vcc as u32));
         l(format!("s_mov_b32 vcc_hi, {:#x}", (self.vcc >> 32) as u32));
+        l(if self.wave64 { "s_mov_b64 exec, s[94:95]" } else { "s_mov_b32 exec_lo, s94" }.into());
         l(format!("s_cmp_eq_u32 0, {}", self.scc as u32 ^ 1));
         for line in self.body(pfx) {
             l(line);
@@ -327,7 +347,7 @@ impl Tier {
         user.extend([MEM_BYTES, 0]);
         user.extend(BufferResource::raw(data_bo.va(), MEM_BYTES).encode());
         user.extend(BufferResource::raw(data_bo.va(), SHORT_RECORDS).encode());
-        let mut d = Dispatch::new(&code_bo, &user, [false; 3], [lanes as u32, 1, 1]).lds(LDS_BYTES);
+        let mut d = Dispatch::new(&code_bo, &user, [false; 3], [case.threads, 1, 1]).lds(LDS_BYTES);
         d.rsrc1 = RSRC1_ALL_VGPRS;
         let ib_words = d.ib([1, 1, 1], if case.wave64 { W64 } else { W32 });
         let ib_bo = self.alloc(&ib_words);
@@ -567,6 +587,53 @@ fn shrink(pair: &mut Pair, case: &Case, deadline: Instant) -> Case {
     best
 }
 
+/// The initial values of the registers `lines` name (VGPRs: the first lanes), for a
+/// divergence report.
+fn inputs_of(case: &Case, lines: &[String]) -> String {
+    let mut vregs = std::collections::BTreeSet::new();
+    let mut sregs = std::collections::BTreeSet::new();
+    for l in lines {
+        let text = l.split("//").next().unwrap_or("");
+        for tok in text.split(|c: char| !(c.is_ascii_alphanumeric() || c == '[' || c == ']' || c == ':')) {
+            let (kind, rest) = match tok.chars().next() {
+                Some(k @ ('v' | 's')) => (k, &tok[1..]),
+                _ => continue,
+            };
+            let (lo, hi) = match rest.strip_prefix('[').and_then(|r| r.strip_suffix(']')) {
+                Some(range) => match range.split_once(':') {
+                    Some((a, b)) => (a.parse::<u32>().ok(), b.parse::<u32>().ok()),
+                    None => (None, None),
+                },
+                None => (rest.parse::<u32>().ok(), rest.parse::<u32>().ok()),
+            };
+            if let (Some(lo), Some(hi)) = (lo, hi) {
+                for r in lo..=hi.min(lo + 16) {
+                    if kind == 'v' && r < 64 {
+                        vregs.insert(r);
+                    } else if kind == 's' && (16..80).contains(&r) {
+                        sregs.insert(r);
+                    }
+                }
+            }
+        }
+    }
+    let mut out = String::new();
+    let lanes = case.lanes().min(8);
+    for r in vregs {
+        let vals: Vec<String> = (0..lanes).map(|l| format!("{:#010x}", case.vgpr[l * 64 + r as usize])).collect();
+        let _ = writeln!(out, "    v{r} (lanes 0..{lanes}): {}", vals.join(" "));
+    }
+    for r in sregs {
+        let _ = writeln!(out, "    s{r}: {:#010x}", case.sgpr[r as usize - 16]);
+    }
+    let _ = writeln!(
+        out,
+        "    M0 {:#010x}, VCC {:#018x}, SCC {}, work-items {}",
+        case.m0, case.vcc, case.scc as u8, case.threads
+    );
+    out
+}
+
 // ---- the driver ----
 
 #[derive(Default)]
@@ -594,6 +661,11 @@ struct Totals {
 /// Generates, assembles (in batches) and compares the programs of `seeds`.
 fn run_seeds(pair: &mut Pair, ops: &Ops, seeds: &[(u64, bool)], totals: &mut Totals, shrink_budget: Duration) {
     let cases: Vec<Case> = seeds.iter().map(|&(s, f)| Case::new(s, f, ops)).collect();
+    run_cases(pair, &cases, totals, shrink_budget);
+}
+
+/// Assembles (in batches) and compares `cases`.
+fn run_cases(pair: &mut Pair, cases: &[Case], totals: &mut Totals, shrink_budget: Duration) {
     for wave64 in [false, true] {
         let batch: Vec<&Case> = cases.iter().filter(|c| c.wave64 == wave64).collect();
         if batch.is_empty() {
@@ -665,9 +737,12 @@ fn run_seeds(pair: &mut Pair, ops: &Ops, seeds: &[(u64, bool)], totals: &mut Tot
                     let _ = writeln!(msg, "  {d}");
                 }
                 let _ = writeln!(msg, "shrunk body:");
-                for l in small.body("s") {
+                let body = small.body("s");
+                for l in &body {
                     let _ = writeln!(msg, "    {l}");
                 }
+                let _ = writeln!(msg, "inputs (SOFTNAVI_TIERS_SEED={} prints the whole program):", case.seed);
+                msg.push_str(&inputs_of(&small, &body));
                 eprintln!("{msg}");
                 totals.divergences.push(msg);
             }
@@ -679,12 +754,15 @@ fn env_u64(k: &str) -> Option<u64> {
     std::env::var(k).ok().and_then(|v| v.trim().parse().ok())
 }
 
-/// The fixed seeds of the default run: programs of both wave sizes, and a smaller set
-/// that ends in a VM fault.
+/// Whether seed `s` makes a program of the fault set (one in eight).
+fn fault_seed(s: u64) -> bool {
+    s % 8 == 7
+}
+
+/// The fixed seeds of the default run: programs of both wave sizes, one in eight of the
+/// fault set.
 fn fixed_seeds() -> Vec<(u64, bool)> {
-    let mut v: Vec<(u64, bool)> = (0..48).map(|s| (s, false)).collect();
-    v.extend((1000..1008).map(|s| (s, true)));
-    v
+    (0..56).map(|s| (s, fault_seed(s))).collect()
 }
 
 #[test]
@@ -694,7 +772,7 @@ fn tiers_agree_on_random_programs() {
     let mut totals = Totals::default();
     let start = Instant::now();
     if let Some(seed) = env_u64("SOFTNAVI_TIERS_SEED") {
-        let fault = std::env::var("SOFTNAVI_TIERS_FAULT").is_ok_and(|v| v == "1");
+        let fault = fault_seed(seed);
         let case = Case::new(seed, fault, &ops);
         eprintln!("seed {seed} (wave{}):\n{}", case.lanes(), case.source("s"));
         run_seeds(&mut pair, &ops, &[(seed, fault)], &mut totals, Duration::from_secs(120));
@@ -708,7 +786,7 @@ fn tiers_agree_on_random_programs() {
         let mut last = Instant::now();
         while Instant::now() < end {
             // One fault-set program in eight.
-            let seeds: Vec<(u64, bool)> = (0..24).map(|k| (next + k, (next + k) % 8 == 7)).collect();
+            let seeds: Vec<(u64, bool)> = (0..24).map(|k| (next + k, fault_seed(next + k))).collect();
             next += 24;
             run_seeds(&mut pair, &ops, &seeds, &mut totals, Duration::from_secs(300));
             if last.elapsed() > Duration::from_secs(30) {
@@ -763,7 +841,7 @@ fn generator_assembles() {
     let mut by_msg: BTreeMap<String, Vec<String>> = BTreeMap::new();
     let mut lines = 0;
     for chunk in (base..base + n).collect::<Vec<_>>().chunks(100) {
-        let cases: Vec<Case> = chunk.iter().map(|&s| Case::new(s, s % 8 == 7, &ops)).collect();
+        let cases: Vec<Case> = chunk.iter().map(|&s| Case::new(s, fault_seed(s), &ops)).collect();
         for wave64 in [false, true] {
             let batch: Vec<&Case> = cases.iter().filter(|c| c.wave64 == wave64).collect();
             lines += batch.iter().map(|c| c.size()).sum::<usize>();
@@ -820,11 +898,36 @@ fn try_repro(body: &str, wave64: bool, vgprs: &[(u32, &[u32])]) -> Result<Vec<St
         m0: 0,
         vcc: 0,
         scc: false,
+        threads: lanes as u32,
     };
     let mut pair = Pair::new();
     let code = assemble(&[&case]).map_err(|e| format!("{e:?}"))?.pop().unwrap();
     let (a, b) = pair.run(&case, &code);
     Ok(compare(&case, &a, &b))
+}
+
+/// The M0 both tiers leave after a hand-written body (as [`repro`] runs it).
+fn m0_after(body: &str, wave64: bool) -> (u32, u32) {
+    let case = Case {
+        seed: 0,
+        wave64,
+        fault: None,
+        items: vec![Item::Code(body.lines().map(|l| l.trim().to_string()).filter(|l| !l.is_empty()).collect())],
+        sgpr: vec![0; 64],
+        vgpr: vec![0; if wave64 { 64 * 64 } else { 32 * 64 }],
+        mem: vec![0; MEM_BYTES as usize / 4],
+        m0: 0,
+        vcc: 0,
+        scc: false,
+        threads: if wave64 { 64 } else { 32 },
+    };
+    let code = assemble(&[&case]).unwrap().pop().unwrap();
+    let (a, b) = Pair::new().run(&case, &code);
+    let m0 = |o: &Outcome| match o {
+        Outcome::Done { dump, .. } => dump[case.lanes() * 64 + (93 - DUMP_SGPRS.start) as usize],
+        other => panic!("{other:?}"),
+    };
+    (m0(&a), m0(&b))
 }
 
 /// Asserts that the tiers agree on a reproducer.
@@ -836,6 +939,44 @@ fn assert_repro(body: &str, wave64: bool, vgprs: &[(u32, &[u32])]) {
 /// Every f32 special value, one per lane.
 fn f32_specials() -> Vec<u32> {
     gen::F32S.to_vec()
+}
+
+/// Every ALU opcode the generator knows, in programs of 40 random instances each (wave32
+/// and wave64), with the long run's inputs: a sweep that reaches each opcode, however
+/// rare. A tool for the report (about two minutes); prints the divergences it finds.
+#[test]
+#[ignore = "a sweep over every opcode (a tool)"]
+fn sweep_every_alu_opcode() {
+    let ops = Ops::new();
+    let mut pair = Pair::new();
+    let mut totals = Totals::default();
+    let start = Instant::now();
+    let base = env_u64("SOFTNAVI_TIERS_BASE").unwrap_or(0);
+    let infos = Gen::new(0, false, &ops).alu_ops();
+    for (k, chunk) in infos.chunks(12).enumerate() {
+        let mut cases = vec![];
+        for (j, info) in chunk.iter().enumerate() {
+            for wave64 in [false, true] {
+                let seed = base + 1_000_000 + 2 * (12 * k + j) as u64 + wave64 as u64;
+                let mut case = Case::inputs(seed, wave64, &mut Rng::new(seed));
+                let mut g = Gen::new(seed, wave64, &ops);
+                case.items = (0..40).map(|_| Item::Code(g.instance(info))).filter(|i| !gen::known(i)).collect();
+                cases.push(case);
+            }
+        }
+        // Report what does not assemble (a generator bug) and go on without it.
+        let mut good = vec![];
+        for c in cases {
+            match assemble(&[&c]) {
+                Ok(_) => good.push(c),
+                Err(e) => eprintln!("does not assemble: {e:?}"),
+            }
+        }
+        run_cases(&mut pair, &good, &mut totals, Duration::from_secs(60));
+    }
+    totals.compile = pair.on.compile;
+    report(&totals, start.elapsed());
+    assert!(totals.divergences.is_empty(), "{} divergences (above)", totals.divergences.len());
 }
 
 /// A tool: the f32 VOP1 operations with each input modifier on every special value,
@@ -915,4 +1056,145 @@ fn divergence_setpc_fallthrough() {
         false,
         &[],
     );
+}
+
+/// A tool: f32 operations of one to three sources, with each input modifier and clamp /
+/// omod, on random pairs and triples of special values (wave64, 20 instructions of 64
+/// lanes per program), listing which disagree.
+#[test]
+#[ignore = "a tool for narrowing divergences down"]
+fn explore_f32_special_values() {
+    let ops: &[(&str, usize)] = &[
+        ("v_add_f32", 2),
+        ("v_sub_f32", 2),
+        ("v_subrev_f32", 2),
+        ("v_mul_f32", 2),
+        ("v_min_f32", 2),
+        ("v_max_f32", 2),
+        ("v_fma_f32", 3),
+        ("v_fmac_f32", 2),
+        ("v_min3_f32", 3),
+        ("v_max3_f32", 3),
+        ("v_med3_f32", 3),
+        ("v_ldexp_f32", 2),
+        ("v_mul_dx9_zero_f32", 2),
+        ("v_fma_dx9_zero_f32", 3),
+        ("v_minmax_f32", 3),
+        ("v_maxmin_f32", 3),
+        ("v_cndmask_b32", 2),
+        ("v_cmp_class_f32", 2),
+        ("v_frexp_mant_f32", 1),
+        ("v_frexp_exp_i32_f32", 1),
+        ("v_rcp_f32", 1),
+        ("v_rsq_f32", 1),
+        ("v_sqrt_f32", 1),
+        ("v_exp_f32", 1),
+        ("v_log_f32", 1),
+        ("v_floor_f32", 1),
+        ("v_ceil_f32", 1),
+        ("v_trunc_f32", 1),
+        ("v_rndne_f32", 1),
+        ("v_fract_f32", 1),
+        ("v_cvt_i32_f32", 1),
+        ("v_cvt_u32_f32", 1),
+        ("v_cvt_f32_i32", 1),
+        ("v_cvt_f32_u32", 1),
+        ("v_mov_b32", 1),
+        ("v_cmp_lt_f32", 2),
+        ("v_cmp_nge_f32", 2),
+        ("v_cmp_lg_f32", 2),
+        ("v_cmp_u_f32", 2),
+        ("v_cmp_neq_f32", 2),
+    ];
+    let mut r = Rng::new(7);
+    let mut vals = f32_specials();
+    vals.extend(gen::INTS);
+    for &(op, n) in ops {
+        for variant in 0..6 {
+            let mut body = String::new();
+            for k in 0..20u32 {
+                let mut srcs = vec![];
+                for j in 0..n as u32 {
+                    let v = format!("v{}", 1 + 3 * k + j);
+                    let m = match (variant + k as usize + j as usize) % 4 {
+                        _ if variant == 0 => v,
+                        0 => v,
+                        1 => format!("-{v}"),
+                        2 => format!("|{v}|"),
+                        _ => format!("-|{v}|"),
+                    };
+                    let plain = op.starts_with("v_cvt_f32_") || op == "v_mov_b32";
+                    srcs.push(if plain || (op == "v_ldexp_f32" || op == "v_cmp_class_f32") && j == 1 {
+                        format!("v{}", 1 + 3 * k + j)
+                    } else {
+                        m
+                    });
+                }
+                let int_out =
+                    op.starts_with("v_cmp") || op.starts_with("v_cvt_") || op.contains("_i32_") || op == "v_mov_b32";
+                let outm = match variant {
+                    4 if !int_out => " clamp",
+                    5 if !int_out => " mul:2",
+                    _ => "",
+                };
+                let line = if op.starts_with("v_cmp") {
+                    format!("{op}_e64 s[{}:{}], {}", 16 + 2 * k, 17 + 2 * k, srcs.join(", "))
+                } else if op == "v_cndmask_b32" {
+                    format!("{op}_e64 v{}, {}, vcc", 64 - 1 - k as usize % 2, srcs.join(", "))
+                } else {
+                    format!("{op}_e64 v{}, {}{outm}", 61 + k % 2, srcs.join(", "))
+                };
+                body.push_str(&line);
+                body.push('\n');
+                // Keep every result: copy it into the registers the dump shows.
+                if !op.starts_with("v_cmp") {
+                    body.push_str(&format!("v_mov_b32 v{}, v{}\n", 1 + 3 * k + 2, 61 + k % 2));
+                }
+            }
+            let regs: Vec<Vec<u32>> = (0..61).map(|_| (0..64).map(|_| *r.pick(&vals)).collect()).collect();
+            let init: Vec<(u32, &[u32])> = regs.iter().enumerate().skip(1).map(|(i, v)| (i as u32, &v[..])).collect();
+            match try_repro(&body, true, &init) {
+                Ok(d) if !d.is_empty() => {
+                    eprintln!("{op} variant {variant}: {}", d[..d.len().min(4)].join("; "));
+                }
+                Ok(_) => {}
+                Err(e) => eprintln!("{op} variant {variant}: does not assemble: {}", &e[..e.len().min(300)]),
+            }
+        }
+    }
+}
+
+/// Divergence: s_cmov_b64 with NULL as destination while SCC is 0. The interpreter writes
+/// nothing; the translated code (`jit/salu.rs`, S_CMOV_B64) writes `select(SCC, src,
+/// old)` through `Ir::sdst64`, with `old` read from NULL as 0, and `sdst64` stores the
+/// pair NULL, M0: M0 becomes 0. (With SCC 1 both tiers write the source's high half to
+/// M0: see `null_64bit_destination_keeps_m0`.)
+#[test]
+#[ignore = "divergence: s_cmov_b64 null with SCC 0 clears M0 in the translated code"]
+fn divergence_cmov_b64_null() {
+    assert_repro(
+        "s_mov_b32 m0, 0x12345678
+        s_mov_b32 s20, 1
+        s_mov_b32 s21, 0xabcdef
+        s_cmp_eq_u32 0, 1
+        s_cmov_b64 null, s[20:21]",
+        false,
+        &[],
+    );
+}
+
+/// Not a divergence but a departure of both tiers from seed 000 ("NULL": a write to NULL
+/// is discarded): a 64-bit SALU result (and a wave64 lane mask) with NULL as destination
+/// writes its high half to M0, the register after NULL (`Wave::sdst64` and `Ir::sdst64`
+/// store the pair 124, 125; `sset` drops 124 only).
+#[test]
+#[ignore = "both tiers: a 64-bit write to NULL changes M0"]
+fn null_64bit_destination_keeps_m0() {
+    for (body, wave64) in [
+        ("s_mov_b32 m0, 0x12345678\ns_mov_b32 s20, 1\ns_mov_b32 s21, 0xabcdef\ns_mov_b64 null, s[20:21]", false),
+        ("s_mov_b32 m0, 0x12345678\ns_cmp_eq_u32 0, 0\ns_cselect_b64 null, -1, 0", false),
+        ("s_mov_b32 m0, 0x12345678\nv_cmp_eq_u32_e64 null, 0, 0", true),
+    ] {
+        assert_eq!(m0_after(body, wave64), (0x1234_5678, 0x1234_5678), "M0 after\n{body}");
+    }
 }

@@ -9,7 +9,7 @@
 //! - s64..s67: uniform loop counters (by nesting depth); s68..s75: saved EXEC (by depth,
 //!   pairs); s76..s77: the return address of calls, s78..s79: computed jump targets;
 //!   s80..s87: the break masks of divergent loops (by depth, pairs); s88..s95: the
-//!   epilogue's;
+//!   prologue's and epilogue's; s96: MODE saved by mode items;
 //! - v0..v55: random data, written by random instructions; v56..v59: memory addresses;
 //!   v60..v63: the per-lane trip counts of divergent loops (by depth); v64 and up: the
 //!   prologue's and epilogue's.
@@ -233,6 +233,8 @@ pub const SLOOP: u32 = 64;
 pub const SSAVE: u32 = 68;
 pub const SRET: u32 = 76;
 pub const SACC: u32 = 80;
+/// Where mode items keep MODE while they change it.
+pub const SMODE: u32 = 96;
 /// The deepest nesting of control items.
 pub const MAX_DEPTH: usize = 3;
 /// LDS bytes of every wave.
@@ -392,7 +394,7 @@ impl Render<'_> {
                 let (head, end) = (self.label(), self.label());
                 self.line(format!("s_mov_b32 {c}, {count}"));
                 self.line(format!("{head}:"));
-                if shape % 3 == 2 {
+                if shape % 4 == 2 {
                     // A while loop: the test at the top, an unconditional back edge.
                     self.line(format!("s_cmp_eq_u32 {c}, 0"));
                     self.line(format!("s_cbranch_scc1 {end}"));
@@ -401,14 +403,24 @@ impl Render<'_> {
                     self.line(format!("s_branch {head}"));
                 } else {
                     self.items(body);
-                    if shape % 3 == 0 {
-                        self.line(format!("s_add_i32 {c}, {c}, -1"));
-                        self.line(format!("s_cmp_lg_u32 {c}, 0"));
-                        self.line(format!("s_cbranch_scc1 {head}"));
-                    } else {
-                        self.line(format!("s_sub_u32 {c}, {c}, 1"));
-                        self.line(format!("s_cmpk_eq_u32 {c}, 0x0"));
-                        self.line(format!("s_cbranch_scc0 {head}"));
+                    match shape % 4 {
+                        0 => {
+                            self.line(format!("s_add_i32 {c}, {c}, -1"));
+                            self.line(format!("s_cmp_lg_u32 {c}, 0"));
+                            self.line(format!("s_cbranch_scc1 {head}"));
+                        }
+                        1 => {
+                            self.line(format!("s_sub_u32 {c}, {c}, 1"));
+                            self.line(format!("s_cmpk_eq_u32 {c}, 0x0"));
+                            self.line(format!("s_cbranch_scc0 {head}"));
+                        }
+                        _ => {
+                            // The back edge on VCC.
+                            self.line(format!("s_add_i32 {c}, {c}, -1"));
+                            self.line(format!("s_cmp_lg_u32 {c}, 0"));
+                            self.line(format!("s_cselect_{b} {vcc}, -1, 0"));
+                            self.line(format!("s_cbranch_vccnz {head}"));
+                        }
                     }
                 }
                 self.line(format!("{end}:"));
@@ -636,12 +648,19 @@ pub const KNOWN_DIVERGENCES: &[(&str, &str)] = &[
     // The translated code loses the sign of a negated NaN input (divergence_rcp_neg_nan).
     ("v_rcp_f32_e64", ", -v"),
     ("v_rcp_iflag_f32_e64", ", -v"),
+    // With SCC 0 the translated code writes M0 (divergence_cmov_b64_null).
+    ("s_cmov_b64 null", ""),
 ];
 
 /// Whether the known divergences are generated too.
 fn known_on() -> bool {
     static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
     *ON.get_or_init(|| std::env::var("SOFTNAVI_TIERS_KNOWN").is_ok_and(|v| v == "1"))
+}
+
+/// Whether `item` is a known divergence (and known divergences are not generated).
+pub fn known(item: &Item) -> bool {
+    known_divergence(item)
 }
 
 fn known_divergence(item: &Item) -> bool {
@@ -795,6 +814,7 @@ impl<'o> Gen<'o> {
         if self.wave64 {
             match self.r.below(8) {
                 0 => "vcc".into(),
+                1 => "null".into(),
                 _ => self.sdata(2),
             }
         } else {
@@ -1043,7 +1063,7 @@ impl<'o> Gen<'o> {
             if (float_dst || CLAMP_INT.contains(&name)) && !NO_CLAMP.contains(&name) && self.r.pct(15) {
                 text.push_str(" clamp");
             }
-            if float_dst && d != Ty::F16 && !NO_OMOD.contains(&name) && self.r.pct(12) {
+            if float_dst && !NO_OMOD.contains(&name) && self.r.pct(12) {
                 text.push(' ');
                 let omod: &&str = self.r.pick(&["mul:2", "mul:4", "div:2"]);
                 text.push_str(omod);
@@ -1110,6 +1130,29 @@ impl<'o> Gen<'o> {
         let bc = if self.r.pct(40) { " bound_ctrl:1" } else { "" };
         let fi = if self.r.pct(30) { " fi:1" } else { "" };
         format!("{ctrl} row_mask:{rm:#x} bank_mask:{bm:#x}{bc}{fi}")
+    }
+
+    /// One random instance of ALU opcode `info` (any of [`Ops`]'s ALU lists); a v_cmpx
+    /// comes after a line that turns every lane on.
+    pub fn instance(&mut self, info: &OpInfo) -> Vec<String> {
+        match info.enc {
+            Encoding::Sop1 | Encoding::Sop2 | Encoding::Sopc | Encoding::Sopk => self.sop_of(info),
+            Encoding::Vopc if info.flags & F::CMPX != 0 => {
+                let on = if self.wave64 { "s_mov_b64 exec, -1" } else { "s_mov_b32 exec_lo, -1" };
+                let mut l = vec![on.to_string()];
+                l.extend(self.vopc_of(info, None));
+                l
+            }
+            Encoding::Vopc => self.vopc_of(info, None),
+            Encoding::Vop3p => self.vop3p_of(info),
+            _ => self.vop_of(info),
+        }
+    }
+
+    /// Every ALU opcode the generator knows.
+    pub fn alu_ops(&self) -> Vec<&'static OpInfo> {
+        let o = self.ops;
+        o.sop.iter().chain(&o.vop).chain(&o.vopc).chain(&o.vop3p).copied().collect()
     }
 
     /// v_fmamk / v_fmaak (a literal K that is always there).
@@ -1210,6 +1253,10 @@ impl<'o> Gen<'o> {
     /// A random VOP3P instruction (packed 16-bit, dot products, mixed precision, WMMA).
     pub fn vop3p(&mut self) -> Vec<String> {
         let info = *self.r.pick(&self.ops.vop3p);
+        self.vop3p_of(info)
+    }
+
+    fn vop3p_of(&mut self, info: &OpInfo) -> Vec<String> {
         let name = info.name;
         if name.starts_with("v_wmma") {
             return self.wmma(info);
@@ -1843,18 +1890,28 @@ impl<'o> Gen<'o> {
     // ---- mode ----
 
     /// A MODE change and back (the translated code leaves for the interpreter while the
-    /// float mode is not the default), or a MODE read.
+    /// float mode is not the default, and for the checking loop while MODE enables float
+    /// exceptions or TRAP_AFTER_INST, which without a trap handler are only recorded), or
+    /// a MODE read.
     pub fn mode(&mut self) -> Vec<Item> {
-        let mut items = vec![];
-        match self.r.below(4) {
-            0 => items.push(Item::Code(vec![format!("s_getreg_b32 {}, hwreg(HW_REG_MODE, 0, 10)", self.sdata(1))])),
-            1 => items.push(Item::Code(vec![format!("s_round_mode {:#x}", self.r.below(16))])),
-            2 => items.push(Item::Code(vec![format!("s_denorm_mode {:#x}", self.r.below(16))])),
-            _ => items.push(Item::Code(vec![format!(
-                "s_setreg_imm32_b32 hwreg(HW_REG_MODE, 0, 8), {:#x}",
-                self.r.below(256)
-            )])),
+        if self.r.pct(25) {
+            return vec![Item::Code(vec![format!("s_getreg_b32 {}, hwreg(HW_REG_MODE, 0, 10)", self.sdata(1))])];
         }
+        // MODE is saved in s96 (no random instruction writes it) and restored after.
+        let mut items = vec![Item::Code(vec![format!("s_getreg_b32 s{SMODE}, hwreg(HW_REG_MODE)")])];
+        let set = match self.r.below(6) {
+            0 => format!("s_round_mode {:#x}", self.r.below(16)),
+            1 => format!("s_denorm_mode {:#x}", self.r.below(16)),
+            2 => format!("s_setreg_imm32_b32 hwreg(HW_REG_MODE, 0, 8), {:#x}", self.r.below(256)),
+            // DX10_CLAMP and IEEE.
+            3 => format!("s_setreg_imm32_b32 hwreg(HW_REG_MODE, 8, 2), {:#x}", self.r.below(4)),
+            // Float exception enables (invalid, denormal, divide by zero, overflow,
+            // underflow, inexact).
+            4 => format!("s_setreg_imm32_b32 hwreg(HW_REG_MODE, 12, 6), {:#x}", self.r.range(1, 63)),
+            // TRAP_AFTER_INST_EN.
+            _ => "s_setreg_imm32_b32 hwreg(HW_REG_MODE, 11, 1), 1".to_string(),
+        };
+        items.push(Item::Code(vec![set]));
         for _ in 0..self.r.range(1, 4) {
             // v_dot2acc_f32_f16 runs only in the default float mode.
             let v = loop {
@@ -1865,11 +1922,7 @@ impl<'o> Gen<'o> {
             };
             items.push(Item::Code(v));
         }
-        if self.r.pct(50) {
-            items.push(Item::Code(vec!["s_round_mode 0x0".into(), "s_denorm_mode 0xf".into()]));
-        } else {
-            items.push(Item::Code(vec!["s_setreg_imm32_b32 hwreg(HW_REG_MODE, 0, 8), 0xf0".into()]));
-        }
+        items.push(Item::Code(vec![format!("s_setreg_b32 hwreg(HW_REG_MODE), s{SMODE}")]));
         items
     }
 
@@ -2028,7 +2081,7 @@ impl<'o> Gen<'o> {
                 let count = if self.r.pct(3) { self.r.range(1025, 1500) } else { self.r.range(1, 5) };
                 let n = if count > 5 { self.r.range(1, 2) } else { self.r.range(1, 6) } as usize;
                 let body = self.block(depth + 1, n);
-                vec![Item::Loop { depth, count, shape: self.r.below(3), body }]
+                vec![Item::Loop { depth, count, shape: self.r.below(4), body }]
             }
             910..=949 if deeper => {
                 let src = self.r.below(VDATA);
@@ -2230,7 +2283,7 @@ const CLAMP_INT: &[&str] = &["v_add_nc_u32", "v_sub_nc_u32", "v_subrev_nc_u32"];
 /// Float opcodes whose VOP3 form takes no clamp.
 const NO_CLAMP: &[&str] = &["v_dot2_f16_f16", "v_dot2_bf16_bf16"];
 /// Float opcodes whose VOP3 form takes no output modifier.
-const NO_OMOD: &[&str] = &[];
+const NO_OMOD: &[&str] = &["v_dot2_f16_f16", "v_dot2_bf16_bf16"];
 /// Opcodes with typed-integer sources that take neg/abs anyway (bitwise).
 const FLOAT_BITS_MODS: &[&str] = &[];
 /// The VOP3-only 16-bit opcodes whose op_sel LLVM 19 (fake16 syntax) accepts.
