@@ -268,8 +268,10 @@ pub enum Item {
     /// left with s_setpc_b64 (`times` calls).
     Call { times: u32, swap: bool, body: Vec<Item> },
     /// An indirect jump (s_getpc_b64, an offset, s_setpc_b64) over `body`: its target is
-    /// no branch target the translator knows of.
-    Jump { body: Vec<Item> },
+    /// no branch target the translator knows of. `guard`: an unexecuted s_branch makes
+    /// the instruction after the s_setpc_b64 a block start, which the translator needs
+    /// (divergence_setpc_fallthrough).
+    Jump { guard: bool, body: Vec<Item> },
 }
 
 impl Item {
@@ -285,7 +287,7 @@ impl Item {
             Item::DivIf { cond, then, els, .. } => cond.len() + 4 + n(then) + els.as_ref().map_or(0, |e| 2 + n(e)),
             Item::ExecScope { set, body, .. } => set.len() + 2 + n(body),
             Item::Call { times, body, .. } => 2 + 4 * *times as usize + n(body),
-            Item::Jump { body } => 5 + n(body),
+            Item::Jump { body, .. } => 5 + n(body),
         }
     }
 
@@ -294,7 +296,7 @@ impl Item {
         match self {
             Item::Code(_) => vec![],
             Item::If { body, .. } | Item::Loop { body, .. } | Item::DivLoop { body, .. } => vec![body],
-            Item::ExecScope { body, .. } | Item::Call { body, .. } | Item::Jump { body } => vec![body],
+            Item::ExecScope { body, .. } | Item::Call { body, .. } | Item::Jump { body, .. } => vec![body],
             Item::IfElse { then, els, .. } => vec![then, els],
             Item::DivIf { then, els, .. } => {
                 let mut v = vec![then];
@@ -508,14 +510,22 @@ impl Render<'_> {
                 self.line(format!("s_mov_b64 {ret}, 0"));
                 self.line(format!("s_mov_b64 s[{t0}:{t1}], 0"));
             }
-            Item::Jump { body } => {
-                let (pc, target) = (self.label(), self.label());
+            Item::Jump { guard, body } => {
+                let (pc, target, go, after) = (self.label(), self.label(), self.label(), self.label());
                 let (t0, t1) = (SRET + 2, SRET + 3);
+                if *guard {
+                    self.line(format!("s_branch {go}"));
+                    self.line(format!("s_branch {after}"));
+                    self.line(format!("{go}:"));
+                }
                 self.line(format!("s_getpc_b64 s[{t0}:{t1}]"));
                 self.line(format!("{pc}:"));
                 self.line(format!("s_add_u32 s{t0}, s{t0}, {target}-{pc}"));
                 self.line(format!("s_addc_u32 s{t1}, s{t1}, 0"));
                 self.line(format!("s_setpc_b64 s[{t0}:{t1}]"));
+                if *guard {
+                    self.line(format!("{after}:"));
+                }
                 self.items(body);
                 self.line(format!("{target}:"));
                 self.line(format!("s_mov_b64 s[{t0}:{t1}], 0"));
@@ -667,13 +677,14 @@ fn known_divergence(item: &Item) -> bool {
     if known_on() {
         return false;
     }
+    let bad = |lines: &[String]| {
+        lines.iter().any(|l| KNOWN_DIVERGENCES.iter().any(|(op, text)| l.starts_with(op) && l.contains(text)))
+    };
     match item {
-        Item::Code(lines) => {
-            lines.iter().any(|l| KNOWN_DIVERGENCES.iter().any(|(op, text)| l.starts_with(op) && l.contains(text)))
-        }
-        // The translator fails on code after s_setpc_b64 that no branch targets
-        // (divergence_setpc_fallthrough).
-        Item::Jump { .. } => true,
+        Item::Code(lines) => bad(lines),
+        Item::If { setup, .. } | Item::IfElse { setup, .. } => bad(setup),
+        Item::DivIf { cond, .. } => bad(cond),
+        Item::ExecScope { set, .. } => bad(set),
         _ => false,
     }
 }
@@ -944,15 +955,24 @@ impl<'o> Gen<'o> {
             };
             format!("{v:#x}")
         };
-        if float_mods && s.starts_with('v') {
-            match self.r.below(10) {
-                0 => format!("-{s}"),
-                1 => format!("|{s}|"),
-                2 => format!("-|{s}|"),
-                _ => s,
-            }
-        } else {
-            s
+        if !float_mods {
+            return s;
+        }
+        // Registers take -x and |x|; constants neg(x) and abs(x) (-1.0 would be another
+        // constant).
+        let reg = s.starts_with(|c: char| c.is_ascii_alphabetic());
+        if !reg && n >= 2 && s.starts_with("0x") {
+            // LLVM takes no modifier on a 64-bit operand's literal.
+            return s;
+        }
+        match (self.r.below(10), reg) {
+            (0, true) => format!("-{s}"),
+            (1, true) => format!("|{s}|"),
+            (2, true) => format!("-|{s}|"),
+            (0, false) => format!("neg({s})"),
+            (1, false) => format!("abs({s})"),
+            (2, false) => format!("neg(abs({s}))"),
+            _ => s,
         }
     }
 
@@ -1810,7 +1830,23 @@ impl<'o> Gen<'o> {
     pub fn exec_set(&mut self) -> Vec<String> {
         let (exec, b) = (self.exec(), self.b());
         let m = self.mask_value();
-        match self.r.below(8) {
+        match self.r.below(9) {
+            8 => {
+                // EXEC as the destination of an ordinary instruction.
+                match self.r.below(3) {
+                    0 => {
+                        let info = loop {
+                            let i = *self.r.pick(&self.ops.vopc);
+                            if i.flags & F::CMPX == 0 {
+                                break i;
+                            }
+                        };
+                        self.vopc_of(info, Some(exec.to_string()))
+                    }
+                    1 => vec![format!("v_readfirstlane_b32 exec_lo, {}", self.vread(1))],
+                    _ => vec![format!("s_mov_{b} {exec}, {}", if self.wave64 { self.sdata(2) } else { self.sdata(1) })],
+                }
+            }
             7 if !self.wave64 => {
                 // EXEC_HI of a wave32: a register like others (EXEC_LO alone masks lanes).
                 if self.r.pct(50) {
@@ -2124,7 +2160,7 @@ impl<'o> Gen<'o> {
             997..=999 => {
                 let n = self.r.range(1, 3) as usize;
                 let body = self.block(depth, n);
-                vec![Item::Jump { body }]
+                vec![Item::Jump { guard: !known_on(), body }]
             }
             _ => code(self.vop()),
         }
@@ -2154,6 +2190,23 @@ impl<'o> Gen<'o> {
     /// A VM fault: an access outside every mapping (after the program body), by a global,
     /// flat, buffer or scalar instruction, in the lanes of EXEC.
     pub fn fault(&mut self) -> Vec<String> {
+        // One in four: another kind of device-lost report (illegal instruction, MEMVIOL).
+        if self.r.pct(25) {
+            return match self.r.below(3) {
+                0 => vec!["s_sendmsg sendmsg(MSG_DEALLOC_VGPRS)".into(), format!("v_mov_b32 {}, 0", self.vdst(1))],
+                1 => vec!["v_illegal".into()],
+                _ => {
+                    // A misaligned atomic (MEMVIOL whatever the alignment mode).
+                    let (name, n) = *self.r.pick(&[("global_atomic_add_u32", 1), ("global_atomic_swap_b64", 2)]);
+                    vec![
+                        format!("v_and_b32 v{VADDR}, 0x7f0, v{}", self.r.below(VDATA)),
+                        format!("v_or_b32 v{VADDR}, {}, v{VADDR}", self.r.range(1, 3)),
+                        format!("{name} v{VADDR}, {}, s[4:5]", self.vread(n)),
+                        "s_waitcnt_vscnt null, 0x0".into(),
+                    ]
+                }
+            };
+        }
         let vcc = self.vcc();
         // Far above the data buffer: nothing is mapped there.
         let hi = *self.r.pick(&[0x7000u32, 0x4000, 0x10_0000]);
