@@ -1088,7 +1088,6 @@ fn explore_f32_unary_modifiers() {
 /// folds `fdiv 1.0, -x` into `fdiv -1.0, x` (NaN signs are not preserved by arithmetic in
 /// LLVM's semantics) and the host returns x's NaN.
 #[test]
-#[ignore = "divergence: v_rcp_f32 / v_rcp_iflag_f32 with neg on a NaN input (translated: wrong NaN sign)"]
 fn divergence_rcp_neg_nan() {
     let nans: &[u32] = &[0x7fc0_0000, 0xffc0_0000, 0x7fc1_2345, 0x7f80_0001, 0xff80_1234, 0x3f80_0000];
     assert_repro("v_rcp_f32_e64 v2, -v1\nv_rcp_iflag_f32_e64 v3, -v1", false, &[(1, nans)]);
@@ -1103,7 +1102,6 @@ fn divergence_rcp_neg_nan() {
 /// SOFTNAVI_JIT=on). Indirect calls (s_swappc_b64 into a function placed after another
 /// function's s_setpc_b64 return) have this shape.
 #[test]
-#[ignore = "divergence: code after s_setpc_b64 fails to translate (use of undefined value)"]
 fn divergence_setpc_fallthrough() {
     assert_repro(
         "s_getpc_b64 s[78:79]
@@ -1233,7 +1231,6 @@ fn explore_f32_special_values() {
 /// pair NULL, M0: M0 becomes 0. (With SCC 1 both tiers write the source's high half to
 /// M0: see `null_64bit_destination_keeps_m0`.)
 #[test]
-#[ignore = "divergence: s_cmov_b64 null with SCC 0 clears M0 in the translated code"]
 fn divergence_cmov_b64_null() {
     assert_repro(
         "s_mov_b32 m0, 0x12345678
@@ -1251,7 +1248,6 @@ fn divergence_cmov_b64_null() {
 /// writes its high half to M0, the register after NULL (`Wave::sdst64` and `Ir::sdst64`
 /// store the pair 124, 125; `sset` drops 124 only).
 #[test]
-#[ignore = "both tiers: a 64-bit write to NULL changes M0"]
 fn null_64bit_destination_keeps_m0() {
     for (body, wave64) in [
         ("s_mov_b32 m0, 0x12345678\ns_mov_b32 s20, 1\ns_mov_b32 s21, 0xabcdef\ns_mov_b64 null, s[20:21]", false),

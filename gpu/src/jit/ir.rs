@@ -275,6 +275,10 @@ impl Ir {
     /// A 64-bit scalar destination (`Wave::sdst64`).
     pub fn sdst64(&mut self, op: &Operand, v: &str) -> Lower {
         let Operand::Sgpr(i) = *op else { return Ok(()) };
+        // NULL discards the whole value (its pair would include M0).
+        if i == SGPR_NULL {
+            return Ok(());
+        }
         let i = i & !1;
         if !Ir::plain_sgpr(i) || !Ir::plain_sgpr(i + 1) {
             return Err(NotInline);

@@ -375,8 +375,14 @@ impl Wave {
         }
     }
 
+    /// A 64-bit scalar destination: an SGPR pair (the index's low bit ignored). NULL as a
+    /// destination discards the whole value (RDNA3-NOTES, "NULL"): the pair it would name
+    /// starts at NULL, whose neighbour M0 must not be written.
     fn sdst64(&mut self, op: &Operand, v: u64) {
         if let Operand::Sgpr(i) = *op {
+            if i == SGPR_NULL {
+                return;
+            }
             let i = (i & !1) as usize;
             self.sset(i, v as u32);
             self.sset(i + 1, (v >> 32) as u32);
