@@ -26,8 +26,6 @@ pub struct Layout {
     pub env_unaligned: usize,
     pub env_lds: usize,
     pub env_lds_len: usize,
-    /// The lowest offset the access helper located (u64).
-    pub env_located: usize,
     /// Addresses of the call-out and of the one-translation helper.
     pub callout: u64,
     pub translate: u64,

@@ -53,115 +53,91 @@ fn and1(ir: &mut Ir, a: &str, b: &str) -> String {
 }
 
 /// What the access helper does (its `kind` argument): bit 0 stores, bit 1 the LDS
-/// (else memory at `base + offset` in a BO, `base` a GPU address), bit 2 only locates
-/// (checks and returns where the lowest offset is on the host, which the helper also
-/// leaves in the environment).
-#[derive(Clone, Copy)]
+/// (else memory at `base + offset` in a BO, `base` a GPU address).
+#[derive(Clone, Copy, PartialEq, Eq)]
 enum Access {
     Load = 0,
     Store = 1,
     LdsLoad = 2,
     LdsStore = 3,
 }
-const LOCATE: u32 = 4;
+
+impl Access {
+    fn store(self) -> bool {
+        matches!(self, Access::Store | Access::LdsStore)
+    }
+
+    fn lds(self) -> bool {
+        matches!(self, Access::LdsLoad | Access::LdsStore)
+    }
+}
+
+/// Where an access goes: its kind, the GPU base address of a BO access (`"0"` for
+/// absolute addresses), and the end every element must stay at or below (NUM_RECORDS,
+/// the LDS allocation's length, or `-1`).
+struct Target<'a> {
+    kind: Access,
+    base: &'a str,
+    limit: &'a str,
+}
 
 /// The fast path's data movement: element `e` of lane `l` at offset `ats[e]`
-/// (`<N x i64>`) from `base`, `n` dwords per element, VGPRs from `data` (stores; one
+/// (`<N x i64>`) from the target, `n` dwords per element, VGPRs from `data` (stores; one
 /// register list per element) or to `data[0]..` (loads; the elements' dwords in order).
-/// `limit`: every active lane's element must end at or below it. The access helper
-/// locates the lanes' span (one BO, or the LDS); then a full wave whose lanes are
-/// consecutive moves whole vectors, a load of one address (all active lanes alike) one
-/// dword, and anything else goes through the helper lane by lane. (AVX2 gathers are
-/// several times slower than scalar loads on this project's AMD machines, and LLVM
-/// expands `llvm.masked.gather` into a branch per lane, code a large kernel cannot
-/// afford.) Falls back to the interpreter for `idx` when the helper declines; counts the
-/// instruction on counter `counter` when it does not.
+/// A full wave whose lanes are consecutive moves whole vectors (one translation of its
+/// span), a load whose active lanes share one address moves one dword, anything else goes
+/// through the access helper (`exec/tier.rs`), which checks the lanes' span and moves them
+/// one by one. (AVX2 gathers are several times slower than scalar loads on this project's
+/// AMD machines, and LLVM expands `llvm.masked.gather` into a branch per lane, code a
+/// large kernel cannot afford.) When `ok` is false or a check fails, the interpreter runs
+/// instruction `idx` (nothing was written); else the instruction counts on `counter`.
 #[allow(clippy::too_many_arguments)]
 fn access(
     ir: &mut Ir,
     idx: usize,
-    kind: Access,
-    base: &str,
+    t: &Target,
     ats: &[String],
-    limit: &str,
     ok: &str,
     data: &[u16],
     n: u32,
     counter: usize,
 ) -> Lower {
-    let lanes = ir.n;
-    let (vi, vi64) = (ir.vi(), ir.vi64());
-    let elems = ats.len();
-    // The function's scratch arrays (entry-block allocas, see `emit.rs`).
-    let (at, buf) = ("%scratch_at", "%scratch_data");
-    for (e, o) in ats.iter().enumerate() {
-        let q = ir.val(&format!("getelementptr i64, ptr {at}, i64 {}", e * lanes));
-        ir.line(&format!("store {vi64} {o}, ptr {q}, align 32"));
-    }
+    let (slow, done, join) = (ir.label("slow"), ir.label("done"), ir.label("join"));
+    let go = ir.label("try");
+    ir.line(&format!("br i1 {ok}, label %{go}, label %{slow}, !prof !1"));
+    ir.start(&go);
     let exec = ir.exec()?;
-    let mask = if lanes == 32 { ir.val(&format!("zext i32 {exec} to i64")) } else { exec.clone() };
-    let f = ir.lay.access;
-    let call = move |ir: &mut Ir, k: u32| {
-        ir.val(&format!(
-            "call i64 inttoptr (i64 {f} to ptr)(ptr %env, i32 {k}, i64 {base}, ptr {at}, i64 {mask}, i32 {lanes}, \
-             i32 {n}, i32 {elems}, ptr {buf}, i64 {limit})"
-        ))
-    };
-    let (yes, done) = (ir.label("acc"), ir.label("accd"));
-    let from = ir.block.clone();
-    ir.line(&format!("br i1 {ok}, label %{yes}, label %{done}, !prof !1"));
-    ir.start(&yes);
-    let r = call(ir, kind as u32 | LOCATE);
-    ir.line(&format!("br label %{done}"));
-    ir.start(&done);
-    let r = ir.val(&format!("phi i64 [ 0, %{from} ], [ {r}, %{yes} ]"));
-    let took = ir.val(&format!("icmp ne i64 {r}, 0"));
-    let join = split(ir, &took, idx);
-    ir.count(counter);
-    let host = ir.val(&format!("inttoptr i64 {r} to ptr"));
-    let lq = ir.field("%env", ir.lay.env_located);
-    let lo = ir.val(&format!("load i64, ptr {lq}, align 8"));
-    let lo = ir.splat("i64", &lo);
-    let rels: Vec<String> = ats
-        .iter()
-        .map(|a| {
-            let d = ir.val(&format!("sub {vi64} {a}, {lo}"));
-            ir.val(&format!("trunc {vi64} {d} to {vi}"))
-        })
-        .collect();
     let full = ir.val(&format!("icmp eq {} {exec}, -1", ir.mi()));
-    if matches!(kind, Access::Store | Access::LdsStore) {
+    if t.kind.store() {
         let vals: Vec<Vec<String>> = data.iter().map(|&d| (0..n).map(|k| ir.vload(d + k as u16)).collect()).collect();
-        store_lanes(ir, &host, &rels, &vals, &full, &|ir: &mut Ir| {
-            call(ir, kind as u32);
-        });
+        store_lanes(ir, t, ats, &vals, &full, &exec, &slow)?;
+        ir.line(&format!("br label %{done}"));
     } else {
-        let m = ir.lanes_of(&exec);
-        let mut reg = data[0];
-        for (e, rel) in rels.iter().enumerate() {
-            let vals = load_lanes(ir, &host, rel, n, &full, &m, |ir| {
-                call(ir, kind as u32);
-                (0..n as usize)
-                    .map(|k| {
-                        let q = ir.val(&format!("getelementptr i32, ptr {buf}, i64 {}", (e * n as usize + k) * lanes));
-                        ir.val(&format!("load {vi}, ptr {q}, align 32"))
-                    })
-                    .collect()
-            });
-            for v in vals {
-                ir.vstore(reg, &v, &exec);
-                reg += 1;
-            }
+        let lanes = ir.lanes_of(&exec);
+        let mut all_vals = Vec::new();
+        for at in ats {
+            all_vals.extend(load_lanes(ir, t, at, n, &full, &exec, &lanes, &slow)?);
         }
+        // Written only once every element is loaded: a failed check must leave the
+        // registers (the address among them) to the interpreter untouched.
+        for (k, v) in all_vals.iter().enumerate() {
+            ir.vstore(data[0] + k as u16, v, &exec);
+        }
+        ir.line(&format!("br label %{done}"));
     }
+    ir.start(&slow);
+    ir.callout(idx);
+    ir.line(&format!("br label %{join}"));
+    ir.start(&done);
+    ir.count(counter);
     ir.line(&format!("br label %{join}"));
     ir.start(&join);
     Ok(())
 }
 
-/// `<N x i32>` of `lane * step`.
+/// `<N x i64>` of `lane * step`.
 fn lane_steps(ir: &Ir, step: u32) -> String {
-    let v: Vec<String> = (0..ir.n).map(|l| format!("i32 {}", l as u32 * step)).collect();
+    let v: Vec<String> = (0..ir.n).map(|l| format!("i64 {}", l as u32 * step)).collect();
     format!("<{}>", v.join(", "))
 }
 
@@ -171,45 +147,112 @@ fn all(ir: &mut Ir, b: &str) -> String {
     ir.val(&format!("icmp eq {} {m}, -1", ir.mi()))
 }
 
-/// Whether `rel` (`<N x i32>`) steps by `step` from lane to lane; and its first lane.
-fn consecutive(ir: &mut Ir, rel: &str, step: u32) -> (String, String) {
-    let vi = ir.vi();
-    let first = ir.val(&format!("extractelement {vi} {rel}, i32 0"));
-    let f = ir.splat("i32", &first);
+/// Whether `at` (`<N x i64>`) steps by `step` from lane to lane; and its first lane.
+fn consecutive(ir: &mut Ir, at: &str, step: u32) -> (String, String) {
+    let vi64 = ir.vi64();
+    let first = ir.val(&format!("extractelement {vi64} {at}, i32 0"));
+    let f = ir.splat("i64", &first);
     let steps = lane_steps(ir, step);
-    let expect = ir.ibin("add", &f, &steps);
-    let c = ir.val(&format!("icmp eq {vi} {rel}, {expect}"));
+    let expect = ir.val(&format!("add {vi64} {f}, {steps}"));
+    let c = ir.val(&format!("icmp eq {vi64} {at}, {expect}"));
     (all(ir, &c), first)
 }
 
-/// Loads `n` dwords per active lane from `host + rel` (`<N x i32>`): whole vectors for a
-/// full wave of consecutive lanes, one dword for a single address, else `slow` (which
-/// returns the `n` vectors). Returns the `n` vectors (inactive lanes: anything).
+/// The host address of the span of `len` bytes at offset `off` of the target, or null:
+/// the span must end at or below the limit (without wrapping) and lie in one BO (the
+/// translation helper) or the LDS allocation.
+fn locate(ir: &mut Ir, t: &Target, off: &str, len: u64, write: bool) -> String {
+    let end = ir.val(&format!("add i64 {off}, {len}"));
+    let nowrap = ir.val(&format!("icmp ugt i64 {end}, {off}"));
+    let inr = ir.val(&format!("icmp ule i64 {end}, {}", t.limit));
+    let inr = ir.val(&format!("and i1 {nowrap}, {inr}"));
+    let (yes, no) = (ir.label("loc"), ir.label("locd"));
+    let from = ir.block.clone();
+    ir.line(&format!("br i1 {inr}, label %{yes}, label %{no}"));
+    ir.start(&yes);
+    let p = if t.kind.lds() {
+        let lp = ir.field("%env", ir.lay.env_lds);
+        let lds = ir.val(&format!("load ptr, ptr {lp}, align 8"));
+        ir.val(&format!("getelementptr i8, ptr {lds}, i64 {off}"))
+    } else {
+        let va = ir.val(&format!("add i64 {}, {off}", t.base));
+        let f = ir.lay.translate;
+        ir.val(&format!("call ptr inttoptr (i64 {f} to ptr)(ptr %env, i64 {va}, i64 {len}, i32 {})", write as u32))
+    };
+    let from_yes = ir.block.clone();
+    ir.line(&format!("br label %{no}"));
+    ir.start(&no);
+    ir.val(&format!("phi ptr [ null, %{from} ], [ {p}, %{from_yes} ]"))
+}
+
+/// Goes on when `p` is not null, else to `slow`.
+fn or_slow(ir: &mut Ir, p: &str, slow: &str) {
+    let ok = ir.val(&format!("icmp ne ptr {p}, null"));
+    let next = ir.label("ok");
+    ir.line(&format!("br i1 {ok}, label %{next}, label %{slow}, !prof !1"));
+    ir.start(&next);
+}
+
+/// The access helper for the active lanes of `ats` (stored in the scratch array; for
+/// stores the values already are), goes on when it did the access, else to `slow`.
+fn helper(ir: &mut Ir, t: &Target, ats: &[String], n: u32, exec: &str, slow: &str) {
+    let (lanes, vi64) = (ir.n, ir.vi64());
+    for (e, o) in ats.iter().enumerate() {
+        let q = ir.val(&format!("getelementptr i64, ptr %scratch_at, i64 {}", e * lanes));
+        ir.line(&format!("store {vi64} {o}, ptr {q}, align 32"));
+    }
+    let mask = if lanes == 32 { ir.val(&format!("zext i32 {exec} to i64")) } else { exec.to_string() };
+    let f = ir.lay.access;
+    let r = ir.val(&format!(
+        "call i32 inttoptr (i64 {f} to ptr)(ptr %env, i32 {}, i64 {}, ptr %scratch_at, i64 {mask}, i32 {lanes}, \
+         i32 {n}, i32 {}, ptr %scratch_data, i64 {})",
+        t.kind as u32,
+        t.base,
+        ats.len(),
+        t.limit
+    ));
+    let ok = ir.val(&format!("icmp ne i32 {r}, 0"));
+    let next = ir.label("hok");
+    ir.line(&format!("br i1 {ok}, label %{next}, label %{slow}, !prof !1"));
+    ir.start(&next);
+}
+
+/// Loads `n` dwords per active lane at offsets `at` of the target: whole vectors for a
+/// full wave of consecutive lanes, one dword for a single address, else the helper.
+/// Returns the `n` vectors (inactive lanes: anything); a failed check goes to `slow`.
+#[allow(clippy::too_many_arguments)]
 fn load_lanes(
     ir: &mut Ir,
-    host: &str,
-    rel: &str,
+    t: &Target,
+    at: &str,
     n: u32,
     full: &str,
+    exec: &str,
     lanes: &str,
-    slow: impl FnOnce(&mut Ir) -> Vec<String>,
-) -> Vec<String> {
-    let (vi, vb, w) = (ir.vi(), ir.vb(), ir.n);
-    let (contig, first) = consecutive(ir, rel, 4 * n);
+    slow: &str,
+) -> Lower<Vec<String>> {
+    let (vi, vi64, vb, w) = (ir.vi(), ir.vi64(), ir.vb(), ir.n);
+    let (contig, first) = consecutive(ir, at, 4 * n);
     let vec_ok = ir.val(&format!("and i1 {full}, {contig}"));
-    let z = ir.val(&format!("icmp eq {vi} {rel}, zeroinitializer"));
+    // One address: every active lane's equals the first active lane's.
+    let mi = ir.mi();
+    let lane = ir.call(mi, &format!("llvm.cttz.{mi}"), &[mi, "i1"], &[exec, "true"]);
+    let one = ir.val(&format!("extractelement {vi64} {at}, {mi} {lane}"));
+    let s1 = ir.splat("i64", &one);
+    let same = ir.val(&format!("icmp eq {vi64} {at}, {s1}"));
     let nl = ir.val(&format!("xor {vb} {lanes}, {}", ir.splat_const("i1", "true")));
-    let z = ir.val(&format!("or {vb} {z}, {nl}"));
-    let uni = all(ir, &z);
+    let same = ir.val(&format!("or {vb} {same}, {nl}"));
+    let uni = all(ir, &same);
     let (lv, lu, ls, lj, lt) =
-        (ir.label("lvec"), ir.label("luni"), ir.label("lslow"), ir.label("ljoin"), ir.label("ltest"));
+        (ir.label("lvec"), ir.label("luni"), ir.label("lhelp"), ir.label("ljoin"), ir.label("ltest"));
     ir.line(&format!("br i1 {vec_ok}, label %{lv}, label %{lt}"));
     ir.start(&lt);
     ir.line(&format!("br i1 {uni}, label %{lu}, label %{ls}"));
     // Consecutive lanes: n * N dwords from the first lane's place, de-interleaved.
     ir.start(&lv);
-    let p = ir.val(&format!("getelementptr i8, ptr {host}, i32 {first}"));
     let total = w * n as usize;
+    let p = locate(ir, t, &first, 4 * total as u64, false);
+    or_slow(ir, &p, slow);
     let whole = ir.val(&format!("load <{total} x i32>, ptr {p}, align 1"));
     let vecs: Vec<String> = (0..n as usize)
         .map(|k| {
@@ -227,74 +270,64 @@ fn load_lanes(
     ir.line(&format!("br label %{lj}"));
     // One address: n dwords, broadcast.
     ir.start(&lu);
+    let p = locate(ir, t, &one, 4 * n as u64, false);
+    or_slow(ir, &p, slow);
     let unis: Vec<String> = (0..n)
         .map(|k| {
-            let q = ir.val(&format!("getelementptr i8, ptr {host}, i64 {}", 4 * k));
+            let q = ir.val(&format!("getelementptr i8, ptr {p}, i64 {}", 4 * k));
             let x = ir.val(&format!("load i32, ptr {q}, align 1"));
             ir.splat("i32", &x)
         })
         .collect();
     let from_u = ir.block.clone();
     ir.line(&format!("br label %{lj}"));
+    // Anything else: the helper, through the scratch array.
     ir.start(&ls);
-    let slows = slow(ir);
+    helper(ir, t, &[at.to_string()], n, exec, slow);
+    let helps: Vec<String> = (0..n as usize)
+        .map(|k| {
+            let q = ir.val(&format!("getelementptr i32, ptr %scratch_data, i64 {}", k * w));
+            ir.val(&format!("load {vi}, ptr {q}, align 32"))
+        })
+        .collect();
     let from_s = ir.block.clone();
     ir.line(&format!("br label %{lj}"));
     ir.start(&lj);
-    (0..n as usize)
+    Ok((0..n as usize)
         .map(|k| {
             ir.val(&format!(
                 "phi {vi} [ {}, %{from_v} ], [ {}, %{from_u} ], [ {}, %{from_s} ]",
-                vecs[k], unis[k], slows[k]
+                vecs[k], unis[k], helps[k]
             ))
         })
-        .collect()
+        .collect())
 }
 
-/// Stores `vals[e][k]` (element `e`'s dword `k` of each lane) at `host + rels[e]`: one
-/// vector store for a full wave of consecutive lanes writing one element, else `slow`
-/// (the helper, which writes lane by lane in the interpreter's order) with the values in
-/// the scratch array.
-fn store_lanes(ir: &mut Ir, host: &str, rels: &[String], vals: &[Vec<String>], full: &str, slow: &dyn Fn(&mut Ir)) {
+/// Stores `vals[e][k]` (element `e`'s dword `k` of each lane) at offsets `ats[e]` of the
+/// target: one vector store for a full wave of consecutive lanes writing one element (of
+/// 1, 2 or 4 dwords), else the helper, which writes lane by lane in the interpreter's
+/// order. A failed check goes to `slow`.
+fn store_lanes(
+    ir: &mut Ir,
+    t: &Target,
+    ats: &[String],
+    vals: &[Vec<String>],
+    full: &str,
+    exec: &str,
+    slow: &str,
+) -> Lower {
     let (vi, w) = (ir.vi(), ir.n);
     let n = vals[0].len();
-    let (lv, ls, lj) = (ir.label("svec"), ir.label("sslow"), ir.label("sjoin"));
-    // (Three dwords per lane are left to the helper: the interleave pairs vectors.)
-    if rels.len() == 1 && n != 3 {
-        let (contig, first) = consecutive(ir, &rels[0], 4 * n as u32);
+    let (lv, ls, lj) = (ir.label("svec"), ir.label("shelp"), ir.label("sjoin"));
+    if ats.len() == 1 && n != 3 {
+        let (contig, first) = consecutive(ir, &ats[0], 4 * n as u32);
         let ok = ir.val(&format!("and i1 {full}, {contig}"));
         ir.line(&format!("br i1 {ok}, label %{lv}, label %{ls}"));
         ir.start(&lv);
         let total = w * n;
-        let mut cat = vals[0][0].clone();
-        if n > 1 {
-            // Concatenate the dword vectors, then interleave: element l * n + k is dword
-            // k of lane l.
-            let mut parts = vals[0].clone();
-            while parts.len() > 1 {
-                let width = w * (n / parts.len());
-                let idx: Vec<String> = (0..2 * width).map(|i| format!("i32 {i}")).collect();
-                parts = parts
-                    .chunks(2)
-                    .map(|p| {
-                        ir.val(&format!(
-                            "shufflevector <{width} x i32> {}, <{width} x i32> {}, <{} x i32> <{}>",
-                            p[0],
-                            p[1],
-                            2 * width,
-                            idx.join(", ")
-                        ))
-                    })
-                    .collect();
-            }
-            let pick: Vec<String> = (0..total).map(|i| format!("i32 {}", (i % n) * w + i / n)).collect();
-            cat = ir.val(&format!(
-                "shufflevector <{total} x i32> {}, <{total} x i32> poison, <{total} x i32> <{}>",
-                parts[0],
-                pick.join(", ")
-            ));
-        }
-        let p = ir.val(&format!("getelementptr i8, ptr {host}, i32 {first}"));
+        let p = locate(ir, t, &first, 4 * total as u64, true);
+        or_slow(ir, &p, slow);
+        let cat = interleave(ir, &vals[0]);
         ir.line(&format!("store <{total} x i32> {cat}, ptr {p}, align 1"));
         ir.line(&format!("br label %{lj}"));
     } else {
@@ -307,9 +340,43 @@ fn store_lanes(ir: &mut Ir, host: &str, rels: &[String], vals: &[Vec<String>], f
             ir.line(&format!("store {vi} {x}, ptr {q}, align 32"));
         }
     }
-    slow(ir);
+    helper(ir, t, ats, n as u32, exec, slow);
     ir.line(&format!("br label %{lj}"));
     ir.start(&lj);
+    Ok(())
+}
+
+/// One vector of `vals.len()` (1, 2 or 4) lane vectors' elements, lane by lane: element
+/// `l * n + k` is lane `l` of `vals[k]`.
+fn interleave(ir: &mut Ir, vals: &[String]) -> String {
+    let (w, n) = (ir.n, vals.len());
+    if n == 1 {
+        return vals[0].clone();
+    }
+    let mut parts = vals.to_vec();
+    while parts.len() > 1 {
+        let width = w * (n / parts.len());
+        let idx: Vec<String> = (0..2 * width).map(|i| format!("i32 {i}")).collect();
+        parts = parts
+            .chunks(2)
+            .map(|p| {
+                ir.val(&format!(
+                    "shufflevector <{width} x i32> {}, <{width} x i32> {}, <{} x i32> <{}>",
+                    p[0],
+                    p[1],
+                    2 * width,
+                    idx.join(", ")
+                ))
+            })
+            .collect();
+    }
+    let total = w * n;
+    let pick: Vec<String> = (0..total).map(|i| format!("i32 {}", (i % n) * w + i / n)).collect();
+    ir.val(&format!(
+        "shufflevector <{total} x i32> {}, <{total} x i32> poison, <{total} x i32> <{}>",
+        parts[0],
+        pick.join(", ")
+    ))
 }
 
 /// Whether VGPRs `regs` (first, count) are all allocated to the wave.
@@ -446,7 +513,8 @@ fn mubuf(ir: &mut Ir, inst: &Inst, idx: usize) -> Lower {
     };
     let nr = ir.val(&format!("zext i32 {} to i64", w[2]));
     let kind = if store { Access::Store } else { Access::Load };
-    access(ir, idx, kind, &base, &[at], &nr, &ok, &[vdata], n, if store { VS } else { VM })
+    let t = Target { kind, base: &base, limit: &nr };
+    access(ir, idx, &t, &[at], &ok, &[vdata], n, if store { VS } else { VM })
 }
 
 /// GLOBAL whole-dword loads and stores: `SADDR + zext(VADDR) + offset` or the 64-bit
@@ -480,7 +548,8 @@ fn global(ir: &mut Ir, inst: &Inst, idx: usize) -> Lower {
     let ok = and1(ir, &ok, &al);
     let kind = if store { Access::Store } else { Access::Load };
     // Absolute addresses: base 0, no range limit.
-    access(ir, idx, kind, "0", &[at], "-1", &ok, &[vdata], n, if store { VS } else { VM })
+    let t = Target { kind, base: "0", limit: "-1" };
+    access(ir, idx, &t, &[at], &ok, &[vdata], n, if store { VS } else { VM })
 }
 
 /// LDS whole-dword loads and stores, one or two addresses (exec/ds.rs): every active
@@ -549,5 +618,6 @@ fn ds(ir: &mut Ir, inst: &Inst, idx: usize) -> Lower {
     let lq = ir.field("%env", ir.lay.env_lds_len);
     let lds_len = ir.val(&format!("load i64, ptr {lq}, align 8"));
     let kind = if store { Access::LdsStore } else { Access::LdsLoad };
-    access(ir, idx, kind, "0", &ats, &lds_len, &ok, &data, dpe, LGKM)
+    let t = Target { kind, base: "0", limit: &lds_len };
+    access(ir, idx, &t, &ats, &ok, &data, dpe, LGKM)
 }

@@ -30,9 +30,6 @@ pub(crate) struct Env<'p, 'c, 'x> {
     /// The workgroup's LDS.
     lds: *mut u8,
     lds_len: u64,
-    /// The lowest offset of the last access `access` located (its return value is that
-    /// offset's host address).
-    located: u64,
     prog: &'p Program,
     ctx: &'x mut Ctx<'c>,
     /// Why a call-out left the run loop.
@@ -64,7 +61,6 @@ pub(crate) fn layout() -> crate::jit::Layout {
         env_unaligned: std::mem::offset_of!(Env, unaligned),
         env_lds: std::mem::offset_of!(Env, lds),
         env_lds_len: std::mem::offset_of!(Env, lds_len),
-        env_located: std::mem::offset_of!(Env, located),
         callout: callout as *const () as usize as u64,
         translate: translate as *const () as usize as u64,
         access: access as *const () as usize as u64,
@@ -83,7 +79,7 @@ impl Wave {
     pub(super) fn enter(&mut self, t: &Translated, prog: &Program, ctx: &mut Ctx) -> Entered {
         let unaligned = (ctx.vmid.alignment() == crate::spi::AlignMode::Unaligned) as u32;
         let (lds, lds_len) = (ctx.lds.as_mut_ptr(), ctx.lds.len() as u64);
-        let mut env = Env { budget: BUDGET, unaligned, lds, lds_len, located: 0, prog, ctx, leave: None, panic: None };
+        let mut env = Env { budget: BUDGET, unaligned, lds, lds_len, prog, ctx, leave: None, panic: None };
         let v = self.vgpr.as_mut_ptr();
         // SAFETY: `t.func` was compiled from `prog` for this wave size (the translation
         // belongs to the program); it reads and writes the wave through these pointers
@@ -131,16 +127,16 @@ extern "C" fn translate(env: *mut Env, va: u64, len: u64, write: u32) -> *mut u8
     ctx.tlb.translate(ctx.vm, va, len, write != 0).unwrap_or(std::ptr::null_mut())
 }
 
-/// The fast path of translated code's memory instructions (jit/mem.rs): element `e < elems`
-/// of lane `l < n` is `dwords` dwords at offset `at[e * n + l]`, for the lanes set in
-/// `mask`. Every such element must end at or below `limit`, and they must all lie in one
-/// BO at GPU address `base + offset` (`kind` 0 load, 1 store) or in the workgroup's LDS
-/// (`kind` 2 load, 3 store; the caller passes the allocation's length as `limit`).
-/// Loads fill `data[(e * dwords + k) * n + l]` (the caller writes the VGPRs under EXEC);
-/// stores take their dwords from there, in lane order, a lane's elements in order (the
-/// interpreter's order, which decides overlapping lanes). Returns 1, or 0 having touched
-/// nothing when a condition fails (the caller then runs the instruction in the
-/// interpreter, which reports what is wrong).
+/// The lane-by-lane fast path of translated code's memory instructions (jit/mem.rs):
+/// element `e < elems` of lane `l < n` is `dwords` dwords at offset `at[e * n + l]`, for
+/// the lanes set in `mask`. Every such element must end at or below `limit`, and they
+/// must all lie in one BO at GPU address `base + offset` (`kind` 0 load, 1 store) or in
+/// the workgroup's LDS (`kind` 2 load, 3 store; the caller passes the allocation's
+/// length as `limit`). Loads fill `data[(e * dwords + k) * n + l]` (the caller writes
+/// the VGPRs under EXEC); stores take their dwords from there, in lane order, a lane's
+/// elements in order (the interpreter's order, which decides overlapping lanes). Returns
+/// 1, or 0 having touched nothing when a condition fails (the caller then runs the
+/// instruction in the interpreter, which reports what is wrong).
 ///
 /// # Safety
 /// `env` is the environment of the running translated code; `at` holds `elems * n` and
@@ -157,17 +153,19 @@ unsafe extern "C" fn access(
     elems: u32,
     data: *mut u32,
     limit: u64,
-) -> u64 {
+) -> u32 {
     let (n, d, e) = (n as usize, dwords as usize, elems as usize);
-    // SAFETY: per the contract.
-    let (env, at, data) =
-        unsafe { (&mut *env, std::slice::from_raw_parts(at, e * n), std::slice::from_raw_parts_mut(data, e * d * n)) };
-    let active = || (0..n).filter(|l| mask >> l & 1 != 0);
+    // The active lanes' span.
     let (mut lo, mut hi) = (u64::MAX, 0u64);
-    for l in active() {
+    let mut m = mask;
+    while m != 0 {
+        let l = m.trailing_zeros() as usize;
+        m &= m - 1;
         for el in 0..e {
-            lo = lo.min(at[el * n + l]);
-            hi = hi.max(at[el * n + l]);
+            // SAFETY: `at` holds `e * n` offsets.
+            let o = unsafe { *at.add(el * n + l) };
+            lo = lo.min(o);
+            hi = hi.max(o);
         }
     }
     let Some(end) = hi.checked_add(4 * d as u64) else { return 0 };
@@ -175,6 +173,8 @@ unsafe extern "C" fn access(
         return 0;
     }
     let store = kind & 1 != 0;
+    // SAFETY: per the contract.
+    let env = unsafe { &mut *env };
     let p0 = if kind & 2 != 0 {
         // SAFETY: the LDS allocation holds `lds_len` (= limit) bytes from `lds`.
         unsafe { env.lds.add(lo as usize) }
@@ -186,34 +186,58 @@ unsafe extern "C" fn access(
             Err(_) => return 0,
         }
     };
-    if kind & 4 != 0 {
-        // Locate only: the caller loads, at 32-bit distances from `lo`.
-        if end - lo > i32::MAX as u64 {
-            return 0;
+    // SAFETY: `at` holds `e * n` offsets and `data` `e * d * n` dwords (the contract).
+    let (at, data) =
+        unsafe { (std::slice::from_raw_parts(at, e * n), std::slice::from_raw_parts_mut(data, e * d * n)) };
+    if d == 1 && e == 1 {
+        // One dword per lane: eight consecutive active lanes move as one block.
+        for c in (0..n).step_by(8) {
+            let cm = mask >> c & 0xff;
+            let a0 = at[c];
+            if cm == 0xff && (1..8).all(|i| at[c + i] == a0.wrapping_add(4 * i as u64)) {
+                // SAFETY: the eight dwords lie in [lo, end), checked above.
+                unsafe { move_dwords(p0.add((a0 - lo) as usize), data[c..c + 8].as_mut_ptr(), 8, store) };
+            } else {
+                for l in (c..c + 8).filter(|l| cm >> (l - c) & 1 != 0) {
+                    // SAFETY: as above, one dword.
+                    unsafe { move_dwords(p0.add((at[l] - lo) as usize), &mut data[l], 1, store) };
+                }
+            }
         }
-        env.located = lo;
-        return p0 as u64;
+        return 1;
     }
-    for l in active() {
+    let mut m = mask;
+    while m != 0 {
+        let l = m.trailing_zeros() as usize;
+        m &= m - 1;
         for el in 0..e {
             // SAFETY: [lo, end) is inside the BO (translated) or the allocation, and this
-            // element lies in it.
+            // element lies in it. Unaligned accesses are what UNALIGNED mode allows.
             let p = unsafe { p0.add((at[el * n + l] - lo) as usize) };
             for k in 0..d {
                 let i = (el * d + k) * n + l;
-                // SAFETY: as above; unaligned accesses are what UNALIGNED mode allows.
-                unsafe {
-                    let q = p.add(4 * k) as *mut u32;
-                    if store {
-                        q.write_unaligned(data[i]);
-                    } else {
-                        data[i] = q.read_unaligned();
-                    }
-                }
+                // SAFETY: as above.
+                unsafe { move_dwords(p.add(4 * k), &mut data[i], 1, store) };
             }
         }
     }
     1
+}
+
+/// Copies `n` dwords from `mem` to `reg` (loads) or back (stores), unaligned in memory.
+///
+/// # Safety
+/// `mem` is valid for `4 * n` bytes and `reg` for `n` dwords.
+#[inline(always)]
+unsafe fn move_dwords(mem: *mut u8, reg: *mut u32, n: usize, store: bool) {
+    // SAFETY: per the contract; the two never overlap (memory vs. the caller's array).
+    unsafe {
+        if store {
+            std::ptr::copy_nonoverlapping(reg as *const u8, mem, 4 * n);
+        } else {
+            std::ptr::copy_nonoverlapping(mem as *const u8, reg as *mut u8, 4 * n);
+        }
+    }
 }
 
 fn step(wave: &mut Wave, env: &mut Env, idx: usize) -> u32 {
