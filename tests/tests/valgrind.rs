@@ -10,7 +10,9 @@
 //!
 //! The shader is compiled once before the valgrind run (same cache directory), so that the
 //! run under valgrind reads the code object from the disk cache instead of running LLVM;
-//! `SOFTNAVI_LLVM=process` keeps libLLVM out of the process anyway.
+//! `SOFTNAVI_LLVM=process` keeps libLLVM out of the process anyway, and `SOFTNAVI_JIT=off`
+//! keeps the translation tier (which loads libLLVM and keeps its translations for the
+//! process's life, by design) out of it too.
 //!
 //! Needs valgrind (scripts/setup) and `cargo build --workspace` first.
 
@@ -26,7 +28,12 @@ fn lifecycle_has_no_leak_under_valgrind() {
     let lifecycle = target_dir().join("softnavi-lifecycle");
     let icd = softnavi_manifest();
     let cache = target_dir().join("valgrind-shader-cache");
-    let env = [("SOFTNAVI_THREADS", "1"), ("SOFTNAVI_LLVM", "process"), ("SOFTNAVI_HANG_TIMEOUT_MS", "120000")];
+    let env = [
+        ("SOFTNAVI_THREADS", "1"),
+        ("SOFTNAVI_LLVM", "process"),
+        ("SOFTNAVI_JIT", "off"),
+        ("SOFTNAVI_HANG_TIMEOUT_MS", "120000"),
+    ];
 
     // Warm the shader cache (and check the app itself) without valgrind.
     let mut warm = vk_command(&lifecycle, &icd);
