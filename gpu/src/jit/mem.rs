@@ -161,7 +161,7 @@ fn consecutive(ir: &mut Ir, at: &str, step: u32) -> (String, String) {
 /// The host address of the span of `len` bytes at offset `off` of the target, or null:
 /// the span must end at or below the limit (without wrapping) and lie in one BO (the
 /// translation helper) or the LDS allocation.
-fn locate(ir: &mut Ir, t: &Target, off: &str, len: u64, write: bool) -> String {
+fn locate(ir: &mut Ir, t: &Target, off: &str, len: &str, write: bool) -> String {
     let end = ir.val(&format!("add i64 {off}, {len}"));
     let nowrap = ir.val(&format!("icmp ugt i64 {end}, {off}"));
     let inr = ir.val(&format!("icmp ule i64 {end}, {}", t.limit));
@@ -193,28 +193,46 @@ fn or_slow(ir: &mut Ir, p: &str, slow: &str) {
     ir.start(&next);
 }
 
-/// The access helper for the active lanes of `ats` (stored in the scratch array; for
-/// stores the values already are), goes on when it did the access, else to `slow`.
+/// The lane-by-lane path: the active lanes' span (the smallest and largest offset of any
+/// element) located as one (`locate`), then the copy helper moves each lane's dwords
+/// between there and the scratch array (where a store's values already are); goes on
+/// when it did, else to `slow`.
 fn helper(ir: &mut Ir, t: &Target, ats: &[String], n: u32, exec: &str, slow: &str) {
-    let (lanes, vi64) = (ir.n, ir.vi64());
+    let (lanes, vi64, vb) = (ir.n, ir.vi64(), ir.vb());
+    let m = ir.lanes_of(exec);
+    let (mut lo, mut hi) = (String::new(), String::new());
     for (e, o) in ats.iter().enumerate() {
         let q = ir.val(&format!("getelementptr i64, ptr %scratch_at, i64 {}", e * lanes));
         ir.line(&format!("store {vi64} {o}, ptr {q}, align 32"));
+        let ones = ir.splat_const("i64", "-1");
+        let a = ir.val(&format!("select {vb} {m}, {vi64} {o}, {vi64} {ones}"));
+        let b = ir.val(&format!("select {vb} {m}, {vi64} {o}, {vi64} zeroinitializer"));
+        let emin = ir.call("i64", &format!("llvm.vector.reduce.umin.v{lanes}i64"), &[&vi64], &[&a]);
+        let emax = ir.call("i64", &format!("llvm.vector.reduce.umax.v{lanes}i64"), &[&vi64], &[&b]);
+        if e == 0 {
+            (lo, hi) = (emin, emax);
+        } else {
+            lo = ir.call("i64", "llvm.umin.i64", &["i64", "i64"], &[&lo, &emin]);
+            hi = ir.call("i64", "llvm.umax.i64", &["i64", "i64"], &[&hi, &emax]);
+        }
     }
+    // [lo, hi + size): hi >= lo for any active lane (EXEC != 0 was checked).
+    let span = ir.val(&format!("sub i64 {hi}, {lo}"));
+    let span = ir.val(&format!("add i64 {span}, {}", 4 * n));
+    let nowrap = ir.val(&format!("icmp ugt i64 {span}, {}", 4 * n - 1));
+    let next = ir.label("span");
+    ir.line(&format!("br i1 {nowrap}, label %{next}, label %{slow}"));
+    ir.start(&next);
+    let p = locate(ir, t, &lo, &span, t.kind.store());
+    or_slow(ir, &p, slow);
     let mask = if lanes == 32 { ir.val(&format!("zext i32 {exec} to i64")) } else { exec.to_string() };
     let f = ir.lay.access;
-    let r = ir.val(&format!(
-        "call i32 inttoptr (i64 {f} to ptr)(ptr %env, i32 {}, i64 {}, ptr %scratch_at, i64 {mask}, i32 {lanes}, \
-         i32 {n}, i32 {}, ptr %scratch_data, i64 {})",
-        t.kind as u32,
-        t.base,
+    ir.line(&format!(
+        "call void inttoptr (i64 {f} to ptr)(ptr {p}, i64 {lo}, ptr %scratch_at, i64 {mask}, i32 {lanes}, i32 {n}, \
+         i32 {}, ptr %scratch_data, i32 {})",
         ats.len(),
-        t.limit
+        t.kind.store() as u32
     ));
-    let ok = ir.val(&format!("icmp ne i32 {r}, 0"));
-    let next = ir.label("hok");
-    ir.line(&format!("br i1 {ok}, label %{next}, label %{slow}, !prof !1"));
-    ir.start(&next);
 }
 
 /// Loads `n` dwords per active lane at offsets `at` of the target: whole vectors for a
@@ -251,7 +269,7 @@ fn load_lanes(
     // Consecutive lanes: n * N dwords from the first lane's place, de-interleaved.
     ir.start(&lv);
     let total = w * n as usize;
-    let p = locate(ir, t, &first, 4 * total as u64, false);
+    let p = locate(ir, t, &first, &(4 * total).to_string(), false);
     or_slow(ir, &p, slow);
     let whole = ir.val(&format!("load <{total} x i32>, ptr {p}, align 1"));
     let vecs: Vec<String> = (0..n as usize)
@@ -270,7 +288,7 @@ fn load_lanes(
     ir.line(&format!("br label %{lj}"));
     // One address: n dwords, broadcast.
     ir.start(&lu);
-    let p = locate(ir, t, &one, 4 * n as u64, false);
+    let p = locate(ir, t, &one, &(4 * n).to_string(), false);
     or_slow(ir, &p, slow);
     let unis: Vec<String> = (0..n)
         .map(|k| {
@@ -325,7 +343,7 @@ fn store_lanes(
         ir.line(&format!("br i1 {ok}, label %{lv}, label %{ls}"));
         ir.start(&lv);
         let total = w * n;
-        let p = locate(ir, t, &first, 4 * total as u64, true);
+        let p = locate(ir, t, &first, &(4 * total).to_string(), true);
         or_slow(ir, &p, slow);
         let cat = interleave(ir, &vals[0]);
         ir.line(&format!("store <{total} x i32> {cat}, ptr {p}, align 1"));

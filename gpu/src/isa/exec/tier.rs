@@ -127,66 +127,31 @@ extern "C" fn translate(env: *mut Env, va: u64, len: u64, write: u32) -> *mut u8
     ctx.tlb.translate(ctx.vm, va, len, write != 0).unwrap_or(std::ptr::null_mut())
 }
 
-/// The lane-by-lane fast path of translated code's memory instructions (jit/mem.rs):
-/// element `e < elems` of lane `l < n` is `dwords` dwords at offset `at[e * n + l]`, for
-/// the lanes set in `mask`. Every such element must end at or below `limit`, and they
-/// must all lie in one BO at GPU address `base + offset` (`kind` 0 load, 1 store) or in
-/// the workgroup's LDS (`kind` 2 load, 3 store; the caller passes the allocation's
-/// length as `limit`). Loads fill `data[(e * dwords + k) * n + l]` (the caller writes
-/// the VGPRs under EXEC); stores take their dwords from there, in lane order, a lane's
-/// elements in order (the interpreter's order, which decides overlapping lanes). Returns
-/// 1, or 0 having touched nothing when a condition fails (the caller then runs the
-/// instruction in the interpreter, which reports what is wrong).
+/// The lane-by-lane data movement of translated code's memory instructions (jit/mem.rs):
+/// element `e < elems` of lane `l < n` is `dwords` dwords at host address
+/// `lo_host + at[e * n + l] - lo`, for the lanes set in `mask`. Loads fill
+/// `data[(e * dwords + k) * n + l]` (the caller writes the VGPRs under EXEC); stores take
+/// their dwords from there, in lane order, a lane's elements in order (the interpreter's
+/// order, which decides overlapping lanes).
 ///
 /// # Safety
-/// `env` is the environment of the running translated code; `at` holds `elems * n` and
-/// `data` `elems * dwords * n` elements.
+/// The caller checked that every such element lies in one BO or the LDS allocation,
+/// located with `lo_host` the host address of offset `lo`, the smallest of them; `at`
+/// holds `elems * n` offsets and `data` `elems * dwords * n` dwords.
 #[allow(clippy::too_many_arguments)]
 unsafe extern "C" fn access(
-    env: *mut Env,
-    kind: u32,
-    base: u64,
+    lo_host: *mut u8,
+    lo: u64,
     at: *const u64,
     mask: u64,
     n: u32,
     dwords: u32,
     elems: u32,
     data: *mut u32,
-    limit: u64,
-) -> u32 {
-    let (n, d, e) = (n as usize, dwords as usize, elems as usize);
-    // The active lanes' span.
-    let (mut lo, mut hi) = (u64::MAX, 0u64);
-    let mut m = mask;
-    while m != 0 {
-        let l = m.trailing_zeros() as usize;
-        m &= m - 1;
-        for el in 0..e {
-            // SAFETY: `at` holds `e * n` offsets.
-            let o = unsafe { *at.add(el * n + l) };
-            lo = lo.min(o);
-            hi = hi.max(o);
-        }
-    }
-    let Some(end) = hi.checked_add(4 * d as u64) else { return 0 };
-    if lo > hi || end > limit {
-        return 0;
-    }
-    let store = kind & 1 != 0;
+    store: u32,
+) {
+    let (n, d, e, store) = (n as usize, dwords as usize, elems as usize, store != 0);
     // SAFETY: per the contract.
-    let env = unsafe { &mut *env };
-    let p0 = if kind & 2 != 0 {
-        // SAFETY: the LDS allocation holds `lds_len` (= limit) bytes from `lds`.
-        unsafe { env.lds.add(lo as usize) }
-    } else {
-        let Some(va) = base.checked_add(lo) else { return 0 };
-        let ctx = &mut *env.ctx;
-        match ctx.tlb.translate(ctx.vm, va, end - lo, store) {
-            Ok(p) => p,
-            Err(_) => return 0,
-        }
-    };
-    // SAFETY: `at` holds `e * n` offsets and `data` `e * d * n` dwords (the contract).
     let (at, data) =
         unsafe { (std::slice::from_raw_parts(at, e * n), std::slice::from_raw_parts_mut(data, e * d * n)) };
     if d == 1 && e == 1 {
@@ -195,25 +160,24 @@ unsafe extern "C" fn access(
             let cm = mask >> c & 0xff;
             let a0 = at[c];
             if cm == 0xff && (1..8).all(|i| at[c + i] == a0.wrapping_add(4 * i as u64)) {
-                // SAFETY: the eight dwords lie in [lo, end), checked above.
-                unsafe { move_dwords(p0.add((a0 - lo) as usize), data[c..c + 8].as_mut_ptr(), 8, store) };
+                // SAFETY: the eight dwords are active lanes' elements (the contract).
+                unsafe { move_dwords(lo_host.add((a0 - lo) as usize), data[c..c + 8].as_mut_ptr(), 8, store) };
             } else {
                 for l in (c..c + 8).filter(|l| cm >> (l - c) & 1 != 0) {
                     // SAFETY: as above, one dword.
-                    unsafe { move_dwords(p0.add((at[l] - lo) as usize), &mut data[l], 1, store) };
+                    unsafe { move_dwords(lo_host.add((at[l] - lo) as usize), &mut data[l], 1, store) };
                 }
             }
         }
-        return 1;
+        return;
     }
     let mut m = mask;
     while m != 0 {
         let l = m.trailing_zeros() as usize;
         m &= m - 1;
         for el in 0..e {
-            // SAFETY: [lo, end) is inside the BO (translated) or the allocation, and this
-            // element lies in it. Unaligned accesses are what UNALIGNED mode allows.
-            let p = unsafe { p0.add((at[el * n + l] - lo) as usize) };
+            // SAFETY: as above; unaligned accesses are what UNALIGNED mode allows.
+            let p = unsafe { lo_host.add((at[el * n + l] - lo) as usize) };
             for k in 0..d {
                 let i = (el * d + k) * n + l;
                 // SAFETY: as above.
@@ -221,7 +185,6 @@ unsafe extern "C" fn access(
             }
         }
     }
-    1
 }
 
 /// Copies `n` dwords from `mem` to `reg` (loads) or back (stores), unaligned in memory.
