@@ -1,6 +1,6 @@
 //! gfx11 buffer formats: the unified format numbering a V# and an MTBUF instruction hold,
-//! and the conversions between memory and VGPRs the texture unit applies (seed 002,
-//! "缓冲数据" (buffer data) and "D16 说明" (D16 notes)).
+//! and the conversions between memory and VGPRs the texture unit applies (RDNA3-NOTES,
+//! "Buffer data formats" and "D16 buffer instructions").
 //!
 //! The numbering is LLVM's `UfmtGFX11` (`BUF_FMT_*`, the same values as Mesa's
 //! `GFX11_FORMAT`); formats 64 and above do not exist. Components lie in memory from the
@@ -73,8 +73,8 @@ impl BufFormat {
         Some(BufFormat { comps: bits.len() as u8, bits: b, bytes: (total / 8) as u8, num })
     }
 
-    /// Bytes a format access must be aligned to (seed 002, "对齐"): 1 for 8-bit
-    /// components, 2 for 16-bit ones, 4 for everything else.
+    /// Bytes a format access must be aligned to (RDNA3-NOTES, "Memory alignment modes"): 1
+    /// for 8-bit components, 2 for 16-bit ones, 4 for everything else.
     pub fn align(&self) -> u32 {
         match (self.bits[0], self.bits[1]) {
             (8, 0 | 8) => 1,
@@ -144,8 +144,9 @@ impl BufFormat {
     }
 
     /// Component `k`'s raw bits as a 16-bit VGPR half (D16): f16 for the float-valued
-    /// formats, the low 16 bits of the integer for UINT and SINT. Seed 002, "D16 说明":
-    /// float32 data becomes f16 by truncation, every other format rounds to nearest even.
+    /// formats, the low 16 bits of the integer for UINT and SINT. RDNA3-NOTES,
+    /// "D16 buffer instructions": float32 data becomes f16 by truncation, every other
+    /// format rounds to nearest even.
     pub fn load16(&self, k: usize, raw: u32) -> u16 {
         match self.value(k, raw) {
             Val::F(_) if self.num == Num::Float && self.bits[k] == 32 => f32_to_f16_rtz(f32::from_bits(raw)),
@@ -270,8 +271,8 @@ fn f64_to_f16(x: f64, rtz: bool) -> u16 {
     sign | mag
 }
 
-/// f32 to f16 by truncation (seed 002, "D16 说明"): NaN stays a quiet NaN, infinity stays
-/// infinity, finite values too large become the largest finite f16.
+/// f32 to f16 by truncation (RDNA3-NOTES, "D16 buffer instructions"): NaN stays a quiet
+/// NaN, infinity stays infinity, finite values too large become the largest finite f16.
 pub fn f32_to_f16_rtz(x: f32) -> u16 {
     f64_to_f16(x as f64, true)
 }

@@ -55,8 +55,10 @@ pub struct Config {
     /// `unaligned`, the default) sets SH_MEM_CONFIG.ALIGNMENT_MODE.
     pub vmid: VmidRegs,
     /// `SOFTNAVI_CHECK=1`: every wave runs under the debug checker (results used before
-    /// their s_waitcnt, S_CLAUSE and S_DELAY_ALU rules; seed 001), which reports a broken
-    /// rule as a wave fault. Off by default: it takes the executor off its fast path.
+    /// their s_waitcnt, S_CLAUSE and S_DELAY_ALU rules; RDNA3-NOTES,
+    /// "Memory counters and s_waitcnt", "Instruction clauses" and "ALU delay hints"), which
+    /// reports a broken rule as a wave fault. Off by default: it takes the executor off its
+    /// fast path.
     pub check: bool,
     /// `SOFTNAVI_JIT` (`auto`, `on`, `off`): how programs are run (crate::jit).
     pub jit: crate::jit::JitMode,

@@ -1,6 +1,6 @@
 //! Shader resource descriptors: the gfx11 buffer resource (V#), one definition used by the
-//! ICD to write descriptors and by the executor to read them (seed 002, "buffer
-//! resource"; field layout from Mesa's gfx11 register database).
+//! ICD to write descriptors and by the executor to read them (RDNA3-NOTES,
+//! "Buffer resource"; field layout from Mesa's gfx11 register database).
 
 /// `SQ_SEL_*` destination component selects in V# dword 3.
 pub mod sel {
@@ -79,8 +79,8 @@ impl BufferResource {
         }
     }
 
-    /// Seed 002, "混合缓冲区寻址" (swizzled addressing): `const_element_size`, the bytes
-    /// swizzling keeps together, or `None` when swizzling is off. The seed names 4 and 16
+    /// RDNA3-NOTES, "Swizzled buffer addressing": `const_element_size`, the bytes
+    /// swizzling keeps together, or `None` when swizzling is off. The notes name 4 and 16
     /// bytes; Mesa writes 1 for 4-byte elements (scratch) and 3 for 16-byte ones (the
     /// attribute ring). 2 is not documented: softnavi takes it as 8 bytes, the size between.
     pub fn element_size(&self) -> Option<u32> {
@@ -95,7 +95,7 @@ impl BufferResource {
         8 << (self.index_stride & 3)
     }
 
-    /// The all-zero V# (seed 002, "无限资源" (null resource)).
+    /// The all-zero V# (RDNA3-NOTES, "Null buffer resource").
     pub fn is_null(&self) -> bool {
         self.encode() == [0; 4]
     }
@@ -137,7 +137,7 @@ impl BufferResource {
 mod tests {
     use super::*;
 
-    /// Seed 002, "缓冲资源" (buffer resource): every V# field decodes from its bits and
+    /// RDNA3-NOTES, "Buffer resource": every V# field decodes from its bits and
     /// encodes back.
     #[test]
     fn vsharp_fields_round_trip() {

@@ -1,6 +1,6 @@
 //! The shader processor input (SPI): turns a dispatch (a snapshot of the COMPUTE_*
 //! registers) into workgroups and gives each wave the launch state the hardware would
-//! (seed 000, "initial wave state"; AMDGPUUsage, "initial kernel execution state").
+//! (RDNA3-NOTES, "Wave launch state"; AMDGPUUsage, "initial kernel execution state").
 
 use crate::isa::exec::Wave;
 use crate::pm4::{initiator, reg};
@@ -31,7 +31,7 @@ pub struct Dispatch {
 }
 
 /// SH_MEM_CONFIG.ALIGNMENT_MODE: how vector memory and LDS accesses must be aligned
-/// (seed 000, "内存对齐和超出范围行为"; seed 002, "对齐").
+/// (RDNA3-NOTES, "Memory alignment modes").
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum AlignMode {
     /// Accesses are aligned down to the smaller of their size and a dword.
@@ -114,26 +114,26 @@ pub enum LaunchError {
 
 /// The gfx1100 resources the SPI allocates when it places workgroups on a WGP.
 pub mod limits {
-    /// SIMD32s per WGP (two CUs of two; seed 004, "工作组" (workgroups)).
+    /// SIMD32s per WGP (two CUs of two; RDNA3-NOTES, "CU mode and WGP mode").
     pub const SIMDS_PER_WGP: u32 = 4;
     /// Wave slots per SIMD.
     pub const MAX_WAVES_PER_SIMD: u32 = 16;
-    /// VGPRs per SIMD lane on a 1536-VGPR part such as gfx1100 (seed 000, "VGPR 分配对齐"
-    /// (VGPR allocation alignment)); a wave64 register takes two rows, so wave64 has half.
+    /// VGPRs per SIMD lane on a 1536-VGPR part such as gfx1100 (RDNA3-NOTES,
+    /// "VGPR allocation"); a wave64 register takes two rows, so wave64 has half.
     pub const VGPRS_PER_SIMD: u32 = 1536;
     /// VGPR allocation granules on such a part: 24 registers in wave32, 12 in wave64
-    /// (seed 000, same section).
+    /// (RDNA3-NOTES, "VGPR allocation").
     pub const VGPR_GRANULE_W32: u32 = 24;
     pub const VGPR_GRANULE_W64: u32 = 12;
     /// RSRC1.VGPRS counts blocks of 8 (wave32) or 4 (wave64) registers, minus one.
     pub const VGPR_ENCODING_W32: u32 = 8;
     pub const VGPR_ENCODING_W64: u32 = 4;
-    /// LDS of a WGP: two 64 KiB halves, one per CU, allocated in 1 KiB granules (seed
-    /// 000, "LDS（Local Data Share）").
+    /// LDS of a WGP: two 64 KiB halves, one per CU, allocated in 1 KiB granules
+    /// (RDNA3-NOTES, "LDS layout and allocation").
     pub const LDS_PER_CU: u32 = 64 * 1024;
     pub const LDS_GRANULE: u32 = 1024;
     /// Workgroups of more than one wave a WGP can hold (barrier resources; single-wave
-    /// groups do not count; seed 004, "工作组").
+    /// groups do not count; RDNA3-NOTES, "Workgroups and barriers").
     pub const MAX_GROUPS_PER_WGP: u32 = 32;
     /// Work-items of a workgroup.
     pub const MAX_GROUP_ITEMS: u32 = 1024;
@@ -418,7 +418,7 @@ impl Dispatch {
         }
         // RSRC3.TRAP_ON_START / TRAP_ON_END and RSRC2.EXCP_EN are launch state of the
         // waves (init_waves, initial_mode): with TRAP_PRESENT clear they are ignored, like
-        // every trap (seed 000, "STATUS . TRAP_EN").
+        // every trap (RDNA3-NOTES, "Traps").
         let occupancy = self.occupancy();
         if occupancy.groups_per_wgp == 0 {
             return Err(LaunchError::Resources(occupancy));
@@ -438,9 +438,9 @@ impl Dispatch {
         self.rsrc3 >> 11 & 1 != 0
     }
 
-    /// The wave's MODE register at launch (seed 000, "波形启动初始化" (wave launch
-    /// initialisation)): FLOAT_MODE, DX10_CLAMP, IEEE and FP16_OVFL from RSRC1, EXCP_EN
-    /// from RSRC2 (EXCP_EN 30:24 → MODE.EXCP_EN[6:0], EXCP_EN_MSB 14:13 → [8:7]).
+    /// The wave's MODE register at launch (RDNA3-NOTES, "Wave launch state"): FLOAT_MODE,
+    /// DX10_CLAMP, IEEE and FP16_OVFL from RSRC1, EXCP_EN from RSRC2 (EXCP_EN 30:24 →
+    /// MODE.EXCP_EN[6:0], EXCP_EN_MSB 14:13 → [8:7]).
     pub fn initial_mode(&self) -> u32 {
         field(self.rsrc1, 12, 8) << mode::FP_ROUND
             | field(self.rsrc1, 21, 1) << mode::DX10_CLAMP
@@ -505,7 +505,8 @@ impl Dispatch {
             scratch_per_wave: self.scratch_per_wave(),
             vgprs: occupancy.vgprs_per_wave.min(256),
             // LDS_ALLOC: LDS_BASE 8:0 (each workgroup's LDS starts at 0 here), LDS_SIZE
-            // 20:12 in the 1 KiB allocation granules of seed 000 ("LDS").
+            // 20:12 in the 1 KiB allocation granules of RDNA3-NOTES,
+            // "LDS layout and allocation".
             lds_alloc: (occupancy.lds_per_group / limits::LDS_GRANULE) << 12,
             hw_id2: self.hw_id2(),
             simds: if self.wgp_mode() { 4 } else { 2 },
@@ -523,7 +524,8 @@ impl Dispatch {
     /// `slot_base` (gfx11 `SQ_WAVE_HW_ID1`: WAVE_ID 4:0, SIMD_ID 9:8, WGP_ID 13:10, SA_ID
     /// 16, SE_ID 20:18). Each worker stands for one WGP of the chip's 6 SEs × 2 SAs × 4
     /// WGPs; a group's waves go round its SIMDs (4 in WGP mode, the first CU's 2 in CU
-    /// mode), each taking the next wave slot of its SIMD (seed 000, "硬件内部寄存器").
+    /// mode), each taking the next wave slot of its SIMD (RDNA3-NOTES,
+    /// "Hardware internal registers").
     pub fn hw_id1(&self, slot_base: u32, w: u32) -> u32 {
         let wgp = (slot_base / self.waves_per_group().max(1)) % 48;
         let simds = if self.wgp_mode() { 4 } else { 2 };
@@ -714,10 +716,10 @@ mod tests {
         assert_eq!(waves[0].exec(), 0x3ff);
     }
 
-    /// Seed 000, "波形启动初始化" (wave launch initialisation) and seed 003 (the RSRC1/2
-    /// fields): MODE takes FLOAT_MODE, DX10_CLAMP, IEEE and FP16_OVFL from RSRC1 and
-    /// EXCP_EN from RSRC2; STATUS takes PRIV and SPI priority from RSRC1, TRAP_EN from
-    /// TRAP_PRESENT, SCRATCH_EN from RSRC2, IN_TG for multi-wave groups, and VALID.
+    /// RDNA3-NOTES, "Wave launch state" and "Shader program registers"
+    /// (the RSRC1/2 fields): MODE takes FLOAT_MODE, DX10_CLAMP, IEEE and FP16_OVFL from
+    /// RSRC1 and EXCP_EN from RSRC2; STATUS takes PRIV and SPI priority from RSRC1, TRAP_EN
+    /// from TRAP_PRESENT, SCRATCH_EN from RSRC2, IN_TG for multi-wave groups, and VALID.
     #[test]
     fn mode_and_status_at_launch_come_from_the_rsrc_registers() {
         let rsrc1 = 0xf0 << 12 | 1 << 21 | 1 << 23 | 1 << 26 | 1 << 20 | 2 << 10;

@@ -2,7 +2,7 @@
 //!
 //! A dispatch is a [`Job`]; every worker takes workgroups from it (an atomic counter)
 //! until none are left. A workgroup runs on one worker from start to end: its waves take
-//! turns on that thread, switching at `s_barrier` (seed 001, "workgroups and barriers":
+//! turns on that thread, switching at `s_barrier` (RDNA3-NOTES, "Workgroups and barriers":
 //! a barrier is satisfied when every wave that has not ended has reached it, so an early
 //! `s_endpgm` never deadlocks the others). Each worker keeps its LDS and wave storage
 //! between workgroups, so the hot path allocates nothing.
@@ -278,7 +278,8 @@ impl Worker {
                         state[w] = WaveState::Ended;
                         live -= 1;
                     }
-                    // A single-wave workgroup treats s_barrier as s_nop (seed 004).
+                    // A single-wave workgroup treats s_barrier as s_nop (RDNA3-NOTES,
+                    // "Workgroups and barriers").
                     Ok(Stop::Barrier) => state[w] = if count == 1 { WaveState::Running } else { WaveState::AtBarrier },
                     Ok(Stop::Aborted) => {
                         self.record_live(job, id, count, &state);

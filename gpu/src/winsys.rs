@@ -255,7 +255,7 @@ impl Device {
     /// own, 256-byte aligned; 0 = none), `tma` its data (what `s_sendmsg_rtn_b64
     /// MSG_RTN_GET_TMA` returns, shifted right by 8, so also 256-byte aligned). Dispatches
     /// submitted from now on get it; waves use it when their dispatch has
-    /// COMPUTE_PGM_RSRC2.TRAP_PRESENT (seed 003, TRAP_PRESENT / TBA / TMA).
+    /// COMPUTE_PGM_RSRC2.TRAP_PRESENT (RDNA3-NOTES, "TBA and TMA").
     pub fn set_trap_handler(&self, tba: u64, tma: u64) -> Result<(), TrapHandlerError> {
         for (name, a) in [("TBA", tba), ("TMA", tma)] {
             if a % 256 != 0 {

@@ -1,7 +1,8 @@
 //! Global atomics: every gfx11 `global_atomic_*` opcode against a reference written from
 //! the RDNA3 ISA guide's definition, with edge operands; same-address lanes in lane
-//! order; the alignment rule of seed 000; and atomics from many workgroups on several
-//! WGP worker threads at once, which must neither lose nor duplicate an update.
+//! order; the alignment rule of RDNA3-NOTES, "Memory alignment modes"; and atomics from
+//! many workgroups on several WGP worker threads at once, which must neither lose nor
+//! duplicate an update.
 
 mod common;
 
@@ -164,8 +165,7 @@ fn same_address_lanes_apply_in_lane_order_and_glc_selects_the_return() {
     }
 }
 
-/// Seed 000 (`000_5e6764f932d07b8a.txt`), "内存对齐和超出范围行为" (memory alignment and
-/// out-of-range behaviour): "原子必须与数据大小对齐，否则会触发 MEMVIOL" — an atomic not
+/// RDNA3-NOTES, "Memory alignment modes": an atomic not
 /// aligned to its data size raises MEMVIOL, which is not maskable: the device is lost
 /// with a report naming the instruction and the address.
 #[test]

@@ -66,11 +66,11 @@ fn lds_exchange_across_eight_waves_with_barrier() {
     }
 }
 
-/// Seed 002 (`002_3e4226fac523fc9d.txt`), "缓冲区寻址 / 范围检查" (buffer addressing, range
-/// checking) with a raw V# (`BufferResource::raw`, OOB_SELECT = 3): out-of-range loads
-/// return zero, out-of-range stores write nothing, B64 accesses are checked per dword, and
-/// the SGPR offset belongs to the base, not to the range-checked offset. The V#s come from
-/// memory through `s_load_b512`.
+/// RDNA3-NOTES, "Buffer addressing" and "Buffer range checking" with a raw V#
+/// (`BufferResource::raw`, OOB_SELECT = 3): out-of-range loads return zero, out-of-range
+/// stores write nothing, B64 accesses are checked per dword, and the SGPR offset belongs to
+/// the base, not to the range-checked offset. The V#s come from memory through
+/// `s_load_b512`.
 #[test]
 fn buffer_load_store_through_vsharp_with_range_checking() {
     let mut gpu = Gpu::new();
@@ -140,7 +140,7 @@ fn buffer_load_store_through_vsharp_with_range_checking() {
     assert_eq!([o3[7], o3[9], o3[10]], [0x100 + 9, 0x100 + 11, 0]);
 }
 
-/// Seed 001 (`001_0760d26a8a4da695.txt`), "工作组和障碍" (workgroups and barriers): any wave
+/// RDNA3-NOTES, "Workgroups and barriers": any wave
 /// may end with `s_endpgm` early, and the barrier is satisfied when the remaining waves
 /// reach it. Every wave writes its LDS slots; the waves selected by a mask in s2 then end,
 /// the others pass two barriers and copy the next wave's values out (those of ended waves
@@ -535,11 +535,10 @@ fn ring_wraps_around() {
     assert_eq!(read_words(&mem, 0, n as usize), (0..n).map(|k| k ^ 0x5a5a).collect::<Vec<_>>());
 }
 
-/// Seed 002 (`002_3e4226fac523fc9d.txt`), "范围检查" (range checking), "结构化缓冲区"
-/// (structured buffers) and "标量内存" (scalar memory): with a stride of 16 and
-/// num_records = 5 records, OOB_SELECT 0 checks the index and `offset + 4 <= stride`,
-/// OOB_SELECT 1 only the index; `s_buffer_load` is out of range when `offset >= stride *
-/// num_records`, per dword. Out-of-range loads return zero.
+/// RDNA3-NOTES, "Buffer range checking", "Buffer addressing" and "Scalar buffer loads":
+/// with a stride of 16 and num_records = 5 records, OOB_SELECT 0 checks the index and
+/// `offset + 4 <= stride`, OOB_SELECT 1 only the index; `s_buffer_load` is out of range
+/// when `offset >= stride * num_records`, per dword. Out-of-range loads return zero.
 #[test]
 fn structured_and_scalar_buffer_range_checks() {
     let mut gpu = Gpu::new();

@@ -1,5 +1,5 @@
 //! MUBUF and MTBUF: every buffer load, store and atomic against a CPU model written from
-//! seed 002 (`002_3e4226fac523fc9d.txt`): the V#, the address equations (linear,
+//! RDNA3-NOTES (its buffer sections): the V#, the address equations (linear,
 //! structured, swizzled, ADD_TID_ENABLE), range checking per OOB_SELECT, format
 //! conversions with host arithmetic (`half` for f16), D16 packing, DST_SEL, alignment
 //! modes, null and mismatched V#s, and VGPR out-of-range rules.
@@ -19,8 +19,9 @@ use gpu::ReportKind;
 use half::f16;
 
 /// The bodies here read what a load (or returning atomic) wrote right after it; a real
-/// program waits first (seed 001, "数据依赖解析"), and `SOFTNAVI_CHECK=1` insists: each
-/// buffer load and GLC atomic is followed by `s_waitcnt vmcnt(0)`.
+/// program waits first (RDNA3-NOTES, "Memory counters and s_waitcnt"), and
+/// `SOFTNAVI_CHECK=1` insists: each buffer load and GLC atomic is followed by `s_waitcnt
+/// vmcnt(0)`.
 fn with_waits(body: &str) -> String {
     let mut out = String::new();
     for line in body.lines() {
@@ -102,9 +103,10 @@ fn rng(seed: u64) -> impl FnMut() -> u32 {
 }
 
 // ---------------------------------------------------------------------------------------
-// The CPU model of addressing and range checking (seed 002, "缓冲区寻址").
+// The CPU model of addressing and range checking (RDNA3-NOTES, "Buffer addressing").
 
-/// The byte offset of (index, offset) from the V# base, as the seed writes it.
+/// The byte offset of (index, offset) from the V# base, as RDNA3-NOTES, "Buffer addressing"
+/// and "Swizzled buffer addressing" write it.
 fn model_offset(v: &BufferResource, index: u64, offset: u64) -> u64 {
     if v.swizzle_enable == 0 {
         return v.stride as u64 * index + offset;
@@ -129,7 +131,7 @@ fn model_in_range(v: &BufferResource, index: u64, offset: u64, size: u64) -> boo
 // ---------------------------------------------------------------------------------------
 // Plain (opcode-derived) loads and stores.
 
-/// Seed 002, "缓冲区指令" (buffer instructions) and "范围检查" (range checking): every
+/// RDNA3-NOTES, "Buffer instructions" and "Buffer range checking": every
 /// opcode-derived load width (u8, i8, u16, i16, b32..b128) at byte offsets with OFFEN, the
 /// instruction offset and an SGPR offset, in wave32 and wave64; B64/B96/B128 are range
 /// checked per dword (OOB_SELECT 3, raw), narrower loads as a whole.
@@ -184,8 +186,8 @@ fn plain_loads_every_width_range_checked_per_dword() {
     }
 }
 
-/// Seed 002, "范围检查": B64 and B128 loads are checked per dword, and stores of every
-/// width write only their in-range part (b8, b16, b32, b64, b96, b128).
+/// RDNA3-NOTES, "Buffer range checking": B64 and B128 loads are checked per dword, and
+/// stores of every width write only their in-range part (b8, b16, b32, b64, b96, b128).
 #[test]
 fn plain_stores_every_width_range_checked_per_dword() {
     let stores = [("buffer_store_b8", 1u32, 1u32), ("buffer_store_b16", 2, 1), ("buffer_store_b32", 4, 1)];
@@ -236,9 +238,9 @@ fn plain_stores_every_width_range_checked_per_dword() {
     }
 }
 
-/// Seed 002, "D16 说明" (D16): d16 loads write the low half (d16_hi the high half) of the
-/// VGPR and keep the other; u8/i8 become 16-bit integers (zero/sign extended); d16_hi
-/// stores take the high half.
+/// RDNA3-NOTES, "D16 buffer instructions": d16 loads write the low half (d16_hi the high
+/// half) of the VGPR and keep the other; u8/i8 become 16-bit integers (zero/sign extended);
+/// d16_hi stores take the high half.
 #[test]
 fn d16_loads_and_stores_use_one_half() {
     let mem: Vec<u32> = vec![0x8081_f2e3, 0x1234_5678, 0, 0];
@@ -290,7 +292,7 @@ fn d16_loads_and_stores_use_one_half() {
 // ---------------------------------------------------------------------------------------
 // Addressing.
 
-/// Seed 002, "缓冲区寻址" and "结构化缓冲区" (structured buffers): with IDXEN and OFFEN the
+/// RDNA3-NOTES, "Buffer addressing": with IDXEN and OFFEN the
 /// address is `base + soffset + stride * index + offset + inst_offset`, in wave32 and
 /// wave64; OOB_SELECT 0 checks the index and `offset + size <= stride`, 1 only the index, 2
 /// nothing but an empty buffer, 3 the byte range `stride * index + offset + size`.
@@ -330,7 +332,7 @@ fn structured_addressing_and_every_oob_select() {
     }
 }
 
-/// Seed 002, "混合缓冲区寻址" (swizzled addressing): every index stride (8, 16, 32, 64)
+/// RDNA3-NOTES, "Swizzled buffer addressing": every index stride (8, 16, 32, 64)
 /// with element sizes 4 and 16 (SWIZZLE_ENABLE 1 and 3), ADD_TID_ENABLE adding TID[5:0] to
 /// the index, loads of b32 and b128 and stores of b32, in wave32 and wave64.
 #[test]
@@ -386,8 +388,9 @@ fn swizzled_addressing_every_index_stride() {
     }
 }
 
-/// Seed 002, "混合缓冲区寻址": `Index = vgpr_index + thread_id[5:0]` with ADD_TID_ENABLE
-/// on a linear (unswizzled) V#, and soffset is part of the base: not range checked.
+/// RDNA3-NOTES, "Swizzled buffer addressing": `Index = vgpr_index + thread_id[5:0]` with
+/// ADD_TID_ENABLE on a linear (unswizzled) V#, and soffset is part of the base: not range
+/// checked.
 #[test]
 fn add_tid_enable_and_soffset_outside_the_range_check() {
     let mem: Vec<u32> = (0..256).map(|i| 0x100 + i).collect();
@@ -507,7 +510,7 @@ impl Fmt {
         match self.num {
             "UINT" => raw & 0xffff,
             "SINT" => self.value(k, raw) as i32 as u32 & 0xffff,
-            // Seed 002, "D16 说明": float32 to float16 truncates.
+            // RDNA3-NOTES, "D16 buffer instructions": float32 to float16 truncates.
             "FLOAT" if self.bits[k] == 32 => f16_trunc(f32::from_bits(raw)) as u32,
             _ => f16::from_f64(self.value(k, raw)).to_bits() as u32,
         }
@@ -587,9 +590,9 @@ fn fbits_eq(got: u32, want: u32, d16: bool) -> bool {
     got == want || (nan(got) && nan(want))
 }
 
-/// Seed 002, "缓冲数据" (buffer data) and "D16 说明": every gfx11 buffer format (all 63
-/// data/numeric combinations) loaded with tbuffer_load_format_xyzw (format from the
-/// instruction), buffer_load_format_xyzw (format from the V#) and their d16 forms
+/// RDNA3-NOTES, "Buffer data formats" and "D16 buffer instructions": every gfx11 buffer
+/// format (all 63 data/numeric combinations) loaded with tbuffer_load_format_xyzw (format
+/// from the instruction), buffer_load_format_xyzw (format from the V#) and their d16 forms
 /// (components to f16 or 16-bit integers; f32 truncated to f16), against host
 /// conversions. Components the format does not have read as 0.
 #[test]
@@ -664,10 +667,11 @@ fn format_loads_every_format() {
     }
 }
 
-/// Seed 002, "缓冲数据" and "D16 说明": every gfx11 buffer format stored with
-/// tbuffer_store_format_xyzw, buffer_store_format_xyzw and the d16 forms: norm formats
-/// clamp and round to nearest even, scaled formats round and saturate, integer formats
-/// saturate, f32 to f16 truncates, the 11/10-bit floats round to nearest even.
+/// RDNA3-NOTES, "Buffer data formats" and "D16 buffer instructions": every gfx11 buffer
+/// format stored with tbuffer_store_format_xyzw, buffer_store_format_xyzw and the d16
+/// forms: norm formats clamp and round to nearest even, scaled formats round and saturate,
+/// integer formats saturate, f32 to f16 truncates, the 11/10-bit floats round to nearest
+/// even.
 #[test]
 fn format_stores_every_format() {
     let floats = [
@@ -801,11 +805,11 @@ fn format_stores_every_format() {
     }
 }
 
-/// Seed 002, "LOAD/STORE_FORMAT 和 DATA-FORMAT 不匹配" (format / element-count mismatch)
-/// and "缓冲数据" (DST_SEL from the V# for MUBUF format instructions, identity for MTBUF):
-/// load_format_x with 32_32_32_32 returns X; store_format_x with 32_32_32_32 stores four
-/// dwords per DST_SEL; load_format_xyzw with 32 returns four per DST_SEL; store_format_xyzw
-/// with 32 stores X only. DST_SEL SEL_0/SEL_1 give 0 and 1.0 (1 for integer formats).
+/// RDNA3-NOTES, "Format element-count mismatch" and "Buffer data formats" (DST_SEL from the
+/// V# for MUBUF format instructions, identity for MTBUF): load_format_x with 32_32_32_32
+/// returns X; store_format_x with 32_32_32_32 stores four dwords per DST_SEL;
+/// load_format_xyzw with 32 returns four per DST_SEL; store_format_xyzw with 32 stores X
+/// only. DST_SEL SEL_0/SEL_1 give 0 and 1.0 (1 for integer formats).
 #[test]
 fn format_element_count_mismatch_and_dst_sel() {
     let mem: Vec<u32> =
@@ -842,10 +846,10 @@ fn format_element_count_mismatch_and_dst_sel() {
     assert_eq!(got[12..16], [11, 0, 0, 0]);
 }
 
-/// Seed 002, "范围检查": format instructions are all or nothing over the whole element
-/// (MTBUF: any component out makes the thread out), and out-of-range format loads return
-/// 0 except components whose DST_SEL is SEL_1, which return 1. D16 packing of 3
-/// components keeps the high half of the second register.
+/// RDNA3-NOTES, "Buffer range checking": format instructions are all or nothing over the
+/// whole element (MTBUF: any component out makes the thread out), and out-of-range format
+/// loads return 0 except components whose DST_SEL is SEL_1, which return 1. D16 packing of
+/// 3 components keeps the high half of the second register.
 #[test]
 fn format_range_checks_are_all_or_nothing() {
     let mem: Vec<u32> = (0..16).map(|i| 100 + i).collect();
@@ -875,8 +879,9 @@ fn format_range_checks_are_all_or_nothing() {
     }
 }
 
-/// Seed 002, "D16 说明": d16 format loads and stores use the low half (d16_hi_format_x
-/// the high half), keeping the other half; packed pairs go first to the low half.
+/// RDNA3-NOTES, "D16 buffer instructions": d16 format loads and stores use the low half
+/// (d16_hi_format_x the high half), keeping the other half; packed pairs go first to the
+/// low half.
 #[test]
 fn d16_format_halves() {
     let mem: Vec<u32> = vec![0x4000_3c00, 0x4400_4200, 0, 0, 0, 0];
@@ -904,11 +909,10 @@ fn d16_format_halves() {
 // ---------------------------------------------------------------------------------------
 // Null, mismatched and invalid resources.
 
-/// Seed 002, "无限资源" (null resource) and "资源-指令不匹配" (resource-instruction
-/// mismatch): the all-zero V# makes loads return zero and drops stores; a V# whose type is
-/// not a buffer (TYPE != 0) makes the instruction do nothing (the destination keeps its
-/// value, memory is unchanged). Decision: a V# with format INVALID is null as well, and
-/// so is an MTBUF format INVALID.
+/// RDNA3-NOTES, "Null buffer resource" and "Resource type mismatch": the all-zero V# makes
+/// loads return zero and drops stores; a V# whose type is not a buffer (TYPE != 0) makes
+/// the instruction do nothing (the destination keeps its value, memory is unchanged).
+/// Decision: a V# with format INVALID is null as well, and so is an MTBUF format INVALID.
 #[test]
 fn null_and_mismatched_resources() {
     let mem: Vec<u32> = (0..8).map(|i| 0x500 + i).collect();
@@ -963,10 +967,11 @@ fn tfe_is_an_illegal_instruction() {
 // ---------------------------------------------------------------------------------------
 // Alignment.
 
-/// Seed 002, "对齐" (alignment): in DWORD mode dword and larger non-format accesses ignore
-/// the two address LSBs (u16 the LSB); UNALIGNED allows any; DWORD_STRICT and STRICT raise
-/// MEMVIOL for misaligned accesses (STRICT also for a b64 on a dword boundary); format
-/// accesses need their component alignment in every mode; atomics need their data size.
+/// RDNA3-NOTES, "Memory alignment modes": in DWORD mode dword and larger non-format
+/// accesses ignore the two address LSBs (u16 the LSB); UNALIGNED allows any; DWORD_STRICT
+/// and STRICT raise MEMVIOL for misaligned accesses (STRICT also for a b64 on a dword
+/// boundary); format accesses need their component alignment in every mode; atomics need
+/// their data size.
 #[test]
 fn alignment_modes() {
     let mem: Vec<u32> = (0..16).map(|i| 0x0101_0101 * (i + 1)).collect();
@@ -1029,10 +1034,10 @@ type Op32 = fn(u32, u32) -> u32;
 /// A 64-bit atomic's new memory value from the old one and the data.
 type Op64 = fn(u64, u64) -> u64;
 
-/// Seed 002, "缓冲区指令" (atomics: with GLC the pre-op value returns to VDATA) and
-/// "范围检查" (atomics are all or nothing; out of range they do nothing): every 32- and
-/// 64-bit buffer atomic gfx11 has, with and without return, against host arithmetic;
-/// lanes past num_records return 0 and leave memory alone.
+/// RDNA3-NOTES, "Buffer instructions" (atomics: with GLC the pre-op value returns to VDATA)
+/// and "Buffer range checking" (atomics are all or nothing; out of range they do nothing):
+/// every 32- and 64-bit buffer atomic gfx11 has, with and without return, against host
+/// arithmetic; lanes past num_records return 0 and leave memory alone.
 #[test]
 fn atomics_every_operation() {
     let ops32: [(&str, Op32); 16] = [
@@ -1116,9 +1121,9 @@ fn atomics_every_operation() {
     }
 }
 
-/// Seed 002, "缓冲区指令": the 64-bit buffer atomics (swap, cmpswap, add, sub, min/max
-/// signed and unsigned, and, or, xor, inc, dec) with and without return, and the f32
-/// cmpswap.
+/// RDNA3-NOTES, "Buffer instructions": the 64-bit buffer atomics (swap, cmpswap, add, sub,
+/// min/max signed and unsigned, and, or, xor, inc, dec) with and without return, and the
+/// f32 cmpswap.
 #[test]
 fn atomics_64_bit_and_float_cmpswap() {
     let ops: [(&str, Op64); 12] = [
@@ -1194,7 +1199,7 @@ fn atomics_64_bit_and_float_cmpswap() {
 // ---------------------------------------------------------------------------------------
 // VGPR out of range.
 
-/// Seed 000, "VGPR 超出范围行为" (VGPR out of range), as seed 002's instructions apply it:
+/// RDNA3-NOTES, "VGPR out-of-range behaviour", as the buffer instructions apply it:
 /// a load whose data VGPRs are not allocated is issued with EXEC = 0 (nothing written,
 /// memory not read), a store or atomic whose data or address VGPR is not allocated reads
 /// v0 for it.
@@ -1231,11 +1236,11 @@ fn vgpr_out_of_range_rules() {
 }
 
 /// The V# of a Vulkan buffer view (icd/src/view.rs): stride = texel size, num_records =
-/// texels, OOB_SELECT structured, DST_SEL (X, 0, 0, 1) for a one-component format. Seed 002,
-/// "缓冲区寻址" (buffer addressing: `stride * index` with IDXEN), "范围检查" (range checking:
-/// structured, out of range when index >= num_records) and "缓冲数据" (DST_SEL): in-range
-/// texels load (x, 0, 0, 1.0); out-of-range ones (0, 0, 0, 1.0); out-of-range stores and
-/// atomics change nothing.
+/// texels, OOB_SELECT structured, DST_SEL (X, 0, 0, 1) for a one-component format.
+/// RDNA3-NOTES, "Buffer addressing" (`stride * index` with IDXEN), "Buffer range checking"
+/// (range checking: structured, out of range when index >= num_records) and
+/// "Buffer data formats" (DST_SEL): in-range texels load (x, 0, 0, 1.0); out-of-range ones
+/// (0, 0, 0, 1.0); out-of-range stores and atomics change nothing.
 #[test]
 fn texel_view_format_access_by_index() {
     let texels = 10u32;

@@ -1,7 +1,8 @@
 //! DS (LDS) instructions: every load and store width, the atomics, the wave-wide
-//! exchanges (swizzle, permute, bpermute), append/consume, and the seed-000 rules for LDS
-//! alignment, range and VGPR range. Expected values come from a CPU model written from
-//! the RDNA3 ISA guide's formulas, applied lane by lane in lane order.
+//! exchanges (swizzle, permute, bpermute), append/consume, and the rules of RDNA3-NOTES,
+//! "LDS alignment and out-of-range behaviour", for LDS alignment, range and VGPR range.
+//! Expected values come from a CPU model written from the RDNA3 ISA guide's formulas,
+//! applied lane by lane in lane order.
 
 // Lane loops index per-lane inputs and outputs by lane number.
 #![allow(clippy::needless_range_loop)]
@@ -40,7 +41,7 @@ fn try_lds(
     let lanes = if wave64 { 64 } else { 32 };
     let n = init.len();
     // Each DS instruction is followed by a wait, as a program reading its result right
-    // after must (seed 001, "数据依赖解析"; SOFTNAVI_CHECK=1 insists).
+    // after must (RDNA3-NOTES, "Memory counters and s_waitcnt"; SOFTNAVI_CHECK=1 insists).
     let body: String = body
         .lines()
         .flat_map(|l| {
@@ -774,11 +775,9 @@ fn append_and_consume_count_active_lanes() {
     }
 }
 
-/// Seed 000 (`000_5e6764f932d07b8a.txt`), "LDS/GDS 对齐和超出范围" (LDS/GDS alignment and out
-/// of range): "如果对齐模式设置为“未对齐”，任何大小的 DS_LOAD 或 DS_STORE 都可以字节对齐。对于所有其他
-/// 对齐模式，LDS 通过将地址最低有效位清零来强制对齐" — UNALIGNED uses the address as is; DWORD
-/// clears the low bits per the "local" alignment (B16 2, B32 4, B64 8, B96/B128 16 bytes:
-/// `B32 & 0xfffc, B64 & 0xfff8, B96/B128 & 0xfff0`).
+/// RDNA3-NOTES, "LDS alignment and out-of-range behaviour": UNALIGNED uses the address as
+/// is; DWORD clears the low bits per the "local" alignment (B16 2, B32 4, B64 8, B96/B128
+/// 16 bytes: `B32 & 0xfffc, B64 & 0xfff8, B96/B128 & 0xfff0`).
 #[test]
 fn seed000_lds_alignment_masking_per_mode() {
     let init = random_words(256, 3);
@@ -810,11 +809,10 @@ fn seed000_lds_alignment_masking_per_mode() {
     }
 }
 
-/// Seed 000, "LDS/GDS 对齐和超出范围": "当对齐模式设置为STRICT 或DWORD_STRICT 时，会报告未对齐的LDS
-/// 访问MEMVIOL" — a misaligned LDS access under STRICT or DWORD_STRICT is a MEMVIOL (the
-/// "local" alignment: a b64 at 4 is misaligned, a b32 at 4 is not); and "32 位原子必须与4
-/// 字节地址对齐； 64 位原子到 8 字节地址" — a misaligned atomic is a MEMVIOL in every mode,
-/// UNALIGNED included.
+/// RDNA3-NOTES, "LDS alignment and out-of-range behaviour": a misaligned LDS access under
+/// STRICT or DWORD_STRICT is a MEMVIOL (the "local" alignment: a b64 at 4 is misaligned, a
+/// b32 at 4 is not); and a misaligned atomic is a MEMVIOL in every mode, UNALIGNED
+/// included.
 #[test]
 fn seed000_lds_misaligned_is_memviol_in_strict_modes_and_for_atomics() {
     for mode in [AlignMode::Strict, AlignMode::DwordStrict] {
@@ -846,13 +844,11 @@ fn seed000_lds_misaligned_is_memviol_in_strict_modes_and_for_atomics() {
     }
 }
 
-/// Seed 000, "LDS/GDS 对齐和超出范围", "超出范围": "如果LDS-ADDRESS 超出范围（addr < 0 或>=
-/// LDS_size）：超出范围的写入将被丢弃。读取返回值零。对于多 DWORD 读取，如果 LDS 地址的任何部分超出范围，
-/// 则整个指令将返回零" — out-of-range writes are dropped, reads return zero, a multi-dword
-/// read partly out of range returns zero for the whole lane (b128, a 2addr pair with one
-/// element out); an atomic out of range does nothing and returns zero. The address is
-/// `addr + offset` in 32 bits (wrapping): bits 31:16 are kept, so 0x10000 + x is out of
-/// range rather than aliasing x.
+/// RDNA3-NOTES, "LDS alignment and out-of-range behaviour": out-of-range writes are
+/// dropped, reads return zero, a multi-dword read partly out of range returns zero for the
+/// whole lane (b128, a 2addr pair with one element out); an atomic out of range does
+/// nothing and returns zero. The address is `addr + offset` in 32 bits (wrapping): bits
+/// 31:16 are kept, so 0x10000 + x is out of range rather than aliasing x.
 #[test]
 fn seed000_lds_out_of_range() {
     let init = random_words(256, 4); // 1 KiB
@@ -888,9 +884,8 @@ fn seed000_lds_out_of_range() {
     assert_eq!(after, words(&want), "the out-of-range stores and atomic were dropped");
 }
 
-/// Seed 000, "LDS/GDS 对齐和超出范围": "如果任何源VGPR 超出范围，则使用VGPR0 中的值来提供LDS 地址或数据。
-/// 如果dest-VGPR 超出范围，则使指令无效（EXEC=0 时发出）" and "内存对齐和超出范围行为": "注意：VDST 仅检查
-/// 实际返回值的 lds/gds/mem-atomic" — a source VGPR past the wave's allocation reads v0; an
+/// RDNA3-NOTES, "LDS alignment and out-of-range behaviour" and
+/// "VGPR out-of-range behaviour": a source VGPR past the wave's allocation reads v0; an
 /// instruction returning data to a VGPR past it is issued with EXEC = 0 (an atomic with
 /// return changes nothing), while one without return is not checked.
 #[test]
@@ -956,11 +951,11 @@ fn gds_forms_are_illegal_and_ds_nop_is_nothing() {
     assert_eq!(after, init);
 }
 
-/// Seed 004 (`004_4ab32799ce2ee856.txt`), "工作组中的 Wave 可以共享最多 64kB 的 LDS 空间" (the
+/// RDNA3-NOTES, "LDS layout and allocation" (the
 /// waves of a workgroup share up to 64 KiB of LDS), in CU mode and in WGP mode
 /// (RSRC1.WGP_MODE): two waves of one workgroup with a 64 KiB allocation exchange data at
 /// its top (0xff00..0xffff) across a barrier; an address past it (0x10000) is out of range
-/// (seed 000: reads zero) in both modes.
+/// (RDNA3-NOTES, "LDS alignment and out-of-range behaviour": reads zero) in both modes.
 #[test]
 fn seed004_workgroup_shares_64k_lds_in_cu_and_wgp_mode() {
     for wgp_mode in [false, true] {

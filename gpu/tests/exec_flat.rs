@@ -373,7 +373,7 @@ fn check_atomics(seg: &str, wave64: bool) {
     }
 }
 
-/// Seed 000, "内存对齐和超出范围行为" (memory alignment and out-of-range behaviour):
+/// RDNA3-NOTES, "Memory alignment modes":
 /// atomics, aligned to their size, of every operation.
 #[test]
 fn global_atomics_every_operation() {
@@ -433,10 +433,10 @@ fn unswizzle(phys: &[u8], n: usize, lane: usize, len: usize) -> Vec<u8> {
 
 /// SCRATCH loads and stores in every address form LLVM emits (ST mode `off, off`, SGPR
 /// only, SVE VGPR only, both), negative offsets, unaligned multi-dword and D16 forms,
-/// through the swizzle. Seed 002, "暂存缓冲区" (scratch buffer): swizzled scratch, the
+/// through the swizzle. RDNA3-NOTES, "Scratch addressing": swizzled scratch, the
 /// lane's dwords interleaved with the other lanes' (element size 4, index stride the
 /// wave's lanes, TID / 64 folded into the base): a copy of the wave's scratch memory
-/// matches that layout. Seed 000, "FLAT_SCRATCH": a wave with scratch has a non-zero,
+/// matches that layout. RDNA3-NOTES, "FLAT_SCRATCH": a wave with scratch has a non-zero,
 /// 256-byte aligned FLAT_SCRATCH (read with s_getreg).
 #[test]
 fn scratch_every_form_through_the_swizzle() {
@@ -509,7 +509,7 @@ fn scratch_every_form_through_the_swizzle() {
     }
 }
 
-/// Seed 000, "FLAT_SCRATCH": a wave without scratch reads FLAT_SCRATCH as zero, so a
+/// RDNA3-NOTES, "FLAT_SCRATCH": a wave without scratch reads FLAT_SCRATCH as zero, so a
 /// scratch access goes to the bottom of the address space: a VM fault here.
 #[test]
 fn flat_scratch_is_zero_without_scratch() {
@@ -530,9 +530,9 @@ const PRIVATE_HI: u32 = 0x1000_0000;
 
 /// FLAT routes each address by aperture: global memory; the shared aperture to LDS
 /// (ds_load sees a flat store; a flat atomic works on LDS; past the allocation a store is
-/// dropped and a load reads zero, seed 000 "LDS/GDS 对齐和超出范围"); the private aperture
-/// to the lane's scratch (scratch_load sees a flat store; LLVM's `flat_load_i8 ...
-/// offset:2` form).
+/// dropped and a load reads zero, RDNA3-NOTES, "LDS alignment and out-of-range behaviour");
+/// the private aperture to the lane's scratch (scratch_load sees a flat store; LLVM's
+/// `flat_load_i8 ... offset:2` form).
 #[test]
 fn flat_routes_by_aperture() {
     for wave64 in [false, true] {
@@ -663,7 +663,7 @@ fn flat_apertures_follow_sh_mem_bases() {
     }
 }
 
-/// Seed 000, "内存对齐和超出范围行为" and seed 002, "对齐": under DWORD alignment mode an
+/// RDNA3-NOTES, "Memory alignment modes": under DWORD alignment mode an
 /// access is aligned down to the smaller of its size and a dword, for GLOBAL, SCRATCH
 /// and FLAT (to global memory and to LDS).
 #[test]
@@ -736,7 +736,7 @@ fn run_kernel(src: &str, wave64: bool, rsrc1: u32, vmid: VmidRegs, mem: &[u32]) 
     (res, read_words(&data, 0, mem.len()))
 }
 
-/// Seed 000, "内存对齐和超出范围行为" and seed 002, "对齐": under STRICT and DWORD_STRICT a
+/// RDNA3-NOTES, "Memory alignment modes": under STRICT and DWORD_STRICT a
 /// misaligned lane stores nothing, the other lanes complete, then the instruction raises
 /// MEMVIOL. DWORD_STRICT asks for min(size, 4) alignment, STRICT for the size's (b96:
 /// 4 bytes).
@@ -800,9 +800,9 @@ fn strict_modes_drop_misaligned_lanes_and_raise_memviol() {
     }
 }
 
-/// Seed 000, "内存对齐和超出范围行为": "原子必须与数据大小对齐，否则会触发 MEMVIOL" (atomics
-/// must be aligned to their data size, else MEMVIOL), even in UNALIGNED mode, for global,
-/// LDS and private atomics; the aligned lanes still do theirs.
+/// RDNA3-NOTES, "Memory alignment modes": atomics must be aligned to their data size, else
+/// MEMVIOL, even in UNALIGNED mode, for global, LDS and private atomics; the aligned lanes
+/// still do theirs.
 #[test]
 fn misaligned_atomics_raise_memviol() {
     for wave64 in [false, true] {
@@ -844,7 +844,7 @@ fn misaligned_atomics_raise_memviol() {
     }
 }
 
-/// Seed 000, "VGPR 超出范围行为" and "内存对齐和超出范围行为": a load (or returning atomic)
+/// RDNA3-NOTES, "VGPR out-of-range behaviour": a load (or returning atomic)
 /// whose returned VGPRs are not all allocated is issued with EXEC = 0: no register and no
 /// memory changes; a source VGPR (data or address) out of range reads v0. The wave has
 /// the smallest allocation (RSRC1.VGPRS = 0: 24 VGPRs in wave32, 12 in wave64).
@@ -928,8 +928,8 @@ fn aperture_sources_give_the_flat_windows() {
 
 /// FLAT multi-dword and D16 accesses to LDS and scratch: a b128 store and b96 load at an
 /// unaligned LDS offset; a multi-dword LDS load reaching past the allocation reads zero as
-/// a whole and such a store writes nothing (seed 000, "LDS/GDS 对齐和超出范围": "对于多
-/// DWORD 读取，如果 LDS 地址的任何部分超出范围，则整个指令将返回零"); D16 forms to both.
+/// a whole and such a store writes nothing (RDNA3-NOTES,
+/// "LDS alignment and out-of-range behaviour"); D16 forms to both.
 #[test]
 fn flat_wide_and_d16_accesses_to_lds_and_scratch() {
     for wave64 in [false, true] {

@@ -1,7 +1,7 @@
 //! Wave state and program flow: the memory counters and s_waitcnt*, the debug checker
 //! (`SOFTNAVI_CHECK`: results used before their wait, S_CLAUSE and S_DELAY_ALU rules),
 //! s_sendmsg / s_sendmsg_rtn, the hardware registers s_getreg reads, s_barrier and the
-//! PC-relative instructions. Expected values come from the seeds (000 and 001) and the
+//! PC-relative instructions. Expected values come from RDNA3-NOTES and the
 //! gfx11 register layouts named in each test, never from the executor.
 
 mod common;
@@ -63,10 +63,10 @@ fn ib_sts(x: u32) -> [u32; 4] {
     [(x & 0xf) | (x >> 22 & 3) << 4, x >> 26, x >> 8 & 0xf, x >> 4 & 7]
 }
 
-const DEP: &str = "数据依赖解析";
-const CLAUSE: &str = "指令子句";
+const DEP: &str = "Memory counters and s_waitcnt";
+const CLAUSE: &str = "Instruction clauses";
 
-/// Seed 001, "数据依赖解析" (data dependency resolution): VMcnt counts loads and atomics
+/// RDNA3-NOTES, "Memory counters and s_waitcnt": VMcnt counts loads and atomics
 /// with return, VScnt stores and atomics without return, LGKMcnt LDS, SMEM and messages
 /// (s_sendmsg_rtn twice), and each s_waitcnt form lowers its counter to its value
 /// (gfx11 s_waitcnt: vmcnt 15:10, lgkmcnt 9:4, expcnt 2:0). Read through IB_STS.
@@ -118,8 +118,8 @@ fn seed001_counters_count_each_group_and_waits_retire_them() {
     }
 }
 
-/// Seed 001, "数据依赖解析": the counters have gfx11's widths (VMcnt 6 bits): 70 loads
-/// leave 63 outstanding, the issue of the others waited for the oldest.
+/// RDNA3-NOTES, "Memory counters and s_waitcnt": the counters have gfx11's widths (VMcnt 6
+/// bits): 70 loads leave 63 outstanding, the issue of the others waited for the oldest.
 #[test]
 fn seed001_counters_saturate_at_their_width() {
     let loads: String = (0..70).map(|_| " global_load_b32 v21, v20, s[4:5]\n").collect();
@@ -128,12 +128,13 @@ fn seed001_counters_saturate_at_their_width() {
     assert_eq!(ib_sts(out.s[0]), [63, 0, 0, 0]);
 }
 
-/// Seed 001, "数据依赖解析": the checker reports a load's destination read, or
-/// overwritten, before an s_waitcnt retired the load; the seed's own example (two loads,
-/// vmcnt(1), use of the first) passes, and so do the values.
+/// RDNA3-NOTES, "Memory counters and s_waitcnt": the checker reports a load's destination
+/// read, or overwritten, before an s_waitcnt retired the load; the example of RDNA3-NOTES,
+/// "Memory counters and s_waitcnt" (two loads, vmcnt(1), use of the first) passes, and so
+/// do the values.
 #[test]
 fn seed001_checker_reports_results_used_before_their_wait() {
-    // The seed's example.
+    // The notes' example.
     let out = passes(
         "
         v_mov_b32 v20, 0
@@ -174,8 +175,9 @@ fn seed001_checker_reports_results_used_before_their_wait() {
     passes("v_mov_b32 v20, 0\n global_store_b32 v20, v20, s[4:5]\n v_mov_b32 v20, 1\n s_waitcnt_vscnt null, 0");
 }
 
-/// Seed 001, "数据依赖解析": SMEM loads return out of order, so only lgkmcnt(0) surely
-/// retires one; LDS accesses return in order; s_sendmsg_rtn's result needs its wait too.
+/// RDNA3-NOTES, "Memory counters and s_waitcnt": SMEM loads return out of order, so only
+/// lgkmcnt(0) surely retires one; LDS accesses return in order; s_sendmsg_rtn's result
+/// needs its wait too.
 #[test]
 fn seed001_checker_lgkm_order_smem_lds_and_messages() {
     breaks(
@@ -205,7 +207,7 @@ fn seed001_checker_lgkm_order_smem_lds_and_messages() {
     );
 }
 
-/// Seed 001, "指令子句" (clauses): clauses that follow the rules pass (one type, s_nop
+/// RDNA3-NOTES, "Instruction clauses": clauses that follow the rules pass (one type, s_nop
 /// inside but not first, groups of two or more with breaks from SIMM16[11:8]).
 #[test]
 fn seed001_clauses_that_follow_the_rules_pass() {
@@ -215,15 +217,17 @@ fn seed001_clauses_that_follow_the_rules_pass() {
         "s_clause 0x203\n s_load_b32 s30, s[4:5], 0x0\n s_load_b32 s31, s[4:5], 0x0\n s_load_b32 s32, s[4:5], 0x0\n s_load_b32 s33, s[4:5], 0x0\n s_waitcnt lgkmcnt(0)",
         "s_delay_alu instid0(VALU_DEP_1)\n s_clause 0x1\n v_mov_b32 v4, 1\n v_mov_b32 v5, 2",
         "v_mov_b32 v20, 0\n s_clause 0x1\n ds_store_b32 v20, v20\n ds_load_b32 v21, v20\n s_waitcnt lgkmcnt(0)",
-        // Seed 001: a VALU clause whose first instruction is skipped (EXEC==0) does not
-        // start: what follows executes singly, so the SALU after it is allowed.
+        // RDNA3-NOTES, "Instruction clauses": a VALU clause whose first instruction is
+        // skipped (EXEC==0) does not start: what follows executes singly, so the SALU after
+        // it is allowed.
         "s_mov_b32 exec_lo, 0\n s_clause 0x1\n v_mov_b32 v4, 1\n s_mov_b32 exec_lo, -1\n v_mov_b32 v5, 2",
     ] {
         passes(body);
     }
 }
 
-/// Seed 001, "指令子句": each rule a clause can break is reported with the rule named.
+/// RDNA3-NOTES, "Instruction clauses": each rule a clause can break is reported with the
+/// rule named.
 #[test]
 fn seed001_clauses_that_break_the_rules_are_reported() {
     let l = "global_load_b32 v21, v20, s[4:5]";
@@ -252,7 +256,7 @@ fn seed001_clauses_that_break_the_rules_are_reported() {
     }
 }
 
-/// Seed 001, "ALU指令软件调度" (s_delay_alu): InstID0 [3:0], Skip [6:4], InstID1 [10:7];
+/// RDNA3-NOTES, "ALU delay hints": InstID0 [3:0], Skip [6:4], InstID1 [10:7];
 /// IDs above 11, skips above 5 and bits 15:11 are not defined. LLVM's forms pass.
 #[test]
 fn seed001_delay_alu_encoding_is_checked() {
@@ -267,7 +271,7 @@ fn seed001_delay_alu_encoding_is_checked() {
         (0xbf87_0600, "instid1 12 is reserved"),
         (0xbf87_0800, "bits 15:11"),
     ] {
-        breaks(&format!(".long {word:#x}"), "ALU指令软件调度", why);
+        breaks(&format!(".long {word:#x}"), "ALU delay hints", why);
     }
 }
 
@@ -398,7 +402,7 @@ fn llvm_compiled_kernels_pass_the_checker() {
     }
 }
 
-/// Seed 001, "发送消息类型" (messages): after MSG_DEALLOC_VGPRS the wave may only end;
+/// RDNA3-NOTES, "Messages": after MSG_DEALLOC_VGPRS the wave may only end;
 /// a later VGPR use (VALU, or memory with VGPR operands) is an illegal instruction with that
 /// reason, while SALU and s_endpgm are fine.
 #[test]
@@ -418,7 +422,7 @@ fn seed001_dealloc_vgprs_then_only_the_end() {
     gpu.run(&d.ib([2, 1, 1], W32)).unwrap_or_else(|r| panic!("{r}"));
 }
 
-/// Seed 001, "发送消息类型": every gfx11 message id (LLVM's names for gfx1100), the
+/// RDNA3-NOTES, "Messages": every gfx11 message id (LLVM's names for gfx1100), the
 /// S_SENDMSG_RTN results (TMA and TBA from the VMID's trap registers; REALTIME a 64-bit
 /// 100 MHz clock; doorbell and DDID 0 here), graphics-only and context-save messages
 /// rejected by name, and reserved ids an illegal instruction.
@@ -467,7 +471,7 @@ fn seed001_messages() {
     }
 }
 
-/// Seed 000, "硬件内部寄存器" (hardware internal registers) and "时间" (time): HW_ID1
+/// RDNA3-NOTES, "Hardware internal registers" and "Time counters": HW_ID1
 /// (gfx11 WAVE_ID 4:0, SIMD_ID 9:8, WGP_ID 13:10, SA_ID 16, SE_ID 20:18) differs between
 /// the waves of a group and stays in its fields; HW_ID2 names micro engine 1; GPR_ALLOC's
 /// VGPR_SIZE (17:12) is the allocation in 4-VGPR units minus one; LDS_ALLOC's LDS_SIZE
@@ -542,7 +546,7 @@ fn seed000_hardware_registers_read_by_s_getreg() {
     assert_eq!(ids.len(), 4, "each wave has its own SIMD / wave slot: {ids:x?}");
 }
 
-/// Seed 001, "工作组和障碍" (workgroups and barriers): a single-wave workgroup treats
+/// RDNA3-NOTES, "Workgroups and barriers": a single-wave workgroup treats
 /// s_barrier as s_nop; in a multi-wave group a wave that ends early satisfies the barrier
 /// the others reach (checked here under the debug checker, 4 waves of wave32 and wave64
 /// where the odd waves end at once).
@@ -588,7 +592,7 @@ fn seed001_barriers_single_wave_and_early_end() {
     }
 }
 
-/// Seed 000, "程序计数器PC" (program counter): s_setpc_b64 jumps to an absolute byte
+/// RDNA3-NOTES, "Program counter and branches": s_setpc_b64 jumps to an absolute byte
 /// address; s_swappc_b64 saves the address of the instruction after it and jumps; both
 /// take the address from an even-aligned SGPR pair.
 #[test]
@@ -617,10 +621,10 @@ fn seed000_setpc_and_swappc() {
     assert_eq!((out.s[8], out.s[9]), (0, 4), "s_setpc skipped one");
 }
 
-/// Seed 001, "数据依赖解析": a load does not read its (unused) data field and a store does
-/// not write its (unused) vdst field, so neither is "a use before the wait" of v0 while a
-/// load into v0 is outstanding. LLVM encodes v0 in both (`global_load_u8 v1, v[4:5], off`,
-/// `scratch_store_b16 off, v6, off`).
+/// RDNA3-NOTES, "Memory counters and s_waitcnt": a load does not read its (unused) data
+/// field and a store does not write its (unused) vdst field, so neither is
+/// "a use before the wait" of v0 while a load into v0 is outstanding. LLVM encodes v0 in
+/// both (`global_load_u8 v1, v[4:5], off`, `scratch_store_b16 off, v6, off`).
 #[test]
 fn seed001_loads_do_not_read_their_data_field() {
     let body = "

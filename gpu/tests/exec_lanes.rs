@@ -440,8 +440,8 @@ fn permlane64_swaps_wave64_halves() {
 }
 
 /// v_swap_b32 and v_swaprel_b32 (src0 + M0[9:0], vdst + M0[25:16]) in the active lanes;
-/// a v_swaprel operand out of range drops the instruction (seed 000
-/// `000_5e6764f932d07b8a.txt`, "VGPR 超出范围行为": V_SWAP and V_SWAPREL).
+/// a v_swaprel operand out of range drops the instruction (RDNA3-NOTES,
+/// "VGPR out-of-range behaviour": V_SWAP and V_SWAPREL).
 #[test]
 fn swap_and_swaprel_exchange_active_lanes() {
     for (wave64, exec) in [(false, 0xf0f0_ff0fu64), (true, 0xffff_0000_1234_ffffu64)] {
@@ -481,7 +481,7 @@ fn swap_and_swaprel_exchange_active_lanes() {
 
 /// v_movrels / v_movreld / v_movrelsd / v_movrelsd_2 with M0 at the edges of the VGPR file:
 /// a source index past v255 reads v0, a destination past v255 makes the instruction a
-/// NOP (seed 000 `000_5e6764f932d07b8a.txt`, "VGPR 超出范围行为": V_MOVREL index out of
+/// NOP (RDNA3-NOTES, "VGPR out-of-range behaviour": V_MOVREL index out of
 /// range when the index + M0 >= VGPR_SIZE, 256 here).
 #[test]
 fn movrel_indexes_vgprs_by_m0() {

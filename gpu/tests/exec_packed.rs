@@ -760,8 +760,8 @@ fn wmma_integer_forms_match_a_host_matrix_multiply() {
 }
 
 /// Modifier combinations whose meaning the ISA leaves unclear are not guessed: the wave
-/// raises the illegal-instruction exception naming the instruction (seed 000: not
-/// maskable).
+/// raises the illegal-instruction exception naming the instruction (RDNA3-NOTES,
+/// "Exceptions": not maskable).
 #[test]
 fn unclear_modifiers_trap_by_name() {
     for (body, name) in [

@@ -104,7 +104,7 @@ fn bitreplicate_doubles_every_bit() {
 }
 
 /// s_quadmask_b32/b64: bit i = (nibble i != 0); s_wqm_b32/b64: each non-zero nibble becomes
-/// 0xf. SCC = result != 0 (seed 000, "SCC": logical operations). Wave64 and wave32.
+/// 0xf. SCC = result != 0 (RDNA3-NOTES, "SCC": logical operations). Wave64 and wave32.
 #[test]
 fn quadmask_and_wqm() {
     for wave64 in [false, true] {
@@ -192,7 +192,7 @@ fn saveexec_and_wrexec() {
     }
 }
 
-/// Seed `000_5e6764f932d07b8a.txt`, "SGPR out-of-range behaviour": WREXEC and SAVEEXEC write
+/// RDNA3-NOTES, "SGPR out-of-range behaviour": WREXEC and SAVEEXEC write
 /// EXEC even when SDST is out of range (a TTMP outside the trap handler), and an SALU
 /// instruction whose TTMP write fails leaves SCC alone.
 #[test]
@@ -222,7 +222,7 @@ fn wrexec_and_saveexec_write_exec_when_sdst_is_a_ttmp() {
     assert_eq!((out.s[4], out.s[5]), (0, 0));
 }
 
-/// s_movrels / s_movreld / s_movrelsd_2 index SGPRs with M0. Seed `000_5e6764f932d07b8a.txt`,
+/// s_movrels / s_movreld / s_movrelsd_2 index SGPRs with M0. RDNA3-NOTES,
 /// "SGPR out-of-range behaviour" (S_MOVREL): indexing stays inside the base's region
 /// (s0..vcc_hi, or the TTMPs); an out-of-range source reads s0, an out-of-range destination
 /// is not written; "SGPR alignment": the _B64 forms ignore the LSB of the index.
@@ -285,7 +285,7 @@ fn getreg(dst: u32, what: &str) -> String {
 /// s_getreg / s_setreg on MODE: the hwreg offset and size select a field; reserved bits are
 /// protected (read as zero whatever is written); s_round_mode and s_denorm_mode write
 /// MODE[3:0] and MODE[7:4]. The harness's kernels start with MODE = FLOAT_MODE 0xf0 |
-/// DX10_CLAMP | IEEE = 0x3f0 (seed 000, "Wave launch initialisation").
+/// DX10_CLAMP | IEEE = 0x3f0 (RDNA3-NOTES, "Wave launch state").
 #[test]
 fn mode_fields_through_getreg_and_setreg() {
     let body = [
@@ -322,9 +322,9 @@ fn mode_fields_through_getreg_and_setreg() {
 /// STATUS reads SCC, EXECZ and VCCZ of the wave and cannot be written by a user shader;
 /// TRAPSTS is writable in its defined fields; IB_STS has no outstanding counters;
 /// FLAT_SCRATCH reads zero without scratch and ignores writes; HW_ID2 names a compute
-/// micro engine; SHADER_CYCLES is a 20-bit counter that advances (seed 000, "State
-/// registers", "Trap and exception registers", "Hardware internal registers", "FLAT_SCRATCH",
-/// "Time").
+/// micro engine; SHADER_CYCLES is a 20-bit counter that advances (RDNA3-NOTES,
+/// "STATUS register", "Traps", "Hardware internal registers", "FLAT_SCRATCH" and
+/// "Time counters").
 #[test]
 fn status_trapsts_and_the_read_only_registers() {
     for wave64 in [false, true] {
@@ -391,7 +391,7 @@ fn unknown_hardware_registers_trap_by_name() {
     }
 }
 
-/// s_sendmsg_rtn_b64 REALTIME (seed 000, "Time"; seed 001, S_SENDMSG_RTN): a 64-bit
+/// s_sendmsg_rtn_b64 REALTIME (RDNA3-NOTES, "Time counters" and "Messages"): a 64-bit
 /// free-running clock that does not go back; the _b32 form returns its low half.
 #[test]
 fn sendmsg_rtn_realtime_advances() {
@@ -412,10 +412,10 @@ fn sendmsg_rtn_realtime_advances() {
     assert!(out.s[4].wrapping_sub(t1 as u32) < 100_000_000, "low half of a later reading");
 }
 
-/// s_call_b64 saves the address of the next instruction and jumps like a branch (seed 000,
-/// "Program counter": relative to the next instruction); s_rfe_b64 outside a trap handler
-/// jumps to the address in its source like s_setpc_b64 (RDNA3 pseudo-code: PRIV = 0,
-/// PC = S0).
+/// s_call_b64 saves the address of the next instruction and jumps like a branch
+/// (RDNA3-NOTES, "Program counter and branches": relative to the next instruction);
+/// s_rfe_b64 outside a trap handler jumps to the address in its source like s_setpc_b64
+/// (RDNA3 pseudo-code: PRIV = 0, PC = S0).
 #[test]
 fn call_and_rfe_transfer_control() {
     let out = run_wave(
@@ -453,7 +453,7 @@ fn call_and_rfe_transfer_control() {
 }
 
 /// The SOPP opcodes without an effect in this model run as NOPs: s_trap without a trap
-/// handler (seed 000, "STATUS . TRAP_EN": trap_en == 0 turns s_trap into a NOP), the debug
+/// handler (RDNA3-NOTES, "Traps": trap_en == 0 turns s_trap into a NOP), the debug
 /// branches (debug mode is never on), s_setkill 0, s_sethalt 0, s_wait_event, s_wakeup,
 /// s_incperflevel / s_decperflevel and s_ttracedata(_imm).
 #[test]
@@ -508,7 +508,7 @@ fn sethalt_halts_the_wave_until_the_hang_timeout() {
     }
 }
 
-/// Seed `000_5e6764f932d07b8a.txt`, "STATUS . TRAP_EN": with TRAP_EN set
+/// RDNA3-NOTES, "Traps": with TRAP_EN set
 /// (COMPUTE_PGM_RSRC2.TRAP_PRESENT) but no trap handler installed (TBA = 0), s_trap raises
 /// a named illegal-instruction error rather than jumping anywhere (trap handlers
 /// themselves: exec_trap.rs).
@@ -523,7 +523,7 @@ fn s_trap_with_trap_en_but_no_handler_is_reported() {
     assert!(r.to_string().contains("no trap handler installed (TBA = 0)"), "{r}");
 }
 
-/// Seed `000_5e6764f932d07b8a.txt`, "M0" and "SGPR out-of-range behaviour": M0 is written
+/// RDNA3-NOTES, "M0" and "SGPR out-of-range behaviour": M0 is written
 /// and read by SALU instructions; EXEC_LO and EXEC_HI are separate halves in wave64, and a
 /// wave32 ignores EXEC_HI for execution.
 #[test]
@@ -558,7 +558,7 @@ fn m0_and_exec_halves() {
     assert_eq!(out.s[0], 0);
 }
 
-/// Seed `000_5e6764f932d07b8a.txt`, "SCC": s_max sets SCC to S0 >= S1 (so equal inputs set
+/// RDNA3-NOTES, "SCC": s_max sets SCC to S0 >= S1 (so equal inputs set
 /// it), s_min to S0 < S1 (the RDNA3 ISA's pseudocode for both).
 #[test]
 fn max_and_min_set_scc_as_the_isa_compares() {

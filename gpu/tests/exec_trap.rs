@@ -1,7 +1,7 @@
 //! Trap handlers: installation (TBA/TMA through `Device::set_trap_handler`), trap entry for
 //! s_trap, exceptions (MEMVIOL, illegal instruction, MODE.EXCP_EN float exceptions), host
 //! traps, trap on wave start / end and trap after instruction; s_rfe_b64; TTMP privilege;
-//! privileged s_setreg. Expected values come from the seed notes and the RDNA3 ISA guide's
+//! privileged s_setreg. Expected values come from RDNA3-NOTES and the RDNA3 ISA guide's
 //! layouts (TTMP0/1, TRAPSTS, STATUS), never from the executor.
 
 mod common;
@@ -121,11 +121,10 @@ fn recorder_env(skip: u32) -> WaveEnv {
     WaveEnv { mem, trap_handler: Some(RECORDER.into()), ..Default::default() }
 }
 
-/// Seed 000 (`000_5e6764f932d07b8a.txt`), "陷阱和异常寄存器" (trap and exception registers)
-/// and "程序计数器" (PC: s_trap saves its own PC): s_trap with a handler installed (seed 003,
-/// TRAP_PRESENT / TBA / TMA) enters it with {TTMP1, TTMP0} = {7'h0, HT = 0,
-/// trapID = simm16[7:0], PC[47:0]} and STATUS.PRIV set; s_rfe_b64 returns with PRIV clear
-/// and the kernel continues after the s_trap. Wave32 and wave64.
+/// RDNA3-NOTES, "Traps" and "Program counter and branches" (PC: s_trap saves its own PC):
+/// s_trap with a handler installed (RDNA3-NOTES, "TBA and TMA") enters it with {TTMP1,
+/// TTMP0} = {7'h0, HT = 0, trapID = simm16[7:0], PC[47:0]} and STATUS.PRIV set; s_rfe_b64
+/// returns with PRIV clear and the kernel continues after the s_trap. Wave32 and wave64.
 #[test]
 fn s_trap_enters_the_handler_with_ttmp0_1_and_returns() {
     for wave64 in [false, true] {
@@ -157,11 +156,11 @@ fn s_trap_enters_the_handler_with_ttmp0_1_and_returns() {
     }
 }
 
-/// Seed 000 (`000_5e6764f932d07b8a.txt`), "SGPR 超出范围行为" (TTMP rules): in the handler (PRIV = 1) TTMPs are written
-/// and read, and keep their values between traps; in the kernel a write is ignored (the
-/// second trap still sees the handler's 0xabc), reads give zero, and an SALU write to a
-/// TTMP leaves SCC alone. The handler keeps the kernel's SCC by a privileged s_setreg of
-/// STATUS.SCC.
+/// RDNA3-NOTES, "SGPR out-of-range behaviour" (TTMP rules): in the handler (PRIV = 1) TTMPs
+/// are written and read, and keep their values between traps; in the kernel a write is
+/// ignored (the second trap still sees the handler's 0xabc), reads give zero, and an SALU
+/// write to a TTMP leaves SCC alone. The handler keeps the kernel's SCC by a privileged
+/// s_setreg of STATUS.SCC.
 #[test]
 fn ttmps_belong_to_the_trap_handler() {
     let (out, mem) = run_wave_env(
@@ -188,8 +187,8 @@ fn ttmps_belong_to_the_trap_handler() {
     assert_eq!(&out.s[..4], &[1, 0, 1, 2]);
 }
 
-/// Seed 000 (`000_5e6764f932d07b8a.txt`), "MODE . EXCP_EN[8:0]": MEMVIOL cannot be masked: with a handler, a misaligned
-/// global atomic (seed 000, "内存对齐和超出范围行为") enters it with TRAPSTS.EXCP[8]
+/// RDNA3-NOTES, "Exceptions": MEMVIOL cannot be masked: with a handler, a misaligned
+/// global atomic (RDNA3-NOTES, "Memory alignment modes") enters it with TRAPSTS.EXCP[8]
 /// (MEMVIOL), trap id 0 and the PC of the atomic; the handler skips the 8-byte instruction.
 /// Without a handler it stays a device-lost MEMVIOL report.
 #[test]
@@ -217,7 +216,7 @@ fn memviol_enters_the_handler() {
     assert_eq!(r.kind, ReportKind::MemoryViolation, "{r}");
 }
 
-/// Seed 000 (`000_5e6764f932d07b8a.txt`), "MODE . EXCP_EN[8:0]": an illegal instruction cannot be masked: v_illegal
+/// RDNA3-NOTES, "Exceptions": an illegal instruction cannot be masked: v_illegal
 /// enters the handler with TRAPSTS.ILLEGAL_INST (bit 11) and its PC. An instruction
 /// softnavi does not support stays a device-lost report even with a handler.
 #[test]
@@ -244,7 +243,7 @@ fn illegal_instructions_enter_the_handler() {
     assert!(r.to_string().contains("not supported"), "{r}");
 }
 
-/// Seed 000 (`000_5e6764f932d07b8a.txt`), "STATUS . TRAP_EN": with TRAP_PRESENT clear every trap is ignored, s_trap is
+/// RDNA3-NOTES, "Traps": with TRAP_PRESENT clear every trap is ignored, s_trap is
 /// a NOP even with a handler installed, and v_illegal stays a fault report.
 #[test]
 fn without_trap_en_traps_are_ignored() {
@@ -254,7 +253,7 @@ fn without_trap_en_traps_are_ignored() {
     assert_eq!((mem[0], out.s[0]), (0, 5));
 }
 
-/// Decision (seed 000, "STATUS . TRAP_EN" is silent on it): TRAP_EN = 1 (RSRC2.TRAP_PRESENT)
+/// Decision (RDNA3-NOTES, "Traps" is silent on it): TRAP_EN = 1 (RSRC2.TRAP_PRESENT)
 /// with no trap handler installed (TBA = 0): a trap is a fault report naming that.
 #[test]
 fn trap_en_without_a_handler_is_reported() {
@@ -265,7 +264,8 @@ fn trap_en_without_a_handler_is_reported() {
 }
 
 /// `Device::set_trap_handler` (KFD's AMDKFD_IOC_SET_TRAP_HANDLER) refuses TBA / TMA that
-/// are not 256-byte aligned (seed 003, TBA: the SPI registers hold address bits 47:8).
+/// are not 256-byte aligned (RDNA3-NOTES, "TBA and TMA": the SPI registers hold address
+/// bits 47:8).
 #[test]
 fn trap_handler_addresses_are_256_byte_aligned() {
     let gpu = Gpu::new();
@@ -274,7 +274,7 @@ fn trap_handler_addresses_are_256_byte_aligned() {
     assert!(gpu.dev.set_trap_handler(0x1_0000, 0x2_0000).is_ok());
 }
 
-/// Seed 000 (`000_5e6764f932d07b8a.txt`), "陷阱和异常寄存器" and MSG_RTN_GET_TBA: TBA and TMA are read-only and read with
+/// RDNA3-NOTES, "TBA and TMA" (MSG_RTN_GET_TBA): TBA and TMA are read-only and read with
 /// s_sendmsg_rtn as the address shifted right by 8.
 #[test]
 fn tba_and_tma_read_with_sendmsg_rtn() {
@@ -296,7 +296,7 @@ fn tba_and_tma_read_with_sendmsg_rtn() {
     assert_eq!(mem[0], 0);
 }
 
-/// Seed 000 (`000_5e6764f932d07b8a.txt`), "MODE . EXCP_EN[8:0]" and "TRAPSTS": float exceptions accumulate in
+/// RDNA3-NOTES, "Exceptions": float exceptions accumulate in
 /// TRAPSTS.EXCP (sticky) and an enabled one enters the handler, after the instruction
 /// (its result is written; the PC saved is the next instruction's).
 #[test]
@@ -336,7 +336,7 @@ fn float_exceptions_with_excp_en() {
     }
 }
 
-/// Seed 000 (`000_5e6764f932d07b8a.txt`), "TRAPSTS" (EXCP bits, sticky): what the detection reports for each float
+/// RDNA3-NOTES, "Exceptions" (EXCP bits, sticky): what the detection reports for each float
 /// exception, read by a program that reads TRAPSTS (no EXCP_EN, no handler).
 #[test]
 fn float_exception_detection() {
@@ -368,8 +368,8 @@ fn float_exception_detection() {
     }
 }
 
-/// Seed 003 (`003_425a421218469775.txt`), RSRC2.EXCP_EN (bits 30:24) sets MODE.EXCP_EN at launch: an enabled overflow
-/// traps from the first instruction on.
+/// RDNA3-NOTES, "Wave launch state": RSRC2.EXCP_EN (bits 30:24) sets MODE.EXCP_EN at
+/// launch: an enabled overflow traps from the first instruction on.
 #[test]
 fn rsrc2_excp_en_enables_float_traps_at_launch() {
     let mut env = recorder_env(0);
@@ -425,7 +425,7 @@ fn trap_on_wave_start_and_end() {
     assert_eq!((mem[0], out.s[0]), (0, 3));
 }
 
-/// Seed 000 (`000_5e6764f932d07b8a.txt`), "陷阱和异常寄存器": a host-initiated trap (`Device::host_trap`) makes running
+/// RDNA3-NOTES, "Traps": a host-initiated trap (`Device::host_trap`) makes running
 /// waves enter the handler with HT = 1, trap id 0 and TRAPSTS.HOST_TRAP; here the handler
 /// releases the wave, which spins until a flag in memory is set. Wave32 and wave64.
 #[test]
@@ -493,7 +493,7 @@ fn host_trap_enters_the_handler_with_ht() {
     }
 }
 
-/// Privileged s_setreg (seed 000 `000_5e6764f932d07b8a.txt`, "状态寄存器" and "FLAT_SCRATCH"): in the handler
+/// Privileged s_setreg (RDNA3-NOTES, "STATUS register" and "FLAT_SCRATCH"): in the handler
 /// FLAT_SCRATCH is writable, and writing STATUS.PRIV = 0 drops the privilege (TTMP writes
 /// are then ignored). In the kernel both writes are ignored.
 #[test]
@@ -538,7 +538,7 @@ fn faults_in_the_handler_are_reported() {
     assert!(r.to_string().contains("v_illegal"), "{r}");
 }
 
-/// Seed 000 (`000_5e6764f932d07b8a.txt`), "STATUS . TRAP_EN": without TRAP_EN a host trap
+/// RDNA3-NOTES, "Traps": without TRAP_EN a host trap
 /// is ignored like every trap (the handler is installed but the dispatch has no
 /// TRAP_PRESENT); the wave goes on until the host releases it.
 #[test]
@@ -577,7 +577,7 @@ fn host_trap_without_trap_en_is_ignored() {
     assert_eq!(read_words(&mem, 0, 1), [0], "no trap was taken");
 }
 
-/// Seed 000 (`000_5e6764f932d07b8a.txt`), "状态寄存器" (STATUS: some fields writable in the
+/// RDNA3-NOTES, "STATUS register" (STATUS: some fields writable in the
 /// trap handler): a handler that sets STATUS.HALT and returns leaves the wave halted (what
 /// ROCm's handler does after an exception); nothing resumes it, so the dispatch hangs until
 /// the hang timeout, like s_sethalt.

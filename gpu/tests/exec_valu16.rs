@@ -815,7 +815,8 @@ fn true16_register_halves() {
 }
 
 /// v_cndmask_b16 (VOP3: the mask in an SGPR), with abs/neg on 16-bit float sources and
-/// op_sel halves, in wave32 and wave64 (seed 004, "wave32 wave64": a 64-bit lane mask).
+/// op_sel halves, in wave32 and wave64 (RDNA3-NOTES, "Wave32 and wave64": a 64-bit lane
+/// mask).
 #[test]
 fn cndmask_b16() {
     for wave64 in [false, true] {
@@ -851,7 +852,7 @@ fn cndmask_b16() {
 
 /// Every v_cmp_*_f16 predicate over pairs that include NaN, ±0, ±inf and denormals (IEEE
 /// ordered / unordered comparison), as VOPC (VCC) and VOP3 (an SGPR); v_cmpx writing EXEC
-/// (RDNA3 ISA VOPC; seed 000 "EXEC"), wave32 and wave64.
+/// (RDNA3 ISA VOPC; RDNA3-NOTES, "EXEC mask"), wave32 and wave64.
 #[test]
 fn f16_compares() {
     let preds = ["f", "lt", "eq", "le", "gt", "lg", "ge", "o", "u", "nge", "nlg", "ngt", "nle", "neq", "nlt", "t"];
@@ -1044,7 +1045,8 @@ fn dot2acc_f32_f16() {
     }
 }
 
-/// EXEC masks the 16-bit writes: inactive lanes keep both halves (seed 000, "EXEC").
+/// EXEC masks the 16-bit writes: inactive lanes keep both halves (RDNA3-NOTES,
+/// "EXEC mask").
 #[test]
 fn exec_masks_half_writes() {
     let cases: Vec<[u32; 4]> = (0..64u32).map(|l| [0x3c00 | l << 16, 0x4000, 0, 0]).collect();

@@ -236,7 +236,7 @@ fn i64_u64_compares() {
     assert_eq!(o.s[13], mask(&|a, _| s(a) > -1));
 }
 
-/// Seed 004 ("wave32 wave64"): in wave64 v_cmpx writes both halves of EXEC and
+/// RDNA3-NOTES, "Wave32 and wave64": in wave64 v_cmpx writes both halves of EXEC and
 /// v_cmp writes an SGPR pair; inactive lanes read 0.
 #[test]
 fn wave64_cmpx_writes_both_exec_halves() {
@@ -801,7 +801,7 @@ fn integer_family() {
 }
 
 /// v_div_scale writes its lane mask to SDST (VCC here) and v_div_fixup handles the
-/// special cases, in wave64 (seed 004, "wave32 wave64": div_scale's mask covers both
+/// special cases, in wave64 (RDNA3-NOTES, "Wave32 and wave64": div_scale's mask covers both
 /// halves).
 #[test]
 fn div_scale_sets_vcc_per_lane_in_wave64() {

@@ -1,5 +1,5 @@
-//! Rules stated by the seeds (`../shared/seeds/`, the specification of record) that the
-//! executor implements, one test per rule, each naming its seed file and section. The
+//! Rules of docs/RDNA3-NOTES.md (the digest of the seed notes, the specification of record)
+//! that the executor implements, one test per rule, each naming its section. The
 //! kernels are hand-written (llvm-mc-19) because compilers never emit most of these forms.
 
 mod common;
@@ -23,7 +23,7 @@ fn scalar_results(body: &str, n: usize) -> Vec<u32> {
     read_words(&out, 0, n)
 }
 
-/// Seed `000_5e6764f932d07b8a.txt`, "NULL": reading NULL returns zero, writing it discards
+/// RDNA3-NOTES, "NULL": reading NULL returns zero, writing it discards
 /// the data, and an SALU instruction with NULL as destination still updates SCC.
 #[test]
 fn null_reads_zero_discards_writes_and_still_sets_scc() {
@@ -42,7 +42,7 @@ fn null_reads_zero_discards_writes_and_still_sets_scc() {
     assert_eq!(r, [0, 1, 2]);
 }
 
-/// Seed `000_5e6764f932d07b8a.txt`, "SGPR out-of-range behaviour": outside the trap handler
+/// RDNA3-NOTES, "SGPR out-of-range behaviour": outside the trap handler
 /// TTMPs read as zero, writes to them are ignored, and an SALU instruction whose TTMP write
 /// fails does not update SCC either.
 #[test]
@@ -63,7 +63,7 @@ fn ttmp_registers_are_privileged() {
     assert_eq!(r, [0, 1, 2]);
 }
 
-/// Seed `000_5e6764f932d07b8a.txt`, "SGPR alignment": the hardware enforces the alignment
+/// RDNA3-NOTES, "SGPR alignment": the hardware enforces the alignment
 /// of 64-bit SGPR operands by ignoring the LSB of the register number.
 #[test]
 fn misaligned_sgpr_pairs_ignore_the_low_bit() {
@@ -84,7 +84,7 @@ fn misaligned_sgpr_pairs_ignore_the_low_bit() {
     assert_eq!(r, [0x1111, 0x2222, 0x1111, 0x2222]);
 }
 
-/// Seed `000_5e6764f932d07b8a.txt`, "SCC": compares set it to the result, arithmetic to the
+/// RDNA3-NOTES, "SCC": compares set it to the result, arithmetic to the
 /// carry (or borrow), logical operations to "result != 0", moves leave it alone.
 #[test]
 fn scc_follows_the_instruction_class() {
@@ -109,7 +109,7 @@ fn scc_follows_the_instruction_class() {
     assert_eq!(r, [1, 1, 1, 0, 0, 1]);
 }
 
-/// Seed `000_5e6764f932d07b8a.txt`, "VCC and VCCZ" and "EXEC mask": VCCZ and EXECZ summarise
+/// RDNA3-NOTES, "VCC and VCCZ" and "EXEC mask": VCCZ and EXECZ summarise
 /// the masks of the current wave size, so a wave32 ignores VCC_HI and EXEC_HI.
 #[test]
 fn vccz_and_execz_use_the_low_half_in_wave32() {
@@ -133,7 +133,7 @@ fn vccz_and_execz_use_the_low_half_in_wave32() {
     assert_eq!(r, [0, 0]);
 }
 
-/// Seed `000_5e6764f932d07b8a.txt`, "Program counter": a branch goes to the instruction
+/// RDNA3-NOTES, "Program counter and branches": a branch goes to the instruction
 /// after it plus SIMM16 dwords, and s_getpc_b64 returns the address of the next
 /// instruction.
 #[test]
@@ -157,7 +157,7 @@ fn branches_and_getpc_are_relative_to_the_next_instruction() {
     assert_eq!(read_words(&out, 0, 1)[0], (code.va() + 4) as u32);
 }
 
-/// Seed `000_5e6764f932d07b8a.txt`, "LDS/GDS alignment and out of range": an out-of-range
+/// RDNA3-NOTES, "LDS alignment and out-of-range behaviour": an out-of-range
 /// LDS write is dropped, a read returns zero, and a multi-dword read that is partly out of
 /// range returns zero for the whole instruction.
 #[test]
@@ -193,7 +193,7 @@ fn lds_out_of_range_reads_zero_and_drops_writes() {
     assert_eq!(read_words(&out, 0, 4), [0x11, 0, 0, 0]);
 }
 
-/// Seed `004_4ab32799ce2ee856.txt`, "wave32 wave64": both passes of a wave64 instruction
+/// RDNA3-NOTES, "Wave32 and wave64": both passes of a wave64 instruction
 /// read the state from before it, and the high half uses the next SGPR (VCC_HI) for its
 /// carry in and out. v_add_co_ci_u32 with VCC as carry in and carry out: each lane's carry
 /// out must equal its own carry in (0xffffffff + 0 + c carries exactly when c = 1).
@@ -231,7 +231,7 @@ fn wave64_halves_read_the_pre_instruction_state() {
     assert_eq!(got[64..66], [0x5555_5555, 0xaaaa_aaaa], "carry out = carry in, both halves");
 }
 
-/// Seed `000_5e6764f932d07b8a.txt`, "Instruction skipping: EXEC==0": a V_CMP that writes an
+/// RDNA3-NOTES, "Instruction skipping when EXEC is zero": a V_CMP that writes an
 /// SGPR executes even when EXEC is zero, and writes zeros for the inactive lanes.
 #[test]
 fn v_cmp_writes_its_mask_even_with_exec_zero() {
@@ -249,9 +249,9 @@ fn v_cmp_writes_its_mask_even_with_exec_zero() {
     assert_eq!(r, [0]);
 }
 
-/// Seed `004_4ab32799ce2ee856.txt`, "Workgroups": a workgroup of a single wave treats
-/// s_barrier as s_nop (it has no barrier resources); seed 000's wave launch state gives
-/// EXEC the lanes of work-items that exist.
+/// RDNA3-NOTES, "Workgroups and barriers": a workgroup of a single wave treats
+/// s_barrier as s_nop (it has no barrier resources); RDNA3-NOTES, "Wave launch state",
+/// gives EXEC the lanes of work-items that exist.
 #[test]
 fn single_wave_groups_pass_barriers_and_exec_covers_existing_lanes() {
     let mut gpu = Gpu::new();

@@ -12,11 +12,11 @@ use gpu::pm4::{initiator, reg, Builder};
 use gpu::spi::Limiter;
 use gpu::ReportKind;
 
-/// ARCHITECTURE.md, "wave launch state" (AMDGPUUsage, seed 000 "波形启动初始化" (wave launch
-/// initialisation)): exactly RSRC2.USER_SGPR user SGPRs from COMPUTE_USER_DATA_*, then
-/// the enabled system SGPRs at that index: TGID X, Y, Z (each only when enabled) and the
-/// workgroup info (first-wave flag, waves in the group). For user counts 0, 1, 5 and 16
-/// and several TGID enables, every group of a 2x3x2 grid stores s0..s19.
+/// ARCHITECTURE.md, "wave launch state" (AMDGPUUsage, RDNA3-NOTES, "Wave launch state"):
+/// exactly RSRC2.USER_SGPR user SGPRs from COMPUTE_USER_DATA_*, then the enabled system
+/// SGPRs at that index: TGID X, Y, Z (each only when enabled) and the workgroup info
+/// (first-wave flag, waves in the group). For user counts 0, 1, 5 and 16 and several TGID
+/// enables, every group of a 2x3x2 grid stores s0..s19.
 #[test]
 fn user_sgpr_count_and_system_sgprs_are_honoured_exactly() {
     let mut gpu = Gpu::new();
@@ -207,7 +207,7 @@ fn grid_start_partial_groups_and_thread_dimensions() {
     }
 }
 
-/// Seed 000 (`000_5e6764f932d07b8a.txt`), "SGPR 超出范围行为" (TTMP privilege) with the
+/// RDNA3-NOTES, "SGPR out-of-range behaviour" (TTMP privilege) with the
 /// launch state: RSRC1.PRIV starts the wave with STATUS.PRIV, so it may write and read
 /// TTMP registers; without it TTMP writes are dropped and reads give zero.
 #[test]
@@ -232,7 +232,7 @@ fn rsrc1_priv_grants_ttmp_access() {
 /// The largest workgroups (1024 work-items: 32 wave32 or 16 wave64 waves) meet at two
 /// barriers: each wave writes its lanes to LDS, then reads the lane of the wave 7 waves
 /// ahead, then (after the second barrier) overwrites and reads again. Also with a single
-/// wave64 group of 64 (a barrier is then a no-op, seed 004).
+/// wave64 group of 64 (a barrier is then a no-op, RDNA3-NOTES, "Workgroups and barriers").
 #[test]
 fn barriers_with_the_largest_workgroups() {
     let mut gpu = Gpu::new();
@@ -282,10 +282,11 @@ fn barriers_with_the_largest_workgroups() {
 }
 
 /// Occupancy statistics (`Device::stats`) from the modelled gfx1100 resources, checked
-/// against figures worked out from seed 000 "VGPR 分配对齐" (1536 VGPRs per SIMD,
-/// allocated in blocks of 24 in wave32 and 12 in wave64), seed 000 "LDS" (2 × 64 KiB per
-/// WGP, 1 KiB granules) and seed 004 "工作组" (4 SIMD32 per WGP, 32 workgroups per WGP,
-/// single-wave groups not counted): each case is one dispatch whose record is inspected.
+/// against figures worked out from RDNA3-NOTES, "VGPR allocation" (1536 VGPRs per SIMD,
+/// allocated in blocks of 24 in wave32 and 12 in wave64), RDNA3-NOTES,
+/// "LDS layout and allocation" (2 × 64 KiB per WGP, 1 KiB granules) and RDNA3-NOTES,
+/// "Workgroups and barriers" (4 SIMD32 per WGP, 32 workgroups per WGP, single-wave groups
+/// not counted): each case is one dispatch whose record is inspected.
 #[test]
 fn occupancy_statistics_follow_the_modelled_resources() {
     let mut gpu = Gpu::new();

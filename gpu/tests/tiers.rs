@@ -1243,10 +1243,9 @@ fn divergence_cmov_b64_null() {
     );
 }
 
-/// Not a divergence but a departure of both tiers from seed 000 ("NULL": a write to NULL
-/// is discarded): a 64-bit SALU result (and a wave64 lane mask) with NULL as destination
-/// writes its high half to M0, the register after NULL (`Wave::sdst64` and `Ir::sdst64`
-/// store the pair 124, 125; `sset` drops 124 only).
+/// RDNA3-NOTES, "NULL" (a write to NULL is discarded): a 64-bit SALU result (and a wave64
+/// lane mask) with NULL as destination leaves M0, the register after NULL, alone. Both
+/// tiers wrote the high half there once (found by this generator).
 #[test]
 fn null_64bit_destination_keeps_m0() {
     for (body, wave64) in [

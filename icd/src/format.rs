@@ -136,8 +136,8 @@ mod tests {
     use super::*;
     use gpu::format::{BufFormat, Num};
 
-    /// Every row's gfx11 number is a format of the texel's size and numeric kind (seed 002,
-    /// "缓冲数据" (buffer data): the table of data and numeric formats).
+    /// Every row's gfx11 number is a format of the texel's size and numeric kind
+    /// (RDNA3-NOTES, "Buffer data formats": the table of data and numeric formats).
     #[test]
     fn table_agrees_with_the_gpu_formats() {
         for &(f, hw, comps, size, _, _) in TABLE {

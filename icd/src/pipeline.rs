@@ -18,7 +18,7 @@ use crate::handle::{destroy, guard, object, slice, Object};
 use crate::pcache;
 
 /// Bytes of `s_code_end` padding after a shader: the instruction prefetcher may read up
-/// to 256 bytes past the end (seed 004, "shader padding requirements").
+/// to 256 bytes past the end (RDNA3-NOTES, "Shader end padding").
 const CODE_PADDING: u64 = 256;
 
 /// What a shader module holds.

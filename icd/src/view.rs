@@ -1,7 +1,7 @@
 //! Buffer views: the V# a uniform or storage texel buffer descriptor holds. Its format and
 //! swizzle come from `format.rs`; stride is the texel size and num_records the number of
 //! texels, with structured range checking (OOB_SELECT 1: out of range when the index is at
-//! least num_records, seed 002 "范围检查" (range checking)), so the shaders' `idxen` format
+//! least num_records, RDNA3-NOTES, "Buffer range checking"), so the shaders' `idxen` format
 //! instructions (`buffer_load_format_*`, `buffer_store_format_*`, atomics) address texels
 //! by index and out-of-range texels read 0 (alpha 1 where the format has no alpha) and are
 //! not written.
@@ -108,7 +108,7 @@ pub unsafe fn view_vsharp(h: vk::BufferView) -> [u32; 4] {
 mod tests {
     use super::*;
 
-    /// Seed 002, "缓冲资源" (buffer resource) and "范围检查" (range checking): a view's V#
+    /// RDNA3-NOTES, "Buffer resource" and "Buffer range checking": a view's V#
     /// has the format, the texel stride, the texel count as num_records and structured
     /// range checking.
     #[test]

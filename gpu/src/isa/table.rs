@@ -285,7 +285,7 @@ pub struct Mem {
 }
 
 /// The counter classes ([`Op::counters`]), bits: which of the wave's memory counters an
-/// instruction counts on until it completes (seed 001, "数据依赖解析").
+/// instruction counts on until it completes (RDNA3-NOTES, "Memory counters and s_waitcnt").
 pub mod cnt {
     /// VMcnt (loads, sampling).
     pub const C_VM: u8 = 1;
@@ -297,7 +297,7 @@ pub mod cnt {
     pub const C_LGKM: u8 = 8;
     /// LGKMcnt, completing in any order (SMEM, messages).
     pub const C_LGKM_OOO: u8 = 16;
-    /// Counts twice (s_sendmsg_rtn: issue and return, seed 001 "发送消息类型").
+    /// Counts twice (s_sendmsg_rtn: issue and return, RDNA3-NOTES, "Messages").
     pub const C_TWICE: u8 = 32;
     /// EXPcnt (exports, LDS parameter and direct loads).
     pub const C_EXP: u8 = 64;
@@ -432,12 +432,13 @@ const fn is_mem_encoding(enc: Encoding) -> bool {
     matches!(enc, Smem | Ds | Mubuf | Mtbuf | Mimg | Flat | Global | Scratch | Ldsdir | Exp)
 }
 
-/// The memory-counter class of a row (seed 001, "数据依赖解析": every memory instruction
-/// counts on the counter of its group until it completes), derived from its encoding,
-/// facts, destination type and flags: SMEM and messages count on LGKMcnt out of order, DS
-/// on LGKMcnt in order, vector memory on VMcnt (loads, samples, atomics with GLC) or
-/// VScnt (stores, atomics without), FLAT also on LGKMcnt (it may reach LDS), exports and
-/// LDSDIR on EXPcnt. `C_LOAD`: it writes a destination (a MUBUF load into LDS does not).
+/// The memory-counter class of a row (RDNA3-NOTES, "Memory counters and s_waitcnt": every
+/// memory instruction counts on the counter of its group until it completes), derived from
+/// its encoding, facts, destination type and flags: SMEM and messages count on LGKMcnt out
+/// of order, DS on LGKMcnt in order, vector memory on VMcnt (loads, samples, atomics with
+/// GLC) or VScnt (stores, atomics without), FLAT also on LGKMcnt (it may reach LDS),
+/// exports and LDSDIR on EXPcnt. `C_LOAD`: it writes a destination (a MUBUF load into LDS
+/// does not).
 pub const fn counters(enc: Encoding, kind: Kind, ty: [Ty; 4], flags: u16) -> u8 {
     use cnt::*;
     let returns = if matches!(ty[0], Ty::N) { 0 } else { C_LOAD };

@@ -190,7 +190,8 @@ impl Ir {
     }
 
     /// Whether reading or writing scalar register `i` inline has the interpreter's effect:
-    /// TTMPs depend on STATUS.PRIV (seed 000), so they go through the interpreter.
+    /// TTMPs depend on STATUS.PRIV (RDNA3-NOTES, "SGPR out-of-range behaviour"), so they go
+    /// through the interpreter.
     pub fn plain_sgpr(i: u8) -> bool {
         !(SGPR_TTMP0..SGPR_TTMP0 + 16).contains(&i)
     }

@@ -1,5 +1,5 @@
 //! SALU instructions as scalar IR: what `exec/alu.rs` and `exec/salu.rs` compute for the
-//! same opcodes, with SCC by the seed-000 rules (compares: the result; arithmetic: the
+//! same opcodes, with SCC by RDNA3-NOTES, "SCC" (compares: the result; arithmetic: the
 //! carry; logic: result != 0; moves leave it). TTMP operands are not inline (their access
 //! depends on STATUS.PRIV); the register file rules for NULL and out-of-range
 //! destinations are `Ir::sget` / `Ir::sset`'s.

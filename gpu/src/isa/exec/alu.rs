@@ -1,5 +1,5 @@
 //! Scalar and vector ALU semantics (RDNA3 ISA reference, chapters "Scalar ALU
-//! operations" and "Vector ALU operations"). SCC rules follow seed 000 ("SCC"):
+//! operations" and "Vector ALU operations"). SCC rules follow RDNA3-NOTES, "SCC":
 //! compares set it to the result, arithmetic to the carry, logic to "result != 0",
 //! moves leave it alone.
 
@@ -615,7 +615,8 @@ impl Wave {
                 } else {
                     self.sdst32(&inst.dst, old as u32);
                 }
-                // EXEC is written even when SDST is out of range (seed 000).
+                // EXEC is written even when SDST is out of range (RDNA3-NOTES,
+                // "SGPR out-of-range behaviour").
                 self.set_exec_raw(b64, new);
                 self.set_scc_for(&inst.dst, new != 0);
             }

@@ -1,4 +1,5 @@
-//! Buffer instructions (MUBUF, MTBUF) addressed through a V# (seed 002).
+//! Buffer instructions (MUBUF, MTBUF) addressed through a V# (RDNA3-NOTES,
+//! "Buffer instructions").
 //!
 //! One path serves every buffer load and store: per lane, the element's index and offset
 //! (IDXEN / OFFEN VGPRs, the instruction offset, ADD_TID_ENABLE), its address (linear or
@@ -7,16 +8,17 @@
 //! the data is converted between memory and VGPRs (opcode-derived sizes, or a format from
 //! the V# or the instruction; D16 halves).
 //!
-//! Decisions where seed 002 is silent (each has a test in `tests/exec_buffer.rs`):
+//! Decisions where the notes (RDNA3-NOTES, "Buffer instructions" and the sections after it)
+//! are silent (each has a test in `tests/exec_buffer.rs`):
 //! - A V# whose FORMAT is INVALID (0) is a null resource for every MUBUF instruction, as
-//!   the all-zero V# is (the seed ties the two): loads return zero, stores and atomics do
-//!   nothing. An MTBUF instruction with format INVALID or a number past the table (64..127)
-//!   is the same.
-//! - Components a format does not have read as 0 (the seed's identity select is X000,
-//!   XY00, XYZ0); `SQ_SEL_1` gives 1.0 for float-valued formats, 1 for UINT/SINT (1.0 with
-//!   a null format); the reserved selects 2 and 3 give 0. On stores memory component `i`
-//!   takes the VGPR component `dst_sel[i]` names (the components the instruction does not
-//!   supply are 0).
+//!   the all-zero V# is (RDNA3-NOTES, "Null buffer resource", ties the two): loads return
+//!   zero, stores and atomics do nothing. An MTBUF instruction with format INVALID or a
+//!   number past the table (64..127) is the same.
+//! - Components a format does not have read as 0 (the identity select of RDNA3-NOTES,
+//!   "Buffer data formats", is X000, XY00, XYZ0); `SQ_SEL_1` gives 1.0 for float-valued
+//!   formats, 1 for UINT/SINT (1.0 with a null format); the reserved selects 2 and 3
+//!   give 0. On stores memory component `i` takes the VGPR component `dst_sel[i]` names
+//!   (the components the instruction does not supply are 0).
 //! - The out-of-range value 1 for `SQ_SEL_1` components applies where DST_SEL applies
 //!   (MUBUF format loads); MTBUF and non-format loads use the identity select.
 //! - Range checks use the linear offset `stride * index + offset` also for swizzled V#s.
@@ -32,7 +34,7 @@
 //!   integer formats keep the low 16 bits; `11_11_10` has a 10-bit X and `10_10_10_2` a
 //!   2-bit X (names list components from the most significant); SWIZZLE_ENABLE 2 means
 //!   8-byte elements.
-//! - The loads into LDS (`buffer_load_lds_*`) are not executed: seed 002 does not describe
+//! - The loads into LDS (`buffer_load_lds_*`) are not executed: the notes do not describe
 //!   them (they stay decoded only).
 
 use super::vmem::{align_rule, aligned, lane_bounds, misaligned, move_dwords};
@@ -72,9 +74,9 @@ fn kind(op: Op) -> (Kind, bool) {
     (k, m.access == Access::Store)
 }
 
-/// Seed 002, "缓冲区寻址" (buffer addressing): the byte offset of (`index`, `offset`) from
-/// the base: `stride * index + offset` for linear buffers; for swizzled ones the seed's
-/// equation ("混合缓冲区寻址").
+/// RDNA3-NOTES, "Buffer addressing": the byte offset of (`index`, `offset`) from
+/// the base: `stride * index + offset` for linear buffers; for swizzled ones the
+/// equation ("Swizzled buffer addressing").
 #[inline]
 fn buffer_offset(v: &BufferResource, index: u64, offset: u64) -> u64 {
     match v.element_size() {
@@ -86,7 +88,7 @@ fn buffer_offset(v: &BufferResource, index: u64, offset: u64) -> u64 {
     }
 }
 
-/// Seed 002, "范围检查" (range checking): whether `size` bytes at (`index`, `offset`) are in
+/// RDNA3-NOTES, "Buffer range checking": whether `size` bytes at (`index`, `offset`) are in
 /// range under the V#'s OOB_SELECT.
 #[inline]
 fn in_range(v: &BufferResource, index: u64, offset: u64, size: u64) -> bool {
@@ -135,7 +137,7 @@ impl Wave {
             )));
         }
         let v = self.vsharp(&inst.src[2]);
-        // Seed 002, "资源-指令不匹配" (resource-instruction mismatch): a V# whose type is
+        // RDNA3-NOTES, "Resource type mismatch": a V# whose type is
         // not "buffer" makes the instruction do nothing at all.
         if v.kind != 0 {
             return Ok(());
@@ -168,14 +170,14 @@ impl Wave {
             Kind::Atomic => info.ty[0].dwords(false) * glc as u32,
         };
         let writes = !store && ret > 0;
-        // Seed 000, "VGPR 超出范围行为": returned registers outside the allocation issue the
-        // instruction with EXEC = 0.
+        // RDNA3-NOTES, "VGPR out-of-range behaviour": returned registers outside the
+        // allocation issue the instruction with EXEC = 0.
         if writes && !self.vgprs_in_range(vdata, ret) {
             return Ok(());
         }
         let exec = self.exec();
-        // Null resources (seed 002, "无限资源"): the all-zero V#, and the decision that a
-        // V# or MTBUF format INVALID is one.
+        // Null resources (RDNA3-NOTES, "Null buffer resource"): the all-zero V#, and the
+        // decision that a V# or MTBUF format INVALID is one.
         let null = match kind {
             Kind::Format { .. } => fmt.is_none() || (tformat.is_none() && v.format == 0),
             _ => v.format == 0,
@@ -235,7 +237,7 @@ impl Wave {
             if bits == 0 {
                 continue;
             }
-            // Seed 002, "对齐" (alignment).
+            // RDNA3-NOTES, "Memory alignment modes".
             let a0 = addr[l][0];
             let fixed = match (kind, fmt) {
                 (Kind::Plain { size, .. }, _) => aligned(mode, a0, size),
@@ -327,14 +329,14 @@ impl Wave {
 
     /// The fast path of a MUBUF load or store of whole dwords (4 to 16 bytes, no D16) or
     /// an atomic, on a non-null, linear (unswizzled) V#. It is taken only where it cannot
-    /// differ from the general path: every dword of every active lane in range (seed 002,
-    /// "范围检查", per OOB_SELECT, judged from the lanes' highest index and offset), every
-    /// lane aligned under a strict mode (seed 002, "对齐"; DWORD mode aligns down), and, for
-    /// loads and stores, the lanes' whole span in one BO, translated once. Then each
-    /// active lane moves its dwords in lane order, as the general path does. `None`
-    /// leaves the instruction to the general path, which nothing here has touched; so do
-    /// a lane out of range, a misaligned lane and a span across BOs (a fault), which it
-    /// reports.
+    /// differ from the general path: every dword of every active lane in range
+    /// (RDNA3-NOTES, "Buffer range checking", per OOB_SELECT, judged from the lanes'
+    /// highest index and offset), every lane aligned under a strict mode (RDNA3-NOTES,
+    /// "Memory alignment modes"; DWORD mode aligns down), and, for loads and stores, the
+    /// lanes' whole span in one BO, translated once. Then each active lane moves its dwords
+    /// in lane order, as the general path does. `None` leaves the instruction to the
+    /// general path, which nothing here has touched; so do a lane out of range, a
+    /// misaligned lane and a span across BOs (a fault), which it reports.
     #[allow(clippy::too_many_arguments)]
     #[inline(always)]
     fn buffer_fast<const N: usize>(
@@ -368,9 +370,9 @@ impl Wave {
             OobSelect::StructuredWithOffset => index_hi < nr && off_hi + size64 <= stride,
             OobSelect::Disabled => nr != 0,
         };
-        // Every active lane's linear offset `stride * index + offset` (seed 002,
-        // "缓冲区寻址") and its end fit 32 bits (always, for a raw buffer in range): then
-        // they are computed exactly in 32-bit lanes.
+        // Every active lane's linear offset `stride * index + offset` (RDNA3-NOTES,
+        // "Buffer addressing") and its end fit 32 bits (always, for a raw buffer in range):
+        // then they are computed exactly in 32-bit lanes.
         if !inside || stride * index_hi + off_hi + size64 > u32::MAX as u64 {
             return None;
         }
@@ -582,8 +584,8 @@ impl Wave {
 
     /// A buffer atomic: the lanes in range and aligned do their read-modify-write (in lane
     /// order, with the host's atomics); with GLC the pre-op value returns to VDATA, and
-    /// out-of-range lanes get 0. Seed 002, "对齐": an atomic not aligned to its data size
-    /// raises MEMVIOL.
+    /// out-of-range lanes get 0. RDNA3-NOTES, "Memory alignment modes": an atomic not
+    /// aligned to its data size raises MEMVIOL.
     fn buffer_atomic(
         &mut self,
         inst: &Inst,
@@ -610,7 +612,7 @@ impl Wave {
     }
 }
 
-/// The MUBUF fast path at its boundaries, against seed 002's rules written out here:
+/// The MUBUF fast path at its boundaries, against the rules of RDNA3-NOTES, "Buffer range checking", written out here:
 /// each dword of a lane's b32..b128 access is range checked on its own (raw: offset + 4
 /// <= num_records; structured: index < num_records), alignment follows the mode (DWORD
 /// aligns down; DWORD_STRICT and STRICT drop a misaligned lane and raise MEMVIOL, naming
@@ -830,7 +832,7 @@ mod tests {
         }
     }
 
-    /// Seed 002: atomics are range checked all or nothing and must be aligned to their
+    /// RDNA3-NOTES, "Buffer range checking": atomics are range checked all or nothing and must be aligned to their
     /// size in every mode; with GLC each lane gets the value before its own operation,
     /// lanes in order (here several lanes add to one dword), 0 when out of range or
     /// misaligned.

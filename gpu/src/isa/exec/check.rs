@@ -1,7 +1,8 @@
 //! The wave's memory counters (VMcnt, VScnt, LGKMcnt, EXPcnt) and the debug checker
-//! (`SOFTNAVI_CHECK=1`), from seed `001_0760d26a8a4da695.txt`.
+//! (`SOFTNAVI_CHECK=1`), from RDNA3-NOTES, "Memory counters and s_waitcnt",
+//! "Instruction clauses" and "ALU delay hints".
 //!
-//! Seed 001, "数据依赖解析" (data dependency resolution): every memory instruction counts
+//! RDNA3-NOTES, "Memory counters and s_waitcnt": every memory instruction counts
 //! on the counter of its group until it completes; `s_waitcnt*` waits until a counter is
 //! at or below a value. Memory completes at once in this model, so the counters model
 //! completion as late as the program allows: an instruction stays outstanding until a
@@ -13,8 +14,8 @@
 //! instructions never take the ALU fast path). The checker, when on, also sees every
 //! other instruction (the fast path is skipped) and reports, as a [`FaultKind::Check`]:
 //! - a register read or overwritten while a load that writes it is still outstanding;
-//! - the S_CLAUSE rules (seed 001, "指令子句" (clauses));
-//! - S_DELAY_ALU fields the encoding does not define (seed 001, "ALU指令软件调度").
+//! - the S_CLAUSE rules (RDNA3-NOTES, "Instruction clauses");
+//! - S_DELAY_ALU fields the encoding does not define (RDNA3-NOTES, "ALU delay hints").
 
 use super::{illegal, FaultKind, Wave};
 use crate::isa::decode::{mflag, Inst, Operand, SGPR_NULL};
@@ -123,7 +124,7 @@ const OOO: u8 = 5;
 /// Pending slots: v0..v255, then s0..s127.
 const SGPR_BASE: usize = 256;
 
-/// Clause types (seed 001, "指令子句": the main types).
+/// Clause types (RDNA3-NOTES, "Instruction clauses": the main types).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum ClauseTy {
     ImageLoad,
@@ -173,9 +174,9 @@ fn check(rule: &str, why: String) -> FaultKind {
     FaultKind::Check(format!("{rule}: {why}"))
 }
 
-const RULE_DEP: &str = "seed 001, \"数据依赖解析\" (data dependency resolution)";
-const RULE_CLAUSE: &str = "seed 001, \"指令子句\" (clauses)";
-const RULE_DELAY: &str = "seed 001, \"ALU指令软件调度\" (s_delay_alu)";
+const RULE_DEP: &str = "RDNA3-NOTES, \"Memory counters and s_waitcnt\"";
+const RULE_CLAUSE: &str = "RDNA3-NOTES, \"Instruction clauses\"";
+const RULE_DELAY: &str = "RDNA3-NOTES, \"ALU delay hints\"";
 
 impl Checker {
     fn new() -> Checker {
@@ -395,7 +396,7 @@ impl Wave {
                 || regs(inst, self.wave64()).r.iter().any(|r| matches!(r.0, Operand::Vgpr(_)));
             if uses {
                 return Err(illegal(format!(
-                    "{} uses VGPRs after s_sendmsg sendmsg(MSG_DEALLOC_VGPRS) released them (seed 001, \"发送消息类型\": after it the wave may only end)",
+                    "{} uses VGPRs after s_sendmsg sendmsg(MSG_DEALLOC_VGPRS) released them (RDNA3-NOTES, \"Messages\": after it the wave may only end)",
                     inst.op.name()
                 )));
             }
@@ -540,8 +541,9 @@ impl Wave {
         Ok(())
     }
 
-    /// Seed 001, "指令子句": S_CLAUSE's length and break encoding, one clause type, the
-    /// instructions not allowed inside, groups of at least two clause-type instructions.
+    /// RDNA3-NOTES, "Instruction clauses": S_CLAUSE's length and break encoding, one clause
+    /// type, the instructions not allowed inside, groups of at least two clause-type
+    /// instructions.
     fn check_clause(&self, ck: &mut Checker, inst: &Inst, cls: u8) -> Result<(), FaultKind> {
         let op = inst.op;
         let after_clause = std::mem::replace(&mut ck.after_clause, op == Op::S_CLAUSE);
@@ -583,8 +585,8 @@ impl Wave {
             return Err(check(RULE_CLAUSE, format!("{name} {what}")));
         }
         if c.ty.is_none() {
-            // Seed 001: a first instruction skipped (EXEC==0; a VMEM load also needs
-            // VMcnt==0) starts no clause; the rest execute singly.
+            // RDNA3-NOTES, "Instruction clauses": a first instruction skipped (EXEC==0; a
+            // VMEM load also needs VMcnt==0) starts no clause; the rest execute singly.
             let exec0 = self.exec() == 0;
             let skipped = match ct {
                 Some(ClauseTy::Valu) => exec0,
@@ -635,9 +637,10 @@ impl Wave {
     }
 }
 
-/// Seed 001, "ALU指令软件调度": s_delay_alu is InstID0 [3:0], Skip [6:4], InstID1 [10:7].
-/// InstIDs 0-11 are defined (NO_DEP, VALU_DEP_1-4, TRANS32_DEP_1-3, FMA_ACCUM_CYCLE_1,
-/// SALU_CYCLE_1-3), skips 0-5 (SAME, NEXT, SKIP_1-4); bits 15:11 are not defined.
+/// RDNA3-NOTES, "ALU delay hints": s_delay_alu is InstID0 [3:0], Skip [6:4], InstID1
+/// [10:7]. InstIDs 0-11 are defined (NO_DEP, VALU_DEP_1-4, TRANS32_DEP_1-3,
+/// FMA_ACCUM_CYCLE_1, SALU_CYCLE_1-3), skips 0-5 (SAME, NEXT, SKIP_1-4); bits 15:11 are not
+/// defined.
 fn check_delay_alu(imm: u32) -> Result<(), FaultKind> {
     let (id0, skip, id1) = (imm & 0xf, imm >> 4 & 7, imm >> 7 & 0xf);
     let bad = if id0 > 11 {

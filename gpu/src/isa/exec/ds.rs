@@ -3,12 +3,12 @@
 //! and the M0-addressed counters (ds_append, ds_consume) and lane-indexed accesses
 //! (ds_load_addtid_b32, ds_store_addtid_b32).
 //!
-//! Addressing (seed 000, "LDS/GDS 对齐和超出范围" (LDS/GDS alignment and out of range) and
-//! "内存对齐和超出范围行为" (memory alignment and out-of-range behaviour)):
+//! Addressing (RDNA3-NOTES, "LDS alignment and out-of-range behaviour" and
+//! "Memory alignment modes"):
 //! - an element's address is `addr VGPR + offset` in 32-bit arithmetic (wrapping). The
-//!   seed's masks (`0xfffc`, ...) read as 16-bit only because LDS is at most 64 KiB; we
+//!   notes' masks (`0xfffc`, ...) read as 16-bit only because LDS is at most 64 KiB; we
 //!   keep all 32 bits so that an address at or past the allocation is out of range (the
-//!   seed's `addr >= LDS_size` rule) rather than folding back into it. Decision, as no
+//!   notes' `addr >= LDS_size` rule) rather than folding back into it. Decision, as no
 //!   source says what happens to bits 31:16.
 //! - each element has its "local" alignment: B8 1, B16/D16 2, B32 4, B64 8, B96 and B128
 //!   16 bytes (a narrow D16 load or store, u8_d16, is a byte access: 1). UNALIGNED
@@ -40,7 +40,8 @@ enum At {
     Misaligned,
 }
 
-/// Local alignment of an element of `size` bytes (seed 000, "LDS/GDS 对齐和超出范围").
+/// Local alignment of an element of `size` bytes (RDNA3-NOTES,
+/// "LDS alignment and out-of-range behaviour").
 fn local_align(size: u32) -> u32 {
     match size {
         1 => 1,
@@ -231,7 +232,8 @@ impl Wave {
         }
     }
 
-    /// A DS source VGPR, v0 for one past the allocation (seed 000, "LDS/GDS 对齐和超出范围").
+    /// A DS source VGPR, v0 for one past the allocation (RDNA3-NOTES,
+    /// "LDS alignment and out-of-range behaviour").
     fn ds_src(&self, op: &Operand, k: usize) -> [u32; 64] {
         self.vmem_src(&self.reg_plus(op, k))
     }
@@ -496,9 +498,10 @@ impl Wave {
     /// The fast path of an LDS load or store of whole dwords (b32, b64, b96, b128 and the
     /// two-address forms): taken only where it cannot differ from the general path, when
     /// every element of every active lane is placed inside the allocation (aligned under
-    /// a strict mode, aligned down under DWORD; seed 000, "LDS/GDS 对齐和超出范围"). Then
-    /// the lanes move their elements in lane order. `None` leaves the instruction to the
-    /// general path (a lane out of range or misaligned), which nothing here has touched.
+    /// a strict mode, aligned down under DWORD; RDNA3-NOTES,
+    /// "LDS alignment and out-of-range behaviour"). Then the lanes move their elements in
+    /// lane order. `None` leaves the instruction to the general path (a lane out of range
+    /// or misaligned), which nothing here has touched.
     #[inline(always)]
     fn ds_move_fast<const N: usize>(
         &mut self,
@@ -850,10 +853,11 @@ mod tests {
         0xdead_0000 | (r as u32) << 8 | l as u32
     }
 
-    /// Seed 000, "LDS/GDS 对齐和超出范围": where an element of `size` bytes at LDS address
-    /// `a` goes: its local alignment (b96 and b128: 16) aligns it down unless the mode is
-    /// UNALIGNED, or makes it misaligned (`Err`) under STRICT and DWORD_STRICT; `Ok(None)`
-    /// when it is not all inside the `len` bytes of the allocation.
+    /// RDNA3-NOTES, "LDS alignment and out-of-range behaviour": where an element of `size`
+    /// bytes at LDS address `a` goes: its local alignment (b96 and b128: 16) aligns it down
+    /// unless the mode is UNALIGNED, or makes it misaligned (`Err`) under STRICT and
+    /// DWORD_STRICT; `Ok(None)` when it is not all inside the `len` bytes of the
+    /// allocation.
     fn lds_place(mode: AlignMode, a: u32, size: u32, len: usize) -> Result<Option<usize>, ()> {
         let unit = match size {
             12 | 16 => 16,
@@ -1110,7 +1114,7 @@ mod tests {
         (w, lds, r)
     }
 
-    /// Seed 000, "LDS/GDS 对齐和超出范围" (LDS/GDS alignment and out of range): under STRICT
+    /// RDNA3-NOTES, "LDS alignment and out-of-range behaviour": under STRICT
     /// and DWORD_STRICT a misaligned LDS access is a MEMVIOL, after the instruction
     /// completed for the other lanes: a misaligned lane's load returns zero and its store
     /// is dropped.

@@ -15,13 +15,12 @@
 //!   address mode the aperture sizes are 2^32 bytes and the base is aligned to 2^32"); the
 //!   low 32 bits are the LDS offset or the private address. Everything else is global.
 //!
-//! Seed 000, "内存对齐和超出范围行为" (memory alignment and out-of-range behaviour) and
-//! seed 002, "对齐" (alignment): every access obeys SH_MEM_CONFIG.ALIGNMENT_MODE
+//! RDNA3-NOTES, "Memory alignment modes": every access obeys SH_MEM_CONFIG.ALIGNMENT_MODE
 //! ([`aligned`]); a lane misaligned under a strict mode loads zero and stores nothing,
 //! and the instruction raises MEMVIOL once all lanes are done. Atomics must be aligned to
-//! their size in every mode. Seed 000, "VGPR 超出范围行为": returned registers not all
-//! allocated make the instruction a no-op (issued with EXEC = 0); an unallocated source
-//! register reads v0.
+//! their size in every mode. RDNA3-NOTES, "VGPR out-of-range behaviour": returned registers
+//! not all allocated make the instruction a no-op (issued with EXEC = 0); an unallocated
+//! source register reads v0.
 
 use std::sync::atomic::{AtomicU32, AtomicU64};
 
@@ -151,8 +150,8 @@ impl Wave {
         }
         let sh = shape(info.op).ok_or_else(|| illegal(format!("{} is not a load or store", info.name)))?;
         let dwords = sh.size.div_ceil(4) as usize;
-        // Seed 000, "内存对齐和超出范围行为": a load whose returned VGPRs are not all
-        // allocated is issued with EXEC = 0.
+        // RDNA3-NOTES, "VGPR out-of-range behaviour": a load whose returned VGPRs are not
+        // all allocated is issued with EXEC = 0.
         if !sh.store {
             if let Operand::Vgpr(r) = inst.dst {
                 if !self.vgprs_in_range(r, dwords as u32) {
@@ -170,8 +169,8 @@ impl Wave {
                 return r;
             }
         }
-        // Alignment (seed 000 / seed 002): DWORD mode aligns down, the strict modes drop
-        // the lane and raise MEMVIOL after the instruction.
+        // Alignment (RDNA3-NOTES, "Memory alignment modes"): DWORD mode aligns down, the
+        // strict modes drop the lane and raise MEMVIOL after the instruction.
         let mode = ctx.vmid.alignment();
         let mut addr = *addr;
         let mut active = exec;
@@ -246,7 +245,7 @@ impl Wave {
 
     /// The fast path of a global load or store of whole dwords (4 to 16 bytes, no D16),
     /// taken only where it cannot differ from the general path: every active lane aligned
-    /// under a strict mode (DWORD mode aligns down; seed 000 / seed 002), and the lanes'
+    /// under a strict mode (DWORD mode aligns down; RDNA3-NOTES, "Memory alignment modes"), and the lanes'
     /// whole span in one BO, translated once; then each active lane moves its dwords in
     /// lane order. `None` leaves the instruction to the general path, which nothing here
     /// has touched and which reports a misaligned lane or a fault at its exact address.
@@ -334,9 +333,9 @@ impl Wave {
         Some((p0, lo))
     }
 
-    /// The address of byte `a` of lane `l`'s private memory. Seed 002, "暂存缓冲区"
-    /// (scratch buffer): scratch is a swizzled buffer with a 4-byte element and an index
-    /// stride of the wave's lanes, the lane id as the index (its part above the wave,
+    /// The address of byte `a` of lane `l`'s private memory. RDNA3-NOTES,
+    /// "Scratch addressing": scratch is a swizzled buffer with a 4-byte element and an
+    /// index stride of the wave's lanes, the lane id as the index (its part above the wave,
     /// TID / 64, is folded into the wave's base, FLAT_SCRATCH): private dword `a / 4` of
     /// all lanes are contiguous, so a wave's accesses to one private address are.
     fn private_addr(&self, l: usize, a: u64) -> u64 {
@@ -344,8 +343,8 @@ impl Wave {
     }
 
     /// A load or store of one lane's private memory (`addr` its 32-bit private address).
-    /// Scratch has no range check (seed 002, "暂存缓冲区": OOB mode 2); an address
-    /// outside every mapping is a VM fault.
+    /// Scratch has no range check (RDNA3-NOTES, "Scratch addressing": OOB mode 2); an
+    /// address outside every mapping is a VM fault.
     fn private_lane(
         &self,
         ctx: &mut Ctx,
@@ -382,9 +381,9 @@ impl Wave {
         Ok(())
     }
 
-    /// A FLAT load or store of one lane that lands in LDS. Seed 000, "LDS/GDS 对齐和超出范围"
-    /// (LDS alignment and out of range): an access past the allocation reads zero (all of
-    /// it, for a multi-dword one) and writes nothing.
+    /// A FLAT load or store of one lane that lands in LDS. RDNA3-NOTES,
+    /// "LDS alignment and out-of-range behaviour": an access past the allocation reads zero
+    /// (all of it, for a multi-dword one) and writes nothing.
     fn lds_lane(&self, ctx: &mut Ctx, l: usize, addr: u64, sh: Shape, data: &[[u32; 64]; 4], out: &mut [[u32; 64]; 4]) {
         let n = sh.size as usize;
         let a = addr as usize;
@@ -406,10 +405,10 @@ impl Wave {
     /// read-modify-write; global memory with the host's atomics (so atomics from other
     /// waves never interleave inside one), LDS and private memory (which no other thread
     /// touches during the instruction) by the same operation on a copy. With GLC the value
-    /// memory held before is returned to VDST. Seed 000, "内存对齐和超出范围行为": an atomic
-    /// not aligned to its data size is a MEMVIOL (after the other lanes are done; the lane
-    /// changes nothing and returns zero); a returning atomic whose VDST registers are not
-    /// all allocated is issued with EXEC = 0.
+    /// memory held before is returned to VDST. RDNA3-NOTES, "Memory alignment modes": an
+    /// atomic not aligned to its data size is a MEMVIOL (after the other lanes are done;
+    /// the lane changes nothing and returns zero); a returning atomic whose VDST registers
+    /// are not all allocated is issued with EXEC = 0.
     pub(super) fn vmem_atomic(
         &mut self,
         inst: &Inst,
@@ -771,7 +770,8 @@ mod tests {
     }
 
     /// FLAT with every lane global takes the global path; a lane in the shared aperture
-    /// reads the LDS (seed 000: out of range reads zero, the whole access).
+    /// reads the LDS (RDNA3-NOTES, "LDS alignment and out-of-range behaviour": out of range reads
+    /// zero, the whole access).
     #[test]
     fn flat_lanes_global_and_in_lds() {
         for lanes in [32, 64] {

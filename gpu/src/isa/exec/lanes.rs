@@ -19,7 +19,7 @@ use crate::isa::table::{Encoding, Op::*, Ty};
 /// Source-lane marker for "outside the row".
 const OUTSIDE: u8 = 0xff;
 
-/// VGPRs a wave can address (seed 000, "VGPR out-of-range behaviour": VGPR_SIZE). Waves
+/// VGPRs a wave can address (RDNA3-NOTES, "VGPR out-of-range behaviour": VGPR_SIZE). Waves
 /// here always own all 256.
 const VGPR_SIZE: u64 = 256;
 
@@ -174,8 +174,8 @@ impl Wave {
                 };
                 let m0 = self.sget(SGPR_M0 as usize);
                 let (s, d) = (s as u64 + (m0 & 0x3ff) as u64, d as u64 + (m0 >> 16 & 0x3ff) as u64);
-                // Both are destinations: out of range, the instruction is dropped (seed 000,
-                // "VGPR out-of-range behaviour").
+                // Both are destinations: out of range, the instruction is dropped
+                // (RDNA3-NOTES, "VGPR out-of-range behaviour").
                 if s < VGPR_SIZE && d < VGPR_SIZE {
                     self.swap_vgprs(d as usize, s as usize);
                 }
@@ -198,12 +198,14 @@ impl Wave {
                         let Operand::Vgpr(s) = inst.src[0] else {
                             return Err(illegal(format!("{} with a source that is not a VGPR", op.name())));
                         };
-                        // A source out of range reads v0 (seed 000).
+                        // A source out of range reads v0 (RDNA3-NOTES,
+                        // "VGPR out-of-range behaviour").
                         let s = s as u64 + off;
                         self.vsrc(&Operand::Vgpr(if s < VGPR_SIZE { s as u16 } else { 0 }))
                     }
                 };
-                // A destination out of range makes the instruction a NOP (seed 000).
+                // A destination out of range makes the instruction a NOP (RDNA3-NOTES,
+                // "VGPR out-of-range behaviour").
                 let d = d as u64 + dof;
                 if d < VGPR_SIZE {
                     self.vdst(&Operand::Vgpr(d as u16), &vals, self.exec());

@@ -4,7 +4,8 @@
 //! Whole-wave execution: VGPRs are stored lane-contiguous (`lanes` u32 per register), each
 //! instruction is one `match` arm that loops over the lanes. Wave64 is executed as one
 //! 64-lane pass that reads all of its inputs before writing any output, which is what the
-//! hardware's two passes over the pre-instruction state compute (seed 004, "wave32 wave64").
+//! hardware's two passes over the pre-instruction state compute (RDNA3-NOTES,
+//! "Wave32 and wave64").
 
 // Lane loops index several per-lane arrays (sources, results, EXEC bits) by lane number.
 #[allow(clippy::needless_range_loop)]
@@ -68,16 +69,17 @@ pub enum Stop {
 pub enum FaultKind {
     /// A memory access outside every mapping.
     Vm(VmFault),
-    /// An instruction the wave cannot execute (seed 000: not maskable).
+    /// An instruction the wave cannot execute (RDNA3-NOTES, "Exceptions": not maskable).
     IllegalInstruction(String),
     /// Something softnavi does not model (a modifier combination, a message, a register
     /// it leaves out): reported as an illegal instruction, but never taken by a trap
     /// handler, which could otherwise skip past a limitation of the model.
     Unsupported(String),
-    /// MEMVIOL: a memory access breaking an alignment rule (seed 000: not maskable).
+    /// MEMVIOL: a memory access breaking an alignment rule (RDNA3-NOTES, "Exceptions": not
+    /// maskable).
     MemoryViolation(String),
-    /// A rule the debug checker (`SOFTNAVI_CHECK=1`) found broken; the text names the seed
-    /// rule (check.rs).
+    /// A rule the debug checker (`SOFTNAVI_CHECK=1`) found broken; the text names the rule
+    /// (check.rs).
     Check(String),
 }
 
@@ -154,7 +156,8 @@ pub struct Wave {
     /// SH_MEM_BASES of the wave's VMID, for the aperture sources (src_shared_base, ...).
     pub sh_mem_bases: u32,
     /// VGPRs allocated to the wave (RSRC1.VGPRS rounded up to the allocation granule):
-    /// operands at or past it are out of range (seed 000, "VGPR 超出范围行为").
+    /// operands at or past it are out of range (RDNA3-NOTES,
+    /// "VGPR out-of-range behaviour").
     pub vgprs: u32,
     /// Instructions executed, for statistics and hang reports.
     pub executed: u64,
@@ -290,8 +293,9 @@ impl Wave {
         &mut self.vgpr[r * n..r * n + n]
     }
 
-    /// Reads scalar register `i` with the seed-000 rules: NULL reads zero, TTMPs read
-    /// zero outside the trap handler.
+    /// Reads scalar register `i` with the rules of RDNA3-NOTES, "NULL" and
+    /// "SGPR out-of-range behaviour": NULL reads zero, TTMPs read zero outside the trap
+    /// handler.
     fn sget(&self, i: usize) -> u32 {
         match i {
             _ if i == SGPR_NULL as usize => 0,
@@ -301,7 +305,7 @@ impl Wave {
     }
 
     /// Writes scalar register `i`: NULL and out-of-range writes are dropped, TTMPs only in
-    /// the trap handler (seed 000, "SGPR out-of-range behaviour").
+    /// the trap handler (RDNA3-NOTES, "SGPR out-of-range behaviour").
     fn sset(&mut self, i: usize, v: u32) {
         if i == SGPR_NULL as usize || i >= 128 {
             return;
@@ -313,8 +317,8 @@ impl Wave {
     }
 
     /// Sets SCC from an SALU instruction with destination `dst`, unless that destination is
-    /// a TTMP the wave may not write: such an instruction also leaves SCC alone (seed 000,
-    /// "SGPR out-of-range behaviour").
+    /// a TTMP the wave may not write: such an instruction also leaves SCC alone
+    /// (RDNA3-NOTES, "SGPR out-of-range behaviour").
     fn set_scc_for(&mut self, dst: &Operand, scc: bool) {
         if let Operand::Sgpr(i) = *dst {
             if (SGPR_TTMP0..SGPR_TTMP0 + 16).contains(&i) && self.status & STATUS_PRIV == 0 {
@@ -355,8 +359,8 @@ impl Wave {
         }
     }
 
-    /// A 64-bit scalar source; SGPR pairs ignore the LSB of the index (seed 000, "SGPR
-    /// alignment").
+    /// A 64-bit scalar source; SGPR pairs ignore the LSB of the index (RDNA3-NOTES,
+    /// "SGPR alignment").
     fn s64(&self, op: &Operand) -> u64 {
         match *op {
             Operand::Sgpr(i) if i != SGPR_NULL => {
@@ -632,7 +636,7 @@ impl Wave {
                 Leave::Switch => {}
                 Leave::Fault(f) => match Wave::exception_bits(&f.kind) {
                     // MEMVIOL and illegal instructions enter the handler; they cannot be
-                    // masked (seed 000, "MODE . EXCP_EN[8:0]").
+                    // masked (RDNA3-NOTES, "Exceptions").
                     Some(bits) if self.can_trap() && ctx.handler.is_some() => {
                         self.trapsts |= bits;
                         let c = trap::TrapCause { pc: f.pc, id: 0, host: false, bits };
@@ -873,10 +877,11 @@ impl Wave {
                 self.set_float_mode(inst);
                 Ok(Flow::Next)
             }
-            // Seed 000, "STATUS . TRAP_EN": without a trap handler s_trap is a NOP.
+            // RDNA3-NOTES, "Traps": without a trap handler s_trap is a NOP.
             // In a privileged wave (the trap handler) s_trap is not taken either (trap.rs).
             S_TRAP if !self.can_trap() => Ok(Flow::Next),
-            // The saved PC is the s_trap's own (seed 000, "程序计数器" (program counter)).
+            // The saved PC is the s_trap's own (RDNA3-NOTES,
+            // "Program counter and branches").
             S_TRAP => Ok(Flow::Trap(trap::TrapCause { pc: prog.addr(idx), id: inst.imm as u8, host: false, bits: 0 })),
             // A halted wave stays at this instruction until something resumes it; nothing
             // does here, so the dispatch hangs until the device's hang timeout, as on

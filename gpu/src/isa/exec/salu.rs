@@ -4,7 +4,7 @@
 //! Semantics follow the RDNA3 ISA reference guide's pseudo-code for each opcode; register
 //! layouts (MODE, STATUS, TRAPSTS, HW_ID1/2, IB_STS) are gfx11's `SQ_WAVE_*` registers and
 //! the hwreg ids are LLVM 19's for gfx1100 (`llvm-objdump-19 --mcpu=gfx1100` names 1, 2,
-//! 3, 5, 6, 7, 15, 18-21, 23, 24, 27 and 29). SCC follows seed 000 ("SCC"): the mask
+//! 3, 5, 6, 7, 15, 18-21, 23, 24, 27 and 29). SCC follows RDNA3-NOTES, "SCC": the mask
 //! operations (quadmask, wqm, the saveexec/wrexec family) set it to "result != 0", the
 //! moves, bit replication and counts of sign bits leave it alone.
 
@@ -41,8 +41,8 @@ pub(super) mod hwreg {
 const MODE_WRITABLE: u32 = 0x003f_ffff | 1 << 23 | 1 << 27;
 /// TRAPSTS fields (gfx11 `SQ_WAVE_TRAPSTS`): EXCP 8:0, SAVECTX 10, ILLEGAL_INST 11,
 /// EXCP_HI 14:12, BUFFER_OOB 15, HOST_TRAP 16, WAVESTART 17, WAVE_END 18, PERF_SNAPSHOT 19,
-/// TRAP_AFTER_INST 20, UTC_ERROR 28. User shaders may write them (seed 000, "Trap and
-/// exception registers").
+/// TRAP_AFTER_INST 20, UTC_ERROR 28. User shaders may write them (RDNA3-NOTES,
+/// "Exceptions").
 const TRAPSTS_WRITABLE: u32 = 0x1ff | 0x1f_fc00 | 1 << 28;
 /// STATUS fields a privileged wave may write: SCC 0, USER_PRIO 4:3, PRIV 5, HALT 13,
 /// COND_DBG_USER 20, COND_DBG_SYS 21.
@@ -67,9 +67,9 @@ pub(super) mod msg {
     pub const RTN_GET_TBA_TO_PC: u32 = 134;
 }
 
-/// REALTIME: a free-running 100 MHz clock (seed 000, "时间"; the rate of the device's
-/// timestamp counter, `ChipInfo::timestamp_hz`), counted from the first read in this
-/// process.
+/// REALTIME: a free-running 100 MHz clock (RDNA3-NOTES, "Time counters"; the rate of the
+/// device's timestamp counter, `ChipInfo::timestamp_hz`), counted from the first read in
+/// this process.
 pub fn realtime() -> u64 {
     static EPOCH: OnceLock<Instant> = OnceLock::new();
     (EPOCH.get_or_init(Instant::now).elapsed().as_nanos() / 10) as u64
@@ -110,8 +110,8 @@ fn bitreplicate(v: u32) -> u64 {
 
 /// The SGPR that `base` indexed by `index` reaches, for s_movrel*: indexing stays inside
 /// the base's region ([s0..vcc_hi], [ttmp0..ttmp15], and no indexing from anything else),
-/// 64-bit operands ignore the LSB (seed 000, "SGPR alignment" and "SGPR out-of-range
-/// behaviour"). `None` when out of range.
+/// 64-bit operands ignore the LSB (RDNA3-NOTES, "SGPR alignment" and
+/// "SGPR out-of-range behaviour"). `None` when out of range.
 fn movrel_reg(base: u8, index: u32, b64: bool) -> Option<usize> {
     let base = base as u64;
     let mut addr = base + index as u64;
@@ -200,7 +200,8 @@ impl Wave {
                 } else {
                     self.sdst32(&inst.dst, saved as u32);
                 }
-                // EXEC is written even when SDST is out of range (seed 000).
+                // EXEC is written even when SDST is out of range (RDNA3-NOTES,
+                // "SGPR out-of-range behaviour").
                 self.set_exec_bits(b64, new);
                 self.set_scc_for(&inst.dst, new != 0);
             }
@@ -278,8 +279,9 @@ impl Wave {
             hwreg::IB_STS => self.track.ib_sts(),
             hwreg::FLAT_SCR_LO => self.flat_scratch as u32,
             hwreg::FLAT_SCR_HI => (self.flat_scratch >> 32) as u32,
-            // Set at launch from the wave's slot (spi.rs; seed 000, "硬件内部寄存器": the
-            // values are the hardware's placement, which the ISA calls unpredictable).
+            // Set at launch from the wave's slot (spi.rs; RDNA3-NOTES,
+            // "Hardware internal registers": the values are the hardware's placement, which
+            // the ISA calls unpredictable).
             hwreg::HW_ID1 => self.track.hw_id1,
             hwreg::HW_ID2 => self.track.hw_id2,
             hwreg::GPR_ALLOC => self.gpr_alloc(),
@@ -288,8 +290,8 @@ impl Wave {
             // The performance snapshot is taken by the SQ's profiling, which never runs
             // here: the registers read zero, as before a first snapshot.
             hwreg::PERF_SNAPSHOT_PC_LO | hwreg::PERF_SNAPSHOT_PC_HI | hwreg::PERF_SNAPSHOT_DATA => 0,
-            // Seed 000, "时间": a 20-bit free-running cycle counter; one cycle per
-            // instruction executed by this wave here.
+            // RDNA3-NOTES, "Time counters": a 20-bit free-running cycle counter; one cycle
+            // per instruction executed by this wave here.
             hwreg::SHADER_CYCLES => (self.executed & 0xf_ffff) as u32,
             _ => return Err(unsupported(format!("s_getreg_b32 of {}", hwreg_name(id)))),
         })
@@ -311,7 +313,7 @@ impl Wave {
                 let m = mask & TRAPSTS_WRITABLE;
                 self.trapsts = self.trapsts & !m | value & m;
             }
-            // In the trap handler (seed 000, "状态寄存器" (status register): some fields are
+            // In the trap handler (RDNA3-NOTES, "STATUS register": some fields are
             // writable there): SCC, USER_PRIO, PRIV, HALT and the two COND_DBG bits, what
             // a handler restores or sets (ROCm's halts a wave by writing HALT, then
             // s_rfe_b64). TRAP_EN, EXECZ, VCCZ, VALID and the launch fields stay.
@@ -353,7 +355,7 @@ impl Wave {
         self.mode = self.mode & !(0xf << shift) | (inst.imm as u32 & 0xf) << shift;
     }
 
-    /// s_sendmsg / s_sendmsghalt (seed 001, "发送消息类型"): the message id is SIMM16[7:0],
+    /// s_sendmsg / s_sendmsghalt (RDNA3-NOTES, "Messages"): the message id is SIMM16[7:0],
     /// the payload M0; ids gfx11 does not define are reserved (illegal).
     pub(super) fn sendmsg(&mut self, imm: i32) -> Result<(), FaultKind> {
         match imm as u32 & 0xff {
@@ -382,12 +384,12 @@ impl Wave {
                 if imm as u32 & 0xff == msg::STALL_WAVE_GEN { "MSG_STALL_WAVE_GEN" } else { "MSG_HALT_WAVES" }
             ))),
             m => Err(illegal(format!(
-                "s_sendmsg of message id {m}, which gfx11 reserves (seed 001: reserved codes are illegal)"
+                "s_sendmsg of message id {m}, which gfx11 reserves (RDNA3-NOTES, \"Messages\": reserved codes are illegal)"
             ))),
         }
     }
 
-    /// s_sendmsg_rtn_b32 / _b64 (seed 001, "发送消息类型"): the message id is the SSRC0
+    /// s_sendmsg_rtn_b32 / _b64 (RDNA3-NOTES, "Messages"): the message id is the SSRC0
     /// field; the result goes to SDST (the low dword for _b32). LGKMcnt counts it twice
     /// (check.rs).
     pub(super) fn sendmsg_rtn(&mut self, inst: &Inst, ctx: &super::Ctx) -> Result<(), FaultKind> {
@@ -410,12 +412,10 @@ impl Wave {
                     if id == msg::RTN_SAVE_WAVE { "MSG_RTN_SAVE_WAVE" } else { "MSG_RTN_GET_TBA_TO_PC" }
                 )))
             }
-            m => {
-                return Err(illegal(format!(
-                    "{} of message id {m}, which gfx11 reserves (seed 001: reserved codes are illegal)",
-                    inst.op.name()
-                )))
-            }
+            m => return Err(illegal(format!(
+                "{} of message id {m}, which gfx11 reserves (RDNA3-NOTES, \"Messages\": reserved codes are illegal)",
+                inst.op.name()
+            ))),
         };
         if inst.op == S_SENDMSG_RTN_B64 {
             self.sdst64(&inst.dst, v);

@@ -26,7 +26,7 @@ impl Wave {
         );
         if buffer {
             // s_buffer_load: per dword, out of range if offset >= stride_or_1 * num_records
-            // (seed 002, "scalar memory"); out-of-range dwords read zero.
+            // (RDNA3-NOTES, "Scalar buffer loads"); out-of-range dwords read zero.
             let v = self.vsharp(&inst.src[0]);
             let limit = v.num_records as u64 * (v.stride.max(1) as u64);
             let base = offset & !3;

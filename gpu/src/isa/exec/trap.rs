@@ -2,7 +2,7 @@
 //! on wave start / end, trap after instruction) and the detection of the MODE.EXCP_EN
 //! floating-point exceptions.
 //!
-//! Seed 000, "陷阱和异常寄存器" (trap and exception registers): on a trap the hardware loads
+//! RDNA3-NOTES, "Traps": on a trap the hardware loads
 //! `{TTMP1, TTMP0} = {7'h0, HT[0], trapID[7:0], PC[47:0]}`, sets STATUS.PRIV and jumps to
 //! TBA; `s_rfe_b64` clears PRIV and jumps back. With STATUS.TRAP_EN = 0 every trap is
 //! ignored. The trap handler is its own decoded [`Program`](super::super::program::Program)

@@ -3,12 +3,12 @@
 //! (conversions, sin/cos, frexp, cube, sad family, min/max combinations).
 //!
 //! Semantics follow the pseudocode of AMD's ISA references (RDNA3, and the CDNA texts
-//! where the RDNA3 one is the same operation). MODE (seed 000, "MODE"): FP_ROUND[1:0] and
-//! FP_DENORM[1:0] govern f32, FP_ROUND[3:2] and FP_DENORM[3:2] f64; per denormal field bit 0
-//! keeps input denormals, bit 1 output denormals. The default (round to nearest even,
-//! denormals kept) runs on host IEEE arithmetic directly; the directed round modes are
-//! derived exactly from error terms (TwoSum, the product residual, an exact expansion for
-//! fma), never by re-rounding a rounded result.
+//! where the RDNA3 one is the same operation). MODE (RDNA3-NOTES, "MODE register"):
+//! FP_ROUND[1:0] and FP_DENORM[1:0] govern f32, FP_ROUND[3:2] and FP_DENORM[3:2] f64; per
+//! denormal field bit 0 keeps input denormals, bit 1 output denormals. The default (round
+//! to nearest even, denormals kept) runs on host IEEE arithmetic directly; the directed
+//! round modes are derived exactly from error terms (TwoSum, the product residual, an exact
+//! expansion for fma), never by re-rounding a rounded result.
 
 use super::alu::pow2;
 use super::fp::{self, two_sum, FloatMode, RDN, RNE, RTZ, RUP};
@@ -1414,7 +1414,7 @@ mod tests {
         w
     }
 
-    /// Seed 000 (S_GETREG/S_SETREG, the MODE register): FP_ROUND[3:2] and FP_DENORM[3:2]
+    /// RDNA3-NOTES, "MODE register" (S_GETREG/S_SETREG): FP_ROUND[3:2] and FP_DENORM[3:2]
     /// govern f64, FP_ROUND[1:0] and FP_DENORM[1:0] f32.
     #[test]
     fn mode_round_and_denormal_fields_apply() {

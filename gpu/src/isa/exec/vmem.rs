@@ -22,7 +22,7 @@ pub(super) fn narrow(bytes: [u8; 4], size: u32, signed: bool) -> u32 {
     }
 }
 
-/// Seed 002, "对齐" and seed 000, "内存对齐和超出范围行为": where an access of `size`
+/// RDNA3-NOTES, "Memory alignment modes": where an access of `size`
 /// bytes (a non-format access's whole size, a format access's component) at `addr` goes
 /// under SH_MEM_CONFIG.ALIGNMENT_MODE, or `None` if it is misaligned under a strict mode
 /// (the lane's load returns zero, its store is dropped, and the instruction raises
@@ -154,9 +154,10 @@ pub(super) fn misaligned(inst: &Inst, mode: AlignMode, lane: usize, addr: u64) -
 }
 
 impl Wave {
-    /// Whether VGPRs `first .. first + n` are all allocated to the wave (seed 000, "VGPR
-    /// 超出范围行为"). A memory instruction whose returned registers are not is issued as
-    /// if EXEC were zero; one whose source registers are not reads v0 for them.
+    /// Whether VGPRs `first .. first + n` are all allocated to the wave (RDNA3-NOTES,
+    /// "VGPR out-of-range behaviour"). A memory instruction whose returned registers are
+    /// not is issued as if EXEC were zero; one whose source registers are not reads v0 for
+    /// them.
     pub(super) fn vgprs_in_range(&self, first: u16, n: u32) -> bool {
         first as u32 + n <= self.vgprs
     }
@@ -238,7 +239,8 @@ mod tests {
     use super::*;
 
     /// The fast paths' mask-and-unit form of the alignment rule places every address as
-    /// [`aligned`] (seed 002, "对齐") does, for every mode and non-format size.
+    /// [`aligned`] (RDNA3-NOTES, "Memory alignment modes") does, for every mode and
+    /// non-format size.
     #[test]
     fn align_rule_is_aligned() {
         use AlignMode::*;
@@ -379,9 +381,9 @@ pub(super) mod rig {
         [all, all & !0x9249_2492_4924_9249, 1 << (lanes - 3)]
     }
 
-    /// Seed 002, "对齐": the address an access of `size` bytes at `a` uses, or `None` when
-    /// it is misaligned under a strict mode. STRICT wants the data size, b96 its largest
-    /// power-of-two factor (4; softnavi's reading, vmem.rs).
+    /// RDNA3-NOTES, "Memory alignment modes": the address an access of `size` bytes at `a`
+    /// uses, or `None` when it is misaligned under a strict mode. STRICT wants the data
+    /// size, b96 its largest power-of-two factor (4; softnavi's reading, vmem.rs).
     pub fn placed(mode: AlignMode, a: u64, size: u64) -> Option<u64> {
         let dword = size.min(4);
         let data = if size == 12 { 4 } else { size };

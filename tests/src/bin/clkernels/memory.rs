@@ -771,7 +771,7 @@ fn flat_cases() -> Vec<Case> {
 fn buffer_cases() -> Vec<Case> {
     let mut out = Vec::new();
     {
-        // Seed 002, "缓冲区寻址" (buffer addressing), linear buffers: base + soffset +
+        // RDNA3-NOTES, "Buffer addressing", linear buffers: base + soffset +
         // voffset + inst_offset, for every width.
         let n = 32 * N + 32;
         let a: Vec<u8> = u64s(0x3401).iter().flat_map(|v| v.to_le_bytes()).cycle().take(n).collect();
@@ -809,7 +809,7 @@ fn buffer_cases() -> Vec<Case> {
         out.push(case(MEMORY, "buffer_raw", vec![a, vec![0; n], vec![0; 32 * N]], push, check));
     }
     {
-        // Seed 002, "范围检查" (range checking): out-of-range loads return zero and stores
+        // RDNA3-NOTES, "Buffer range checking": out-of-range loads return zero and stores
         // write nothing; B64/B96/B128 are checked per dword (MUBUF: only the components
         // past the range are zero or dropped); raw buffers check bytes against num_records.
         let a: Vec<u32> = (0..4).flat_map(|k| u32s(0x3402 + k)).collect();
@@ -839,8 +839,8 @@ fn buffer_cases() -> Vec<Case> {
     }
     {
         // Structured buffers: address = base + index * stride + offset; with OOB_SELECT 1
-        // the index is checked against num_records (Seed 002, "结构化缓冲区": num_records
-        // counts strides).
+        // the index is checked against num_records (RDNA3-NOTES, "Buffer addressing":
+        // num_records counts strides).
         let a: Vec<[u32; 4]> =
             u32s(0x3410).iter().zip(u32s(0x3411)).map(|(&x, y)| [x, y, x ^ y, x.wrapping_add(y)]).collect();
         let recs = N - 4;
@@ -919,8 +919,8 @@ fn buffer_cases() -> Vec<Case> {
         out.push(case(BUFFER, "buffer_float_atomics", bufs, bytes(&[4 * N as u32]), check));
     }
     {
-        // Seed 002, "缓冲数据" (buffer data) and "D16 说明" (D16): MUBUF format loads and
-        // stores take the format from the V# (8_8_8_8_UNORM here):
+        // RDNA3-NOTES, "Buffer data formats" and "D16 buffer instructions": MUBUF format
+        // loads and stores take the format from the V# (8_8_8_8_UNORM here):
         // b / 255 as f32 and as f16 (D16), and back.
         let a = u32s(0x3409);
         let by: Vec<[u8; 4]> = a.iter().map(|v| v.to_le_bytes()).collect();
@@ -936,9 +936,9 @@ fn buffer_cases() -> Vec<Case> {
         out.push(case(BUFFER, "buffer_format", bufs, bytes(&[4 * N as u32]), check));
     }
     {
-        // Seed 002, "缓冲数据" (buffer data), format conversion for MTBUF: UNORM bytes to b / 255 and
-        // back, SINT sign extension, UINT as is. The inputs avoid the edges where a store
-        // would have to clamp (255 + 1, 32767 + 1).
+        // RDNA3-NOTES, "Buffer data formats", format conversion for MTBUF: UNORM bytes to b
+        // / 255 and back, SINT sign extension, UINT as is. The inputs avoid the edges where
+        // a store would have to clamp (255 + 1, 32767 + 1).
         let mut rng = Lcg(0x3408);
         let a: Vec<[u8; 16]> = (0..N)
             .map(|_| {
