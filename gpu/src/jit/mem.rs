@@ -85,9 +85,10 @@ struct Target<'a> {
 /// (`<N x i64>`) from the target, `n` dwords per element, VGPRs from `data` (stores; one
 /// register list per element) or to `data[0]..` (loads; the elements' dwords in order).
 /// A full wave whose lanes are consecutive moves whole vectors (one translation of its
-/// span), a load whose active lanes share one address moves one dword, anything else goes
-/// through the access helper (`exec/tier.rs`), which checks the lanes' span and moves them
-/// one by one. (AVX2 gathers are several times slower than scalar loads on this project's
+/// span); anything else goes through the access helper (`exec/tier.rs`), one call that
+/// checks the lanes' span, locates it and moves them (a uniform load reads once). Inline
+/// span reductions and a third, uniform path made code generation take about a second per
+/// hundred instructions; the helper keeps compile time low. (AVX2 gathers are several times slower than scalar loads on this project's
 /// AMD machines, and LLVM expands `llvm.masked.gather` into a branch per lane, code a
 /// large kernel cannot afford.) When `ok` is false or a check fails, the interpreter runs
 /// instruction `idx` (nothing was written); else the instruction counts on `counter`.
@@ -113,10 +114,9 @@ fn access(
         store_lanes(ir, t, ats, &vals, &full, &exec, &slow)?;
         ir.line(&format!("br label %{done}"));
     } else {
-        let lanes = ir.lanes_of(&exec);
         let mut all_vals = Vec::new();
         for at in ats {
-            all_vals.extend(load_lanes(ir, t, at, n, &full, &exec, &lanes, &slow)?);
+            all_vals.extend(load_lanes(ir, t, at, n, &full, &exec, &slow)?);
         }
         // Written only once every element is loaded: a failed check must leave the
         // registers (the address among them) to the interpreter untouched.
@@ -193,79 +193,61 @@ fn or_slow(ir: &mut Ir, p: &str, slow: &str) {
     ir.start(&next);
 }
 
-/// The lane-by-lane path: the active lanes' span (the smallest and largest offset of any
-/// element) located as one (`locate`), then the copy helper moves each lane's dwords
-/// between there and the scratch array (where a store's values already are); goes on
-/// when it did, else to `slow`.
+/// The lane-by-lane path: the offsets go to the scratch array and the access helper
+/// (`exec/tier.rs`) checks the active lanes' span, locates it once and moves each lane's
+/// dwords between there and the scratch array (where a store's values already are); goes
+/// on when it did, else to `slow`.
 fn helper(ir: &mut Ir, t: &Target, ats: &[String], n: u32, exec: &str, slow: &str) {
-    let (lanes, vi64, vb) = (ir.n, ir.vi64(), ir.vb());
-    let m = ir.lanes_of(exec);
-    let (mut lo, mut hi) = (String::new(), String::new());
+    let (lanes, vi64) = (ir.n, ir.vi64());
     for (e, o) in ats.iter().enumerate() {
         let q = ir.val(&format!("getelementptr i64, ptr %scratch_at, i64 {}", e * lanes));
         ir.line(&format!("store {vi64} {o}, ptr {q}, align 32"));
-        let ones = ir.splat_const("i64", "-1");
-        let a = ir.val(&format!("select {vb} {m}, {vi64} {o}, {vi64} {ones}"));
-        let b = ir.val(&format!("select {vb} {m}, {vi64} {o}, {vi64} zeroinitializer"));
-        let emin = ir.call("i64", &format!("llvm.vector.reduce.umin.v{lanes}i64"), &[&vi64], &[&a]);
-        let emax = ir.call("i64", &format!("llvm.vector.reduce.umax.v{lanes}i64"), &[&vi64], &[&b]);
-        if e == 0 {
-            (lo, hi) = (emin, emax);
-        } else {
-            lo = ir.call("i64", "llvm.umin.i64", &["i64", "i64"], &[&lo, &emin]);
-            hi = ir.call("i64", "llvm.umax.i64", &["i64", "i64"], &[&hi, &emax]);
-        }
     }
-    // [lo, hi + size): hi >= lo for any active lane (EXEC != 0 was checked).
-    let span = ir.val(&format!("sub i64 {hi}, {lo}"));
-    let span = ir.val(&format!("add i64 {span}, {}", 4 * n));
-    let nowrap = ir.val(&format!("icmp ugt i64 {span}, {}", 4 * n - 1));
-    let next = ir.label("span");
-    ir.line(&format!("br i1 {nowrap}, label %{next}, label %{slow}"));
-    ir.start(&next);
-    let p = locate(ir, t, &lo, &span, t.kind.store());
-    or_slow(ir, &p, slow);
     let mask = if lanes == 32 { ir.val(&format!("zext i32 {exec} to i64")) } else { exec.to_string() };
     let f = ir.lay.access;
-    ir.line(&format!(
-        "call void inttoptr (i64 {f} to ptr)(ptr {p}, i64 {lo}, ptr %scratch_at, i64 {mask}, i32 {lanes}, i32 {n}, \
-         i32 {}, ptr %scratch_data, i32 {})",
+    let r = ir.val(&format!(
+        "call i32 inttoptr (i64 {f} to ptr)(ptr %env, i32 {}, i64 {}, ptr %scratch_at, i64 {mask}, i32 {lanes}, \
+         i32 {n}, i32 {}, ptr %scratch_data, i64 {})",
+        t.kind as u32,
+        t.base,
         ats.len(),
-        t.kind.store() as u32
+        t.limit
     ));
+    let ok = ir.val(&format!("icmp ne i32 {r}, 0"));
+    let next = ir.label("ok");
+    ir.line(&format!("br i1 {ok}, label %{next}, label %{slow}, !prof !1"));
+    ir.start(&next);
+}
+
+/// The most dwords per lane the whole-vector paths move: de-interleaving or interleaving
+/// three or four dwords per lane costs LLVM's instruction selection about 40 ms per wave64
+/// instruction (n = 2: 6 ms), more than the helper loses at run time.
+const VECTOR_DWORDS: u32 = 2;
+
+/// The helper's loads: its `n` result vectors from the scratch array.
+fn helper_loads(ir: &mut Ir, t: &Target, at: &str, n: u32, exec: &str, slow: &str) -> Vec<String> {
+    helper(ir, t, &[at.to_string()], n, exec, slow);
+    let (vi, w) = (ir.vi(), ir.n);
+    (0..n as usize)
+        .map(|k| {
+            let q = ir.val(&format!("getelementptr i32, ptr %scratch_data, i64 {}", k * w));
+            ir.val(&format!("load {vi}, ptr {q}, align 32"))
+        })
+        .collect()
 }
 
 /// Loads `n` dwords per active lane at offsets `at` of the target: whole vectors for a
-/// full wave of consecutive lanes, one dword for a single address, else the helper.
-/// Returns the `n` vectors (inactive lanes: anything); a failed check goes to `slow`.
-#[allow(clippy::too_many_arguments)]
-fn load_lanes(
-    ir: &mut Ir,
-    t: &Target,
-    at: &str,
-    n: u32,
-    full: &str,
-    exec: &str,
-    lanes: &str,
-    slow: &str,
-) -> Lower<Vec<String>> {
-    let (vi, vi64, vb, w) = (ir.vi(), ir.vi64(), ir.vb(), ir.n);
+/// full wave of consecutive lanes (up to [`VECTOR_DWORDS`]), else the helper. Returns the `n` vectors (inactive
+/// lanes: anything); a failed check goes to `slow`.
+fn load_lanes(ir: &mut Ir, t: &Target, at: &str, n: u32, full: &str, exec: &str, slow: &str) -> Lower<Vec<String>> {
+    if n > VECTOR_DWORDS {
+        return Ok(helper_loads(ir, t, at, n, exec, slow));
+    }
+    let (vi, w) = (ir.vi(), ir.n);
     let (contig, first) = consecutive(ir, at, 4 * n);
     let vec_ok = ir.val(&format!("and i1 {full}, {contig}"));
-    // One address: every active lane's equals the first active lane's.
-    let mi = ir.mi();
-    let lane = ir.call(mi, &format!("llvm.cttz.{mi}"), &[mi, "i1"], &[exec, "true"]);
-    let one = ir.val(&format!("extractelement {vi64} {at}, {mi} {lane}"));
-    let s1 = ir.splat("i64", &one);
-    let same = ir.val(&format!("icmp eq {vi64} {at}, {s1}"));
-    let nl = ir.val(&format!("xor {vb} {lanes}, {}", ir.splat_const("i1", "true")));
-    let same = ir.val(&format!("or {vb} {same}, {nl}"));
-    let uni = all(ir, &same);
-    let (lv, lu, ls, lj, lt) =
-        (ir.label("lvec"), ir.label("luni"), ir.label("lhelp"), ir.label("ljoin"), ir.label("ltest"));
-    ir.line(&format!("br i1 {vec_ok}, label %{lv}, label %{lt}"));
-    ir.start(&lt);
-    ir.line(&format!("br i1 {uni}, label %{lu}, label %{ls}"));
+    let (lv, ls, lj) = (ir.label("lvec"), ir.label("lhelp"), ir.label("ljoin"));
+    ir.line(&format!("br i1 {vec_ok}, label %{lv}, label %{ls}"));
     // Consecutive lanes: n * N dwords from the first lane's place, de-interleaved.
     ir.start(&lv);
     let total = w * n as usize;
@@ -286,44 +268,20 @@ fn load_lanes(
         .collect();
     let from_v = ir.block.clone();
     ir.line(&format!("br label %{lj}"));
-    // One address: n dwords, broadcast.
-    ir.start(&lu);
-    let p = locate(ir, t, &one, &(4 * n).to_string(), false);
-    or_slow(ir, &p, slow);
-    let unis: Vec<String> = (0..n)
-        .map(|k| {
-            let q = ir.val(&format!("getelementptr i8, ptr {p}, i64 {}", 4 * k));
-            let x = ir.val(&format!("load i32, ptr {q}, align 1"));
-            ir.splat("i32", &x)
-        })
-        .collect();
-    let from_u = ir.block.clone();
-    ir.line(&format!("br label %{lj}"));
     // Anything else: the helper, through the scratch array.
     ir.start(&ls);
-    helper(ir, t, &[at.to_string()], n, exec, slow);
-    let helps: Vec<String> = (0..n as usize)
-        .map(|k| {
-            let q = ir.val(&format!("getelementptr i32, ptr %scratch_data, i64 {}", k * w));
-            ir.val(&format!("load {vi}, ptr {q}, align 32"))
-        })
-        .collect();
+    let helps = helper_loads(ir, t, at, n, exec, slow);
     let from_s = ir.block.clone();
     ir.line(&format!("br label %{lj}"));
     ir.start(&lj);
     Ok((0..n as usize)
-        .map(|k| {
-            ir.val(&format!(
-                "phi {vi} [ {}, %{from_v} ], [ {}, %{from_u} ], [ {}, %{from_s} ]",
-                vecs[k], unis[k], helps[k]
-            ))
-        })
+        .map(|k| ir.val(&format!("phi {vi} [ {}, %{from_v} ], [ {}, %{from_s} ]", vecs[k], helps[k])))
         .collect())
 }
 
 /// Stores `vals[e][k]` (element `e`'s dword `k` of each lane) at offsets `ats[e]` of the
 /// target: one vector store for a full wave of consecutive lanes writing one element (of
-/// 1, 2 or 4 dwords), else the helper, which writes lane by lane in the interpreter's
+/// up to [`VECTOR_DWORDS`]), else the helper, which writes lane by lane in the interpreter's
 /// order. A failed check goes to `slow`.
 fn store_lanes(
     ir: &mut Ir,
@@ -337,7 +295,7 @@ fn store_lanes(
     let (vi, w) = (ir.vi(), ir.n);
     let n = vals[0].len();
     let (lv, ls, lj) = (ir.label("svec"), ir.label("shelp"), ir.label("sjoin"));
-    if ats.len() == 1 && n != 3 {
+    if ats.len() == 1 && n as u32 <= VECTOR_DWORDS {
         let (contig, first) = consecutive(ir, &ats[0], 4 * n as u32);
         let ok = ir.val(&format!("and i1 {full}, {contig}"));
         ir.line(&format!("br i1 {ok}, label %{lv}, label %{ls}"));

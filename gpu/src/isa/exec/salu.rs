@@ -412,10 +412,12 @@ impl Wave {
                     if id == msg::RTN_SAVE_WAVE { "MSG_RTN_SAVE_WAVE" } else { "MSG_RTN_GET_TBA_TO_PC" }
                 )))
             }
-            m => return Err(illegal(format!(
+            m => {
+                return Err(illegal(format!(
                 "{} of message id {m}, which gfx11 reserves (RDNA3-NOTES, \"Messages\": reserved codes are illegal)",
                 inst.op.name()
-            ))),
+            )))
+            }
         };
         if inst.op == S_SENDMSG_RTN_B64 {
             self.sdst64(&inst.dst, v);

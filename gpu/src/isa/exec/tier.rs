@@ -127,33 +127,89 @@ extern "C" fn translate(env: *mut Env, va: u64, len: u64, write: u32) -> *mut u8
     ctx.tlb.translate(ctx.vm, va, len, write != 0).unwrap_or(std::ptr::null_mut())
 }
 
-/// The lane-by-lane data movement of translated code's memory instructions (jit/mem.rs):
-/// element `e < elems` of lane `l < n` is `dwords` dwords at host address
-/// `lo_host + at[e * n + l] - lo`, for the lanes set in `mask`. Loads fill
-/// `data[(e * dwords + k) * n + l]` (the caller writes the VGPRs under EXEC); stores take
-/// their dwords from there, in lane order, a lane's elements in order (the interpreter's
-/// order, which decides overlapping lanes).
+/// The lane-by-lane path of translated code's memory instructions (jit/mem.rs): element
+/// `e < elems` of lane `l < n` is `dwords` dwords at offset `at[e * n + l]` of the target
+/// (`kind` bit 1: the LDS; else the GPU address `base + offset`), for the lanes set in
+/// `mask`. The active elements' span must end at or below `limit` (NUM_RECORDS, the LDS
+/// length, or `u64::MAX`) and lie in one BO (one translation through the wave's TLB) or
+/// the LDS allocation; then loads fill `data[(e * dwords + k) * n + l]` (the caller writes
+/// the VGPRs under EXEC) and stores (`kind` bit 0) take their dwords from there, in lane
+/// order, a lane's elements in order (the interpreter's order, which decides overlapping
+/// lanes). Returns 1 when done, 0 when a check failed and nothing was moved (the
+/// interpreter then runs the instruction and reports what it finds).
 ///
 /// # Safety
-/// The caller checked that every such element lies in one BO or the LDS allocation,
-/// located with `lo_host` the host address of offset `lo`, the smallest of them; `at`
-/// holds `elems * n` offsets and `data` `elems * dwords * n` dwords.
+/// `env` is the environment `Wave::enter` gave translated code; `at` holds `elems * n`
+/// offsets and `data` `elems * dwords * n` dwords; `mask` is not 0.
 #[allow(clippy::too_many_arguments)]
 unsafe extern "C" fn access(
-    lo_host: *mut u8,
-    lo: u64,
+    env: *mut Env,
+    kind: u32,
+    base: u64,
     at: *const u64,
     mask: u64,
     n: u32,
     dwords: u32,
     elems: u32,
     data: *mut u32,
-    store: u32,
+    limit: u64,
+) -> u32 {
+    let (n, d, e, store) = (n as usize, dwords as usize, elems as usize, kind & 1 != 0);
+    // SAFETY: per the contract; no other reference to these exists during the call.
+    let (env, at, data) =
+        unsafe { (&mut *env, std::slice::from_raw_parts(at, e * n), std::slice::from_raw_parts_mut(data, e * d * n)) };
+    let active = || (0..n).filter(move |l| mask >> l & 1 != 0);
+    let (mut lo, mut hi) = (u64::MAX, 0);
+    for el in 0..e {
+        for l in active() {
+            lo = lo.min(at[el * n + l]);
+            hi = hi.max(at[el * n + l]);
+        }
+    }
+    let Some(end) = hi.checked_add(4 * d as u64).filter(|&end| end <= limit) else { return 0 };
+    let host = if kind & 2 != 0 {
+        // The limit is the LDS length.
+        // SAFETY: `lo < end <= lds_len`.
+        unsafe { env.lds.add(lo as usize) }
+    } else {
+        let ctx = &mut *env.ctx;
+        match ctx.tlb.translate(ctx.vm, base.wrapping_add(lo), end - lo, store) {
+            Ok(p) => p,
+            Err(_) => return 0,
+        }
+    };
+    // SAFETY: every active element lies in [lo, end), which `host` maps.
+    unsafe { copy_lanes(host, lo, at, mask, n, d, e, data, store) };
+    1
+}
+
+/// [`access`]'s data movement, once the span at `lo` is located at `lo_host`.
+///
+/// # Safety
+/// Every active element lies in the located span.
+#[allow(clippy::too_many_arguments)]
+unsafe fn copy_lanes(
+    lo_host: *mut u8,
+    lo: u64,
+    at: &[u64],
+    mask: u64,
+    n: usize,
+    d: usize,
+    e: usize,
+    data: &mut [u32],
+    store: bool,
 ) {
-    let (n, d, e, store) = (n as usize, dwords as usize, elems as usize, store != 0);
-    // SAFETY: per the contract.
-    let (at, data) =
-        unsafe { (std::slice::from_raw_parts(at, e * n), std::slice::from_raw_parts_mut(data, e * d * n)) };
+    let first = mask.trailing_zeros() as usize;
+    if e == 1 && !store && (0..n).all(|l| mask >> l & 1 == 0 || at[l] == at[first]) {
+        // One address for every active lane (a uniform load): read once.
+        for k in 0..d {
+            let mut x = 0;
+            // SAFETY: one dword of the active element.
+            unsafe { move_dwords(lo_host.add((at[first] - lo) as usize + 4 * k), &mut x, 1, false) };
+            data[k * n..(k + 1) * n].fill(x);
+        }
+        return;
+    }
     if d == 1 && e == 1 {
         // One dword per lane: eight consecutive active lanes move as one block.
         for c in (0..n).step_by(8) {
