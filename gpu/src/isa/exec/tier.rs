@@ -158,13 +158,10 @@ unsafe extern "C" fn access(
     // SAFETY: per the contract; no other reference to these exists during the call.
     let (env, at, data) =
         unsafe { (&mut *env, std::slice::from_raw_parts(at, e * n), std::slice::from_raw_parts_mut(data, e * d * n)) };
-    let active = || (0..n).filter(move |l| mask >> l & 1 != 0);
     let (mut lo, mut hi) = (u64::MAX, 0);
     for el in 0..e {
-        for l in active() {
-            lo = lo.min(at[el * n + l]);
-            hi = hi.max(at[el * n + l]);
-        }
+        let (l, h) = span(&at[el * n..(el + 1) * n], mask);
+        (lo, hi) = (lo.min(l), hi.max(h));
     }
     let Some(end) = hi.checked_add(4 * d as u64).filter(|&end| end <= limit) else { return 0 };
     let host = if kind & 2 != 0 {
@@ -183,6 +180,18 @@ unsafe extern "C" fn access(
     1
 }
 
+/// The smallest and largest of `at`'s lanes set in `mask` (`u64::MAX`, 0 when none),
+/// without branches (the loop vectorises).
+fn span(at: &[u64], mask: u64) -> (u64, u64) {
+    let (mut lo, mut hi) = (u64::MAX, 0);
+    for (l, &a) in at.iter().enumerate() {
+        let on = mask >> l & 1 != 0;
+        lo = lo.min(if on { a } else { u64::MAX });
+        hi = hi.max(if on { a } else { 0 });
+    }
+    (lo, hi)
+}
+
 /// [`access`]'s data movement, once the span at `lo` is located at `lo_host`.
 ///
 /// # Safety
@@ -199,19 +208,18 @@ unsafe fn copy_lanes(
     data: &mut [u32],
     store: bool,
 ) {
-    let first = mask.trailing_zeros() as usize;
-    if e == 1 && !store && (0..n).all(|l| mask >> l & 1 == 0 || at[l] == at[first]) {
-        // One address for every active lane (a uniform load): read once.
-        for k in 0..d {
-            let mut x = 0;
-            // SAFETY: one dword of the active element.
-            unsafe { move_dwords(lo_host.add((at[first] - lo) as usize + 4 * k), &mut x, 1, false) };
-            data[k * n..(k + 1) * n].fill(x);
+    if !store {
+        for el in 0..e {
+            let at = &at[el * n..(el + 1) * n];
+            for c in (0..n).step_by(8) {
+                // SAFETY: per the contract.
+                unsafe { load_chunk(lo_host, lo, &at[c..c + 8], (mask >> c) as u8, d, &mut data[el * d * n..], n, c) };
+            }
         }
         return;
     }
     if d == 1 && e == 1 {
-        // One dword per lane: eight consecutive active lanes move as one block.
+        // Stores of one dword per lane: eight consecutive active lanes move as one block.
         for c in (0..n).step_by(8) {
             let cm = mask >> c & 0xff;
             let a0 = at[c];
@@ -238,6 +246,38 @@ unsafe fn copy_lanes(
                 let i = (el * d + k) * n + l;
                 // SAFETY: as above.
                 unsafe { move_dwords(p.add(4 * k), &mut data[i], 1, store) };
+            }
+        }
+    }
+}
+
+/// Loads lanes `c..c + 8` (offsets `at`, active in `m`) of one element of `d` dwords into
+/// `data[k * n + c..]`: one read for eight lanes at one address (a row of a tile, a
+/// uniform value), one block for eight consecutive dwords, else lane by lane without
+/// branches (an inactive lane reads the span's first dword; it is never written to a
+/// register).
+///
+/// # Safety
+/// Every active lane's element lies in the span located at `lo_host` (offset `lo`).
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+unsafe fn load_chunk(lo_host: *mut u8, lo: u64, at: &[u64], m: u8, d: usize, data: &mut [u32], n: usize, c: usize) {
+    let read = |off: u64| {
+        // SAFETY: per the contract, `off` is inside the span.
+        unsafe { lo_host.add(off as usize).cast::<u32>().read_unaligned() }
+    };
+    if m == 0xff && at.iter().all(|&a| a == at[0]) {
+        for k in 0..d {
+            data[k * n + c..k * n + c + 8].fill(read(at[0] - lo + 4 * k as u64));
+        }
+    } else if m == 0xff && d == 1 && (1..8).all(|i| at[i] == at[0].wrapping_add(4 * i as u64)) {
+        // SAFETY: eight active lanes' dwords, in one block.
+        unsafe { move_dwords(lo_host.add((at[0] - lo) as usize), data[c..c + 8].as_mut_ptr(), 8, false) };
+    } else {
+        for (i, &a) in at.iter().enumerate() {
+            let off = if m >> i & 1 != 0 { a - lo } else { 0 };
+            for k in 0..d {
+                data[k * n + c + i] = read(off + 4 * k as u64);
             }
         }
     }
