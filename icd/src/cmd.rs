@@ -895,8 +895,8 @@ pub unsafe extern "system" fn cmd_copy_buffer(
 }
 
 /// # Safety
-/// Vulkan entry point (core 1.3, VK_KHR_copy_commands2): buffer copies only; the image
-/// copies of the extension are absent with images.
+/// Vulkan entry point (core 1.3, VK_KHR_copy_commands2): buffer copies; the image copies
+/// of the extension fail their command buffer until image transfers exist (graphics.rs).
 pub unsafe extern "system" fn cmd_copy_buffer2(c: vk::CommandBuffer, info: *const vk::CopyBufferInfo2<'_>) {
     guard("vkCmdCopyBuffer2", (), || {
         // SAFETY: valid per the specification.

@@ -3,8 +3,9 @@
 //! The Khronos loader finds this library through `softnavi_icd.json` and talks to it
 //! through the three exported loader-interface functions below. Every Vulkan entry point
 //! is reached through `vk_icdGetInstanceProcAddr` / `vkGetDeviceProcAddr`; only the ones
-//! listed in [`entry_points`] exist (graphics, presentation and images are absent, not
-//! stubbed). Command buffers become PM4 in GPU memory and reach the software GPU through
+//! listed in [`entry_points`] exist: every core command of Vulkan 1.0–1.3 (those that
+//! need a graphics queue or image support softnavi lacks fail with a log line, see
+//! `graphics.rs`) and those of the supported extensions; presentation is absent. Command buffers become PM4 in GPU memory and reach the software GPU through
 //! the `gpu` crate's winsys only.
 
 use std::ffi::{c_char, CStr};
@@ -19,7 +20,9 @@ pub mod device;
 pub mod executable;
 pub mod features;
 pub mod format;
+pub mod graphics;
 pub mod handle;
+pub mod image;
 pub mod instance;
 pub mod memory;
 pub mod pcache;
@@ -217,6 +220,92 @@ entry_points! {
     Device "vkCmdResetQueryPool" => query::cmd_reset_query_pool,
     Device "vkCmdWriteTimestamp" => query::cmd_write_timestamp,
     Device "vkCmdCopyQueryPoolResults" => query::cmd_copy_query_pool_results,
+    Device "vkCreateImage" => image::create_image,
+    Device "vkDestroyImage" => image::destroy_image,
+    Device "vkGetImageMemoryRequirements" => image::get_image_memory_requirements,
+    Device "vkGetImageMemoryRequirements2" => image::get_image_memory_requirements2,
+    Device "vkGetImageMemoryRequirements2KHR" => image::get_image_memory_requirements2,
+    Device "vkGetDeviceImageMemoryRequirements" => image::get_device_image_memory_requirements,
+    Device "vkGetDeviceImageMemoryRequirementsKHR" => image::get_device_image_memory_requirements,
+    Device "vkGetImageSparseMemoryRequirements" => image::get_image_sparse_memory_requirements,
+    Device "vkGetImageSparseMemoryRequirements2" => image::get_image_sparse_memory_requirements2,
+    Device "vkGetImageSparseMemoryRequirements2KHR" => image::get_image_sparse_memory_requirements2,
+    Device "vkGetDeviceImageSparseMemoryRequirements" => image::get_device_image_sparse_memory_requirements,
+    Device "vkGetDeviceImageSparseMemoryRequirementsKHR" => image::get_device_image_sparse_memory_requirements,
+    Device "vkBindImageMemory" => image::bind_image_memory,
+    Device "vkBindImageMemory2" => image::bind_image_memory2,
+    Device "vkBindImageMemory2KHR" => image::bind_image_memory2,
+    Device "vkGetImageSubresourceLayout" => image::get_image_subresource_layout,
+    Device "vkCreateImageView" => image::create_image_view,
+    Device "vkDestroyImageView" => image::destroy_image_view,
+    Device "vkCreateSampler" => image::create_sampler,
+    Device "vkDestroySampler" => image::destroy_sampler,
+    Device "vkCreateSamplerYcbcrConversion" => image::create_sampler_ycbcr_conversion,
+    Device "vkDestroySamplerYcbcrConversion" => image::destroy_sampler_ycbcr_conversion,
+    Device "vkCreateRenderPass" => graphics::create_render_pass,
+    Device "vkCreateRenderPass2" => graphics::create_render_pass2,
+    Device "vkCreateRenderPass2KHR" => graphics::create_render_pass2,
+    Device "vkDestroyRenderPass" => graphics::destroy_render_pass,
+    Device "vkGetRenderAreaGranularity" => graphics::get_render_area_granularity,
+    Device "vkCreateFramebuffer" => graphics::create_framebuffer,
+    Device "vkDestroyFramebuffer" => graphics::destroy_framebuffer,
+    Device "vkCreateGraphicsPipelines" => graphics::create_graphics_pipelines,
+    Device "vkQueueBindSparse" => graphics::queue_bind_sparse,
+    Device "vkCmdSetViewport" => graphics::cmd_set_viewport,
+    Device "vkCmdSetScissor" => graphics::cmd_set_scissor,
+    Device "vkCmdSetLineWidth" => graphics::cmd_set_line_width,
+    Device "vkCmdSetDepthBias" => graphics::cmd_set_depth_bias,
+    Device "vkCmdSetBlendConstants" => graphics::cmd_set_blend_constants,
+    Device "vkCmdSetDepthBounds" => graphics::cmd_set_depth_bounds,
+    Device "vkCmdSetStencilCompareMask" => graphics::cmd_set_stencil_compare_mask,
+    Device "vkCmdSetStencilWriteMask" => graphics::cmd_set_stencil_write_mask,
+    Device "vkCmdSetStencilReference" => graphics::cmd_set_stencil_reference,
+    Device "vkCmdBindIndexBuffer" => graphics::cmd_bind_index_buffer,
+    Device "vkCmdBindVertexBuffers" => graphics::cmd_bind_vertex_buffers,
+    Device "vkCmdDraw" => graphics::cmd_draw,
+    Device "vkCmdDrawIndexed" => graphics::cmd_draw_indexed,
+    Device "vkCmdDrawIndirect" => graphics::cmd_draw_indirect,
+    Device "vkCmdDrawIndexedIndirect" => graphics::cmd_draw_indexed_indirect,
+    Device "vkCmdDrawIndirectCount" => graphics::cmd_draw_indirect_count,
+    Device "vkCmdDrawIndexedIndirectCount" => graphics::cmd_draw_indexed_indirect_count,
+    Device "vkCmdClearAttachments" => graphics::cmd_clear_attachments,
+    Device "vkCmdBeginRenderPass" => graphics::cmd_begin_render_pass,
+    Device "vkCmdNextSubpass" => graphics::cmd_next_subpass,
+    Device "vkCmdEndRenderPass" => graphics::cmd_end_render_pass,
+    Device "vkCmdBeginRenderPass2" => graphics::cmd_begin_render_pass2,
+    Device "vkCmdNextSubpass2" => graphics::cmd_next_subpass2,
+    Device "vkCmdEndRenderPass2" => graphics::cmd_end_render_pass2,
+    Device "vkCmdBeginRendering" => graphics::cmd_begin_rendering,
+    Device "vkCmdEndRendering" => graphics::cmd_end_rendering,
+    Device "vkCmdSetCullMode" => graphics::cmd_set_cull_mode,
+    Device "vkCmdSetFrontFace" => graphics::cmd_set_front_face,
+    Device "vkCmdSetPrimitiveTopology" => graphics::cmd_set_primitive_topology,
+    Device "vkCmdSetViewportWithCount" => graphics::cmd_set_viewport_with_count,
+    Device "vkCmdSetScissorWithCount" => graphics::cmd_set_scissor_with_count,
+    Device "vkCmdBindVertexBuffers2" => graphics::cmd_bind_vertex_buffers2,
+    Device "vkCmdSetDepthTestEnable" => graphics::cmd_set_depth_test_enable,
+    Device "vkCmdSetDepthWriteEnable" => graphics::cmd_set_depth_write_enable,
+    Device "vkCmdSetDepthCompareOp" => graphics::cmd_set_depth_compare_op,
+    Device "vkCmdSetDepthBoundsTestEnable" => graphics::cmd_set_depth_bounds_test_enable,
+    Device "vkCmdSetStencilTestEnable" => graphics::cmd_set_stencil_test_enable,
+    Device "vkCmdSetStencilOp" => graphics::cmd_set_stencil_op,
+    Device "vkCmdSetRasterizerDiscardEnable" => graphics::cmd_set_rasterizer_discard_enable,
+    Device "vkCmdSetDepthBiasEnable" => graphics::cmd_set_depth_bias_enable,
+    Device "vkCmdSetPrimitiveRestartEnable" => graphics::cmd_set_primitive_restart_enable,
+    Device "vkCmdCopyImage" => graphics::cmd_copy_image,
+    Device "vkCmdBlitImage" => graphics::cmd_blit_image,
+    Device "vkCmdCopyBufferToImage" => graphics::cmd_copy_buffer_to_image,
+    Device "vkCmdCopyImageToBuffer" => graphics::cmd_copy_image_to_buffer,
+    Device "vkCmdClearColorImage" => graphics::cmd_clear_color_image,
+    Device "vkCmdClearDepthStencilImage" => graphics::cmd_clear_depth_stencil_image,
+    Device "vkCmdResolveImage" => graphics::cmd_resolve_image,
+    Device "vkCmdCopyImage2" => graphics::cmd_copy_image2,
+    Device "vkCmdBlitImage2" => graphics::cmd_blit_image2,
+    Device "vkCmdCopyBufferToImage2" => graphics::cmd_copy_buffer_to_image2,
+    Device "vkCmdCopyImageToBuffer2" => graphics::cmd_copy_image_to_buffer2,
+    Device "vkCmdResolveImage2" => graphics::cmd_resolve_image2,
+    Device "vkCmdBeginQuery" => graphics::cmd_begin_query,
+    Device "vkCmdEndQuery" => graphics::cmd_end_query,
     Device "vkSetDebugUtilsObjectNameEXT" => debug::set_debug_utils_object_name,
     Device "vkSetDebugUtilsObjectTagEXT" => debug::set_debug_utils_object_tag,
     Device "vkCmdBeginDebugUtilsLabelEXT" => debug::cmd_begin_label,
@@ -347,13 +436,42 @@ mod tests {
     }
 
     #[test]
-    fn graphics_and_presentation_entry_points_are_absent() {
-        for name in [c"vkCmdDraw", c"vkCreateImage", c"vkCreateSwapchainKHR", c"vkCreateRenderPass", c"vkCmdBeginQuery"]
-        {
+    fn presentation_entry_points_are_absent() {
+        for name in [c"vkCreateSwapchainKHR", c"vkQueuePresentKHR", c"vkDestroySurfaceKHR"] {
             assert!(lookup(name.as_ptr(), &[Level::Global, Level::Instance, Level::Physical, Level::Device]).is_none());
         }
         assert!(lookup(c"vkCmdDispatch".as_ptr(), &[Level::Device]).is_some());
         assert!(lookup(c"vkCreateInstance".as_ptr(), &[Level::Device]).is_none());
+    }
+
+    /// Every core command of Vulkan 1.0-1.3, as ash's tables (generated from the Khronos
+    /// registry) list them, is returned by GetProcAddr at its level. Layer enumeration is
+    /// the loader's, not a driver's.
+    #[test]
+    fn every_core_command_is_returned() {
+        let mut missing = Vec::new();
+        let mut check = |name: &CStr, levels: &[Level]| {
+            let loader_owned = [c"vkEnumerateInstanceLayerProperties", c"vkEnumerateDeviceLayerProperties"];
+            if !loader_owned.contains(&name) && lookup(name.as_ptr(), levels).is_none() {
+                missing.push(name.to_string_lossy().into_owned());
+            }
+            std::ptr::null()
+        };
+        let global = [Level::Global];
+        // What vkGetInstanceProcAddr with an instance answers (vkGetDeviceProcAddr is in
+        // the instance table).
+        let instance = [Level::Global, Level::Instance, Level::Physical, Level::Device];
+        let device = [Level::Device];
+        ash::EntryFnV1_0::load(|n| check(n, &global));
+        ash::EntryFnV1_1::load(|n| check(n, &global));
+        ash::InstanceFnV1_0::load(|n| check(n, &instance));
+        ash::InstanceFnV1_1::load(|n| check(n, &instance));
+        ash::InstanceFnV1_3::load(|n| check(n, &instance));
+        ash::DeviceFnV1_0::load(|n| check(n, &device));
+        ash::DeviceFnV1_1::load(|n| check(n, &device));
+        ash::DeviceFnV1_2::load(|n| check(n, &device));
+        ash::DeviceFnV1_3::load(|n| check(n, &device));
+        assert!(missing.is_empty(), "core commands GetProcAddr does not return: {missing:?}");
     }
 
     /// vkGetDeviceProcAddr returns an extension's commands only on a device that enabled it;

@@ -38,7 +38,7 @@ pub const TYPES: [(u32, u32); 5] = [
     // GTT, cached and snooped.
     (HV | HC | CACHED, GTT_HEAP),
 ];
-const ALL_TYPES: u32 = (1 << TYPES.len()) - 1;
+pub(crate) const ALL_TYPES: u32 = (1 << TYPES.len()) - 1;
 
 /// The flags of memory type `i` (None if there is no such type).
 pub fn type_flags(i: u32) -> Option<vk::MemoryPropertyFlags> {
@@ -343,8 +343,7 @@ pub unsafe extern "system" fn get_buffer_memory_requirements2(
 }
 
 /// Vulkan 1.3 / VK_KHR_maintenance4: the requirements of a buffer not created yet, the
-/// same function of the size as for a created one. (vkGetDeviceImageMemoryRequirements and
-/// the sparse variant are absent: there are no images.)
+/// same function of the size as for a created one (the image variant is in image.rs).
 ///
 /// # Safety
 /// Vulkan entry point.

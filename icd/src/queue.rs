@@ -40,8 +40,9 @@ pub const TRANSFER_FAMILY: u32 = 1;
 /// `SOFTNAVI_GRAPHICS_QUEUE_FLAG=1`: family 0 also claims `VK_QUEUE_GRAPHICS_BIT`. A
 /// compatibility switch, off by default, for compute-only applications that refuse any
 /// device without a graphics queue although they never draw (wgpu: wgpu-hal's
-/// `expose_adapter` hides such devices). softnavi still has no graphics: those entry
-/// points stay absent, and an application that draws cannot work.
+/// `expose_adapter` hides such devices). softnavi still has no graphics: its graphics
+/// commands fail their command buffer (graphics.rs), and an application that draws cannot
+/// work.
 pub fn claims_graphics() -> bool {
     static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
     *ON.get_or_init(|| {

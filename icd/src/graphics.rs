@@ -1,0 +1,252 @@
+//! The core commands softnavi cannot carry out yet, present so that no
+//! `vkGet*ProcAddr` of a core command returns NULL (the specification requires every core
+//! command of the reported version; a NULL is a crash in the application).
+//!
+//! - Objects that exist without a graphics queue are created for real: render passes
+//!   (both versions) and framebuffers here, images, views and samplers in `image.rs`.
+//! - Commands that need a graphics-capable queue (draws, render passes, dynamic state,
+//!   vertex and index buffers, attachment clears), the image transfer commands (no format
+//!   reports an image transfer feature yet) and `vkCmdBeginQuery` / `vkCmdEndQuery` (only
+//!   timestamp query pools exist) log their name and why, and fail their command buffer:
+//!   `vkEndCommandBuffer` returns `VK_ERROR_FEATURE_NOT_PRESENT`. Graphics pipelines,
+//!   sparse binding and Y'CbCr conversions are refused the same way at creation.
+
+use ash::vk;
+
+use crate::handle::{destroy, guard, object, slice, Object};
+
+/// Why a command is refused.
+#[derive(Clone, Copy)]
+enum Why {
+    Graphics,
+    ImageTransfer,
+    Query,
+}
+
+impl Why {
+    fn text(self) -> &'static str {
+        match self {
+            Why::Graphics => "needs a graphics-capable queue; softnavi has compute and transfer queues only",
+            Why::ImageTransfer => "image transfers are not implemented yet (no format reports an image feature)",
+            Why::Query => "only timestamp query pools exist (no occlusion or pipeline-statistics queries)",
+        }
+    }
+}
+
+fn reject(c: vk::CommandBuffer, name: &str, why: Why) {
+    guard(name, (), || crate::cmd::fail(c, name, vk::Result::ERROR_FEATURE_NOT_PRESENT, why.text().to_string()))
+}
+
+/// One refused command per line: Rust name, Vulkan name, ash's PFN type (which checks the
+/// signature at compile time), why, and the parameter types after the command buffer.
+macro_rules! refused {
+    ($( $f:ident $name:literal $pfn:ident $why:ident ( $($t:ty),* ); )*) => { $(
+        #[doc = concat!("`", $name, "`: refused (see the module documentation).")]
+        ///
+        /// # Safety
+        /// Vulkan entry point.
+        pub unsafe extern "system" fn $f(c: vk::CommandBuffer $(, _: $t)*) {
+            reject(c, $name, Why::$why)
+        }
+        const _: vk::$pfn = $f;
+    )* };
+}
+
+refused! {
+    cmd_set_viewport "vkCmdSetViewport" PFN_vkCmdSetViewport Graphics (u32, u32, *const vk::Viewport);
+    cmd_set_scissor "vkCmdSetScissor" PFN_vkCmdSetScissor Graphics (u32, u32, *const vk::Rect2D);
+    cmd_set_line_width "vkCmdSetLineWidth" PFN_vkCmdSetLineWidth Graphics (f32);
+    cmd_set_depth_bias "vkCmdSetDepthBias" PFN_vkCmdSetDepthBias Graphics (f32, f32, f32);
+    cmd_set_blend_constants "vkCmdSetBlendConstants" PFN_vkCmdSetBlendConstants Graphics (*const [f32; 4]);
+    cmd_set_depth_bounds "vkCmdSetDepthBounds" PFN_vkCmdSetDepthBounds Graphics (f32, f32);
+    cmd_set_stencil_compare_mask "vkCmdSetStencilCompareMask" PFN_vkCmdSetStencilCompareMask Graphics (vk::StencilFaceFlags, u32);
+    cmd_set_stencil_write_mask "vkCmdSetStencilWriteMask" PFN_vkCmdSetStencilWriteMask Graphics (vk::StencilFaceFlags, u32);
+    cmd_set_stencil_reference "vkCmdSetStencilReference" PFN_vkCmdSetStencilReference Graphics (vk::StencilFaceFlags, u32);
+    cmd_bind_index_buffer "vkCmdBindIndexBuffer" PFN_vkCmdBindIndexBuffer Graphics (vk::Buffer, u64, vk::IndexType);
+    cmd_bind_vertex_buffers "vkCmdBindVertexBuffers" PFN_vkCmdBindVertexBuffers Graphics (u32, u32, *const vk::Buffer, *const u64);
+    cmd_draw "vkCmdDraw" PFN_vkCmdDraw Graphics (u32, u32, u32, u32);
+    cmd_draw_indexed "vkCmdDrawIndexed" PFN_vkCmdDrawIndexed Graphics (u32, u32, u32, i32, u32);
+    cmd_draw_indirect "vkCmdDrawIndirect" PFN_vkCmdDrawIndirect Graphics (vk::Buffer, u64, u32, u32);
+    cmd_draw_indexed_indirect "vkCmdDrawIndexedIndirect" PFN_vkCmdDrawIndexedIndirect Graphics (vk::Buffer, u64, u32, u32);
+    cmd_draw_indirect_count "vkCmdDrawIndirectCount" PFN_vkCmdDrawIndirectCount Graphics (vk::Buffer, u64, vk::Buffer, u64, u32, u32);
+    cmd_draw_indexed_indirect_count "vkCmdDrawIndexedIndirectCount" PFN_vkCmdDrawIndexedIndirectCount Graphics (vk::Buffer, u64, vk::Buffer, u64, u32, u32);
+    cmd_clear_attachments "vkCmdClearAttachments" PFN_vkCmdClearAttachments Graphics (u32, *const vk::ClearAttachment, u32, *const vk::ClearRect);
+    cmd_begin_render_pass "vkCmdBeginRenderPass" PFN_vkCmdBeginRenderPass Graphics (*const vk::RenderPassBeginInfo<'_>, vk::SubpassContents);
+    cmd_next_subpass "vkCmdNextSubpass" PFN_vkCmdNextSubpass Graphics (vk::SubpassContents);
+    cmd_end_render_pass "vkCmdEndRenderPass" PFN_vkCmdEndRenderPass Graphics ();
+    cmd_begin_render_pass2 "vkCmdBeginRenderPass2" PFN_vkCmdBeginRenderPass2 Graphics (*const vk::RenderPassBeginInfo<'_>, *const vk::SubpassBeginInfo<'_>);
+    cmd_next_subpass2 "vkCmdNextSubpass2" PFN_vkCmdNextSubpass2 Graphics (*const vk::SubpassBeginInfo<'_>, *const vk::SubpassEndInfo<'_>);
+    cmd_end_render_pass2 "vkCmdEndRenderPass2" PFN_vkCmdEndRenderPass2 Graphics (*const vk::SubpassEndInfo<'_>);
+    cmd_begin_rendering "vkCmdBeginRendering" PFN_vkCmdBeginRendering Graphics (*const vk::RenderingInfo<'_>);
+    cmd_end_rendering "vkCmdEndRendering" PFN_vkCmdEndRendering Graphics ();
+    cmd_set_cull_mode "vkCmdSetCullMode" PFN_vkCmdSetCullMode Graphics (vk::CullModeFlags);
+    cmd_set_front_face "vkCmdSetFrontFace" PFN_vkCmdSetFrontFace Graphics (vk::FrontFace);
+    cmd_set_primitive_topology "vkCmdSetPrimitiveTopology" PFN_vkCmdSetPrimitiveTopology Graphics (vk::PrimitiveTopology);
+    cmd_set_viewport_with_count "vkCmdSetViewportWithCount" PFN_vkCmdSetViewportWithCount Graphics (u32, *const vk::Viewport);
+    cmd_set_scissor_with_count "vkCmdSetScissorWithCount" PFN_vkCmdSetScissorWithCount Graphics (u32, *const vk::Rect2D);
+    cmd_bind_vertex_buffers2 "vkCmdBindVertexBuffers2" PFN_vkCmdBindVertexBuffers2 Graphics (u32, u32, *const vk::Buffer, *const u64, *const u64, *const u64);
+    cmd_set_depth_test_enable "vkCmdSetDepthTestEnable" PFN_vkCmdSetDepthTestEnable Graphics (vk::Bool32);
+    cmd_set_depth_write_enable "vkCmdSetDepthWriteEnable" PFN_vkCmdSetDepthWriteEnable Graphics (vk::Bool32);
+    cmd_set_depth_compare_op "vkCmdSetDepthCompareOp" PFN_vkCmdSetDepthCompareOp Graphics (vk::CompareOp);
+    cmd_set_depth_bounds_test_enable "vkCmdSetDepthBoundsTestEnable" PFN_vkCmdSetDepthBoundsTestEnable Graphics (vk::Bool32);
+    cmd_set_stencil_test_enable "vkCmdSetStencilTestEnable" PFN_vkCmdSetStencilTestEnable Graphics (vk::Bool32);
+    cmd_set_stencil_op "vkCmdSetStencilOp" PFN_vkCmdSetStencilOp Graphics (vk::StencilFaceFlags, vk::StencilOp, vk::StencilOp, vk::StencilOp, vk::CompareOp);
+    cmd_set_rasterizer_discard_enable "vkCmdSetRasterizerDiscardEnable" PFN_vkCmdSetRasterizerDiscardEnable Graphics (vk::Bool32);
+    cmd_set_depth_bias_enable "vkCmdSetDepthBiasEnable" PFN_vkCmdSetDepthBiasEnable Graphics (vk::Bool32);
+    cmd_set_primitive_restart_enable "vkCmdSetPrimitiveRestartEnable" PFN_vkCmdSetPrimitiveRestartEnable Graphics (vk::Bool32);
+    cmd_copy_image "vkCmdCopyImage" PFN_vkCmdCopyImage ImageTransfer (vk::Image, vk::ImageLayout, vk::Image, vk::ImageLayout, u32, *const vk::ImageCopy);
+    cmd_blit_image "vkCmdBlitImage" PFN_vkCmdBlitImage Graphics (vk::Image, vk::ImageLayout, vk::Image, vk::ImageLayout, u32, *const vk::ImageBlit, vk::Filter);
+    cmd_copy_buffer_to_image "vkCmdCopyBufferToImage" PFN_vkCmdCopyBufferToImage ImageTransfer (vk::Buffer, vk::Image, vk::ImageLayout, u32, *const vk::BufferImageCopy);
+    cmd_copy_image_to_buffer "vkCmdCopyImageToBuffer" PFN_vkCmdCopyImageToBuffer ImageTransfer (vk::Image, vk::ImageLayout, vk::Buffer, u32, *const vk::BufferImageCopy);
+    cmd_clear_color_image "vkCmdClearColorImage" PFN_vkCmdClearColorImage ImageTransfer (vk::Image, vk::ImageLayout, *const vk::ClearColorValue, u32, *const vk::ImageSubresourceRange);
+    cmd_clear_depth_stencil_image "vkCmdClearDepthStencilImage" PFN_vkCmdClearDepthStencilImage Graphics (vk::Image, vk::ImageLayout, *const vk::ClearDepthStencilValue, u32, *const vk::ImageSubresourceRange);
+    cmd_resolve_image "vkCmdResolveImage" PFN_vkCmdResolveImage Graphics (vk::Image, vk::ImageLayout, vk::Image, vk::ImageLayout, u32, *const vk::ImageResolve);
+    cmd_copy_image2 "vkCmdCopyImage2" PFN_vkCmdCopyImage2 ImageTransfer (*const vk::CopyImageInfo2<'_>);
+    cmd_blit_image2 "vkCmdBlitImage2" PFN_vkCmdBlitImage2 Graphics (*const vk::BlitImageInfo2<'_>);
+    cmd_copy_buffer_to_image2 "vkCmdCopyBufferToImage2" PFN_vkCmdCopyBufferToImage2 ImageTransfer (*const vk::CopyBufferToImageInfo2<'_>);
+    cmd_copy_image_to_buffer2 "vkCmdCopyImageToBuffer2" PFN_vkCmdCopyImageToBuffer2 ImageTransfer (*const vk::CopyImageToBufferInfo2<'_>);
+    cmd_resolve_image2 "vkCmdResolveImage2" PFN_vkCmdResolveImage2 Graphics (*const vk::ResolveImageInfo2<'_>);
+    cmd_begin_query "vkCmdBeginQuery" PFN_vkCmdBeginQuery Query (vk::QueryPool, u32, vk::QueryControlFlags);
+    cmd_end_query "vkCmdEndQuery" PFN_vkCmdEndQuery Query (vk::QueryPool, u32);
+}
+
+/// Graphics pipelines need a graphics queue: every one is VK_NULL_HANDLE.
+///
+/// # Safety
+/// Vulkan entry point.
+pub unsafe extern "system" fn create_graphics_pipelines(
+    _d: vk::Device,
+    _cache: vk::PipelineCache,
+    n: u32,
+    _infos: *const vk::GraphicsPipelineCreateInfo<'_>,
+    _alloc: *const vk::AllocationCallbacks<'_>,
+    out: *mut vk::Pipeline,
+) -> vk::Result {
+    guard("vkCreateGraphicsPipelines", vk::Result::ERROR_OUT_OF_HOST_MEMORY, || {
+        tracing::warn!("vkCreateGraphicsPipelines: {}", Why::Graphics.text());
+        for k in 0..n as usize {
+            // SAFETY: out has room for n handles per the specification.
+            unsafe { *out.add(k) = vk::Pipeline::null() };
+        }
+        vk::Result::ERROR_FEATURE_NOT_PRESENT
+    })
+}
+
+/// No queue family has SPARSE_BINDING.
+///
+/// # Safety
+/// Vulkan entry point.
+pub unsafe extern "system" fn queue_bind_sparse(
+    _q: vk::Queue,
+    _n: u32,
+    _infos: *const vk::BindSparseInfo<'_>,
+    _fence: vk::Fence,
+) -> vk::Result {
+    tracing::warn!("vkQueueBindSparse: no queue family supports sparse binding");
+    vk::Result::ERROR_FEATURE_NOT_PRESENT
+}
+
+/// A render pass: what its attachments and subpasses are (kept for a graphics queue that
+/// may come; nothing reads them yet).
+pub struct RenderPass {
+    pub attachments: Vec<vk::Format>,
+    pub subpasses: u32,
+}
+object!(RenderPass, vk::RenderPass);
+
+/// # Safety
+/// Vulkan entry point.
+pub unsafe extern "system" fn create_render_pass(
+    _d: vk::Device,
+    info: *const vk::RenderPassCreateInfo<'_>,
+    _alloc: *const vk::AllocationCallbacks<'_>,
+    out: *mut vk::RenderPass,
+) -> vk::Result {
+    guard("vkCreateRenderPass", vk::Result::ERROR_OUT_OF_HOST_MEMORY, || {
+        // SAFETY: valid per the specification.
+        let i = unsafe { &*info };
+        // SAFETY: as above.
+        let attachments = unsafe { slice(i.p_attachments, i.attachment_count) }.iter().map(|a| a.format).collect();
+        // SAFETY: out is valid per the specification.
+        unsafe { *out = RenderPass { attachments, subpasses: i.subpass_count }.into_handle() };
+        vk::Result::SUCCESS
+    })
+}
+
+/// # Safety
+/// Vulkan entry point.
+pub unsafe extern "system" fn create_render_pass2(
+    _d: vk::Device,
+    info: *const vk::RenderPassCreateInfo2<'_>,
+    _alloc: *const vk::AllocationCallbacks<'_>,
+    out: *mut vk::RenderPass,
+) -> vk::Result {
+    guard("vkCreateRenderPass2", vk::Result::ERROR_OUT_OF_HOST_MEMORY, || {
+        // SAFETY: valid per the specification.
+        let i = unsafe { &*info };
+        // SAFETY: as above.
+        let attachments = unsafe { slice(i.p_attachments, i.attachment_count) }.iter().map(|a| a.format).collect();
+        // SAFETY: out is valid per the specification.
+        unsafe { *out = RenderPass { attachments, subpasses: i.subpass_count }.into_handle() };
+        vk::Result::SUCCESS
+    })
+}
+
+/// # Safety
+/// Vulkan entry point.
+pub unsafe extern "system" fn destroy_render_pass(
+    _d: vk::Device,
+    r: vk::RenderPass,
+    _alloc: *const vk::AllocationCallbacks<'_>,
+) {
+    // SAFETY: the application no longer uses the object, per the specification.
+    unsafe { destroy::<RenderPass>("vkDestroyRenderPass", r) }
+}
+
+/// Any render area is as good as another: granularity 1×1.
+///
+/// # Safety
+/// Vulkan entry point.
+pub unsafe extern "system" fn get_render_area_granularity(_d: vk::Device, _r: vk::RenderPass, out: *mut vk::Extent2D) {
+    // SAFETY: out is valid per the specification.
+    guard("vkGetRenderAreaGranularity", (), || unsafe { *out = vk::Extent2D { width: 1, height: 1 } })
+}
+
+pub struct Framebuffer {
+    pub extent: vk::Extent3D,
+    pub attachments: Vec<vk::ImageView>,
+}
+object!(Framebuffer, vk::Framebuffer);
+
+/// # Safety
+/// Vulkan entry point.
+pub unsafe extern "system" fn create_framebuffer(
+    _d: vk::Device,
+    info: *const vk::FramebufferCreateInfo<'_>,
+    _alloc: *const vk::AllocationCallbacks<'_>,
+    out: *mut vk::Framebuffer,
+) -> vk::Result {
+    guard("vkCreateFramebuffer", vk::Result::ERROR_OUT_OF_HOST_MEMORY, || {
+        // SAFETY: valid per the specification.
+        let i = unsafe { &*info };
+        let imageless = i.flags.contains(vk::FramebufferCreateFlags::IMAGELESS);
+        // SAFETY: as above (imageless framebuffers have no views).
+        let attachments =
+            if imageless { Vec::new() } else { unsafe { slice(i.p_attachments, i.attachment_count) }.to_vec() };
+        let extent = vk::Extent3D { width: i.width, height: i.height, depth: i.layers };
+        // SAFETY: out is valid per the specification.
+        unsafe { *out = Framebuffer { extent, attachments }.into_handle() };
+        vk::Result::SUCCESS
+    })
+}
+
+/// # Safety
+/// Vulkan entry point.
+pub unsafe extern "system" fn destroy_framebuffer(
+    _d: vk::Device,
+    f: vk::Framebuffer,
+    _alloc: *const vk::AllocationCallbacks<'_>,
+) {
+    // SAFETY: the application no longer uses the object, per the specification.
+    unsafe { destroy::<Framebuffer>("vkDestroyFramebuffer", f) }
+}

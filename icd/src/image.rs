@@ -1,0 +1,563 @@
+//! Images, image views and samplers as objects: created, sized, bound to memory and
+//! described (`vkGetImageSubresourceLayout`) for real, so that allocators such as VMA and
+//! applications that create images before they use them work.
+//!
+//! What is not there yet: shader access to images (MIMG execution and the image
+//! descriptor types) and the image transfer commands. Until they exist no format reports
+//! an image feature (`vkGetPhysicalDeviceImageFormatProperties*` answer
+//! FORMAT_NOT_SUPPORTED), and the commands that would use an image fail their command
+//! buffer with a log line (`graphics.rs`).
+//!
+//! Layout: every image is stored linearly, level by level, each level's array layers one
+//! after the other, rows padded to [`ROW_ALIGN`] bytes. That is the layout LINEAR tiling
+//! exposes through `vkGetImageSubresourceLayout`; OPTIMAL tiling uses it too for now (its
+//! layout is opaque to applications, and gfx11's swizzled modes come with MIMG execution).
+
+use std::sync::Arc;
+
+use ash::vk;
+
+use crate::handle::{chain_mut, destroy, guard, object, slice, Object};
+use crate::memory::DeviceMemory;
+
+/// Row pitch alignment in bytes (softnavi's choice: a multiple of every texel size up to 32
+/// bytes and of a cache line, so rows never share a line).
+pub const ROW_ALIGN: u64 = 256;
+
+/// Alignment of an image's memory: 64 KiB, the block of gfx11's largest standard swizzle
+/// modes (`SW_64KB_*`), so that a later swizzled layout needs no other alignment.
+pub const IMAGE_ALIGN: u64 = 65536;
+
+/// Bytes of one texel (of one block for a packed format) of every uncompressed core
+/// format, in Vulkan's order of `VkFormat` values; `None` for UNDEFINED, the
+/// block-compressed formats and anything else.
+pub fn texel_size(f: vk::Format) -> Option<u64> {
+    let v = f.as_raw();
+    Some(match v {
+        1 | 9..=15 | 127 => 1,
+        2..=8 | 16..=22 | 70..=76 | 124 => 2,
+        23..=36 | 128 => 3,
+        37..=69 | 77..=83 | 98..=100 | 122 | 123 | 125 | 126 | 129 => 4,
+        84..=90 => 6,
+        91..=97 | 101..=103 | 110..=112 | 130 => 8,
+        104..=106 => 12,
+        107..=109 | 113..=115 => 16,
+        116..=118 => 24,
+        119..=121 => 32,
+        _ => return None,
+    })
+}
+
+/// One mip level's place in the image: offset of its first layer, row and layer pitches.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Level {
+    pub offset: u64,
+    pub row_pitch: u64,
+    /// Bytes of one depth slice.
+    pub depth_pitch: u64,
+    /// Bytes of one array layer of this level (all its slices).
+    pub layer_pitch: u64,
+}
+
+pub struct Image {
+    pub image_type: vk::ImageType,
+    pub format: vk::Format,
+    pub extent: vk::Extent3D,
+    pub mip_levels: u32,
+    pub array_layers: u32,
+    pub samples: vk::SampleCountFlags,
+    pub tiling: vk::ImageTiling,
+    pub usage: vk::ImageUsageFlags,
+    pub levels: Vec<Level>,
+    pub size: u64,
+    /// The memory it is bound to (kept alive by the binding) and the GPU address.
+    pub bound: Option<(Arc<gpu::mem::Bo>, u64)>,
+}
+object!(Image, vk::Image);
+
+/// Why an image cannot be created, for the log line.
+fn check(info: &vk::ImageCreateInfo<'_>) -> Result<u64, String> {
+    let unsupported = vk::ImageCreateFlags::SPARSE_BINDING
+        | vk::ImageCreateFlags::SPARSE_RESIDENCY
+        | vk::ImageCreateFlags::SPARSE_ALIASED
+        | vk::ImageCreateFlags::PROTECTED
+        | vk::ImageCreateFlags::DISJOINT;
+    if info.flags.intersects(unsupported) {
+        return Err(format!("sparse, protected and disjoint images are not supported ({:?})", info.flags));
+    }
+    let texel =
+        texel_size(info.format).ok_or_else(|| format!("format {:?} is not supported for images", info.format))?;
+    let e = info.extent;
+    if e.width == 0 || e.height == 0 || e.depth == 0 || info.mip_levels == 0 || info.array_layers == 0 {
+        return Err(format!("empty image: extent {e:?}, {} levels, {} layers", info.mip_levels, info.array_layers));
+    }
+    if info.mip_levels > 32 - e.width.max(e.height).max(e.depth).leading_zeros() {
+        return Err(format!("{} mip levels for an extent of {e:?}", info.mip_levels));
+    }
+    Ok(texel * info.samples.as_raw().max(1) as u64)
+}
+
+/// The levels of an image of `texel`-byte texels (samples included) and its size.
+fn lay_out(e: vk::Extent3D, mips: u32, layers: u32, texel: u64) -> Option<(Vec<Level>, u64)> {
+    let mut offset = 0u64;
+    let mut levels = Vec::with_capacity(mips as usize);
+    for m in 0..mips {
+        let (w, h, d) = ((e.width >> m).max(1) as u64, (e.height >> m).max(1) as u64, (e.depth >> m).max(1) as u64);
+        let row_pitch = w.checked_mul(texel)?.next_multiple_of(ROW_ALIGN);
+        let depth_pitch = row_pitch.checked_mul(h)?;
+        let layer_pitch = depth_pitch.checked_mul(d)?;
+        levels.push(Level { offset, row_pitch, depth_pitch, layer_pitch });
+        offset = offset.checked_add(layer_pitch.checked_mul(layers as u64)?)?;
+    }
+    Some((levels, offset))
+}
+
+impl Image {
+    fn new(info: &vk::ImageCreateInfo<'_>) -> Result<Image, String> {
+        let texel = check(info)?;
+        let (levels, size) = lay_out(info.extent, info.mip_levels, info.array_layers, texel)
+            .ok_or_else(|| format!("an image of extent {:?} does not fit in 64 bits", info.extent))?;
+        Ok(Image {
+            image_type: info.image_type,
+            format: info.format,
+            extent: info.extent,
+            mip_levels: info.mip_levels,
+            array_layers: info.array_layers,
+            samples: info.samples,
+            tiling: info.tiling,
+            usage: info.usage,
+            levels,
+            size,
+            bound: None,
+        })
+    }
+
+    fn requirements(&self) -> vk::MemoryRequirements {
+        vk::MemoryRequirements {
+            size: self.size.next_multiple_of(IMAGE_ALIGN),
+            alignment: IMAGE_ALIGN,
+            memory_type_bits: crate::memory::ALL_TYPES,
+        }
+    }
+
+    /// `vkGetImageSubresourceLayout` for one aspect, level and layer.
+    pub fn subresource_layout(&self, level: u32, layer: u32) -> vk::SubresourceLayout {
+        let Some(l) = self.levels.get(level as usize) else { return vk::SubresourceLayout::default() };
+        vk::SubresourceLayout {
+            offset: l.offset + l.layer_pitch * layer as u64,
+            size: l.layer_pitch,
+            row_pitch: l.row_pitch,
+            array_pitch: l.layer_pitch,
+            depth_pitch: l.depth_pitch,
+        }
+    }
+}
+
+/// # Safety
+/// Vulkan entry point.
+pub unsafe extern "system" fn create_image(
+    _d: vk::Device,
+    info: *const vk::ImageCreateInfo<'_>,
+    _alloc: *const vk::AllocationCallbacks<'_>,
+    out: *mut vk::Image,
+) -> vk::Result {
+    guard("vkCreateImage", vk::Result::ERROR_OUT_OF_HOST_MEMORY, || {
+        // SAFETY: valid per the specification.
+        match Image::new(unsafe { &*info }) {
+            Ok(image) => {
+                // SAFETY: out is valid per the specification.
+                unsafe { *out = image.into_handle() };
+                vk::Result::SUCCESS
+            }
+            Err(why) => {
+                tracing::warn!("vkCreateImage: {why}");
+                vk::Result::ERROR_FEATURE_NOT_PRESENT
+            }
+        }
+    })
+}
+
+/// # Safety
+/// Vulkan entry point.
+pub unsafe extern "system" fn destroy_image(_d: vk::Device, i: vk::Image, _alloc: *const vk::AllocationCallbacks<'_>) {
+    // SAFETY: the application no longer uses the object, per the specification.
+    unsafe { destroy::<Image>("vkDestroyImage", i) }
+}
+
+/// # Safety
+/// `h` must be a live image handle (or null).
+pub unsafe fn image<'a>(h: vk::Image) -> Option<&'a mut Image> {
+    // SAFETY: by the caller's contract.
+    unsafe { Image::from_handle(h) }
+}
+
+/// Fills a `VkMemoryRequirements2` and its chain.
+///
+/// # Safety
+/// `out` and its chain must be valid.
+unsafe fn fill_requirements2(r: vk::MemoryRequirements, out: *mut vk::MemoryRequirements2<'_>) {
+    // SAFETY: by the caller's contract.
+    unsafe {
+        (*out).memory_requirements = r;
+        for s in chain_mut((*out).p_next) {
+            if (*s).s_type == vk::StructureType::MEMORY_DEDICATED_REQUIREMENTS {
+                let d = &mut *(s as *mut vk::MemoryDedicatedRequirements<'static>);
+                d.prefers_dedicated_allocation = vk::FALSE;
+                d.requires_dedicated_allocation = vk::FALSE;
+            }
+        }
+    }
+}
+
+/// # Safety
+/// Vulkan entry point.
+pub unsafe extern "system" fn get_image_memory_requirements(
+    _d: vk::Device,
+    i: vk::Image,
+    out: *mut vk::MemoryRequirements,
+) {
+    guard("vkGetImageMemoryRequirements", (), || {
+        // SAFETY: a live handle and a valid out pointer.
+        unsafe {
+            if let Some(i) = image(i) {
+                *out = i.requirements();
+            }
+        }
+    })
+}
+
+/// # Safety
+/// Vulkan entry point.
+pub unsafe extern "system" fn get_image_memory_requirements2(
+    _d: vk::Device,
+    info: *const vk::ImageMemoryRequirementsInfo2<'_>,
+    out: *mut vk::MemoryRequirements2<'_>,
+) {
+    guard("vkGetImageMemoryRequirements2", (), || {
+        // SAFETY: valid per the specification.
+        unsafe {
+            if let Some(i) = image((*info).image) {
+                fill_requirements2(i.requirements(), out);
+            }
+        }
+    })
+}
+
+/// Vulkan 1.3: the requirements of an image not created yet.
+///
+/// # Safety
+/// Vulkan entry point.
+pub unsafe extern "system" fn get_device_image_memory_requirements(
+    _d: vk::Device,
+    info: *const vk::DeviceImageMemoryRequirements<'_>,
+    out: *mut vk::MemoryRequirements2<'_>,
+) {
+    guard("vkGetDeviceImageMemoryRequirements", (), || {
+        // SAFETY: valid per the specification.
+        unsafe {
+            let ci = (*info).p_create_info;
+            if ci.is_null() {
+                return;
+            }
+            match Image::new(&*ci) {
+                Ok(i) => fill_requirements2(i.requirements(), out),
+                Err(why) => tracing::warn!("vkGetDeviceImageMemoryRequirements: {why}"),
+            }
+        }
+    })
+}
+
+/// No image is sparse: no requirements.
+///
+/// # Safety
+/// Vulkan entry point.
+pub unsafe extern "system" fn get_image_sparse_memory_requirements(
+    _d: vk::Device,
+    _i: vk::Image,
+    count: *mut u32,
+    _out: *mut vk::SparseImageMemoryRequirements,
+) {
+    // SAFETY: count is valid per the specification.
+    guard("vkGetImageSparseMemoryRequirements", (), || unsafe { *count = 0 })
+}
+
+/// # Safety
+/// Vulkan entry point.
+pub unsafe extern "system" fn get_image_sparse_memory_requirements2(
+    _d: vk::Device,
+    _info: *const vk::ImageSparseMemoryRequirementsInfo2<'_>,
+    count: *mut u32,
+    _out: *mut vk::SparseImageMemoryRequirements2<'_>,
+) {
+    // SAFETY: count is valid per the specification.
+    guard("vkGetImageSparseMemoryRequirements2", (), || unsafe { *count = 0 })
+}
+
+/// # Safety
+/// Vulkan entry point.
+pub unsafe extern "system" fn get_device_image_sparse_memory_requirements(
+    _d: vk::Device,
+    _info: *const vk::DeviceImageMemoryRequirements<'_>,
+    count: *mut u32,
+    _out: *mut vk::SparseImageMemoryRequirements2<'_>,
+) {
+    // SAFETY: count is valid per the specification.
+    guard("vkGetDeviceImageSparseMemoryRequirements", (), || unsafe { *count = 0 })
+}
+
+fn bind(img: vk::Image, mem: vk::DeviceMemory, offset: u64) -> Result<(), vk::Result> {
+    // SAFETY: live handles, externally synchronised per the specification.
+    let (i, m) = unsafe { (image(img), DeviceMemory::from_handle(mem)) };
+    let (Some(i), Some(m)) = (i, m) else { return Err(vk::Result::ERROR_UNKNOWN) };
+    if offset.checked_add(i.size).is_none_or(|end| end > m.size) {
+        tracing::warn!(
+            "vkBindImageMemory: image of {} bytes at offset {offset} overruns {} bytes of memory",
+            i.size,
+            m.size
+        );
+    }
+    i.bound = Some((m.bo.clone(), m.bo.va() + offset));
+    Ok(())
+}
+
+/// # Safety
+/// Vulkan entry point.
+pub unsafe extern "system" fn bind_image_memory(
+    _d: vk::Device,
+    i: vk::Image,
+    m: vk::DeviceMemory,
+    offset: u64,
+) -> vk::Result {
+    guard("vkBindImageMemory", vk::Result::ERROR_UNKNOWN, || crate::handle::code(bind(i, m, offset)))
+}
+
+/// # Safety
+/// Vulkan entry point.
+pub unsafe extern "system" fn bind_image_memory2(
+    _d: vk::Device,
+    n: u32,
+    infos: *const vk::BindImageMemoryInfo<'_>,
+) -> vk::Result {
+    guard("vkBindImageMemory2", vk::Result::ERROR_UNKNOWN, || {
+        // SAFETY: valid per the specification.
+        for i in unsafe { slice(infos, n) } {
+            if let Err(e) = bind(i.image, i.memory, i.memory_offset) {
+                return e;
+            }
+        }
+        vk::Result::SUCCESS
+    })
+}
+
+/// # Safety
+/// Vulkan entry point.
+pub unsafe extern "system" fn get_image_subresource_layout(
+    _d: vk::Device,
+    i: vk::Image,
+    sub: *const vk::ImageSubresource,
+    out: *mut vk::SubresourceLayout,
+) {
+    guard("vkGetImageSubresourceLayout", (), || {
+        // SAFETY: a live handle and valid pointers per the specification.
+        unsafe {
+            if let Some(i) = image(i) {
+                *out = i.subresource_layout((*sub).mip_level, (*sub).array_layer);
+            }
+        }
+    })
+}
+
+pub struct ImageView {
+    pub image: vk::Image,
+    pub view_type: vk::ImageViewType,
+    pub format: vk::Format,
+    pub components: vk::ComponentMapping,
+    pub range: vk::ImageSubresourceRange,
+}
+object!(ImageView, vk::ImageView);
+
+/// # Safety
+/// Vulkan entry point.
+pub unsafe extern "system" fn create_image_view(
+    _d: vk::Device,
+    info: *const vk::ImageViewCreateInfo<'_>,
+    _alloc: *const vk::AllocationCallbacks<'_>,
+    out: *mut vk::ImageView,
+) -> vk::Result {
+    guard("vkCreateImageView", vk::Result::ERROR_OUT_OF_HOST_MEMORY, || {
+        // SAFETY: valid per the specification.
+        let i = unsafe { &*info };
+        let view = ImageView {
+            image: i.image,
+            view_type: i.view_type,
+            format: i.format,
+            components: i.components,
+            range: i.subresource_range,
+        };
+        // SAFETY: out is valid per the specification.
+        unsafe { *out = view.into_handle() };
+        vk::Result::SUCCESS
+    })
+}
+
+/// # Safety
+/// Vulkan entry point.
+pub unsafe extern "system" fn destroy_image_view(
+    _d: vk::Device,
+    v: vk::ImageView,
+    _alloc: *const vk::AllocationCallbacks<'_>,
+) {
+    // SAFETY: the application no longer uses the object, per the specification.
+    unsafe { destroy::<ImageView>("vkDestroyImageView", v) }
+}
+
+/// A sampler: its create info without the chain (what an S# will be built from).
+pub struct Sampler {
+    pub info: vk::SamplerCreateInfo<'static>,
+}
+object!(Sampler, vk::Sampler);
+
+/// # Safety
+/// Vulkan entry point.
+pub unsafe extern "system" fn create_sampler(
+    _d: vk::Device,
+    info: *const vk::SamplerCreateInfo<'_>,
+    _alloc: *const vk::AllocationCallbacks<'_>,
+    out: *mut vk::Sampler,
+) -> vk::Result {
+    guard("vkCreateSampler", vk::Result::ERROR_OUT_OF_HOST_MEMORY, || {
+        // SAFETY: valid per the specification.
+        let i = unsafe { &*info };
+        let info = vk::SamplerCreateInfo { p_next: std::ptr::null(), ..*i };
+        // SAFETY: the copy holds no pointer (the chain was dropped), so any lifetime fits.
+        let info: vk::SamplerCreateInfo<'static> = unsafe { std::mem::transmute(info) };
+        // SAFETY: out is valid per the specification.
+        unsafe { *out = Sampler { info }.into_handle() };
+        vk::Result::SUCCESS
+    })
+}
+
+/// # Safety
+/// Vulkan entry point.
+pub unsafe extern "system" fn destroy_sampler(
+    _d: vk::Device,
+    s: vk::Sampler,
+    _alloc: *const vk::AllocationCallbacks<'_>,
+) {
+    // SAFETY: the application no longer uses the object, per the specification.
+    unsafe { destroy::<Sampler>("vkDestroySampler", s) }
+}
+
+/// `samplerYcbcrConversion` is not reported: no conversion can be created.
+///
+/// # Safety
+/// Vulkan entry point.
+pub unsafe extern "system" fn create_sampler_ycbcr_conversion(
+    _d: vk::Device,
+    _info: *const vk::SamplerYcbcrConversionCreateInfo<'_>,
+    _alloc: *const vk::AllocationCallbacks<'_>,
+    _out: *mut vk::SamplerYcbcrConversion,
+) -> vk::Result {
+    tracing::warn!("vkCreateSamplerYcbcrConversion: samplerYcbcrConversion is not supported");
+    vk::Result::ERROR_FEATURE_NOT_PRESENT
+}
+
+/// # Safety
+/// Vulkan entry point.
+pub unsafe extern "system" fn destroy_sampler_ycbcr_conversion(
+    _d: vk::Device,
+    _c: vk::SamplerYcbcrConversion,
+    _alloc: *const vk::AllocationCallbacks<'_>,
+) {
+    // None is ever created; destroying VK_NULL_HANDLE is a no-op.
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn info(format: vk::Format, extent: vk::Extent3D, mips: u32, layers: u32) -> vk::ImageCreateInfo<'static> {
+        vk::ImageCreateInfo::default()
+            .image_type(if extent.depth > 1 { vk::ImageType::TYPE_3D } else { vk::ImageType::TYPE_2D })
+            .format(format)
+            .extent(extent)
+            .mip_levels(mips)
+            .array_layers(layers)
+            .samples(vk::SampleCountFlags::TYPE_1)
+            .tiling(vk::ImageTiling::LINEAR)
+    }
+
+    #[test]
+    fn texel_sizes_of_representative_formats() {
+        let cases = [
+            (vk::Format::R8_UNORM, 1),
+            (vk::Format::R5G6B5_UNORM_PACK16, 2),
+            (vk::Format::R8G8B8_SRGB, 3),
+            (vk::Format::B8G8R8A8_SRGB, 4),
+            (vk::Format::A2B10G10R10_UINT_PACK32, 4),
+            (vk::Format::R16G16B16_SFLOAT, 6),
+            (vk::Format::R32G32_SFLOAT, 8),
+            (vk::Format::R32G32B32_UINT, 12),
+            (vk::Format::R32G32B32A32_SFLOAT, 16),
+            (vk::Format::R64G64B64A64_SFLOAT, 32),
+            (vk::Format::E5B9G9R9_UFLOAT_PACK32, 4),
+            (vk::Format::D16_UNORM, 2),
+            (vk::Format::D32_SFLOAT, 4),
+            (vk::Format::S8_UINT, 1),
+            (vk::Format::D32_SFLOAT_S8_UINT, 8),
+        ];
+        for (f, n) in cases {
+            assert_eq!(texel_size(f), Some(n), "{f:?}");
+        }
+        assert_eq!(texel_size(vk::Format::UNDEFINED), None);
+        assert_eq!(texel_size(vk::Format::BC1_RGB_UNORM_BLOCK), None);
+        assert_eq!(texel_size(vk::Format::ASTC_4X4_UNORM_BLOCK), None);
+    }
+
+    /// A 100x60 RGBA8 image with 3 levels and 2 layers: rows padded to 256 bytes, levels
+    /// one after the other, each level's layers together.
+    #[test]
+    fn linear_layout_pads_rows_and_stacks_levels_then_layers() {
+        let e = vk::Extent3D { width: 100, height: 60, depth: 1 };
+        let i = Image::new(&info(vk::Format::R8G8B8A8_UNORM, e, 3, 2)).unwrap();
+        // Level 0: 400 bytes a row -> 512; 60 rows.
+        assert_eq!(i.levels[0], Level { offset: 0, row_pitch: 512, depth_pitch: 512 * 60, layer_pitch: 512 * 60 });
+        // Level 1: 50x30, 200 -> 256.
+        assert_eq!(i.levels[1].offset, 2 * 512 * 60);
+        assert_eq!((i.levels[1].row_pitch, i.levels[1].layer_pitch), (256, 256 * 30));
+        // Level 2: 25x15.
+        assert_eq!(i.levels[2].offset, 2 * 512 * 60 + 2 * 256 * 30);
+        assert_eq!(i.size, 2 * 512 * 60 + 2 * 256 * 30 + 2 * 256 * 15);
+        let l = i.subresource_layout(1, 1);
+        assert_eq!((l.offset, l.row_pitch, l.size), (2 * 512 * 60 + 256 * 30, 256, 256 * 30));
+        let r = i.requirements();
+        assert_eq!((r.alignment, r.size % IMAGE_ALIGN), (IMAGE_ALIGN, 0));
+        assert!(r.size >= i.size);
+    }
+
+    #[test]
+    fn a_3d_level_holds_its_slices() {
+        let e = vk::Extent3D { width: 8, height: 4, depth: 4 };
+        let i = Image::new(&info(vk::Format::R32_SFLOAT, e, 3, 1)).unwrap();
+        assert_eq!(i.levels[0], Level { offset: 0, row_pitch: 256, depth_pitch: 1024, layer_pitch: 4096 });
+        // 4x2x2, then 2x1x1.
+        assert_eq!(i.levels[1], Level { offset: 4096, row_pitch: 256, depth_pitch: 512, layer_pitch: 1024 });
+        assert_eq!(i.levels[2].layer_pitch, 256);
+    }
+
+    fn err(i: &vk::ImageCreateInfo<'_>) -> String {
+        Image::new(i).err().expect("refused")
+    }
+
+    #[test]
+    fn impossible_images_are_refused_with_a_reason() {
+        let e = vk::Extent3D { width: 4, height: 4, depth: 1 };
+        assert!(err(&info(vk::Format::BC1_RGB_UNORM_BLOCK, e, 1, 1)).contains("not supported"));
+        assert!(err(&info(vk::Format::R8_UNORM, e, 4, 1)).contains("mip levels"));
+        assert!(Image::new(&info(vk::Format::R8_UNORM, vk::Extent3D { width: 0, height: 4, depth: 1 }, 1, 1)).is_err());
+        let huge = vk::Extent3D { width: u32::MAX, height: u32::MAX, depth: u32::MAX };
+        assert!(err(&info(vk::Format::R64G64B64A64_SFLOAT, huge, 1, u32::MAX)).contains("64 bits"));
+        let sparse = info(vk::Format::R8_UNORM, e, 1, 1).flags(vk::ImageCreateFlags::SPARSE_BINDING);
+        assert!(err(&sparse).contains("sparse"));
+    }
+}
