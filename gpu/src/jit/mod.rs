@@ -98,10 +98,57 @@ struct Translator {
     next_name: std::sync::atomic::AtomicU64,
 }
 
+/// Held while LLVM compiles a translation. At process exit it is taken and never given
+/// back (`stop_compiling`), so that LLVM's static destructors never run under a compile:
+/// a process that exited while the background thread compiled crashed inside LLVM
+/// (the hang-then-recover probe, 1 run in 16).
+static COMPILING: Mutex<()> = parking_lot::const_mutex(());
+static STOPPED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+extern "C" {
+    /// libc's: `f` runs at `exit`, before the handlers registered earlier.
+    fn atexit(f: extern "C" fn()) -> std::ffi::c_int;
+}
+
+/// Waits for a compile in flight and keeps any other from starting (once).
+extern "C" fn stop_compiling() {
+    if !STOPPED.swap(true, std::sync::atomic::Ordering::SeqCst) {
+        std::mem::forget(COMPILING.lock());
+    }
+}
+
+/// Registers `stop_compiling` (again): exit handlers run in reverse order, and LLVM
+/// registers the destructors of some statics when code first uses them, during a
+/// compile; a registration after each of the first compiles runs before those. Bounded.
+fn register_exit_handler() {
+    static COUNT: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+    if COUNT.fetch_add(1, std::sync::atomic::Ordering::Relaxed) < 32 {
+        // SAFETY: `stop_compiling` is a plain function that stays valid until exit.
+        if unsafe { atexit(stop_compiling) } != 0 {
+            tracing::warn!("translation tier: cannot register its exit handler");
+        }
+    }
+}
+
+/// A small program translated once when the translator starts (v_add_f32 v1, v1, v2;
+/// v_cmp_gt_f32 vcc, v1, v2; s_cbranch_vccnz back; global_store_b32; s_endpgm), so that
+/// LLVM's lazily registered statics exist before the exit handler is registered.
+const WARM_UP: [u32; 7] = [0x0602_0501, 0x7c28_0501, 0xbfa4_fffd, 0xdc6a_0000, 0x007c_0100, 0xbfb0_0000, 0];
+
 fn translator() -> &'static Translator {
     static T: OnceLock<Translator> = OnceLock::new();
     T.get_or_init(|| {
         let orc = orc::Orc::create();
+        if let Ok(o) = &orc {
+            let prog = Program::decode(0, &WARM_UP, false);
+            let module = emit::translate(&prog, 32, tier::layout(), "softnavi_warm_up");
+            if let Err(e) = o.compile(&module.ir, PASSES) {
+                tracing::warn!("translation tier: the warm-up translation failed: {e}");
+            }
+        }
+        // After libLLVM is loaded and has compiled once, so that it runs before LLVM's
+        // static destructors.
+        register_exit_handler();
         match &orc {
             Ok(o) => tracing::info!("translation tier: LLVM ORC JIT for {}", o.identity()),
             Err(e) => tracing::warn!("translation tier unavailable (programs are interpreted): {e}"),
@@ -147,7 +194,11 @@ pub fn prepare(prog: &Arc<Program>, mode: JitMode, stats: &Arc<Mutex<JitStats>>)
 /// interpreter; `required` (SOFTNAVI_JIT=on) logs it as an error.
 fn translate_now(prog: &Program, stats: &Mutex<JitStats>, required: bool) {
     let start = Instant::now();
-    let result = translate(prog);
+    let result = {
+        let _compiling = COMPILING.lock();
+        translate(prog)
+    };
+    register_exit_handler();
     let spent = start.elapsed();
     let mut s = stats.lock();
     s.compile_time += spent;
