@@ -861,6 +861,22 @@ pub unsafe extern "system" fn cmd_pipeline_barrier2(c: vk::CommandBuffer, _dep: 
     guard("vkCmdPipelineBarrier2", (), || pipeline_barrier(c, "vkCmdPipelineBarrier2"))
 }
 
+/// Records a copy of `len` bytes from GPU address `src` to `dst` as CP DMA packets.
+pub(crate) fn dma_copy(c: vk::CommandBuffer, what: &str, dst: u64, src: u64, len: u64) {
+    let c = cb(c);
+    for (at, n) in dma_pieces(len) {
+        let res = c.emit(|b| b.dma_copy(dst + at, src + at, n));
+        c.record(what, res);
+    }
+}
+
+/// Records a WRITE_DATA of `data` at GPU address `va`.
+pub(crate) fn write_data(c: vk::CommandBuffer, what: &str, va: u64, data: &[u32]) {
+    let c = cb(c);
+    let res = c.emit(|b| b.write_data(va, data));
+    c.record(what, res);
+}
+
 /// Splits `size` bytes into the (offset, length) pieces of one CP DMA packet each. The
 /// piece size is a multiple of 4, so a fill's pieces stay whole dwords.
 fn dma_pieces(size: u64) -> impl Iterator<Item = (u64, u32)> {
@@ -879,24 +895,19 @@ pub unsafe extern "system" fn cmd_copy_buffer(
     regions: *const vk::BufferCopy,
 ) {
     guard("vkCmdCopyBuffer", (), || {
-        let c = cb(c);
         // SAFETY: live buffer handles.
         let (s, d) = unsafe { (buffer(src), buffer(dst)) };
         let (Some(s), Some(d)) = (s, d) else { return };
         // SAFETY: valid per the specification.
         for r in unsafe { slice(regions, n) } {
-            for (at, len) in dma_pieces(r.size) {
-                let (sva, dva) = (s.va(r.src_offset + at), d.va(r.dst_offset + at));
-                let res = c.emit(|b| b.dma_copy(dva, sva, len));
-                c.record("vkCmdCopyBuffer", res);
-            }
+            dma_copy(c, "vkCmdCopyBuffer", d.va(r.dst_offset), s.va(r.src_offset), r.size);
         }
     })
 }
 
 /// # Safety
-/// Vulkan entry point (core 1.3, VK_KHR_copy_commands2): buffer copies; the image copies
-/// of the extension fail their command buffer until image transfers exist (graphics.rs).
+/// Vulkan entry point (core 1.3, VK_KHR_copy_commands2): buffer copies (the image copies
+/// are in transfer.rs).
 pub unsafe extern "system" fn cmd_copy_buffer2(c: vk::CommandBuffer, info: *const vk::CopyBufferInfo2<'_>) {
     guard("vkCmdCopyBuffer2", (), || {
         // SAFETY: valid per the specification.

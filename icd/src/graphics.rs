@@ -5,8 +5,7 @@
 //! - Objects that exist without a graphics queue are created for real: render passes
 //!   (both versions) and framebuffers here, images, views and samplers in `image.rs`.
 //! - Commands that need a graphics-capable queue (draws, render passes, dynamic state,
-//!   vertex and index buffers, attachment clears), the image transfer commands (no format
-//!   reports an image transfer feature yet) and `vkCmdBeginQuery` / `vkCmdEndQuery` (only
+//!   vertex and index buffers, attachment clears, blits and resolves) and `vkCmdBeginQuery` / `vkCmdEndQuery` (only
 //!   timestamp query pools exist) log their name and why, and fail their command buffer:
 //!   `vkEndCommandBuffer` returns `VK_ERROR_FEATURE_NOT_PRESENT`. Graphics pipelines,
 //!   sparse binding and Y'CbCr conversions are refused the same way at creation.
@@ -19,7 +18,6 @@ use crate::handle::{destroy, guard, object, slice, Object};
 #[derive(Clone, Copy)]
 enum Why {
     Graphics,
-    ImageTransfer,
     Query,
 }
 
@@ -27,7 +25,6 @@ impl Why {
     fn text(self) -> &'static str {
         match self {
             Why::Graphics => "needs a graphics-capable queue; softnavi has compute and transfer queues only",
-            Why::ImageTransfer => "image transfers are not implemented yet (no format reports an image feature)",
             Why::Query => "only timestamp query pools exist (no occlusion or pipeline-statistics queries)",
         }
     }
@@ -94,17 +91,10 @@ refused! {
     cmd_set_rasterizer_discard_enable "vkCmdSetRasterizerDiscardEnable" PFN_vkCmdSetRasterizerDiscardEnable Graphics (vk::Bool32);
     cmd_set_depth_bias_enable "vkCmdSetDepthBiasEnable" PFN_vkCmdSetDepthBiasEnable Graphics (vk::Bool32);
     cmd_set_primitive_restart_enable "vkCmdSetPrimitiveRestartEnable" PFN_vkCmdSetPrimitiveRestartEnable Graphics (vk::Bool32);
-    cmd_copy_image "vkCmdCopyImage" PFN_vkCmdCopyImage ImageTransfer (vk::Image, vk::ImageLayout, vk::Image, vk::ImageLayout, u32, *const vk::ImageCopy);
     cmd_blit_image "vkCmdBlitImage" PFN_vkCmdBlitImage Graphics (vk::Image, vk::ImageLayout, vk::Image, vk::ImageLayout, u32, *const vk::ImageBlit, vk::Filter);
-    cmd_copy_buffer_to_image "vkCmdCopyBufferToImage" PFN_vkCmdCopyBufferToImage ImageTransfer (vk::Buffer, vk::Image, vk::ImageLayout, u32, *const vk::BufferImageCopy);
-    cmd_copy_image_to_buffer "vkCmdCopyImageToBuffer" PFN_vkCmdCopyImageToBuffer ImageTransfer (vk::Image, vk::ImageLayout, vk::Buffer, u32, *const vk::BufferImageCopy);
-    cmd_clear_color_image "vkCmdClearColorImage" PFN_vkCmdClearColorImage ImageTransfer (vk::Image, vk::ImageLayout, *const vk::ClearColorValue, u32, *const vk::ImageSubresourceRange);
     cmd_clear_depth_stencil_image "vkCmdClearDepthStencilImage" PFN_vkCmdClearDepthStencilImage Graphics (vk::Image, vk::ImageLayout, *const vk::ClearDepthStencilValue, u32, *const vk::ImageSubresourceRange);
     cmd_resolve_image "vkCmdResolveImage" PFN_vkCmdResolveImage Graphics (vk::Image, vk::ImageLayout, vk::Image, vk::ImageLayout, u32, *const vk::ImageResolve);
-    cmd_copy_image2 "vkCmdCopyImage2" PFN_vkCmdCopyImage2 ImageTransfer (*const vk::CopyImageInfo2<'_>);
     cmd_blit_image2 "vkCmdBlitImage2" PFN_vkCmdBlitImage2 Graphics (*const vk::BlitImageInfo2<'_>);
-    cmd_copy_buffer_to_image2 "vkCmdCopyBufferToImage2" PFN_vkCmdCopyBufferToImage2 ImageTransfer (*const vk::CopyBufferToImageInfo2<'_>);
-    cmd_copy_image_to_buffer2 "vkCmdCopyImageToBuffer2" PFN_vkCmdCopyImageToBuffer2 ImageTransfer (*const vk::CopyImageToBufferInfo2<'_>);
     cmd_resolve_image2 "vkCmdResolveImage2" PFN_vkCmdResolveImage2 Graphics (*const vk::ResolveImageInfo2<'_>);
     cmd_begin_query "vkCmdBeginQuery" PFN_vkCmdBeginQuery Query (vk::QueryPool, u32, vk::QueryControlFlags);
     cmd_end_query "vkCmdEndQuery" PFN_vkCmdEndQuery Query (vk::QueryPool, u32);

@@ -2,11 +2,10 @@
 //! described (`vkGetImageSubresourceLayout`) for real, so that allocators such as VMA and
 //! applications that create images before they use them work.
 //!
-//! What is not there yet: shader access to images (MIMG execution and the image
-//! descriptor types) and the image transfer commands. Until they exist no format reports
-//! an image feature (`vkGetPhysicalDeviceImageFormatProperties*` answer
-//! FORMAT_NOT_SUPPORTED), and the commands that would use an image fail their command
-//! buffer with a log line (`graphics.rs`).
+//! Copies and clears run through the command processor (transfer.rs), and the formats
+//! they handle report TRANSFER_SRC/DST ([`features`]). Not there yet: shader access to
+//! images (MIMG execution and the image descriptor types), so no format reports a sampled
+//! or storage feature.
 //!
 //! Layout: every image is stored linearly, level by level, each level's array layers one
 //! after the other, rows padded to [`ROW_ALIGN`] bytes. That is the layout LINEAR tiling
@@ -57,6 +56,57 @@ pub struct Level {
     pub depth_pitch: u64,
     /// Bytes of one array layer of this level (all its slices).
     pub layer_pitch: u64,
+}
+
+/// Combined depth/stencil formats: their aspects are copied separately, in buffer layouts
+/// of their own, which transfer.rs does not do yet.
+pub const COMBINED_DEPTH_STENCIL: [vk::Format; 3] =
+    [vk::Format::D16_UNORM_S8_UINT, vk::Format::D24_UNORM_S8_UINT, vk::Format::D32_SFLOAT_S8_UINT];
+
+/// The image features of `f` in either tiling: copies (and, for colour formats, clears)
+/// through the command processor's DMA for every format transfer.rs can copy. Shaders
+/// cannot access images yet: no sampled or storage feature.
+pub fn features(f: vk::Format) -> vk::FormatFeatureFlags2 {
+    if texel_size(f).is_none() || COMBINED_DEPTH_STENCIL.contains(&f) {
+        return vk::FormatFeatureFlags2::empty();
+    }
+    vk::FormatFeatureFlags2::TRANSFER_SRC | vk::FormatFeatureFlags2::TRANSFER_DST
+}
+
+/// `vkGetPhysicalDeviceImageFormatProperties` for an image of `f` with `features(f)`:
+/// usages those features allow, the device's image limits, one sample.
+pub fn format_properties(
+    f: vk::Format,
+    ty: vk::ImageType,
+    tiling: vk::ImageTiling,
+    usage: vk::ImageUsageFlags,
+    flags: vk::ImageCreateFlags,
+) -> Option<vk::ImageFormatProperties> {
+    let usable = vk::ImageUsageFlags::TRANSFER_SRC | vk::ImageUsageFlags::TRANSFER_DST;
+    let creatable = vk::ImageCreateFlags::MUTABLE_FORMAT
+        | vk::ImageCreateFlags::CUBE_COMPATIBLE
+        | vk::ImageCreateFlags::TYPE_2D_ARRAY_COMPATIBLE
+        | vk::ImageCreateFlags::EXTENDED_USAGE
+        | vk::ImageCreateFlags::ALIAS;
+    let tiling_ok = matches!(tiling, vk::ImageTiling::LINEAR | vk::ImageTiling::OPTIMAL);
+    if features(f).is_empty() || !usable.contains(usage) || !creatable.contains(flags) || !tiling_ok {
+        return None;
+    }
+    // The limits instance.rs reports: maxImageDimension1D/2D 4096, 3D 256, 256 layers.
+    let (extent, layers) = match ty {
+        vk::ImageType::TYPE_1D => (vk::Extent3D { width: 4096, height: 1, depth: 1 }, 256),
+        vk::ImageType::TYPE_2D => (vk::Extent3D { width: 4096, height: 4096, depth: 1 }, 256),
+        vk::ImageType::TYPE_3D => (vk::Extent3D { width: 256, height: 256, depth: 256 }, 1),
+        _ => return None,
+    };
+    let largest = extent.width.max(extent.height).max(extent.depth);
+    Some(vk::ImageFormatProperties {
+        max_extent: extent,
+        max_mip_levels: 32 - largest.leading_zeros(),
+        max_array_layers: layers,
+        sample_counts: vk::SampleCountFlags::TYPE_1,
+        max_resource_size: 1 << 32,
+    })
 }
 
 pub struct Image {

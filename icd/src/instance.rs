@@ -5,7 +5,7 @@ use std::ffi::{c_char, CStr};
 use ash::vk;
 
 use crate::features;
-use crate::handle::{chain_mut, destroy, enumerate, guard, object, Object};
+use crate::handle::{chain, chain_mut, destroy, enumerate, guard, object, Object};
 
 /// The Vulkan version softnavi implements: 1.3 compute. Not conformant: the features 1.3
 /// requires of images and graphics (dynamicRendering, imagelessFramebuffer,
@@ -899,7 +899,7 @@ pub unsafe extern "system" fn get_physical_device_queue_family_properties2(
 }
 
 /// Buffer features of `format`: the texel-buffer formats of `format.rs`; no format has
-/// image or vertex-buffer features (there are no images or graphics).
+/// vertex-buffer features (there is no graphics).
 pub fn buffer_format_features(format: vk::Format) -> vk::FormatFeatureFlags2 {
     crate::format::buffer_features(format)
 }
@@ -907,7 +907,8 @@ pub fn buffer_format_features(format: vk::Format) -> vk::FormatFeatureFlags2 {
 fn format_properties(f: vk::Format) -> vk::FormatProperties {
     // The 1.0 flags are the low 32 bits of the *2 flags.
     let buffer = vk::FormatFeatureFlags::from_raw(buffer_format_features(f).as_raw() as u32);
-    vk::FormatProperties { buffer_features: buffer, ..Default::default() }
+    let image = vk::FormatFeatureFlags::from_raw(crate::image::features(f).as_raw() as u32);
+    vk::FormatProperties { buffer_features: buffer, linear_tiling_features: image, optimal_tiling_features: image }
 }
 
 /// # Safety
@@ -938,7 +939,13 @@ pub unsafe extern "system" fn get_physical_device_format_properties2(
             (*out).format_properties = format_properties(f);
             for s in chain_mut((*out).p_next) {
                 if (*s).s_type == vk::StructureType::FORMAT_PROPERTIES_3 {
-                    let p = vk::FormatProperties3 { buffer_features: buffer_format_features(f), ..Default::default() };
+                    let image = crate::image::features(f);
+                    let p = vk::FormatProperties3 {
+                        buffer_features: buffer_format_features(f),
+                        linear_tiling_features: image,
+                        optimal_tiling_features: image,
+                        ..Default::default()
+                    };
                     put(s, p);
                 }
             }
@@ -964,30 +971,60 @@ pub unsafe extern "system" fn get_physical_device_tool_properties(
     })
 }
 
-/// Images are not supported: every image format query says so.
+/// Images of the formats and usages `image::format_properties` allows (transfers only, for
+/// now); FORMAT_NOT_SUPPORTED for the rest.
 ///
 /// # Safety
 /// Vulkan entry point.
 pub unsafe extern "system" fn get_physical_device_image_format_properties(
     _p: vk::PhysicalDevice,
-    _f: vk::Format,
-    _t: vk::ImageType,
-    _tiling: vk::ImageTiling,
-    _u: vk::ImageUsageFlags,
-    _fl: vk::ImageCreateFlags,
-    _out: *mut vk::ImageFormatProperties,
+    f: vk::Format,
+    t: vk::ImageType,
+    tiling: vk::ImageTiling,
+    u: vk::ImageUsageFlags,
+    fl: vk::ImageCreateFlags,
+    out: *mut vk::ImageFormatProperties,
 ) -> vk::Result {
-    vk::Result::ERROR_FORMAT_NOT_SUPPORTED
+    guard("vkGetPhysicalDeviceImageFormatProperties", vk::Result::ERROR_FORMAT_NOT_SUPPORTED, || {
+        match crate::image::format_properties(f, t, tiling, u, fl) {
+            Some(p) => {
+                // SAFETY: out is valid per the specification.
+                unsafe { *out = p };
+                vk::Result::SUCCESS
+            }
+            None => vk::Result::ERROR_FORMAT_NOT_SUPPORTED,
+        }
+    })
 }
 
+/// As the 1.0 query, for a chain without external-memory or other requests softnavi would
+/// have to answer (those make it FORMAT_NOT_SUPPORTED).
+///
 /// # Safety
 /// Vulkan entry point.
 pub unsafe extern "system" fn get_physical_device_image_format_properties2(
     _p: vk::PhysicalDevice,
-    _i: *const vk::PhysicalDeviceImageFormatInfo2<'_>,
-    _out: *mut vk::ImageFormatProperties2<'_>,
+    info: *const vk::PhysicalDeviceImageFormatInfo2<'_>,
+    out: *mut vk::ImageFormatProperties2<'_>,
 ) -> vk::Result {
-    vk::Result::ERROR_FORMAT_NOT_SUPPORTED
+    guard("vkGetPhysicalDeviceImageFormatProperties2", vk::Result::ERROR_FORMAT_NOT_SUPPORTED, || {
+        // SAFETY: valid per the specification.
+        let i = unsafe { &*info };
+        let plain =
+            [vk::StructureType::IMAGE_STENCIL_USAGE_CREATE_INFO, vk::StructureType::IMAGE_FORMAT_LIST_CREATE_INFO];
+        // SAFETY: as above.
+        if unsafe { chain(i.p_next) }.any(|s| !plain.contains(unsafe { &(*s).s_type })) {
+            return vk::Result::ERROR_FORMAT_NOT_SUPPORTED;
+        }
+        match crate::image::format_properties(i.format, i.ty, i.tiling, i.usage, i.flags) {
+            Some(p) => {
+                // SAFETY: out is valid per the specification.
+                unsafe { (*out).image_format_properties = p };
+                vk::Result::SUCCESS
+            }
+            None => vk::Result::ERROR_FORMAT_NOT_SUPPORTED,
+        }
+    })
 }
 
 /// # Safety

@@ -31,6 +31,8 @@ pub mod private_data;
 pub mod query;
 pub mod queue;
 pub mod sync;
+pub mod texel;
+pub mod transfer;
 pub mod view;
 
 /// Where an entry point belongs, which decides which GetProcAddr returns it.
@@ -292,17 +294,17 @@ entry_points! {
     Device "vkCmdSetRasterizerDiscardEnable" => graphics::cmd_set_rasterizer_discard_enable,
     Device "vkCmdSetDepthBiasEnable" => graphics::cmd_set_depth_bias_enable,
     Device "vkCmdSetPrimitiveRestartEnable" => graphics::cmd_set_primitive_restart_enable,
-    Device "vkCmdCopyImage" => graphics::cmd_copy_image,
+    Device "vkCmdCopyImage" => transfer::cmd_copy_image,
     Device "vkCmdBlitImage" => graphics::cmd_blit_image,
-    Device "vkCmdCopyBufferToImage" => graphics::cmd_copy_buffer_to_image,
-    Device "vkCmdCopyImageToBuffer" => graphics::cmd_copy_image_to_buffer,
-    Device "vkCmdClearColorImage" => graphics::cmd_clear_color_image,
+    Device "vkCmdCopyBufferToImage" => transfer::cmd_copy_buffer_to_image,
+    Device "vkCmdCopyImageToBuffer" => transfer::cmd_copy_image_to_buffer,
+    Device "vkCmdClearColorImage" => transfer::cmd_clear_color_image,
     Device "vkCmdClearDepthStencilImage" => graphics::cmd_clear_depth_stencil_image,
     Device "vkCmdResolveImage" => graphics::cmd_resolve_image,
-    Device "vkCmdCopyImage2" => graphics::cmd_copy_image2,
+    Device "vkCmdCopyImage2" => transfer::cmd_copy_image2,
     Device "vkCmdBlitImage2" => graphics::cmd_blit_image2,
-    Device "vkCmdCopyBufferToImage2" => graphics::cmd_copy_buffer_to_image2,
-    Device "vkCmdCopyImageToBuffer2" => graphics::cmd_copy_image_to_buffer2,
+    Device "vkCmdCopyBufferToImage2" => transfer::cmd_copy_buffer_to_image2,
+    Device "vkCmdCopyImageToBuffer2" => transfer::cmd_copy_image_to_buffer2,
     Device "vkCmdResolveImage2" => graphics::cmd_resolve_image2,
     Device "vkCmdBeginQuery" => graphics::cmd_begin_query,
     Device "vkCmdEndQuery" => graphics::cmd_end_query,

@@ -3,7 +3,8 @@
 //! from the Khronos registry), and the objects that exist without a graphics queue are
 //! real: a linear image's memory requirements, binding and subresource layouts (checked
 //! for what the specification guarantees, so that the same checks hold on any driver),
-//! image views, samplers, render passes (both versions) and framebuffers. With `--refused`
+//! image views, samplers, render passes (both versions) and framebuffers; and the image
+//! transfer commands (copies and a clear) against a CPU reference. With `--refused`
 //! it also records `vkCmdDraw` on a compute queue's command buffer and prints what
 //! `vkEndCommandBuffer` returns.
 //!
@@ -145,6 +146,219 @@ fn check_image(instance: &ash::Instance, pd: vk::PhysicalDevice, device: &ash::D
     Ok(())
 }
 
+/// A host-visible buffer of `size` bytes with its memory, mapped.
+struct HostBuffer {
+    buffer: vk::Buffer,
+    memory: vk::DeviceMemory,
+    ptr: *mut u8,
+}
+
+fn host_buffer(
+    instance: &ash::Instance,
+    pd: vk::PhysicalDevice,
+    device: &ash::Device,
+    size: u64,
+) -> Result<HostBuffer, String> {
+    let usage = vk::BufferUsageFlags::TRANSFER_SRC | vk::BufferUsageFlags::TRANSFER_DST;
+    // SAFETY: valid create infos; the caller destroys what this returns.
+    unsafe {
+        let buffer = device
+            .create_buffer(&vk::BufferCreateInfo::default().size(size).usage(usage), None)
+            .map_err(|r| format!("{r:?}"))?;
+        let req = device.get_buffer_memory_requirements(buffer);
+        let props = instance.get_physical_device_memory_properties(pd);
+        let want = vk::MemoryPropertyFlags::HOST_VISIBLE | vk::MemoryPropertyFlags::HOST_COHERENT;
+        let ty = (0..props.memory_type_count)
+            .find(|&i| {
+                req.memory_type_bits & (1 << i) != 0 && props.memory_types[i as usize].property_flags.contains(want)
+            })
+            .ok_or("no host-visible coherent memory")?;
+        let memory = device
+            .allocate_memory(&vk::MemoryAllocateInfo::default().allocation_size(req.size).memory_type_index(ty), None)
+            .map_err(|r| format!("{r:?}"))?;
+        device.bind_buffer_memory(buffer, memory, 0).map_err(|r| format!("{r:?}"))?;
+        let ptr = device
+            .map_memory(memory, 0, vk::WHOLE_SIZE, vk::MemoryMapFlags::empty())
+            .map_err(|r| format!("{r:?}"))? as *mut u8;
+        Ok(HostBuffer { buffer, memory, ptr })
+    }
+}
+
+/// The image transfer commands against a CPU reference: an RGBA8 image of 37x19 texels,
+/// 2 levels and 3 layers filled from a buffer, one layer of level 1 cleared, the whole
+/// image copied to a second image, and that read back, texel by texel.
+fn check_transfers(
+    instance: &ash::Instance,
+    pd: vk::PhysicalDevice,
+    device: &ash::Device,
+    family: u32,
+) -> Result<(), String> {
+    const W: u32 = 37;
+    const H: u32 = 19;
+    const LAYERS: u32 = 3;
+    let dims = [(W, H), (W / 2, H / 2)];
+    // Texel index of (level, layer, y, x) in the tightly packed buffer of the whole image.
+    let base = |level: usize| if level == 0 { 0 } else { (W * H * LAYERS) as usize };
+    let at = |level: usize, layer: u32, y: u32, x: u32| {
+        let (w, h) = dims[level];
+        base(level) + ((layer * h + y) * w + x) as usize
+    };
+    let texels = at(1, LAYERS, 0, 0);
+    let size = 4 * texels as u64;
+    let src = host_buffer(instance, pd, device, size)?;
+    let dst = host_buffer(instance, pd, device, size)?;
+    let pattern = |i: usize| (i as u32).wrapping_mul(2_654_435_761).to_le_bytes();
+    // SAFETY (whole block): mapped memory of `size` bytes; valid create infos; everything
+    // is destroyed before returning.
+    unsafe {
+        for i in 0..texels {
+            std::ptr::copy_nonoverlapping(pattern(i).as_ptr(), src.ptr.add(4 * i), 4);
+        }
+        std::ptr::write_bytes(dst.ptr, 0xee, size as usize);
+        let info = vk::ImageCreateInfo::default()
+            .image_type(vk::ImageType::TYPE_2D)
+            .format(vk::Format::R8G8B8A8_UNORM)
+            .extent(vk::Extent3D { width: W, height: H, depth: 1 })
+            .mip_levels(2)
+            .array_layers(LAYERS)
+            .samples(vk::SampleCountFlags::TYPE_1)
+            .tiling(vk::ImageTiling::OPTIMAL)
+            .usage(vk::ImageUsageFlags::TRANSFER_SRC | vk::ImageUsageFlags::TRANSFER_DST);
+        let props = instance.get_physical_device_memory_properties(pd);
+        let mut images = Vec::new();
+        let mut memories = Vec::new();
+        for _ in 0..2 {
+            let image = device.create_image(&info, None).map_err(|r| format!("vkCreateImage: {r:?}"))?;
+            let req = device.get_image_memory_requirements(image);
+            let ty =
+                (0..props.memory_type_count).find(|&i| req.memory_type_bits & (1 << i) != 0).ok_or("no memory type")?;
+            let mem = device
+                .allocate_memory(
+                    &vk::MemoryAllocateInfo::default().allocation_size(req.size).memory_type_index(ty),
+                    None,
+                )
+                .map_err(|r| format!("{r:?}"))?;
+            device.bind_image_memory(image, mem, 0).map_err(|r| format!("{r:?}"))?;
+            images.push(image);
+            memories.push(mem);
+        }
+        let pool = device
+            .create_command_pool(&vk::CommandPoolCreateInfo::default().queue_family_index(family), None)
+            .map_err(|r| format!("{r:?}"))?;
+        let cmd = device
+            .allocate_command_buffers(
+                &vk::CommandBufferAllocateInfo::default().command_pool(pool).command_buffer_count(1),
+            )
+            .map_err(|r| format!("{r:?}"))?[0];
+        device.begin_command_buffer(cmd, &vk::CommandBufferBeginInfo::default()).map_err(|r| format!("{r:?}"))?;
+        let all = vk::ImageSubresourceRange::default()
+            .aspect_mask(vk::ImageAspectFlags::COLOR)
+            .level_count(vk::REMAINING_MIP_LEVELS)
+            .layer_count(vk::REMAINING_ARRAY_LAYERS);
+        let barrier = |image, old, new| {
+            let b = vk::ImageMemoryBarrier::default()
+                .image(image)
+                .old_layout(old)
+                .new_layout(new)
+                .src_access_mask(vk::AccessFlags::TRANSFER_WRITE)
+                .dst_access_mask(vk::AccessFlags::TRANSFER_READ | vk::AccessFlags::TRANSFER_WRITE)
+                .src_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
+                .dst_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
+                .subresource_range(all);
+            device.cmd_pipeline_barrier(
+                cmd,
+                vk::PipelineStageFlags::TRANSFER,
+                vk::PipelineStageFlags::TRANSFER,
+                vk::DependencyFlags::empty(),
+                &[],
+                &[],
+                &[b],
+            );
+        };
+        let general = vk::ImageLayout::GENERAL;
+        barrier(images[0], vk::ImageLayout::UNDEFINED, general);
+        barrier(images[1], vk::ImageLayout::UNDEFINED, general);
+        let region = |level: usize| {
+            vk::BufferImageCopy::default()
+                .buffer_offset(4 * base(level) as u64)
+                .image_subresource(vk::ImageSubresourceLayers {
+                    aspect_mask: vk::ImageAspectFlags::COLOR,
+                    mip_level: level as u32,
+                    base_array_layer: 0,
+                    layer_count: LAYERS,
+                })
+                .image_extent(vk::Extent3D { width: dims[level].0, height: dims[level].1, depth: 1 })
+        };
+        device.cmd_copy_buffer_to_image(cmd, src.buffer, images[0], general, &[region(0), region(1)]);
+        barrier(images[0], general, general);
+        let color = vk::ClearColorValue { float32: [1.0, 0.5, 0.0, 0.25] };
+        let one = vk::ImageSubresourceRange::default()
+            .aspect_mask(vk::ImageAspectFlags::COLOR)
+            .base_mip_level(1)
+            .level_count(1)
+            .base_array_layer(0)
+            .layer_count(1);
+        device.cmd_clear_color_image(cmd, images[0], general, &color, &[one]);
+        barrier(images[0], general, general);
+        let copies: Vec<vk::ImageCopy> = (0..2)
+            .map(|level| {
+                let sub = vk::ImageSubresourceLayers {
+                    aspect_mask: vk::ImageAspectFlags::COLOR,
+                    mip_level: level as u32,
+                    base_array_layer: 0,
+                    layer_count: LAYERS,
+                };
+                vk::ImageCopy::default().src_subresource(sub).dst_subresource(sub).extent(vk::Extent3D {
+                    width: dims[level].0,
+                    height: dims[level].1,
+                    depth: 1,
+                })
+            })
+            .collect();
+        device.cmd_copy_image(cmd, images[0], general, images[1], general, &copies);
+        barrier(images[1], general, general);
+        device.cmd_copy_image_to_buffer(cmd, images[1], general, dst.buffer, &[region(0), region(1)]);
+        device.end_command_buffer(cmd).map_err(|r| format!("vkEndCommandBuffer: {r:?}"))?;
+        let fence = device.create_fence(&vk::FenceCreateInfo::default(), None).map_err(|r| format!("{r:?}"))?;
+        let queue = device.get_device_queue(family, 0);
+        let cmds = [cmd];
+        device
+            .queue_submit(queue, &[vk::SubmitInfo::default().command_buffers(&cmds)], fence)
+            .map_err(|r| format!("{r:?}"))?;
+        device.wait_for_fences(&[fence], true, 60_000_000_000).map_err(|r| format!("{r:?}"))?;
+        let got = |i: usize| std::slice::from_raw_parts(dst.ptr.add(4 * i), 4).to_vec();
+        let cleared = [255u8, 128, 0, 64];
+        for (level, &(w, h)) in dims.iter().enumerate() {
+            for layer in 0..LAYERS {
+                for y in 0..h {
+                    for x in 0..w {
+                        let i = at(level, layer, y, x);
+                        let want = if level == 1 && layer == 0 { cleared } else { pattern(i) };
+                        if got(i) != want {
+                            return fail(format!(
+                                "level {level} layer {layer} ({x}, {y}): {:?}, expected {want:?}",
+                                got(i)
+                            ));
+                        }
+                    }
+                }
+            }
+        }
+        device.destroy_fence(fence, None);
+        device.destroy_command_pool(pool, None);
+        for (i, m) in images.iter().zip(&memories) {
+            device.destroy_image(*i, None);
+            device.free_memory(*m, None);
+        }
+        for b in [src, dst] {
+            device.destroy_buffer(b.buffer, None);
+            device.free_memory(b.memory, None);
+        }
+    }
+    println!("objects: buffer-to-image, clear, image-to-image and image-to-buffer copies match");
+    Ok(())
+}
+
 /// Records vkCmdDraw and prints what vkEndCommandBuffer says.
 fn refused(device: &ash::Device, family: u32) -> Result<(), String> {
     // SAFETY: valid create infos; the pool is destroyed before returning.
@@ -183,6 +397,7 @@ fn run(refuse: bool) -> Result<(), String> {
             .map_err(|r| format!("vkCreateDevice: {r:?}"))?;
         let r = check_commands(&entry, &instance, &device)
             .and_then(|()| check_image(&instance, pd, &device))
+            .and_then(|()| check_transfers(&instance, pd, &device, family as u32))
             .and_then(|()| if refuse { refused(&device, family as u32) } else { Ok(()) });
         device.destroy_device(None);
         instance.destroy_instance(None);

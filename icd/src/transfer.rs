@@ -1,0 +1,324 @@
+//! Image transfer commands: `vkCmdCopyBufferToImage`, `vkCmdCopyImageToBuffer`,
+//! `vkCmdCopyImage` and their `*2` forms, recorded as the command processor's DMA
+//! (PM4 DMA_DATA, one packet per texel row), as RADV's CP-DMA paths do, never as a host
+//! copy beside the command stream. Images are linear (image.rs), so a row of a region is
+//! one contiguous range in both places.
+//!
+//! A region outside its image, an unbound image, a combined depth/stencil format (whose
+//! aspects are copied separately, in buffer layouts of their own) or images of different
+//! texel sizes fail the command buffer with a log line naming the command.
+
+use ash::vk;
+
+use crate::cmd::dma_copy;
+use crate::handle::{guard, slice};
+use crate::image::{image, texel_size, Image};
+use crate::memory::buffer;
+
+/// One copy's subresource and box.
+struct Place {
+    level: u32,
+    layer: u32,
+    layers: u32,
+    offset: vk::Offset3D,
+}
+
+/// Texel bytes of an image whose rows can be copied, or why not.
+fn copyable(img: &Image) -> Result<u64, String> {
+    if crate::image::COMBINED_DEPTH_STENCIL.contains(&img.format) {
+        return Err(format!("copies of the combined depth/stencil format {:?} are not implemented", img.format));
+    }
+    if img.bound.is_none() {
+        return Err("the image is not bound to memory".into());
+    }
+    texel_size(img.format).ok_or_else(|| format!("format {:?} cannot be copied", img.format))
+}
+
+/// Checks that `extent` at `p` lies in the image; returns the GPU address of texel (x, y)
+/// of slice `z` of layer `l` (relative to the place) as a closure.
+fn rows<'a>(img: &'a Image, p: &Place, extent: vk::Extent3D) -> Result<impl Fn(u32, u32, u32) -> u64 + 'a, String> {
+    let texel = copyable(img)?;
+    let l = *img.levels.get(p.level as usize).ok_or_else(|| format!("mip level {} of {}", p.level, img.mip_levels))?;
+    let dim = |full: u32| (full >> p.level).max(1) as i64;
+    let (w, h, d) = (dim(img.extent.width), dim(img.extent.height), dim(img.extent.depth));
+    let o = p.offset;
+    let fits = |at: i32, n: u32, max: i64| at >= 0 && at as i64 + n as i64 <= max;
+    let layers_ok = p.layer as u64 + p.layers as u64 <= img.array_layers as u64;
+    if !(fits(o.x, extent.width, w) && fits(o.y, extent.height, h) && fits(o.z, extent.depth, d) && layers_ok) {
+        return Err(format!(
+            "region {extent:?} at {o:?}, layers {}+{}, outside level {} ({w}x{h}x{d}, {} layers)",
+            p.layer, p.layers, p.level, img.array_layers
+        ));
+    }
+    let base = img.bound.as_ref().map_or(0, |(_, va)| *va) + l.offset;
+    let (layer0, o) = (p.layer as u64, o);
+    Ok(move |layer: u32, z: u32, y: u32| {
+        base + (layer0 + layer as u64) * l.layer_pitch
+            + (o.z as u64 + z as u64) * l.depth_pitch
+            + (o.y as u64 + y as u64) * l.row_pitch
+            + o.x as u64 * texel
+    })
+}
+
+fn place(s: &vk::ImageSubresourceLayers, offset: vk::Offset3D) -> Place {
+    Place { level: s.mip_level, layer: s.base_array_layer, layers: s.layer_count, offset }
+}
+
+/// One buffer <-> image region, row by row.
+fn buffer_image(
+    c: vk::CommandBuffer,
+    what: &str,
+    buf: vk::Buffer,
+    img: vk::Image,
+    r: &vk::BufferImageCopy,
+    to_image: bool,
+) -> Result<(), String> {
+    // SAFETY: live handles per the specification.
+    let (b, i) = unsafe { (buffer(buf), image(img)) };
+    let (Some(b), Some(i)) = (b, i) else { return Err("a null buffer or image".into()) };
+    let e = r.image_extent;
+    let at = rows(i, &place(&r.image_subresource, r.image_offset), e)?;
+    let texel = copyable(i)?;
+    let row_len = if r.buffer_row_length == 0 { e.width } else { r.buffer_row_length } as u64;
+    let img_h = if r.buffer_image_height == 0 { e.height } else { r.buffer_image_height } as u64;
+    let row_bytes = e.width as u64 * texel;
+    for layer in 0..r.image_subresource.layer_count {
+        for z in 0..e.depth {
+            for y in 0..e.height {
+                let slice = layer as u64 * e.depth as u64 + z as u64;
+                let bva = b.va(r.buffer_offset + ((slice * img_h + y as u64) * row_len) * texel);
+                let iva = at(layer, z, y);
+                let (dst, src) = if to_image { (iva, bva) } else { (bva, iva) };
+                dma_copy(c, what, dst, src, row_bytes);
+            }
+        }
+    }
+    Ok(())
+}
+
+/// One image -> image region, row by row.
+fn image_image(c: vk::CommandBuffer, src: vk::Image, dst: vk::Image, r: &vk::ImageCopy) -> Result<(), String> {
+    // SAFETY: live handles per the specification.
+    let (s, d) = unsafe { (image(src), image(dst)) };
+    let (Some(s), Some(d)) = (s, d) else { return Err("a null image".into()) };
+    let (ts, td) = (copyable(s)?, copyable(d)?);
+    if ts != td {
+        return Err(format!("texel sizes differ: {:?} ({ts} bytes) to {:?} ({td} bytes)", s.format, d.format));
+    }
+    let e = r.extent;
+    let from = rows(s, &place(&r.src_subresource, r.src_offset), e)?;
+    let to = rows(d, &place(&r.dst_subresource, r.dst_offset), e)?;
+    for layer in 0..r.src_subresource.layer_count {
+        for z in 0..e.depth {
+            for y in 0..e.height {
+                dma_copy(c, "vkCmdCopyImage", to(layer, z, y), from(layer, z, y), e.width as u64 * ts);
+            }
+        }
+    }
+    Ok(())
+}
+
+fn report(c: vk::CommandBuffer, what: &str, r: Result<(), String>) {
+    if let Err(msg) = r {
+        crate::cmd::fail(c, what, vk::Result::ERROR_FEATURE_NOT_PRESENT, msg);
+    }
+}
+
+/// # Safety
+/// Vulkan entry point.
+pub unsafe extern "system" fn cmd_copy_buffer_to_image(
+    c: vk::CommandBuffer,
+    src: vk::Buffer,
+    dst: vk::Image,
+    _layout: vk::ImageLayout,
+    n: u32,
+    regions: *const vk::BufferImageCopy,
+) {
+    guard("vkCmdCopyBufferToImage", (), || {
+        // SAFETY: valid per the specification.
+        for r in unsafe { slice(regions, n) } {
+            report(c, "vkCmdCopyBufferToImage", buffer_image(c, "vkCmdCopyBufferToImage", src, dst, r, true));
+        }
+    })
+}
+
+/// # Safety
+/// Vulkan entry point.
+pub unsafe extern "system" fn cmd_copy_image_to_buffer(
+    c: vk::CommandBuffer,
+    src: vk::Image,
+    _layout: vk::ImageLayout,
+    dst: vk::Buffer,
+    n: u32,
+    regions: *const vk::BufferImageCopy,
+) {
+    guard("vkCmdCopyImageToBuffer", (), || {
+        // SAFETY: valid per the specification.
+        for r in unsafe { slice(regions, n) } {
+            report(c, "vkCmdCopyImageToBuffer", buffer_image(c, "vkCmdCopyImageToBuffer", dst, src, r, false));
+        }
+    })
+}
+
+/// # Safety
+/// Vulkan entry point.
+pub unsafe extern "system" fn cmd_copy_image(
+    c: vk::CommandBuffer,
+    src: vk::Image,
+    _src_layout: vk::ImageLayout,
+    dst: vk::Image,
+    _dst_layout: vk::ImageLayout,
+    n: u32,
+    regions: *const vk::ImageCopy,
+) {
+    guard("vkCmdCopyImage", (), || {
+        // SAFETY: valid per the specification.
+        for r in unsafe { slice(regions, n) } {
+            report(c, "vkCmdCopyImage", image_image(c, src, dst, r));
+        }
+    })
+}
+
+/// The 1.0 region of a `VkBufferImageCopy2` (its chain holds nothing softnavi reads).
+fn region1(r: &vk::BufferImageCopy2<'_>) -> vk::BufferImageCopy {
+    vk::BufferImageCopy {
+        buffer_offset: r.buffer_offset,
+        buffer_row_length: r.buffer_row_length,
+        buffer_image_height: r.buffer_image_height,
+        image_subresource: r.image_subresource,
+        image_offset: r.image_offset,
+        image_extent: r.image_extent,
+    }
+}
+
+/// # Safety
+/// Vulkan entry point.
+pub unsafe extern "system" fn cmd_copy_buffer_to_image2(
+    c: vk::CommandBuffer,
+    info: *const vk::CopyBufferToImageInfo2<'_>,
+) {
+    guard("vkCmdCopyBufferToImage2", (), || {
+        // SAFETY: valid per the specification.
+        let i = unsafe { &*info };
+        // SAFETY: as above.
+        for r in unsafe { slice(i.p_regions, i.region_count) } {
+            let r = region1(r);
+            report(
+                c,
+                "vkCmdCopyBufferToImage2",
+                buffer_image(c, "vkCmdCopyBufferToImage2", i.src_buffer, i.dst_image, &r, true),
+            );
+        }
+    })
+}
+
+/// # Safety
+/// Vulkan entry point.
+pub unsafe extern "system" fn cmd_copy_image_to_buffer2(
+    c: vk::CommandBuffer,
+    info: *const vk::CopyImageToBufferInfo2<'_>,
+) {
+    guard("vkCmdCopyImageToBuffer2", (), || {
+        // SAFETY: valid per the specification.
+        let i = unsafe { &*info };
+        // SAFETY: as above.
+        for r in unsafe { slice(i.p_regions, i.region_count) } {
+            let r = region1(r);
+            report(
+                c,
+                "vkCmdCopyImageToBuffer2",
+                buffer_image(c, "vkCmdCopyImageToBuffer2", i.dst_buffer, i.src_image, &r, false),
+            );
+        }
+    })
+}
+
+/// # Safety
+/// Vulkan entry point.
+pub unsafe extern "system" fn cmd_copy_image2(c: vk::CommandBuffer, info: *const vk::CopyImageInfo2<'_>) {
+    guard("vkCmdCopyImage2", (), || {
+        // SAFETY: valid per the specification.
+        let i = unsafe { &*info };
+        // SAFETY: as above.
+        for r in unsafe { slice(i.p_regions, i.region_count) } {
+            let r = vk::ImageCopy {
+                src_subresource: r.src_subresource,
+                src_offset: r.src_offset,
+                dst_subresource: r.dst_subresource,
+                dst_offset: r.dst_offset,
+                extent: r.extent,
+            };
+            report(c, "vkCmdCopyImage2", image_image(c, i.src_image, i.dst_image, &r));
+        }
+    })
+}
+
+/// The levels or layers `[base, base + count)` of a range, `VK_REMAINING_*` resolved.
+fn span(base: u32, count: u32, total: u32) -> std::ops::Range<u32> {
+    let end = if count == vk::REMAINING_MIP_LEVELS { total } else { base.saturating_add(count).min(total) };
+    base..end
+}
+
+/// Clears one subresource range: each level's first row is written by the CP
+/// (WRITE_DATA, the packed colour repeated), then copied by CP DMA to every other row of
+/// the range.
+fn clear_range(c: vk::CommandBuffer, i: &Image, texel: &[u8], r: &vk::ImageSubresourceRange) -> Result<(), String> {
+    let t = texel.len() as u64;
+    for level in span(r.base_mip_level, r.level_count, i.mip_levels) {
+        let layers = span(r.base_array_layer, r.layer_count, i.array_layers);
+        let p = Place { level, layer: layers.start, layers: layers.len() as u32, offset: vk::Offset3D::default() };
+        let dim = |full: u32| (full >> level).max(1);
+        let e = vk::Extent3D { width: dim(i.extent.width), height: dim(i.extent.height), depth: dim(i.extent.depth) };
+        let at = rows(i, &p, e)?;
+        // The row, padded to whole dwords (the padding lands in the row's pitch padding).
+        let mut row: Vec<u8> = texel.iter().copied().cycle().take((e.width as u64 * t) as usize).collect();
+        row.resize(row.len().next_multiple_of(4), 0);
+        let words: Vec<u32> = row.chunks(4).map(|b| u32::from_le_bytes(b.try_into().expect("4 bytes"))).collect();
+        let first = at(0, 0, 0);
+        for (k, piece) in words.chunks(4096).enumerate() {
+            crate::cmd::write_data(c, "vkCmdClearColorImage", first + 16384 * k as u64, piece);
+        }
+        for layer in 0..p.layers {
+            for z in 0..e.depth {
+                for y in 0..e.height {
+                    if (layer, z, y) != (0, 0, 0) {
+                        dma_copy(c, "vkCmdClearColorImage", at(layer, z, y), first, e.width as u64 * t);
+                    }
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// # Safety
+/// Vulkan entry point.
+pub unsafe extern "system" fn cmd_clear_color_image(
+    c: vk::CommandBuffer,
+    img: vk::Image,
+    _layout: vk::ImageLayout,
+    color: *const vk::ClearColorValue,
+    n: u32,
+    ranges: *const vk::ImageSubresourceRange,
+) {
+    guard("vkCmdClearColorImage", (), || {
+        // SAFETY: a live handle and valid pointers per the specification.
+        let (i, color) = unsafe { (image(img), &*color) };
+        let Some(i) = i else { return };
+        let Some(texel) = crate::texel::pack(i.format, color) else {
+            return report(c, "vkCmdClearColorImage", Err(format!("format {:?} cannot be cleared", i.format)));
+        };
+        // SAFETY: valid per the specification.
+        for r in unsafe { slice(ranges, n) } {
+            report(c, "vkCmdClearColorImage", clear_range(c, i, &texel, r));
+        }
+    })
+}
+
+const _: vk::PFN_vkCmdClearColorImage = cmd_clear_color_image;
+const _: vk::PFN_vkCmdCopyBufferToImage = cmd_copy_buffer_to_image;
+const _: vk::PFN_vkCmdCopyImageToBuffer = cmd_copy_image_to_buffer;
+const _: vk::PFN_vkCmdCopyImage = cmd_copy_image;
+const _: vk::PFN_vkCmdCopyBufferToImage2 = cmd_copy_buffer_to_image2;
+const _: vk::PFN_vkCmdCopyImageToBuffer2 = cmd_copy_image_to_buffer2;
+const _: vk::PFN_vkCmdCopyImage2 = cmd_copy_image2;
