@@ -108,6 +108,8 @@ pub(crate) struct DeviceShared {
     hook: Mutex<Option<InterruptHook>>,
     /// One lock per scratch ring base in use ([`DeviceShared::scratch_ring_lock`]).
     scratch_rings: Mutex<std::collections::HashMap<u64, Arc<Mutex<()>>>>,
+    /// Counts the device as alive for the translation tier's background compiles.
+    _jit_live: crate::jit::Liveness,
 }
 
 /// A function the winsys calls on every interrupt (fence written, ring progress, device
@@ -205,6 +207,7 @@ impl Device {
                 next_queue: AtomicU64::new(0),
                 stats: Mutex::new(DeviceStats::default()),
                 jit_stats: Arc::default(),
+                _jit_live: crate::jit::Liveness::new(),
                 trap_handler,
                 host_trap: Arc::new(AtomicU64::new(0)),
                 hook: Mutex::new(None),

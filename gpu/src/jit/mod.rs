@@ -117,6 +117,39 @@ extern "C" fn stop_compiling() {
     }
 }
 
+/// Devices alive. Background compiles run only while one is: the last device's end waits
+/// for the compile in flight (see [`Liveness`]), so that an application that destroys its
+/// device and exits never exits under a compile.
+static LIVE: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+/// Held by every device: counts it in [`LIVE`].
+pub struct Liveness(());
+
+impl Liveness {
+    pub fn new() -> Liveness {
+        LIVE.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        Liveness(())
+    }
+}
+
+impl Default for Liveness {
+    fn default() -> Liveness {
+        Liveness::new()
+    }
+}
+
+impl Drop for Liveness {
+    fn drop(&mut self) {
+        let last = LIVE.fetch_sub(1, std::sync::atomic::Ordering::SeqCst) == 1;
+        // After `stop_compiling` the lock is never free again (and no compile runs).
+        if last && !STOPPED.load(std::sync::atomic::Ordering::SeqCst) {
+            // A background compile checks LIVE under the lock: once this has the lock,
+            // none runs and none starts.
+            drop(COMPILING.lock());
+        }
+    }
+}
+
 /// Registers `stop_compiling` (again): exit handlers run in reverse order, and LLVM
 /// registers the destructors of some statics when code first uses them, during a
 /// compile; a registration after each of the first compiles runs before those. Bounded.
@@ -196,6 +229,10 @@ fn translate_now(prog: &Program, stats: &Mutex<JitStats>, required: bool) {
     let start = Instant::now();
     let result = {
         let _compiling = COMPILING.lock();
+        if !required && LIVE.load(std::sync::atomic::Ordering::SeqCst) == 0 {
+            // Its device is gone (and the process may be exiting).
+            return;
+        }
         translate(prog)
     };
     register_exit_handler();
