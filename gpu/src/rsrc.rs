@@ -1,6 +1,7 @@
-//! Shader resource descriptors: the gfx11 buffer resource (V#), one definition used by the
-//! ICD to write descriptors and by the executor to read them (RDNA3-NOTES,
-//! "Buffer resource"; field layout from Mesa's gfx11 register database).
+//! Shader resource descriptors: the gfx11 buffer resource (V#, RDNA3-NOTES, "Buffer
+//! resource"; field layout from Mesa's gfx11 register database) and image resource (T#,
+//! [`ImageResource`]), one definition each, used by the ICD to write descriptors and by the
+//! executor to read them.
 
 /// `SQ_SEL_*` destination component selects in V# dword 3.
 pub mod sel {
@@ -133,6 +134,298 @@ impl BufferResource {
     }
 }
 
+/// `SQ_RSRC_IMG_*`: the TYPE of an image resource (T# dword 3, bits 31:28). Values 0..7
+/// are not image types (a buffer descriptor's TYPE is 0).
+pub mod img_type {
+    pub const IMG_1D: u32 = 8;
+    pub const IMG_2D: u32 = 9;
+    pub const IMG_3D: u32 = 10;
+    /// Cube (and cube array): six 2D layers per cube.
+    pub const CUBE: u32 = 11;
+    pub const IMG_1D_ARRAY: u32 = 12;
+    pub const IMG_2D_ARRAY: u32 = 13;
+    pub const IMG_2D_MSAA: u32 = 14;
+    pub const IMG_2D_MSAA_ARRAY: u32 = 15;
+}
+
+/// SW_MODE 0: `ADDR_SW_LINEAR`, the only swizzle mode softnavi executes.
+pub const SW_LINEAR: u32 = 0;
+
+/// A decoded gfx11 image resource (T#, eight dwords).
+///
+/// Field layout: AMD's gfx11 definitions in ROCR-Runtime `src/image/resource_gfx11.h`
+/// (`SQ_IMG_RSRC_WORD0..7`), and how Mesa's `ac_build_gfx10_texture_descriptor` /
+/// `ac_set_mutable_tex_desc_fields` (`src/amd/common/ac_descriptors.c`) fill them for
+/// gfx11 (MAX_MIP in dword 1, MIN_LOD split over dwords 5 and 6, the base address in
+/// 256-byte units). Sizes are stored minus one, as Mesa writes them.
+///
+/// | dword | bits | field |
+/// |---|---|---|
+/// | 0 | 31:0 | BASE_ADDRESS (address bits 39:8) |
+/// | 1 | 7:0 | BASE_ADDRESS_HI (address bits 47:40) |
+/// | 1 | 14:13, 15 | LLC_NOALLOC, BIG_PAGE |
+/// | 1 | 19:16 | MAX_MIP (levels of the resource − 1) |
+/// | 1 | 27:20 | FORMAT (gfx11 unified format) |
+/// | 1 | 31:30 | WIDTH − 1, bits 1:0 |
+/// | 2 | 11:0 | WIDTH − 1, bits 13:2 |
+/// | 2 | 27:14 | HEIGHT − 1 |
+/// | 3 | 11:0 | DST_SEL_X, Y, Z, W (3 bits each) |
+/// | 3 | 15:12, 19:16 | BASE_LEVEL, LAST_LEVEL |
+/// | 3 | 24:20 | SW_MODE |
+/// | 3 | 27:25 | BC_SWIZZLE |
+/// | 3 | 31:28 | TYPE ([`img_type`]) |
+/// | 4 | 12:0 | DEPTH: 3D: depth − 1; arrays and cubes: the last layer of the view; 1D, 2D: the low bits of PITCH − 1 (gfx10.3+, custom pitch) |
+/// | 4 | 13 | PITCH − 1, bit 13 |
+/// | 4 | 28:16 | BASE_ARRAY (the first layer of the view) |
+/// | 5 | 3:0 | ARRAY_PITCH (3D: 0 SRV, 1 UAV) |
+/// | 5 | 11:8, 15:12, 19:16 | DEPTH_SCALE, HEIGHT_SCALE, WIDTH_SCALE |
+/// | 5 | 22:20 | PERF_MOD |
+/// | 5 | 23, 24, 25, 26 | CORNER_SAMPLES, LINKED_RESOURCE, LOD_HDW_CNT_EN, PRT_DEFAULT |
+/// | 5 | 31:27 | MIN_LOD, bits 4:0 |
+/// | 6 | 6:0 | MIN_LOD, bits 11:5 (unsigned 4.8 fixed point) |
+/// | 6 | 10 | ITERATE_256 |
+/// | 6 | 14:11 | SAMPLE_PATTERN_OFFSET |
+/// | 6 | 16:15, 18:17 | MAX_UNCOMPRESSED_BLOCK_SIZE, MAX_COMPRESSED_BLOCK_SIZE |
+/// | 6 | 19..23 | META_PIPE_ALIGNED, WRITE_COMPRESS_ENABLE, COMPRESSION_EN, ALPHA_IS_ON_MSB, COLOR_TRANSFORM |
+/// | 6 | 31:24 | META_DATA_ADDRESS, address bits 15:8 |
+/// | 7 | 31:0 | META_DATA_ADDRESS, address bits 47:16 |
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ImageResource {
+    /// Byte address of the resource (a multiple of 256: the T# holds bits 47:8).
+    pub base: u64,
+    pub llc_noalloc: u32,
+    pub big_page: bool,
+    /// Mip levels of the whole resource − 1 (the linear layout depends on it).
+    pub max_mip: u32,
+    /// gfx11 unified image format (1..63 are the buffer formats, [`format`] and
+    /// `crate::format::BufFormat`).
+    pub format: u32,
+    /// Width − 1 of level 0 of the resource (14 bits).
+    pub width: u32,
+    /// Height − 1 of level 0 (14 bits).
+    pub height: u32,
+    pub dst_sel: [u32; 4],
+    /// The view's first and last levels (absolute level numbers).
+    pub base_level: u32,
+    pub last_level: u32,
+    /// Swizzle mode (0: linear, [`SW_LINEAR`]).
+    pub sw_mode: u32,
+    pub bc_swizzle: u32,
+    /// Resource type ([`img_type`]).
+    pub kind: u32,
+    /// DEPTH (13 bits) and bit 13 of PITCH − 1: see the table.
+    pub depth: u32,
+    pub pitch_msb: u32,
+    pub base_array: u32,
+    pub array_pitch: u32,
+    pub depth_scale: u32,
+    pub height_scale: u32,
+    pub width_scale: u32,
+    pub perf_mod: u32,
+    pub corner_samples: bool,
+    pub linked_resource: bool,
+    pub lod_hdw_cnt_en: bool,
+    pub prt_default: bool,
+    /// Unsigned 4.8 fixed point (12 bits).
+    pub min_lod: u32,
+    pub iterate_256: bool,
+    pub sample_pattern_offset: u32,
+    pub max_uncompressed_block_size: u32,
+    pub max_compressed_block_size: u32,
+    pub meta_pipe_aligned: bool,
+    pub write_compress_enable: bool,
+    pub compression_en: bool,
+    pub alpha_is_on_msb: bool,
+    pub color_transform: bool,
+    /// Metadata (DCC/HTILE) address, a multiple of 256.
+    pub meta_address: u64,
+}
+
+/// Where a texel of a linear image lies, from [`ImageResource::texel_offset`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LinearLevel {
+    /// Byte offset of the level in each slice's mip chain.
+    pub offset: u64,
+    /// Bytes from one row to the next.
+    pub row_pitch: u64,
+    /// Bytes from one slice (array layer, or depth slice of a 3D image) to the next: the
+    /// whole mip chain of one slice.
+    pub slice_pitch: u64,
+}
+
+fn bit(w: u32, b: u32) -> bool {
+    w >> b & 1 != 0
+}
+
+fn field(w: u32, lo: u32, n: u32) -> u32 {
+    w >> lo & ((1u32 << n) - 1)
+}
+
+impl ImageResource {
+    /// The all-zero T#: what RADV writes for a null image descriptor (nullDescriptor).
+    pub fn is_null(&self) -> bool {
+        self.encode() == [0; 8]
+    }
+
+    /// Width, height and depth of level `level` of the resource: level 0's halved per
+    /// level, at least 1 (depth only for 3D; 1 otherwise).
+    pub fn level_extent(&self, level: u32) -> [u32; 3] {
+        let d = if self.kind == img_type::IMG_3D { self.depth + 1 } else { 1 };
+        let h = if matches!(self.kind, img_type::IMG_1D | img_type::IMG_1D_ARRAY) { 1 } else { self.height + 1 };
+        [(self.width + 1) >> level, h >> level, d >> level].map(|x| x.max(1))
+    }
+
+    /// The PITCH − 1 field of a 1D or 2D T# (DEPTH, with bit 13 in PITCH_MSB).
+    pub fn pitch_field(&self) -> u32 {
+        self.depth | self.pitch_msb << 13
+    }
+
+    /// The gfx11 linear layout (SW_MODE 0) of level `level` for texels of `bpe` bytes, as
+    /// AMD's addrlib computes it (`Gfx11Lib::HwlComputeSurfaceInfoLinear`, in PAL's and
+    /// Mesa's `addrlib/src/gfx11/gfx11addrlib.cpp`):
+    /// - each level's rows are its width rounded up to a multiple of `256 / bpe` texels
+    ///   (256 bytes), its height rows of them;
+    /// - each slice (an array layer, or one depth slice of a 3D image) holds the whole mip
+    ///   chain, the smallest level first (offset 0) and level 0 last; the slices follow
+    ///   one another, `slice_pitch` bytes apart (the sum of every level's size);
+    /// - with one level, a 1D or 2D resource may have a custom row pitch (Mesa, gfx10.3+:
+    ///   PITCH − 1 in the DEPTH field, a multiple of 256 bytes); softnavi takes a nonzero
+    ///   field as that pitch (Mesa writes 0, the last layer of a 2D view, where there is
+    ///   none).
+    ///
+    /// `None` where the rule does not say: texels that are not a power of two bytes
+    /// (addrlib rounds with `PowTwoAlign` to `256 / bpe`, which is not a power of two
+    /// then), a custom pitch below the width, not a multiple of 256 bytes, or with several
+    /// levels.
+    pub fn linear_level(&self, bpe: u32, level: u32) -> Option<LinearLevel> {
+        if !bpe.is_power_of_two() || bpe > 256 {
+            return None;
+        }
+        let align = (256 / bpe) as u64;
+        let levels = self.max_mip + 1;
+        let custom = matches!(self.kind, img_type::IMG_1D | img_type::IMG_2D) && self.pitch_field() != 0;
+        let pitch_of = |m: u32| -> Option<u64> {
+            let [w, _, _] = self.level_extent(m);
+            if custom {
+                let p = self.pitch_field() as u64 + 1;
+                return (levels == 1 && p >= w as u64 && (p * bpe as u64) % 256 == 0).then_some(p);
+            }
+            Some((w as u64).next_multiple_of(align))
+        };
+        let size = |m: u32| -> Option<u64> { Some(pitch_of(m)? * self.level_extent(m)[1] as u64 * bpe as u64) };
+        let mut offset = 0;
+        let mut slice_pitch = 0;
+        for m in (0..levels).rev() {
+            if m == level {
+                offset = slice_pitch;
+            }
+            slice_pitch += size(m)?;
+        }
+        Some(LinearLevel { offset, row_pitch: pitch_of(level)? * bpe as u64, slice_pitch })
+    }
+
+    /// The byte offset from [`Self::base`] of texel (`x`, `y`) of slice `slice` (the array
+    /// layer counted from layer 0 of the resource, or the depth slice of a 3D image) of
+    /// level `level`, under the linear layout of [`Self::linear_level`]:
+    /// `slice * slice_pitch + offset(level) + y * row_pitch(level) + x * bpe`.
+    /// The coordinates are not range checked here.
+    pub fn texel_offset(&self, bpe: u32, x: u32, y: u32, slice: u32, level: u32) -> Option<u64> {
+        let l = self.linear_level(bpe, level)?;
+        Some(slice as u64 * l.slice_pitch + l.offset + y as u64 * l.row_pitch + x as u64 * bpe as u64)
+    }
+
+    pub fn decode(w: [u32; 8]) -> ImageResource {
+        ImageResource {
+            base: (w[0] as u64 | (field(w[1], 0, 8) as u64) << 32) << 8,
+            llc_noalloc: field(w[1], 13, 2),
+            big_page: bit(w[1], 15),
+            max_mip: field(w[1], 16, 4),
+            format: field(w[1], 20, 8),
+            width: field(w[1], 30, 2) | field(w[2], 0, 12) << 2,
+            height: field(w[2], 14, 14),
+            dst_sel: [field(w[3], 0, 3), field(w[3], 3, 3), field(w[3], 6, 3), field(w[3], 9, 3)],
+            base_level: field(w[3], 12, 4),
+            last_level: field(w[3], 16, 4),
+            sw_mode: field(w[3], 20, 5),
+            bc_swizzle: field(w[3], 25, 3),
+            kind: field(w[3], 28, 4),
+            depth: field(w[4], 0, 13),
+            pitch_msb: field(w[4], 13, 1),
+            base_array: field(w[4], 16, 13),
+            array_pitch: field(w[5], 0, 4),
+            depth_scale: field(w[5], 8, 4),
+            height_scale: field(w[5], 12, 4),
+            width_scale: field(w[5], 16, 4),
+            perf_mod: field(w[5], 20, 3),
+            corner_samples: bit(w[5], 23),
+            linked_resource: bit(w[5], 24),
+            lod_hdw_cnt_en: bit(w[5], 25),
+            prt_default: bit(w[5], 26),
+            min_lod: field(w[5], 27, 5) | field(w[6], 0, 7) << 5,
+            iterate_256: bit(w[6], 10),
+            sample_pattern_offset: field(w[6], 11, 4),
+            max_uncompressed_block_size: field(w[6], 15, 2),
+            max_compressed_block_size: field(w[6], 17, 2),
+            meta_pipe_aligned: bit(w[6], 19),
+            write_compress_enable: bit(w[6], 20),
+            compression_en: bit(w[6], 21),
+            alpha_is_on_msb: bit(w[6], 22),
+            color_transform: bit(w[6], 23),
+            meta_address: (field(w[6], 24, 8) as u64) << 8 | (w[7] as u64) << 16,
+        }
+    }
+
+    /// The eight dwords (bits a field does not have are dropped: the base and metadata
+    /// addresses' bits 7:0 and 63:48).
+    pub fn encode(&self) -> [u32; 8] {
+        let f = |v: u32, lo: u32, n: u32| (v & ((1u32 << n) - 1)) << lo;
+        let b = |v: bool, at: u32| (v as u32) << at;
+        let base = self.base >> 8;
+        [
+            base as u32,
+            f((base >> 32) as u32, 0, 8)
+                | f(self.llc_noalloc, 13, 2)
+                | b(self.big_page, 15)
+                | f(self.max_mip, 16, 4)
+                | f(self.format, 20, 8)
+                | f(self.width, 30, 2),
+            f(self.width >> 2, 0, 12) | f(self.height, 14, 14),
+            f(self.dst_sel[0], 0, 3)
+                | f(self.dst_sel[1], 3, 3)
+                | f(self.dst_sel[2], 6, 3)
+                | f(self.dst_sel[3], 9, 3)
+                | f(self.base_level, 12, 4)
+                | f(self.last_level, 16, 4)
+                | f(self.sw_mode, 20, 5)
+                | f(self.bc_swizzle, 25, 3)
+                | f(self.kind, 28, 4),
+            f(self.depth, 0, 13) | f(self.pitch_msb, 13, 1) | f(self.base_array, 16, 13),
+            f(self.array_pitch, 0, 4)
+                | f(self.depth_scale, 8, 4)
+                | f(self.height_scale, 12, 4)
+                | f(self.width_scale, 16, 4)
+                | f(self.perf_mod, 20, 3)
+                | b(self.corner_samples, 23)
+                | b(self.linked_resource, 24)
+                | b(self.lod_hdw_cnt_en, 25)
+                | b(self.prt_default, 26)
+                | f(self.min_lod, 27, 5),
+            f(self.min_lod >> 5, 0, 7)
+                | b(self.iterate_256, 10)
+                | f(self.sample_pattern_offset, 11, 4)
+                | f(self.max_uncompressed_block_size, 15, 2)
+                | f(self.max_compressed_block_size, 17, 2)
+                | b(self.meta_pipe_aligned, 19)
+                | b(self.write_compress_enable, 20)
+                | b(self.compression_en, 21)
+                | b(self.alpha_is_on_msb, 22)
+                | b(self.color_transform, 23)
+                | f((self.meta_address >> 8) as u32, 24, 8),
+            (self.meta_address >> 16) as u32,
+        ]
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -157,6 +450,50 @@ mod tests {
         assert_eq!(v.encode(), w);
         assert!(BufferResource::decode([0; 4]).is_null());
         assert_eq!(BufferResource::decode([0, 1 << 30, 0, 0]).element_size(), Some(4));
+    }
+
+    /// Every T# field decodes from its bits and encodes back (all 32 bits of all eight
+    /// dwords that have a field set).
+    #[test]
+    fn tsharp_fields_round_trip() {
+        let w = [
+            0x1234_5678,
+            0xc000_0000 | 0xab << 20 | 0x9 << 16 | 1 << 15 | 2 << 13 | 0x9a,
+            0x0abc_c000 | 0x0123,
+            0xd000_0000 | 5 << 25 | 0x1f << 20 | 0xe << 16 | 0x3 << 12 | 0o7654,
+            0x1abc_0000 | 1 << 13 | 0x1234,
+            0xf800_0000 | 0xf << 23 | 5 << 20 | 0x321 << 8 | 1,
+            0xff00_0000 | 0x1f << 19 | 3 << 17 | 2 << 15 | 0xa << 11 | 1 << 10 | 0x55,
+            0xfedc_ba98,
+        ];
+        let t = ImageResource::decode(w);
+        assert_eq!(t.base, 0x9a_1234_5678 << 8);
+        assert_eq!((t.llc_noalloc, t.big_page, t.max_mip, t.format), (2, true, 9, 0xab));
+        assert_eq!((t.width, t.height), (0x123 << 2 | 3, 0x2af3));
+        assert_eq!(t.dst_sel, [4, 5, 6, 7]);
+        assert_eq!((t.base_level, t.last_level, t.sw_mode, t.bc_swizzle, t.kind), (3, 0xe, 0x1f, 5, 0xd));
+        assert_eq!((t.depth, t.pitch_msb, t.base_array, t.pitch_field()), (0x1234, 1, 0x1abc, 0x3234));
+        assert_eq!((t.array_pitch, t.depth_scale, t.height_scale, t.width_scale, t.perf_mod), (1, 1, 2, 3, 5));
+        assert_eq!(t.min_lod, 0x55 << 5 | 0x1f);
+        assert_eq!((t.iterate_256, t.sample_pattern_offset, t.max_uncompressed_block_size), (true, 0xa, 2));
+        assert_eq!(t.meta_address, 0xfedc_ba98_ff00);
+        assert_eq!(t.encode(), w);
+        assert!(ImageResource::decode([0; 8]).is_null());
+    }
+
+    /// The linear layout (addrlib's gfx11 rule): a 2D array of 3 levels, 4-byte texels,
+    /// level 0 of 100 x 10: pitches 128, 64, 64 texels; each layer holds level 2, then 1,
+    /// then 0.
+    #[test]
+    fn linear_mip_chain_smallest_first() {
+        let t = ImageResource { width: 99, height: 9, max_mip: 2, kind: img_type::IMG_2D_ARRAY, ..Default::default() };
+        let (l0, l1, l2) = (128 * 4 * 10, 64 * 4 * 5, 64 * 4 * 2);
+        let slice = l0 + l1 + l2;
+        assert_eq!(t.linear_level(4, 2), Some(LinearLevel { offset: 0, row_pitch: 256, slice_pitch: slice }));
+        assert_eq!(t.linear_level(4, 1).unwrap().offset, l2);
+        assert_eq!(t.linear_level(4, 0), Some(LinearLevel { offset: l2 + l1, row_pitch: 512, slice_pitch: slice }));
+        assert_eq!(t.texel_offset(4, 3, 2, 1, 0), Some(slice + l2 + l1 + 2 * 512 + 12));
+        assert_eq!(t.linear_level(12, 0), None);
     }
 
     #[test]

@@ -165,7 +165,7 @@ fn illegal_instruction_s_code_end_executed() {
 #[test]
 fn illegal_instruction_unsupported_encoding() {
     let mut gpu = Gpu::new();
-    let image_load = "image_load v[0:3], v0, s[0:7] dmask:0xf dim:SQ_RSRC_IMG_1D\n";
+    let image_load = "image_load_pck v[0:3], v0, s[0:7] dmask:0xf dim:SQ_RSRC_IMG_1D\n";
     let harmless = gpu.kernel(&format!("s_endpgm\n{image_load}"));
     gpu.run(&Dispatch::new(&harmless, &[], [false; 3], [32, 1, 1]).ib([1, 1, 1], W32))
         .unwrap_or_else(|r| panic!("undecodable words after s_endpgm must not fault: {r}"));
@@ -173,9 +173,9 @@ fn illegal_instruction_unsupported_encoding() {
     let code = gpu.kernel(&format!("v_mov_b32 v1, 0\n{image_load}s_endpgm\n"));
     let r = expect_lost(&mut gpu, &Dispatch::new(&code, &[], [false; 3], [64, 1, 1]).ib([1, 1, 1], W32));
     assert_eq!(r.kind, ReportKind::IllegalInstruction);
-    assert!(r.summary.contains("image_load is decoded but not executed"), "{}", r.summary);
+    assert!(r.summary.contains("image_load_pck is decoded but not executed"), "{}", r.summary);
     assert!(r.summary.contains(&format!("PC {:#x}", code.va() + 4)), "{}", r.summary);
-    assert!(r.details.contains("F0000F00 00000000"), "the words: {}", r.details);
+    assert!(r.details.contains("F0080F00 00000000"), "the words: {}", r.details);
     new_device_works(gpu);
 }
 

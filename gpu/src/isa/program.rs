@@ -262,6 +262,8 @@ fn not_executed(i: &Inst, halves: Option<&[Inst; 2]>) -> Option<(Op, &'static st
         Some((i.op, " with GDS"))
     } else if special(i) || halves.is_some_and(|d| d.iter().any(special)) {
         Some((i.op, " with a POPS or LDS-direct source"))
+    } else if let Some(with) = mimg_not_executed(i) {
+        Some((i.op, with))
     } else if scalar_dst_not_sgpr(i) {
         Some((i.op, " with a constant or special source as its scalar destination"))
     } else {
@@ -284,6 +286,25 @@ fn dpp_not_executed(i: &Inst) -> Option<&'static str> {
     }
     matches!(i.op, Op::V_MOVRELD_B32 | Op::V_MOVRELS_B32 | Op::V_MOVRELSD_B32 | Op::V_MOVRELSD_2_B32)
         .then_some(" with DPP")
+}
+
+/// Why a form of an executed MIMG opcode is not executed, if it is not (`exec/image.rs`):
+/// 16-bit addresses, the texture-fail and LOD-warning status, a 128-bit resource, the MSAA
+/// dims, and dmask 0.
+fn mimg_not_executed(i: &Inst) -> Option<&'static str> {
+    use super::decode::mimg;
+    if i.op.encoding() != Encoding::Mimg {
+        return None;
+    }
+    Some(match () {
+        _ if i.imm & mimg::A16 != 0 => " with a16",
+        _ if i.flags & mflag::TFE != 0 => " with tfe",
+        _ if i.imm & mimg::LWE != 0 => " with lwe",
+        _ if i.imm & mimg::R128 != 0 => " with r128",
+        _ if (i.imm >> mimg::DIM_SHIFT & 7) >= 6 => " with an MSAA dim",
+        _ if i.imm & mimg::DMASK == 0 => " with dmask 0",
+        _ => return None,
+    })
 }
 
 /// Whether a VALU scalar destination field (VOPC e64, v_readlane, v_readfirstlane) holds

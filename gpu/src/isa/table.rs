@@ -1494,14 +1494,14 @@ opcode_table! {
         0x0f TBUFFER_STORE_D16_FORMAT_XYZW "tbuffer_store_d16_format_xyzw" [B64 N N N] X => stf(4).lo();
     }
     Mimg mimg_ops {
-        0x00 IMAGE_LOAD "image_load" [N N N N] NONE => ld(0);
-        0x01 IMAGE_LOAD_MIP "image_load_mip" [N N N N] NONE => ld(0);
+        0x00 IMAGE_LOAD "image_load" [N N N N] X => ld(0);
+        0x01 IMAGE_LOAD_MIP "image_load_mip" [N N N N] X => ld(0);
         0x02 IMAGE_LOAD_PCK "image_load_pck" [N N N N] NONE => ld(0);
         0x03 IMAGE_LOAD_PCK_SGN "image_load_pck_sgn" [N N N N] NONE => ld(0);
         0x04 IMAGE_LOAD_MIP_PCK "image_load_mip_pck" [N N N N] NONE => ld(0);
         0x05 IMAGE_LOAD_MIP_PCK_SGN "image_load_mip_pck_sgn" [N N N N] NONE => ld(0);
-        0x06 IMAGE_STORE "image_store" [N N N N] NONE => st(0);
-        0x07 IMAGE_STORE_MIP "image_store_mip" [N N N N] NONE => st(0);
+        0x06 IMAGE_STORE "image_store" [N N N N] X => st(0);
+        0x07 IMAGE_STORE_MIP "image_store_mip" [N N N N] X => st(0);
         0x08 IMAGE_STORE_PCK "image_store_pck" [N N N N] NONE => st(0);
         0x09 IMAGE_STORE_MIP_PCK "image_store_mip_pck" [N N N N] NONE => st(0);
         0x0a IMAGE_ATOMIC_SWAP "image_atomic_swap" [N N N N] NONE => rmw(0, Swap);
@@ -1517,7 +1517,7 @@ opcode_table! {
         0x14 IMAGE_ATOMIC_XOR "image_atomic_xor" [N N N N] NONE => rmw(0, Xor);
         0x15 IMAGE_ATOMIC_INC "image_atomic_inc" [N N N N] NONE => rmw(0, Inc);
         0x16 IMAGE_ATOMIC_DEC "image_atomic_dec" [N N N N] NONE => rmw(0, Dec);
-        0x17 IMAGE_GET_RESINFO "image_get_resinfo" [N N N N] NONE => ld(0);
+        0x17 IMAGE_GET_RESINFO "image_get_resinfo" [N N N N] X => ld(0);
         0x18 IMAGE_MSAA_LOAD "image_msaa_load" [N N N N] NONE => ld(0);
         0x19 IMAGE_BVH_INTERSECT_RAY "image_bvh_intersect_ray" [N N N N] NONE => bvh;
         0x1a IMAGE_BVH64_INTERSECT_RAY "image_bvh64_intersect_ray" [N N N N] NONE => bvh;
@@ -1847,6 +1847,11 @@ pub fn coverage_markdown() -> String {
          but its gfx11 targets lack the `vmem-to-lds-load-insts` feature (clang rejects the\n\
          LDS-load builtins for gfx1100), and no source pins down their LDS address on gfx11.\n\
          TFE (the texture-fail status VGPR) on a buffer instruction is an illegal instruction.\n\n\
+         Images (MIMG): `image_load`, `image_load_mip`, `image_store`, `image_store_mip` and\n\
+         `image_get_resinfo` are executed on linear images (SW_MODE 0) of the dims 1D, 2D, 3D,\n\
+         cube, 1D array and 2D array, in the formats buffers share; their a16, tfe, lwe, r128,\n\
+         MSAA-dim and dmask-0 forms, and the other MIMG instructions (sampling, gather,\n\
+         atomics, `image_msaa_load`, the packed loads and stores, BVH), are not.\n\n\
          Scalar and vector ALU: every opcode is executed except `s_subvector_loop_begin` and\n\
          `s_subvector_loop_end`, whose semantics AMD's documentation leaves unclear (Mesa's ACO\n\
          notes say so too; no compiler for gfx11 emits them). VINTERP, LDSDIR and EXP are\n\

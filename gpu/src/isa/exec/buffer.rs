@@ -103,7 +103,7 @@ fn in_range(v: &BufferResource, index: u64, offset: u64, size: u64) -> bool {
 
 /// The value select `s` gives from `vals` (`one` for `SQ_SEL_1`).
 #[inline]
-fn pick(s: u32, vals: &[u32; 4], one: u32) -> u32 {
+pub(super) fn pick(s: u32, vals: &[u32; 4], one: u32) -> u32 {
     match s {
         sel::ONE => one,
         sel::X..=sel::W => vals[(s - sel::X) as usize],
@@ -426,7 +426,7 @@ impl Wave {
     /// fall in one buffer object it is translated once; otherwise each piece is translated
     /// on its own, so that a fault reports the exact address.
     #[allow(clippy::too_many_arguments)]
-    fn buffer_move(
+    pub(super) fn buffer_move(
         &self,
         ctx: &mut Ctx,
         addr: &[[u64; 4]; 64],

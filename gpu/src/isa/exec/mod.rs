@@ -19,6 +19,8 @@ mod ds;
 mod flat;
 pub(crate) mod fp;
 #[allow(clippy::needless_range_loop)]
+mod image;
+#[allow(clippy::needless_range_loop)]
 mod lanes;
 #[allow(clippy::needless_range_loop)]
 mod packed;
@@ -1009,6 +1011,10 @@ impl Wave {
 
             scratch_ops!() => {
                 self.scratch(inst, ctx)?;
+                Ok(Flow::Next)
+            }
+            IMAGE_LOAD | IMAGE_LOAD_MIP | IMAGE_STORE | IMAGE_STORE_MIP | IMAGE_GET_RESINFO => {
+                self.mimg(inst, ctx)?;
                 Ok(Flow::Next)
             }
             vopd_ops!() => {

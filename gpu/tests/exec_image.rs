@@ -1,0 +1,424 @@
+//! MIMG on linear images: image_load, image_load_mip, image_store, image_store_mip and
+//! image_get_resinfo against a CPU model written here from the sources `exec/image.rs`
+//! cites: the gfx11 linear layout (addrlib's `Gfx11Lib::HwlComputeSurfaceInfoLinear`: per
+//! slice, the mip chain smallest level first, rows padded to 256 bytes), range checks per
+//! level and layer, format conversion with host arithmetic, dmask and DST_SEL.
+//!
+//! The harness's data buffer (address in s[4:5]) holds the image, 256 bytes in; its T# is
+//! built in s[12:19] from that address and `ImageResource::encode`.
+
+#![allow(clippy::needless_range_loop)]
+
+mod common;
+
+use common::{Rng, WaveEnv};
+use gpu::rsrc::{img_type, sel, ImageResource};
+use gpu::ReportKind;
+
+/// Where the image starts in the data buffer (a multiple of 256, as T# bases are).
+const IMG_OFF: u32 = 256;
+
+/// Assembly that puts `t` (its base relative to the data buffer) in s[12:19].
+fn tsharp(t: &ImageResource) -> String {
+    let w = t.encode();
+    let mut s = format!(
+        "s_add_u32 s12, s4, {:#x}
+         s_addc_u32 s13, s5, 0
+         s_lshr_b64 s[12:13], s[12:13], 8
+         s_and_b32 s13, s13, 0xff
+         s_or_b32 s13, s13, {:#x}
+        ",
+        t.base,
+        w[1] & !0xff
+    );
+    for k in 2..8 {
+        s.push_str(&format!(" s_mov_b32 s{}, {:#x}\n", 12 + k, w[k]));
+    }
+    s
+}
+
+/// The CPU model of the gfx11 linear layout: the byte offset of texel (x, y) of `slice`
+/// at `level`, for a resource of level-0 size `w` x `h`, `levels` levels and `bpe`-byte
+/// texels.
+#[allow(clippy::too_many_arguments)] // the image's shape, then the texel
+fn model_offset(w: u32, h: u32, levels: u32, bpe: u32, x: u32, y: u32, slice: u32, level: u32) -> usize {
+    let pitch = |m: u32| ((w >> m).max(1)).next_multiple_of(256 / bpe) * bpe;
+    let size = |m: u32| pitch(m) * (h >> m).max(1);
+    let slice_size: u32 = (0..levels).map(size).sum();
+    let level_off: u32 = (level + 1..levels).map(size).sum();
+    (slice * slice_size + level_off + y * pitch(level) + x * bpe) as usize
+}
+
+fn t_of(kind: u32, format: u32, w: u32, h: u32, depth: u32, levels: u32) -> ImageResource {
+    ImageResource {
+        base: IMG_OFF as u64,
+        format,
+        width: w - 1,
+        height: h - 1,
+        depth,
+        max_mip: levels - 1,
+        last_level: levels - 1,
+        kind,
+        dst_sel: [sel::X, sel::Y, sel::Z, sel::W],
+        ..Default::default()
+    }
+}
+
+fn run(body: &str, inputs: &[[u32; 4]], mem: Vec<u32>) -> (common::WaveOut, Vec<u32>) {
+    common::run_wave_env(body, inputs, false, &WaveEnv { mem, ..WaveEnv::default() })
+}
+
+fn try_run(body: &str, inputs: &[[u32; 4]], mem: Vec<u32>) -> Result<(), std::sync::Arc<gpu::Report>> {
+    common::try_run_wave_env(body, inputs, false, &WaveEnv { mem, ..WaveEnv::default() }).map(|_| ())
+}
+
+/// The dims, with their T# type, the address VGPRs of image_load_mip and the slices
+/// (array layers or depth) of the test image.
+const DIMS: [(&str, u32, &str); 6] = [
+    ("1D", img_type::IMG_1D, "v[0:1]"),
+    ("2D", img_type::IMG_2D, "v[0:2]"),
+    ("3D", img_type::IMG_3D, "v[0:3]"),
+    ("1D_ARRAY", img_type::IMG_1D_ARRAY, "v[0:2]"),
+    ("2D_ARRAY", img_type::IMG_2D_ARRAY, "v[0:3]"),
+    ("CUBE", img_type::CUBE, "v[0:3]"),
+];
+
+/// image_load_mip of every dim, R32_UINT texels holding their own (x, y, slice, level):
+/// every level of a 3-level image, the view's levels (BASE_LEVEL 1) and layers
+/// (BASE_ARRAY 1, DEPTH = the last layer), and coordinates past each bound, which load 0.
+#[test]
+fn image_load_mip_every_dim_level_and_layer() {
+    let mut rng = Rng(7);
+    for (dim, kind, vaddr) in DIMS {
+        let (w, h) = (37, if matches!(kind, img_type::IMG_1D | img_type::IMG_1D_ARRAY) { 1 } else { 9 });
+        let slices = match kind {
+            img_type::IMG_3D => 5,
+            img_type::IMG_1D_ARRAY | img_type::IMG_2D_ARRAY => 4,
+            img_type::CUBE => 12,
+            _ => 1,
+        };
+        let levels = 3;
+        let arrayed = matches!(kind, img_type::IMG_1D_ARRAY | img_type::IMG_2D_ARRAY | img_type::CUBE);
+        let mut t = t_of(kind, 20, w, h, if kind == img_type::IMG_3D { slices - 1 } else { 0 }, levels);
+        // A view of levels 1..2 and (arrays) layers 1..slices-2.
+        t.base_level = 1;
+        if arrayed {
+            (t.base_array, t.depth) = (1, slices - 2);
+        }
+        let bytes = IMG_OFF as usize + model_offset(w, h, levels, 4, 0, 0, slices, 0);
+        let mut mem = vec![0u32; bytes / 4];
+        let id = |x: u32, y: u32, s: u32, m: u32| 0x4000_0000 | m << 24 | s << 16 | y << 8 | x;
+        for s in 0..slices {
+            for m in 0..levels {
+                let (lw, lh) = ((w >> m).max(1), (h >> m).max(1));
+                let ld = if kind == img_type::IMG_3D { (slices >> m).max(1) } else { slices };
+                if s >= ld {
+                    continue;
+                }
+                for y in 0..lh {
+                    for x in 0..lw {
+                        mem[(IMG_OFF as usize + model_offset(w, h, levels, 4, x, y, s, m)) / 4] = id(x, y, s, m);
+                    }
+                }
+            }
+        }
+        let mut inputs = Vec::new();
+        let mut want = Vec::new();
+        for l in 0..32 {
+            let mip = rng.next() % 3; // 2 is past LAST_LEVEL - BASE_LEVEL... level 3 is out
+            let level = 1 + mip;
+            let (lw, lh) = ((w >> level.min(2)).max(1), (h >> level.min(2)).max(1));
+            let ld = (slices >> level.min(2)).max(1);
+            // Mostly in range; lane 0..3 one past a bound each.
+            let x = if l == 0 { lw } else { rng.next() % lw };
+            let y = if l == 1 && h > 1 { lh } else { rng.next() % lh };
+            let view_layers = if arrayed { slices - 2 } else { 1 };
+            let s = match kind {
+                img_type::IMG_3D if l == 2 => ld,
+                img_type::IMG_3D => rng.next() % ld,
+                _ if arrayed && l == 2 => view_layers,
+                _ if arrayed => rng.next() % view_layers,
+                _ => 0,
+            };
+            let inside = level <= 2 && x < lw && y < lh && s < if arrayed { view_layers } else { ld };
+            let abs_s = if arrayed { s + 1 } else { s };
+            want.push(if inside { id(x, y, abs_s, level) } else { 0 });
+            inputs.push(match kind {
+                img_type::IMG_1D => [x, mip, 0, 0],
+                img_type::IMG_2D => [x, y, mip, 0],
+                img_type::IMG_1D_ARRAY => [x, s, mip, 0],
+                _ => [x, y, s, mip],
+            });
+        }
+        let body = format!(
+            "{}
+             image_load_mip v4, {vaddr}, s[12:19] dmask:0x1 dim:SQ_RSRC_IMG_{dim} unorm
+             s_waitcnt vmcnt(0)",
+            tsharp(&t)
+        );
+        let (out, _) = run(&body, &inputs, mem);
+        for l in 0..32 {
+            assert_eq!(out.v[l][0], want[l], "{dim} lane {l} input {:?}", inputs[l]);
+        }
+    }
+}
+
+/// image_load (level BASE_LEVEL) of 2D images in several formats, with dmask subsets and
+/// DST_SEL swizzles; values converted on the CPU (UNORM: x / 255 rounded to f32; D16: to
+/// f16 by `half`).
+#[test]
+fn image_load_formats_dmask_and_dst_sel() {
+    let mut rng = Rng(11);
+    let (w, h) = (19u32, 5u32);
+    // (format, bytes per texel, components, name)
+    for (format, bpe, name) in [
+        (42u32, 4u32, "R8G8B8A8_UNORM"),
+        (22, 4, "R32_FLOAT"),
+        (28, 4, "R16G16_SINT"),
+        (27, 4, "R16G16_UINT"),
+        (63, 16, "R32G32B32A32_FLOAT"),
+    ] {
+        let bytes = IMG_OFF as usize + model_offset(w, h, 1, bpe, 0, 0, 1, 0);
+        let mem: Vec<u32> = (0..bytes / 4).map(|_| rng.next() & 0x3f7f_ffff).collect();
+        let byte_at = |x: u32, y: u32| IMG_OFF as usize + model_offset(w, h, 1, bpe, x, y, 0, 0);
+        let word = |a: usize| mem[a / 4];
+        // The format's components as 32-bit VGPR values (1 where absent for W, 0 else).
+        let comps = |x: u32, y: u32| -> [u32; 4] {
+            let a = byte_at(x, y);
+            match format {
+                42 => {
+                    let v = word(a).to_le_bytes();
+                    v.map(|b| ((b as f64 / 255.0) as f32).to_bits())
+                }
+                22 => [word(a), 0, 0, 0],
+                28 => [word(a) as i16 as i32 as u32, (word(a) >> 16) as i16 as i32 as u32, 0, 0],
+                27 => [word(a) & 0xffff, word(a) >> 16, 0, 0],
+                _ => [word(a), word(a + 4), word(a + 8), word(a + 12)],
+            }
+        };
+        let one = if matches!(format, 27 | 28) { 1 } else { 0x3f80_0000 };
+        for (dmask, dst_sel) in [
+            (0xfu32, [sel::X, sel::Y, sel::Z, sel::W]),
+            (0x5, [sel::W, sel::Z, sel::Y, sel::X]),
+            (0xe, [sel::X, sel::ZERO, sel::ONE, sel::Y]),
+            (0x8, [sel::X, sel::Y, sel::Z, sel::ONE]),
+        ] {
+            let mut t = t_of(img_type::IMG_2D, format, w, h, 0, 1);
+            t.dst_sel = dst_sel;
+            let n = dmask.count_ones();
+            let regs = if n == 1 { "v4".to_string() } else { format!("v[4:{}]", 3 + n) };
+            let body = format!(
+                "{}
+                 image_load {regs}, v[0:1], s[12:19] dmask:{dmask:#x} dim:SQ_RSRC_IMG_2D
+                 s_waitcnt vmcnt(0)",
+                tsharp(&t)
+            );
+            let inputs: Vec<[u32; 4]> = (0..32).map(|l| [(l * 7) % (w + 2), l % (h + 1), 0, 0]).collect();
+            let (out, _) = run(&body, &inputs, mem.clone());
+            for l in 0..32 {
+                let [x, y, _, _] = inputs[l];
+                let inside = x < w && y < h;
+                let c = if inside { comps(x, y) } else { [0; 4] };
+                let vals: Vec<u32> = (0..4)
+                    .map(|i| match dst_sel[i] {
+                        _ if !inside => 0,
+                        sel::ONE => one,
+                        sel::ZERO => 0,
+                        s => c[(s - sel::X) as usize],
+                    })
+                    .collect();
+                let want: Vec<u32> = (0..4).filter(|i| dmask >> i & 1 != 0).map(|i| vals[i]).collect();
+                assert_eq!(
+                    &out.v[l][..n as usize],
+                    &want[..],
+                    "{name} dmask {dmask:#x} sel {dst_sel:?} lane {l} ({x}, {y})"
+                );
+            }
+        }
+        if format == 42 {
+            // D16: two f16 components per VGPR.
+            let t = t_of(img_type::IMG_2D, format, w, h, 0, 1);
+            let body = format!(
+                "{}
+                 image_load v[4:5], v[0:1], s[12:19] dmask:0xf dim:SQ_RSRC_IMG_2D d16
+                 s_waitcnt vmcnt(0)",
+                tsharp(&t)
+            );
+            let inputs: Vec<[u32; 4]> = (0..32).map(|l| [l % w, l % h, 0, 0]).collect();
+            let (out, _) = run(&body, &inputs, mem.clone());
+            for l in 0..32 {
+                let b = word(byte_at(inputs[l][0], inputs[l][1])).to_le_bytes();
+                let f = b.map(|b| half::f16::from_f64(b as f64 / 255.0).to_bits() as u32);
+                assert_eq!([out.v[l][0], out.v[l][1]], [f[0] | f[1] << 16, f[2] | f[3] << 16], "d16 lane {l}");
+            }
+        }
+    }
+}
+
+/// image_store_mip to a 2D array (R16G16_UINT: values saturate; R32G32B32A32_FLOAT with
+/// dmask 0x3: Z and W written as 0) at every level and layer: the bytes land where the CPU
+/// layout puts them, lanes out of range (x, layer or level) change nothing, and
+/// image_load_mip reads back what was stored.
+#[test]
+fn image_store_mip_round_trip_and_out_of_range_dropped() {
+    let (w, h, layers, levels) = (21u32, 6u32, 3u32, 3u32);
+    for (format, bpe, dmask) in [(27u32, 4u32, 0x3u32), (63, 16, 0x3)] {
+        let t = t_of(img_type::IMG_2D_ARRAY, format, w, h, layers - 1, levels);
+        let bytes = IMG_OFF as usize + model_offset(w, h, levels, bpe, 0, 0, layers, 0);
+        let mem0 = vec![0x5555_5555u32; bytes / 4];
+        let mut want = mem0.clone();
+        let mut inputs = Vec::new();
+        for l in 0..32u32 {
+            let m = l % 4; // level 3 is past the last
+            let (lw, lh) = ((w >> m.min(2)).max(1), (h >> m.min(2)).max(1));
+            let (x, y, s) = ((l * 5) % (lw + 1), (l / 3) % lh, l % (layers + 1));
+            inputs.push([x, y, s, m]);
+            let inside = m < levels && x < lw && y < lh && s < layers;
+            if inside {
+                let a = (IMG_OFF as usize + model_offset(w, h, levels, bpe, x, y, s, m)) / 4;
+                let (d0, d1) = (0x1_0000 + l * 1000, l * 3);
+                if format == 27 {
+                    want[a] = 0xffff | d1 << 16; // d0 saturates
+                } else {
+                    want[a..a + 4].copy_from_slice(&[d0, d1, 0, 0]);
+                }
+            }
+        }
+        let body = format!(
+            "{}
+             v_mbcnt_lo_u32_b32 v10, -1, 0
+             v_mul_u32_u24 v4, 0x3e8, v10
+             v_add_nc_u32 v4, 0x10000, v4
+             v_mul_u32_u24 v5, 3, v10
+             image_store_mip v[4:5], v[0:3], s[12:19] dmask:{dmask:#x} dim:SQ_RSRC_IMG_2D_ARRAY
+             s_waitcnt_vscnt null, 0
+             image_load_mip v[8:9], v[0:3], s[12:19] dmask:{dmask:#x} dim:SQ_RSRC_IMG_2D_ARRAY
+             s_waitcnt vmcnt(0)",
+            tsharp(&t)
+        );
+        let (out, mem) = run(&body, &inputs, mem0);
+        assert!(mem == want, "format {format}: stored bytes differ");
+        for l in 0..32 {
+            let [x, y, s, m] = inputs[l];
+            let (lw, lh) = ((w >> m.min(2)).max(1), (h >> m.min(2)).max(1));
+            let inside = m < levels && x < lw && y < lh && s < layers;
+            // A lane whose texel another lane also stored reads the later lane's value.
+            let a = (IMG_OFF as usize + model_offset(w, h, levels, bpe, x, y, s, m.min(2))) / 4;
+            let back = if !inside {
+                [0, 0]
+            } else if format == 27 {
+                [want[a] & 0xffff, want[a] >> 16]
+            } else {
+                [want[a], want[a + 1]]
+            };
+            assert_eq!([out.v[l][4], out.v[l][5]], back, "format {format} lane {l} {:?}", inputs[l]);
+        }
+    }
+}
+
+/// image_get_resinfo of every dim: the level's width, height, depth or the view's layers,
+/// and the view's level count; past LAST_LEVEL the sizes are 0.
+#[test]
+fn image_get_resinfo_every_dim() {
+    for (dim, kind, _) in DIMS {
+        let one_d = matches!(kind, img_type::IMG_1D | img_type::IMG_1D_ARRAY);
+        let (w, h) = (100, if one_d { 1 } else { 30 });
+        let mut t = t_of(kind, 20, w, h, 0, 5);
+        (t.base_level, t.last_level) = (1, 3);
+        let layers = match kind {
+            img_type::IMG_3D => {
+                t.depth = 11; // depth 12
+                0
+            }
+            img_type::IMG_1D_ARRAY | img_type::IMG_2D_ARRAY | img_type::CUBE => {
+                (t.base_array, t.depth) = (2, 13); // layers 2..13
+                12
+            }
+            _ => 0,
+        };
+        let body = format!(
+            "{}
+             image_get_resinfo v[4:7], v0, s[12:19] dmask:0xf dim:SQ_RSRC_IMG_{dim} unorm
+             s_waitcnt vmcnt(0)",
+            tsharp(&t)
+        );
+        let inputs: Vec<[u32; 4]> = (0..32).map(|l| [l % 5, 0, 0, 0]).collect();
+        let (out, _) = run(&body, &inputs, vec![0; 64]);
+        for l in 0..32 {
+            let level = 1 + l as u32 % 5;
+            let ok = level <= 3;
+            let sz = |x: u32| if ok { (x >> level).max(1) } else { 0 };
+            let want = match kind {
+                img_type::IMG_1D => [sz(w), 0, 0, 3],
+                img_type::IMG_1D_ARRAY => [sz(w), layers, 0, 3],
+                img_type::IMG_2D => [sz(w), sz(h), 0, 3],
+                img_type::IMG_3D => [sz(w), sz(h), sz(12), 3],
+                _ => [sz(w), sz(h), if ok { layers } else { 0 }, 3],
+            };
+            assert_eq!(out.v[l][..4], want, "{dim} lane {l}");
+        }
+    }
+}
+
+/// The null (all-zero) T#: loads and resinfo return 0, stores change nothing.
+#[test]
+fn null_tsharp_loads_zero_and_drops_stores() {
+    let t = ImageResource::default();
+    let body = format!(
+        "{}
+         v_mov_b32 v4, 7
+         image_store v4, v[0:1], s[12:19] dmask:0x1 dim:SQ_RSRC_IMG_2D
+         v_mov_b32 v5, 9
+         image_load v5, v[0:1], s[12:19] dmask:0x1 dim:SQ_RSRC_IMG_2D
+         image_get_resinfo v6, v0, s[12:19] dmask:0x1 dim:SQ_RSRC_IMG_2D
+         s_waitcnt vmcnt(0)",
+        tsharp(&t)
+            .replace("s_add_u32 s12, s4, 0x0", "s_mov_b32 s12, 0")
+            .replace("s_addc_u32 s13, s5, 0", "s_mov_b32 s13, 0")
+    );
+    let (out, mem) = run(&body, &[[0; 4]; 32], vec![0x1234; 128]);
+    assert!(out.v.iter().all(|v| v[1] == 0 && v[2] == 0));
+    assert!(mem.iter().all(|&w| w == 0x1234));
+}
+
+/// What softnavi does not execute is a named fault, never a wrong answer: a T# whose TYPE
+/// is not an image type, a swizzled T#, a DIM that does not match the TYPE, an MSAA T#,
+/// a16, sampling; and a T# over unmapped memory is a VM fault.
+#[test]
+fn unexecuted_forms_and_bad_tsharps_are_named_faults() {
+    let ok = t_of(img_type::IMG_2D, 20, 8, 8, 0, 1);
+    let load = "image_load v4, v[0:1], s[12:19] dmask:0x1 dim:SQ_RSRC_IMG_2D";
+    let cases: Vec<(ImageResource, &str, &str)> = vec![
+        (ImageResource { kind: 0, ..ok }, load, "TYPE 0"),
+        (ImageResource { sw_mode: 9, ..ok }, load, "SW_MODE 9"),
+        (ImageResource { kind: img_type::IMG_3D, ..ok }, load, "dim:SQ_RSRC_IMG_2D on a T# of TYPE 10"),
+        (ImageResource { kind: img_type::IMG_2D_MSAA, ..ok }, load, "TYPE 14"),
+        (ImageResource { format: 70, ..ok }, load, "image format 70"),
+        (
+            ok,
+            "image_load v4, v0, s[12:19] dmask:0x1 dim:SQ_RSRC_IMG_2D a16",
+            "image_load with a16 is decoded but not executed",
+        ),
+        (
+            ok,
+            "image_sample v4, v[0:1], s[12:19], s[20:23] dmask:0x1 dim:SQ_RSRC_IMG_2D",
+            "image_sample is decoded but not executed",
+        ),
+        (
+            ok,
+            "image_atomic_add v4, v[0:1], s[12:19] dmask:0x1 dim:SQ_RSRC_IMG_2D",
+            "image_atomic_add is decoded but not executed",
+        ),
+    ];
+    for (t, inst, want) in cases {
+        let body = format!("{}\n {inst}\n s_waitcnt vmcnt(0)", tsharp(&t));
+        let r = try_run(&body, &[[1, 1, 0, 0]; 32], vec![0; 256]).expect_err(inst);
+        assert_eq!(r.kind, ReportKind::IllegalInstruction, "{inst}: {r}");
+        assert!(r.to_string().contains(want), "{inst}: want {want:?} in\n{r}");
+    }
+    // A T# 1 MiB past the data buffer: the load is a VM fault at the texel's address.
+    let far = ImageResource { base: 1 << 20, ..ok };
+    let r = try_run(&format!("{}\n {load}\n s_waitcnt vmcnt(0)", tsharp(&far)), &[[1, 1, 0, 0]; 32], vec![0; 256])
+        .expect_err("VM fault");
+    assert!(r.to_string().contains("VM fault"), "{r}");
+}
