@@ -7,10 +7,13 @@
 //! images (MIMG execution and the image descriptor types), so no format reports a sampled
 //! or storage feature.
 //!
-//! Layout: every image is stored linearly, level by level, each level's array layers one
-//! after the other, rows padded to [`ROW_ALIGN`] bytes. That is the layout LINEAR tiling
-//! exposes through `vkGetImageSubresourceLayout`; OPTIMAL tiling uses it too for now (its
-//! layout is opaque to applications, and gfx11's swizzled modes come with MIMG execution).
+//! Layout: gfx11's linear layout (SW_MODE 0), as the GPU model's T# defines it
+//! (`gpu::rsrc::ImageResource::linear_level`, after AMD's addrlib): each array layer (or
+//! depth slice of a 3D image) holds the whole mip chain, smallest level first, rows padded
+//! to 256 bytes; the slices follow one another. LINEAR tiling exposes it through
+//! `vkGetImageSubresourceLayout`; OPTIMAL tiling uses it too for now (its layout is opaque
+//! to applications; gfx11's swizzled modes are not modelled). The rule is defined for
+//! texels of a power-of-two size only, so 3-, 6-, 12- and 24-byte formats have no images.
 
 use std::sync::Arc;
 
@@ -18,10 +21,6 @@ use ash::vk;
 
 use crate::handle::{chain_mut, destroy, guard, object, slice, Object};
 use crate::memory::DeviceMemory;
-
-/// Row pitch alignment in bytes (softnavi's choice: a multiple of every texel size up to 32
-/// bytes and of a cache line, so rows never share a line).
-pub const ROW_ALIGN: u64 = 256;
 
 /// Alignment of an image's memory: 64 KiB, the block of gfx11's largest standard swizzle
 /// modes (`SW_64KB_*`), so that a later swizzled layout needs no other alignment.
@@ -47,15 +46,17 @@ pub fn texel_size(f: vk::Format) -> Option<u64> {
     })
 }
 
-/// One mip level's place in the image: offset of its first layer, row and layer pitches.
+/// One mip level's place in the image: the offset of its first layer (or depth slice),
+/// the row pitch, and the distances between depth slices and between layers (both the
+/// slice pitch of the gfx11 linear layout, or 0 where the image has no such dimension).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Level {
     pub offset: u64,
     pub row_pitch: u64,
-    /// Bytes of one depth slice.
     pub depth_pitch: u64,
-    /// Bytes of one array layer of this level (all its slices).
     pub layer_pitch: u64,
+    /// Bytes of one layer (or depth slice) of this level: its rows.
+    pub size: u64,
 }
 
 /// Combined depth/stencil formats: their aspects are copied separately, in buffer layouts
@@ -67,7 +68,7 @@ pub const COMBINED_DEPTH_STENCIL: [vk::Format; 3] =
 /// through the command processor's DMA for every format transfer.rs can copy. Shaders
 /// cannot access images yet: no sampled or storage feature.
 pub fn features(f: vk::Format) -> vk::FormatFeatureFlags2 {
-    if texel_size(f).is_none() || COMBINED_DEPTH_STENCIL.contains(&f) {
+    if !texel_size(f).is_some_and(u64::is_power_of_two) || COMBINED_DEPTH_STENCIL.contains(&f) {
         return vk::FormatFeatureFlags2::empty();
     }
     vk::FormatFeatureFlags2::TRANSFER_SRC | vk::FormatFeatureFlags2::TRANSFER_DST
@@ -135,8 +136,12 @@ fn check(info: &vk::ImageCreateInfo<'_>) -> Result<u64, String> {
     if info.flags.intersects(unsupported) {
         return Err(format!("sparse, protected and disjoint images are not supported ({:?})", info.flags));
     }
-    let texel =
-        texel_size(info.format).ok_or_else(|| format!("format {:?} is not supported for images", info.format))?;
+    let texel = texel_size(info.format)
+        .filter(|t| t.is_power_of_two())
+        .ok_or_else(|| format!("format {:?} is not supported for images", info.format))?;
+    if info.samples != vk::SampleCountFlags::TYPE_1 {
+        return Err(format!("multisampled images are not supported ({:?})", info.samples));
+    }
     let e = info.extent;
     if e.width == 0 || e.height == 0 || e.depth == 0 || info.mip_levels == 0 || info.array_layers == 0 {
         return Err(format!("empty image: extent {e:?}, {} levels, {} layers", info.mip_levels, info.array_layers));
@@ -144,29 +149,62 @@ fn check(info: &vk::ImageCreateInfo<'_>) -> Result<u64, String> {
     if info.mip_levels > 32 - e.width.max(e.height).max(e.depth).leading_zeros() {
         return Err(format!("{} mip levels for an extent of {e:?}", info.mip_levels));
     }
-    Ok(texel * info.samples.as_raw().max(1) as u64)
+    Ok(texel)
 }
 
-/// The levels of an image of `texel`-byte texels (samples included) and its size.
-fn lay_out(e: vk::Extent3D, mips: u32, layers: u32, texel: u64) -> Option<(Vec<Level>, u64)> {
-    let mut offset = 0u64;
-    let mut levels = Vec::with_capacity(mips as usize);
-    for m in 0..mips {
-        let (w, h, d) = ((e.width >> m).max(1) as u64, (e.height >> m).max(1) as u64, (e.depth >> m).max(1) as u64);
-        let row_pitch = w.checked_mul(texel)?.next_multiple_of(ROW_ALIGN);
-        let depth_pitch = row_pitch.checked_mul(h)?;
-        let layer_pitch = depth_pitch.checked_mul(d)?;
-        levels.push(Level { offset, row_pitch, depth_pitch, layer_pitch });
-        offset = offset.checked_add(layer_pitch.checked_mul(layers as u64)?)?;
+/// The T# fields that decide the layout of an image (`gpu::rsrc`'s rule reads them), or
+/// `None` when the extent does not fit them.
+fn resource(info: &vk::ImageCreateInfo<'_>) -> Option<gpu::rsrc::ImageResource> {
+    use gpu::rsrc::img_type::*;
+    let e = info.extent;
+    let (kind, depth) = match info.image_type {
+        vk::ImageType::TYPE_1D if info.array_layers > 1 => (IMG_1D_ARRAY, info.array_layers - 1),
+        vk::ImageType::TYPE_1D => (IMG_1D, 0),
+        vk::ImageType::TYPE_3D => (IMG_3D, e.depth - 1),
+        _ if info.array_layers > 1 => (IMG_2D_ARRAY, info.array_layers - 1),
+        _ => (IMG_2D, 0),
+    };
+    // The T#'s field widths: 14-bit width and height, 13-bit depth, 4-bit MAX_MIP.
+    let fits = e.width <= 1 << 14 && e.height <= 1 << 14 && depth < 1 << 13 && info.mip_levels <= 16;
+    fits.then(|| gpu::rsrc::ImageResource {
+        kind,
+        width: e.width - 1,
+        height: e.height - 1,
+        depth,
+        max_mip: info.mip_levels - 1,
+        last_level: info.mip_levels - 1,
+        ..Default::default()
+    })
+}
+
+/// The levels of an image of `texel`-byte texels, in gfx11's linear layout, and its size.
+fn lay_out(info: &vk::ImageCreateInfo<'_>, texel: u64) -> Option<(Vec<Level>, u64)> {
+    let r = resource(info)?;
+    let three_d = info.image_type == vk::ImageType::TYPE_3D;
+    let mut levels = Vec::with_capacity(info.mip_levels as usize);
+    let mut slice = 0;
+    for m in 0..info.mip_levels {
+        let l = r.linear_level(texel as u32, m)?;
+        let [_, h, _] = r.level_extent(m);
+        slice = l.slice_pitch;
+        levels.push(Level {
+            offset: l.offset,
+            row_pitch: l.row_pitch,
+            depth_pitch: if three_d { l.slice_pitch } else { 0 },
+            layer_pitch: if three_d { 0 } else { l.slice_pitch },
+            size: l.row_pitch * h as u64,
+        });
     }
-    Some((levels, offset))
+    let slices = if three_d { info.extent.depth } else { info.array_layers } as u64;
+    Some((levels, slice.checked_mul(slices)?))
 }
 
 impl Image {
     fn new(info: &vk::ImageCreateInfo<'_>) -> Result<Image, String> {
         let texel = check(info)?;
-        let (levels, size) = lay_out(info.extent, info.mip_levels, info.array_layers, texel)
-            .ok_or_else(|| format!("an image of extent {:?} does not fit in 64 bits", info.extent))?;
+        let (levels, size) = lay_out(info, texel).ok_or_else(|| {
+            format!("an image of extent {:?} and {} layers is too large", info.extent, info.array_layers)
+        })?;
         Ok(Image {
             image_type: info.image_type,
             format: info.format,
@@ -193,9 +231,10 @@ impl Image {
     /// `vkGetImageSubresourceLayout` for one aspect, level and layer.
     pub fn subresource_layout(&self, level: u32, layer: u32) -> vk::SubresourceLayout {
         let Some(l) = self.levels.get(level as usize) else { return vk::SubresourceLayout::default() };
+        let depth = (self.extent.depth >> level).max(1) as u64;
         vk::SubresourceLayout {
             offset: l.offset + l.layer_pitch * layer as u64,
-            size: l.layer_pitch,
+            size: l.depth_pitch * (depth - 1) + l.size,
             row_pitch: l.row_pitch,
             array_pitch: l.layer_pitch,
             depth_pitch: l.depth_pitch,
@@ -564,35 +603,44 @@ mod tests {
         assert_eq!(texel_size(vk::Format::ASTC_4X4_UNORM_BLOCK), None);
     }
 
-    /// A 100x60 RGBA8 image with 3 levels and 2 layers: rows padded to 256 bytes, levels
-    /// one after the other, each level's layers together.
+    /// A 100x60 RGBA8 image with 3 levels and 2 layers in gfx11's linear layout (addrlib's
+    /// rule, written out): rows padded to 256 bytes; each layer holds the mip chain,
+    /// smallest level first; the layers follow one another.
     #[test]
-    fn linear_layout_pads_rows_and_stacks_levels_then_layers() {
+    fn linear_layout_is_gfx11s_mip_chain_per_layer() {
         let e = vk::Extent3D { width: 100, height: 60, depth: 1 };
         let i = Image::new(&info(vk::Format::R8G8B8A8_UNORM, e, 3, 2)).unwrap();
-        // Level 0: 400 bytes a row -> 512; 60 rows.
-        assert_eq!(i.levels[0], Level { offset: 0, row_pitch: 512, depth_pitch: 512 * 60, layer_pitch: 512 * 60 });
-        // Level 1: 50x30, 200 -> 256.
-        assert_eq!(i.levels[1].offset, 2 * 512 * 60);
-        assert_eq!((i.levels[1].row_pitch, i.levels[1].layer_pitch), (256, 256 * 30));
-        // Level 2: 25x15.
-        assert_eq!(i.levels[2].offset, 2 * 512 * 60 + 2 * 256 * 30);
-        assert_eq!(i.size, 2 * 512 * 60 + 2 * 256 * 30 + 2 * 256 * 15);
+        // Level 0: 400 bytes a row -> 512, 60 rows; level 1: 50x30, 200 -> 256; level 2:
+        // 25x15, 100 -> 256.
+        let sizes = [512 * 60, 256 * 30, 256 * 15];
+        let slice: u64 = sizes.iter().sum();
+        let offsets = [sizes[2] + sizes[1], sizes[2], 0];
+        for m in 0..3 {
+            let l = i.levels[m];
+            assert_eq!((l.offset, l.size, l.layer_pitch, l.depth_pitch), (offsets[m], sizes[m], slice, 0), "level {m}");
+        }
+        assert_eq!((i.levels[0].row_pitch, i.levels[1].row_pitch, i.levels[2].row_pitch), (512, 256, 256));
+        assert_eq!(i.size, 2 * slice);
         let l = i.subresource_layout(1, 1);
-        assert_eq!((l.offset, l.row_pitch, l.size), (2 * 512 * 60 + 256 * 30, 256, 256 * 30));
+        assert_eq!((l.offset, l.row_pitch, l.size, l.array_pitch), (slice + sizes[2], 256, sizes[1], slice));
         let r = i.requirements();
         assert_eq!((r.alignment, r.size % IMAGE_ALIGN), (IMAGE_ALIGN, 0));
         assert!(r.size >= i.size);
     }
 
+    /// A 3D image: each depth slice of level 0 holds a whole mip chain.
     #[test]
-    fn a_3d_level_holds_its_slices() {
+    fn a_3d_image_is_slices_of_mip_chains() {
         let e = vk::Extent3D { width: 8, height: 4, depth: 4 };
         let i = Image::new(&info(vk::Format::R32_SFLOAT, e, 3, 1)).unwrap();
-        assert_eq!(i.levels[0], Level { offset: 0, row_pitch: 256, depth_pitch: 1024, layer_pitch: 4096 });
-        // 4x2x2, then 2x1x1.
-        assert_eq!(i.levels[1], Level { offset: 4096, row_pitch: 256, depth_pitch: 512, layer_pitch: 1024 });
-        assert_eq!(i.levels[2].layer_pitch, 256);
+        // 8x4 -> 256 x 4 rows; 4x2 -> 256 x 2; 2x1 -> 256.
+        let slice = 1024 + 512 + 256;
+        assert_eq!(i.levels[0], Level { offset: 768, row_pitch: 256, depth_pitch: slice, layer_pitch: 0, size: 1024 });
+        assert_eq!(i.levels[1].offset, 256);
+        assert_eq!(i.levels[2].offset, 0);
+        assert_eq!(i.size, 4 * slice);
+        // Level 0 spans its four depth slices.
+        assert_eq!(i.subresource_layout(0, 0).size, 3 * slice + 1024);
     }
 
     fn err(i: &vk::ImageCreateInfo<'_>) -> String {
@@ -606,7 +654,11 @@ mod tests {
         assert!(err(&info(vk::Format::R8_UNORM, e, 4, 1)).contains("mip levels"));
         assert!(Image::new(&info(vk::Format::R8_UNORM, vk::Extent3D { width: 0, height: 4, depth: 1 }, 1, 1)).is_err());
         let huge = vk::Extent3D { width: u32::MAX, height: u32::MAX, depth: u32::MAX };
-        assert!(err(&info(vk::Format::R64G64B64A64_SFLOAT, huge, 1, u32::MAX)).contains("64 bits"));
+        assert!(err(&info(vk::Format::R64G64B64A64_SFLOAT, huge, 1, u32::MAX)).contains("too large"));
+        // gfx11's linear rule is for power-of-two texel sizes.
+        assert!(err(&info(vk::Format::R8G8B8_UNORM, e, 1, 1)).contains("not supported"));
+        let msaa = info(vk::Format::R8_UNORM, e, 1, 1).samples(vk::SampleCountFlags::TYPE_4);
+        assert!(err(&msaa).contains("multisampled"));
         let sparse = info(vk::Format::R8_UNORM, e, 1, 1).flags(vk::ImageCreateFlags::SPARSE_BINDING);
         assert!(err(&sparse).contains("sparse"));
     }
