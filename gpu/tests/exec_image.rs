@@ -422,3 +422,28 @@ fn unexecuted_forms_and_bad_tsharps_are_named_faults() {
         .expect_err("VM fault");
     assert!(r.to_string().contains("VM fault"), "{r}");
 }
+
+/// RDNA3-NOTES, "Memory counters and s_waitcnt", under the debug checker: an image_load's
+/// data register read before the `s_waitcnt vmcnt` that retires it is a wave fault; with
+/// the wait it runs.
+#[test]
+fn the_checker_sees_image_load_registers() {
+    let t = t_of(img_type::IMG_2D, 20, 4, 4, 0, 1);
+    let env = |mem: Vec<u32>| WaveEnv { mem, check: true, ..WaveEnv::default() };
+    let body = |wait: &str| {
+        format!(
+            "{}
+             v_mov_b32 v0, 0
+             v_mov_b32 v1, 0
+             image_load v4, v[0:1], s[12:19] dmask:0x1 dim:SQ_RSRC_IMG_2D
+             {wait}
+             v_add_nc_u32 v5, v4, v4",
+            tsharp(&t)
+        )
+    };
+    let early = common::try_run_wave_env(&body(""), &[[0; 4]; 32], false, &env(vec![3; 256]));
+    let report = early.err().expect("the read before the wait is a fault");
+    assert!(format!("{report:?}").contains("Memory counters and s_waitcnt"), "{report:?}");
+    let ok = common::try_run_wave_env(&body("s_waitcnt vmcnt(0)"), &[[0; 4]; 32], false, &env(vec![3; 256]));
+    assert!(ok.is_ok(), "{:?}", ok.err());
+}

@@ -245,6 +245,33 @@ impl Regs {
     }
 }
 
+/// The registers of the MIMG instructions the executor runs (exec/image.rs): the data
+/// (dmask's components, two per register with D16), the address (the dim's coordinates and
+/// the mip level; with NSA one register each) and the T#.
+fn mimg_regs(r: &mut Regs, i: &Inst) {
+    use crate::isa::decode::mimg;
+    let (load, store) = match i.op {
+        Op::IMAGE_LOAD | Op::IMAGE_LOAD_MIP | Op::IMAGE_GET_RESINFO => (true, false),
+        Op::IMAGE_STORE | Op::IMAGE_STORE_MIP => (false, true),
+        _ => return,
+    };
+    let n = (i.imm & mimg::DMASK).count_ones();
+    let data = if i.imm & mimg::D16 != 0 { n.div_ceil(2) } else { n };
+    r.push(i.dst, data, load && !store);
+    let dim = (i.imm >> mimg::DIM_SHIFT & 7) as usize;
+    let mip = matches!(i.op, Op::IMAGE_LOAD_MIP | Op::IMAGE_STORE_MIP) as usize;
+    let addr = if i.op == Op::IMAGE_GET_RESINFO { 1 } else { super::image::COORDS.get(dim).map_or(0, |c| c + mip) };
+    if i.imm & mimg::NSA != 0 {
+        r.push(i.src[0], 1, false);
+        for k in 1..addr {
+            r.push(Operand::Vgpr((i.ext >> (8 * (k - 1)) & 0xff) as u16), 1, false);
+        }
+    } else {
+        r.push(i.src[0], addr as u32, false);
+    }
+    r.push(i.src[1], if i.imm & mimg::R128 != 0 { 4 } else { 8 }, false);
+}
+
 /// The register operands of `i` with the widths its encoding gives each slot (as the
 /// decoder's tuple check reads them).
 fn regs(i: &Inst, wave64: bool) -> Regs {
@@ -290,8 +317,9 @@ fn regs(i: &Inst, wave64: bool) -> Regs {
             }
             r.push(i.src[2], if info.enc == Encoding::Global { 2 } else { 1 }, false);
         }
-        // Not executed (graphics-only or image): no operand reaches a register here.
-        Encoding::Mimg | Encoding::Exp | Encoding::Vinterp | Encoding::Ldsdir | Encoding::Vopd => {}
+        Encoding::Mimg => mimg_regs(&mut r, i),
+        // Not executed (graphics-only): no operand reaches a register here.
+        Encoding::Exp | Encoding::Vinterp | Encoding::Ldsdir | Encoding::Vopd => {}
         _ => {
             let k = |s: usize| n(slot_ty(i.op, s, wave64));
             r.push(i.dst, k(0), true);

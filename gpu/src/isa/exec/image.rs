@@ -52,7 +52,7 @@ use crate::isa::table::Op;
 use crate::rsrc::{img_type, ImageResource, SW_LINEAR};
 
 /// Coordinate VGPRs per DIM (1D, 2D, 3D, CUBE, 1D_ARRAY, 2D_ARRAY).
-const COORDS: [usize; 6] = [1, 2, 3, 3, 2, 3];
+pub(super) const COORDS: [usize; 6] = [1, 2, 3, 3, 2, 3];
 
 /// The T# type a DIM addresses; CUBE and 2D_ARRAY share one.
 fn dim_type(dim: u32) -> u32 {
