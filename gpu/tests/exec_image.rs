@@ -442,7 +442,7 @@ fn the_checker_sees_image_load_registers() {
         )
     };
     let early = common::try_run_wave_env(&body(""), &[[0; 4]; 32], false, &env(vec![3; 256]));
-    let report = early.err().expect("the read before the wait is a fault");
+    let Err(report) = early else { panic!("the read before the wait is not a fault") };
     assert!(format!("{report:?}").contains("Memory counters and s_waitcnt"), "{report:?}");
     let ok = common::try_run_wave_env(&body("s_waitcnt vmcnt(0)"), &[[0; 4]; 32], false, &env(vec![3; 256]));
     assert!(ok.is_ok(), "{:?}", ok.err());
