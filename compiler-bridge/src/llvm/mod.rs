@@ -147,12 +147,36 @@ pub fn compile_ir(ir: &str, opts: &CodegenOptions) -> Result<Vec<u8>, CompileErr
 /// the processes. Invalid IR is an error from both, never an abort.
 pub fn compile_ir_with(ir: &str, opts: &CodegenOptions, backend: Backend) -> Result<Vec<u8>, CompileError> {
     match backend {
+        // The SLP vectoriser of the in-process pipeline cannot be turned off (its
+        // PassBuilderOptions setting has no effect there): such modules go to clang.
+        Backend::InProcess if !slp_safe(ir) => {
+            tracing::debug!("8- or 16-bit buffer accesses: compiled by clang-19 without SLP vectorisation");
+            process::compile(ir, opts)
+        }
         Backend::InProcess => {
             let llvm = ffi::Llvm::get().map_err(|e| CompileError::Tool(format!("libLLVM 19: {e}")))?;
             llvm.compile(ir, opts.wave64)
         }
         Backend::Process => process::compile(ir, opts),
     }
+}
+
+/// Whether the SLP vectoriser may run on `ir`. LLVM 19's AMDGPU instruction selection
+/// cannot legalise buffer fat pointer (`addrspace(7)`) loads and stores of i8 vectors
+/// (any width) or `<3 x i16>` / `<3 x half>` loads: "Do not know how to split / widen this
+/// operator" is a fatal error that ends the process. The lowering already splits such
+/// accesses into scalar ones (`split_vector_access`), but SLP merges the scalars back, so
+/// a module that has 8- or 16-bit scalar buffer accesses is compiled without it: by the
+/// clang process with `-fno-slp-vectorize`, whichever backend was chosen.
+pub(crate) fn slp_safe(ir: &str) -> bool {
+    !ir.lines().any(|l| {
+        let narrow =
+            |op: &str, ty: &str| l.contains(&format!("{op} {ty}")) || l.contains(&format!("{op} volatile {ty}"));
+        l.contains("ptr addrspace(7)")
+            && ["i8", "i16", "half"]
+                .iter()
+                .any(|t| narrow("load", &format!("{t},")) || narrow("store", &format!("{t} ")))
+    })
 }
 
 /// Target flags shared by every invocation.
@@ -259,5 +283,16 @@ mod tests {
         assert!(pick("inproc", missing).unwrap_err().contains("not found"));
         assert!(pick("llvm", loaded).is_err());
         assert!(select("", missing).unwrap().1.contains("not found"), "the log says why");
+    }
+}
+
+#[cfg(test)]
+mod slp_tests {
+    #[test]
+    fn narrow_buffer_accesses_turn_slp_off() {
+        assert!(!super::slp_safe("  store i8 %t40, ptr addrspace(7) %v70, align 1"));
+        assert!(!super::slp_safe("  %a = load i16, ptr addrspace(7) %p, align 2"));
+        assert!(super::slp_safe("  store i8 %t40, ptr addrspace(1) %v70, align 1"));
+        assert!(super::slp_safe("  %t21 = load <4 x i32>, ptr addrspace(7) %v27, align 4"));
     }
 }

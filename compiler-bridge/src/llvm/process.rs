@@ -45,6 +45,9 @@ pub(super) fn compile(ir: &str, opts: &CodegenOptions) -> Result<Vec<u8>, Compil
     if opts.wave64 {
         args.push("-mwavefrontsize64".as_ref());
     }
+    if !super::slp_safe(ir) {
+        args.push("-fno-slp-vectorize".as_ref());
+    }
     run(Tool::Clang, &args)?;
     run(Tool::Lld, &["-shared".as_ref(), obj.as_os_str(), "-o".as_ref(), so.as_os_str()])?;
     std::fs::read(&so).map_err(|e| CompileError::Tool(format!("read {}: {e}", so.display())))

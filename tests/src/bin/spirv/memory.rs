@@ -178,6 +178,38 @@ fn scalar_cases(out: &mut Vec<Case>) {
             }),
     );
 
+    // std430 struct { i8vec2 a @0; i8vec3 b @4; i8vec4 c @8; i16vec3 d @16 }, stride 24.
+    let a: Vec<i32> = u32s(10).iter().take(4 * N).map(|&v| (v >> 16) as i32 - 32768).collect();
+    let mut want_s = vec![0u8; 24 * N];
+    let mut want_r = Vec::with_capacity(4 * N);
+    for (i, v) in a.chunks(4).enumerate() {
+        let s = &mut want_s[24 * i..24 * (i + 1)];
+        let b8 = |x: i32| x as i8;
+        let b16 = |x: i32| x as i16;
+        s[0..2].copy_from_slice(&[b8(v[0]) as u8, b8(v[1]) as u8]);
+        s[4..7].copy_from_slice(&[b8(v[1]) as u8, b8(v[2]) as u8, b8(v[3]) as u8]);
+        s[8..12].copy_from_slice(&[b8(v[0]) as u8, b8(v[1]) as u8, b8(v[2]) as u8, b8(v[3]) as u8]);
+        for (k, x) in [v[0], v[2], v[3]].into_iter().enumerate() {
+            s[16 + 2 * k..18 + 2 * k].copy_from_slice(&b16(x).to_le_bytes());
+        }
+        let c = [b8(v[0]), b8(v[1]), b8(v[2]), b8(v[3])].map(i32::from);
+        let b = [b8(v[1]), b8(v[2]), b8(v[3])].map(i32::from);
+        let d = [b16(v[0]), b16(v[2]), b16(v[3])].map(i32::from);
+        let ab = [b8(v[0]), b8(v[1])].map(i32::from);
+        want_r.extend([c[0] + b[0] + d[0] + ab[0], c[1] + b[1] + d[1] + ab[1], c[2] + b[2] + d[2], c[3] + 1]);
+    }
+    out.push(
+        Case::new("memory/storage8_struct", [2, 1, 1])
+            .needs(&[Need::StorageBuffer8, Need::Int8, Need::StorageBuffer16, Need::Int16])
+            .storage_of(&a)
+            .output(24 * N)
+            .output(16 * N)
+            .check(move |o| {
+                o.expect(1, &want_s, Tol::Exact)?;
+                o.expect(2, &want_r, Tol::Exact)
+            }),
+    );
+
     let mut push = vec![(-7i8) as u8, 200];
     push.extend_from_slice(&(-1234i16).to_le_bytes());
     push.extend_from_slice(&50000u16.to_le_bytes());
