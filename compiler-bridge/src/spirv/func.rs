@@ -1499,6 +1499,9 @@ impl<'c, 'a> FnCx<'c, 'a> {
                 let a = self.val(inst.id(0)?)?;
                 let (w, _, _) = self.m.scalar_kind(a.ty)?;
                 let (rw, _, _) = self.m.scalar_kind(inst.rtype()?)?;
+                if op == FConvert && rw < w {
+                    return self.fptrunc_rounded(inst, &a);
+                }
                 let llop = match (op, rw.cmp(&w)) {
                     (_, std::cmp::Ordering::Equal) => return self.alias(inst, a.text),
                     (UConvert, std::cmp::Ordering::Greater) => "zext",
@@ -1557,6 +1560,42 @@ impl<'c, 'a> FnCx<'c, 'a> {
     pub fn alias(&mut self, inst: &dr::Instruction, text: String) -> Result<(), CompileError> {
         self.set(inst.result()?, inst.rtype()?, text);
         Ok(())
+    }
+
+    /// A narrowing OpFConvert under its `FPRoundingMode` decoration. RTE (and none) is
+    /// `fptrunc`. RTZ, which LLVM 19 cannot select on gfx11 (`llvm.fptrunc.round` with
+    /// "round.towardzero": "Cannot select"), is `fptrunc` stepped one unit toward zero where
+    /// it rounded away: when the result, widened back (exactly), has a larger magnitude
+    /// than the source, the result's bit pattern less one is the neighbour toward zero
+    /// (overflow to infinity becomes the largest finite value; NaN and exact results stay).
+    fn fptrunc_rounded(&mut self, inst: &dr::Instruction, a: &Val) -> Result<(), CompileError> {
+        use spirv::FPRoundingMode as M;
+        match self.m.deco.fp_rounding.get(&inst.result()?).copied() {
+            None | Some(M::RTE) => return self.convert(inst, a, "fptrunc"),
+            Some(M::RTZ) => {}
+            Some(m) => return Err(CompileError::unsupported(format!("OpFConvert with FPRoundingMode {m:?}"))),
+        }
+        let (st, dt) = (self.m.llty(a.ty)?, self.m.llty(inst.rtype()?)?);
+        let it = dt.replace("half", "i16").replace("float", "i32");
+        let one = match dt.strip_prefix('<').and_then(|s| s.split_once(" x ")) {
+            Some((n, e)) => {
+                let e = if e.starts_with("half") { "i16" } else { "i32" };
+                let n: usize = n.parse().map_err(|_| inst.bad("vector width"))?;
+                format!("<{}>", vec![format!("{e} 1"); n].join(", "))
+            }
+            None => "1".into(),
+        };
+        let near = self.def(format!("fptrunc {st} {} to {dt}", a.text));
+        let back = self.def(format!("fpext {dt} {near} to {st}"));
+        let sfx = intrinsic_suffix(&st);
+        let back_abs = self.call_intrinsic(&st, &format!("llvm.fabs.{sfx}"), &[format!("{st} {back}")]);
+        let src_abs = self.call_intrinsic(&st, &format!("llvm.fabs.{sfx}"), &[format!("{st} {}", a.text)]);
+        let away = self.def(format!("fcmp ogt {st} {back_abs}, {src_abs}"));
+        let bits = self.def(format!("bitcast {dt} {near} to {it}"));
+        let less = self.def(format!("sub {it} {bits}, {one}"));
+        let toward = self.def(format!("bitcast {it} {less} to {dt}"));
+        let r = self.def(format!("select {} {away}, {dt} {toward}, {dt} {near}", bool_ty(&dt)));
+        self.alias(inst, r)
     }
 
     fn convert(&mut self, inst: &dr::Instruction, a: &Val, llop: &str) -> Result<(), CompileError> {

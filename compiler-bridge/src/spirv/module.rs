@@ -127,6 +127,8 @@ pub(crate) struct Decorations {
     pub block: HashSet<Id>,
     pub buffer_block: HashSet<Id>,
     pub no_contraction: HashSet<Id>,
+    /// `FPRoundingMode` of conversion results (RTE is what `fptrunc` does anyway).
+    pub fp_rounding: HashMap<Id, spirv::FPRoundingMode>,
     /// `MatrixStride` of struct members.
     pub matrix_stride: HashMap<(Id, u32), u32>,
     /// Struct members decorated `RowMajor`.
@@ -316,6 +318,12 @@ impl<'a> Module<'a> {
             (None, Decoration::NoContraction) => {
                 self.deco.no_contraction.insert(target);
             }
+            (None, Decoration::FPRoundingMode) => match inst.operands.get(at) {
+                Some(dr::Operand::FPRoundingMode(m)) => {
+                    self.deco.fp_rounding.insert(target, *m);
+                }
+                _ => return Err(inst.bad("FPRoundingMode without a rounding mode")),
+            },
             (Some(m), Decoration::Offset) => {
                 self.deco.offsets.insert((target, m), inst.lit(at)?);
             }

@@ -210,6 +210,35 @@ fn scalar_cases(out: &mut Vec<Case>) {
             }),
     );
 
+    // RTZ f32 -> f16: values between half's neighbours, past its largest finite value, in
+    // its subnormal range, negative, exact, infinite and NaN; then random ones. The
+    // expected halves are the truncation of the f32's exact value (checked on lavapipe).
+    let mut a: Vec<f32> =
+        vec![1.000_9, 65_519.0, 70_000.0, -70_000.0, 1.0e-6, -3.0e-7, 0.1, -0.1, 2.0, f32::INFINITY, -0.0];
+    a.extend(u32s(11).iter().map(|&u| f32::from_bits(u & 0x8fff_ffff)).take(2 * N - a.len()));
+    let rtz = |x: f32| -> u16 {
+        let h = f16::from_f32(x);
+        if x.is_nan() || h.to_f32().abs() <= x.abs() {
+            h.to_bits()
+        } else {
+            h.to_bits() - 1
+        }
+    };
+    let want_o: Vec<u16> = a.iter().map(|&x| rtz(x)).collect();
+    let want_p: Vec<u16> = a.chunks(2).map(|v| rtz(v[0])).collect();
+    assert_eq!(&want_o[..4], &[0x3c00, 0x7bff, 0x7bff, 0xfbff], "the reference's own edge cases");
+    out.push(
+        Case::new("memory/fconvert_rtz", [2, 1, 1])
+            .needs(&[Need::StorageBuffer16])
+            .storage_of(&a)
+            .output(4 * N)
+            .output(2 * N)
+            .check(move |o| {
+                o.expect(1, &want_o, Tol::Exact)?;
+                o.expect(2, &want_p, Tol::Exact)
+            }),
+    );
+
     let mut push = vec![(-7i8) as u8, 200];
     push.extend_from_slice(&(-1234i16).to_le_bytes());
     push.extend_from_slice(&50000u16.to_le_bytes());
