@@ -213,6 +213,33 @@ const ATAN_POLY: [f64; 8] = [
 ];
 
 impl FnCx<'_, '_> {
+    /// `llvm.frexp` of `x` (type `t`, exponents `ity`): (mantissa, exponent). Vectors of
+    /// half go component by component: LLVM 19 cannot widen a `<3 x half>` frexp ("Do not
+    /// know how to widen the result of this operator", a fatal error).
+    fn frexp(&mut self, t: &str, ity: &str, x: &str) -> (String, String) {
+        let one = |this: &mut Self, t: &str, ity: &str, x: &str| {
+            let pair = this.call_intrinsic(
+                &format!("{{ {t}, {ity} }}"),
+                &format!("llvm.frexp.{}.{}", intrinsic_suffix(t), intrinsic_suffix(ity)),
+                &[format!("{t} {x}")],
+            );
+            let m = this.def(format!("extractvalue {{ {t}, {ity} }} {pair}, 0"));
+            (m, this.def(format!("extractvalue {{ {t}, {ity} }} {pair}, 1")))
+        };
+        let Some(n) = t.strip_prefix('<').and_then(|s| s.strip_suffix(" x half>")).and_then(|n| n.parse::<u32>().ok())
+        else {
+            return one(self, t, ity, x);
+        };
+        let (mut m, mut e) = ("poison".to_string(), "poison".to_string());
+        for k in 0..n {
+            let xk = self.def(format!("extractelement {t} {x}, i32 {k}"));
+            let (mk, ek) = one(self, "half", "i32", &xk);
+            m = self.def(format!("insertelement {t} {m}, half {mk}, i32 {k}"));
+            e = self.def(format!("insertelement {ity} {e}, i32 {ek}, i32 {k}"));
+        }
+        (m, e)
+    }
+
     /// Float constant `v` of (scalar or vector) type `ty`.
     fn fk(&self, ty: Id, v: f64) -> Result<String, CompileError> {
         let (width, _, _) = self.m.scalar_kind(ty)?;
@@ -556,13 +583,7 @@ impl FnCx<'_, '_> {
                     Some((count, _)) => format!("<{count} x i32>"),
                     None => "i32".to_string(),
                 };
-                let pair = self.call_intrinsic(
-                    &format!("{{ {t}, {ity} }}"),
-                    &format!("llvm.frexp.{sfx}.{}", intrinsic_suffix(&ity)),
-                    &[format!("{t} {xs}")],
-                );
-                let mant = self.def(format!("extractvalue {{ {t}, {ity} }} {pair}, 0"));
-                let e = self.def(format!("extractvalue {{ {t}, {ity} }} {pair}, 1"));
+                let (mant, e) = self.frexp(&t, &ity, &xs);
                 if number == n::FREXP {
                     let p = self.val(arg(1)?)?;
                     let (asp, rule, pointee) = self.pointer_info(&p)?;

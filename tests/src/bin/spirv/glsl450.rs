@@ -91,7 +91,18 @@ fn map(v: &[f32], f: impl Fn(f64) -> f64) -> Vec<f64> {
 
 pub fn cases() -> Vec<Case> {
     let mut out = vec![rounding(), trig(), atan(), hyperbolic(), exp_log(), minmax(), nminmax(), mix_step()];
-    out.extend([frexp_ldexp(), modf(), forms(), pack(), unpack(), geometry(), find_bits(), double(), half()]);
+    out.extend([
+        frexp_ldexp(),
+        frexp_half3(),
+        modf(),
+        forms(),
+        pack(),
+        unpack(),
+        geometry(),
+        find_bits(),
+        double(),
+        half(),
+    ]);
     out.push(int64());
     out
 }
@@ -563,6 +574,25 @@ fn double() -> Case {
         .output(4 * N)
         .check(move |o| within(&o.get::<f64>(2), &wants, N))
         .expect(3, exps, Tol::Exact)
+}
+
+/// frexp of f16vec3: exact on half inputs (zero, powers of two, the smallest normal and
+/// the largest value, negatives; no subnormals, which an implementation may flush in f16
+/// arithmetic without a DenormPreserve execution mode).
+fn frexp_half3() -> Case {
+    let mut a: Vec<f32> = vec![0.0, 1.0, -0.75, 8.0, 6.103_515_6e-5, -65504.0, 0.5, 3.0, -2.0];
+    a.extend(floats(27, -100.0, 100.0).iter().take(3 * N - a.len()));
+    let a: Vec<f32> = a.iter().map(|&x| f16::from_f32(x).to_f32()).collect();
+    let (m, e): (Vec<f32>, Vec<i32>) = a.iter().map(|&x| frexp(x as f64)).map(|(m, e)| (m as f32, e)).unzip();
+    Case::new("glsl450/frexp_half3", [2, 1, 1])
+        .needs(&[Need::Float16])
+        .storage_of(&a)
+        .output(4 * 3 * N)
+        .output(4 * 3 * N)
+        .check(move |o| {
+            o.expect(1, &m, Tol::Exact)?;
+            o.expect(2, &e, Tol::Exact)
+        })
 }
 
 fn half() -> Case {
