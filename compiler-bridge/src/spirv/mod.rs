@@ -116,6 +116,8 @@ pub(crate) fn parse(words: &[u32]) -> Result<dr::Module, CompileError> {
 
 /// Opcodes `prepare` looks at.
 mod opcode {
+    pub const NAME: u32 = 5;
+    pub const MEMBER_NAME: u32 = 6;
     pub const EXT_INST_IMPORT: u32 = 11;
     pub const EXT_INST: u32 = 12;
     pub const EXECUTION_MODE: u32 = 16;
@@ -131,7 +133,9 @@ mod opcode {
 /// - `OpExecutionModeId` is rewritten into `OpExecutionMode` (same operand layout; rspirv
 ///   decodes the `*Id` modes' operands as ids anyway);
 /// - `NonSemantic.*` extended instructions outside blocks (debug info at module scope) are
-///   dropped: they have no semantics by definition.
+///   dropped: they have no semantics by definition;
+/// - `OpName` / `OpMemberName` whose name is not UTF-8 (rspirv refuses the whole module;
+///   the CTS's opname tests use such names) are dropped: names are debug information.
 fn prepare(words: &[u32]) -> Result<Vec<u32>, CompileError> {
     let mut out = Vec::with_capacity(words.len());
     out.extend_from_slice(words.get(..5).unwrap_or(words));
@@ -155,6 +159,11 @@ fn prepare(words: &[u32]) -> Result<Vec<u32>, CompileError> {
                 }
             }
             opcode::EXT_INST if count >= 4 && !in_block && non_semantic.contains(&inst[3]) => continue,
+            op @ (opcode::NAME | opcode::MEMBER_NAME)
+                if !utf8_name(&inst[if op == opcode::NAME { 2 } else { 3 }.min(count)..]) =>
+            {
+                continue
+            }
             opcode::EXECUTION_MODE_ID => {
                 out.push((inst[0] & 0xffff_0000) | opcode::EXECUTION_MODE);
                 out.extend_from_slice(&inst[1..]);
@@ -167,6 +176,12 @@ fn prepare(words: &[u32]) -> Result<Vec<u32>, CompileError> {
         out.extend_from_slice(inst);
     }
     Ok(out)
+}
+
+/// Whether the literal string in `words` (NUL-terminated, or running to the end) is UTF-8.
+fn utf8_name(words: &[u32]) -> bool {
+    let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).take_while(|b| *b != 0).collect();
+    std::str::from_utf8(&bytes).is_ok()
 }
 
 /// Checked operand access on rspirv instructions: every operand of an input instruction may
@@ -263,6 +278,17 @@ mod tests {
         w.extend([(5 << 16) | opcode::EXT_INST, 2, 3, 1, 7]);
         let out = prepare(&w).unwrap();
         assert_eq!(out.len(), w.len() - 5);
+    }
+
+    /// Names that are not UTF-8 go (rspirv would refuse the module); UTF-8 ones stay.
+    #[test]
+    fn prepare_drops_names_that_are_not_utf8() {
+        let mut w = header();
+        w.extend([(3 << 16) | opcode::NAME, 1, u32::from_le_bytes([b'o', b'k', 0, 0])]);
+        w.extend([(3 << 16) | opcode::NAME, 2, u32::from_le_bytes([0xff, 0xfe, 0, 0])]);
+        w.extend([(4 << 16) | opcode::MEMBER_NAME, 3, 0, u32::from_le_bytes([b'a', 0xc3, 0, 0])]);
+        let out = prepare(&w).unwrap();
+        assert_eq!(out[5..], w[5..8]);
     }
 
     #[test]
