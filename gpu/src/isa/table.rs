@@ -364,7 +364,7 @@ pub mod row {
         const fn edit(self, signed: Option<bool>, d16: Option<D16>, stride: Option<u8>, tid: Option<bool>) -> Facts {
             // Evaluated at compile time: a modifier on a row that is no memory access does
             // not compile.
-            let Kind::Mem(mut x) = self.kind else { panic!("a memory modifier on a row that is not a memory access") };
+            let Kind::Mem(mut x) = self.kind else { panic!("a memory modifier on a row that is not a memory access") }; // ok: const evaluation, a compile error
             if let Some(s) = signed {
                 x.signed = s;
             }
@@ -473,9 +473,11 @@ impl OpInfo {
     /// checks here are compile errors.
     const fn new(op: Op, enc: Encoding, code: u16, name: &'static str, ty: [Ty; 4], flags: u16, f: Facts) -> OpInfo {
         if flags & F::ATOMIC != 0 {
+            // ok: const evaluation, a compile error
             panic!("F::ATOMIC is derived from the facts column (rmw); a row does not state it");
         }
         if is_mem_encoding(enc) != matches!(f.kind, Kind::Mem(_)) {
+            // ok: const evaluation, a compile error
             panic!("memory encodings, and only they, state a memory access (ld, st, rmw, special, ...)");
         }
         let atomic = match f.kind {
@@ -1988,7 +1990,7 @@ mod tests {
                         ("mskor", _) => Mskor,
                         ("wrap", _) => Wrap,
                         ("condxchg32", _) => CondXchg32,
-                        w => panic!("{name}: no operation for {w:?}"),
+                        w => panic!("{name}: no operation for {w:?}"), // ok: a unit test
                     };
                     assert_eq!(m.rmw, Some(want), "{name}");
                     let wide = ty.is_some_and(|w| w.ends_with("64"));
@@ -2019,7 +2021,7 @@ mod tests {
                     match t.iter().position(|w| *w == "format") {
                         Some(p) => assert_eq!((m.comps as usize, m.size), (t[p + 1].len(), 0), "{name}"),
                         None => {
-                            let (signed, bits) = width.unwrap_or_else(|| panic!("{name}: no width"));
+                            let (signed, bits) = width.unwrap_or_else(|| panic!("{name}: no width")); // ok: a unit test
                             assert_eq!((m.comps, m.size as u32 * 8, m.signed), (0, bits, signed), "{name}");
                         }
                     }

@@ -715,7 +715,7 @@ mod tests {
             (Err(FaultKind::MemoryViolation(m)), Some((l, a))) => {
                 assert!(m.contains(&format!("lane {l} at {a:#x}")), "{what}: {m}")
             }
-            (r, _) => panic!("{what}: {r:?}, want MEMVIOL {viol:?}"),
+            (r, _) => panic!("{what}: {r:?}, want MEMVIOL {viol:?}"), // ok: a unit test
         };
         // Load.
         let mut w = wave(lanes);
@@ -873,7 +873,7 @@ mod tests {
                         (Err(FaultKind::MemoryViolation(m)), Some(l)) => {
                             assert!(m.contains(&format!("lane {l} ")), "{m}")
                         }
-                        (r, _) => panic!("{what}: {r:?}"),
+                        (r, _) => panic!("{what}: {r:?}"), // ok: a unit test
                     }
                     for l in 0..lanes {
                         let w_ = if exec >> l & 1 != 0 { want[l] } else { l as u32 + 1 };

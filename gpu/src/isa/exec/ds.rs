@@ -932,7 +932,7 @@ mod tests {
             (Err(FaultKind::MemoryViolation(m)), Some((l, a))) => {
                 assert!(m.contains(&format!("lane {l} at LDS address {a:#x}")), "{what}: {m}")
             }
-            (res, _) => panic!("{what}: {res:?}, want MEMVIOL {viol:?}"),
+            (res, _) => panic!("{what}: {res:?}, want MEMVIOL {viol:?}"), // ok: a unit test
         };
         let mut w = rig::wave(lanes);
         w.set_exec(exec);
@@ -987,7 +987,7 @@ mod tests {
                             (Err(FaultKind::MemoryViolation(m)), Some(l)) => {
                                 assert!(m.contains(&format!("lane {l} ")), "{what}: {m}")
                             }
-                            (res, _) => panic!("{what}: {res:?}, want MEMVIOL in lane {viol:?}"),
+                            (res, _) => panic!("{what}: {res:?}, want MEMVIOL in lane {viol:?}"), // ok: a unit test
                         };
                         let mut w = rig::wave(lanes);
                         w.set_exec(exec);
@@ -1063,7 +1063,7 @@ mod tests {
                             (Err(FaultKind::MemoryViolation(m)), Some(l)) => {
                                 assert!(m.contains(&format!("lane {l} ")), "{what}: {m}")
                             }
-                            (res, _) => panic!("{what}: {res:?}"),
+                            (res, _) => panic!("{what}: {res:?}"), // ok: a unit test
                         }
                         assert!(r.lds == want_lds, "{what}: LDS");
                         for l in 0..lanes {

@@ -687,7 +687,7 @@ mod tests {
                                 (Err(FaultKind::MemoryViolation(m)), Some((l, a))) => {
                                     assert!(m.contains(&format!("lane {l} at {a:#x}")), "{what}: {m}")
                                 }
-                                (r, _) => panic!("{what}: {r:?}, want MEMVIOL {viol:?}"),
+                                (r, _) => panic!("{what}: {r:?}, want MEMVIOL {viol:?}"), // ok: a unit test
                             };
                             let mut w = wave(lanes);
                             w.set_exec(exec);
@@ -854,7 +854,7 @@ mod tests {
                             // The fault leaves the returned registers as they were.
                             want = (0..lanes).map(|l| 0xdead_0400 | l as u32).collect();
                         }
-                        (r, ..) => panic!("{what}: {r:?}"),
+                        (r, ..) => panic!("{what}: {r:?}"), // ok: a unit test
                     }
                     for l in 0..lanes {
                         let w_ = if exec >> l & 1 != 0 { want[l] } else { 0xdead_0400 | l as u32 };
