@@ -19,8 +19,8 @@ use std::sync::Arc;
 
 use ash::vk;
 
-use crate::handle::{chain_mut, destroy, guard, object, slice, Object};
-use crate::memory::DeviceMemory;
+use crate::handle::{destroy, guard, object, slice, Object};
+use crate::memory::{fill_requirements2, DeviceMemory};
 
 /// Alignment of an image's memory: 64 KiB, the block of gfx11's largest standard swizzle
 /// modes (`SW_64KB_*`), so that a later swizzled layout needs no other alignment.
@@ -278,24 +278,6 @@ pub unsafe extern "system" fn destroy_image(_d: vk::Device, i: vk::Image, _alloc
 pub unsafe fn image<'a>(h: vk::Image) -> Option<&'a mut Image> {
     // SAFETY: by the caller's contract.
     unsafe { Image::from_handle(h) }
-}
-
-/// Fills a `VkMemoryRequirements2` and its chain.
-///
-/// # Safety
-/// `out` and its chain must be valid.
-unsafe fn fill_requirements2(r: vk::MemoryRequirements, out: *mut vk::MemoryRequirements2<'_>) {
-    // SAFETY: by the caller's contract.
-    unsafe {
-        (*out).memory_requirements = r;
-        for s in chain_mut((*out).p_next) {
-            if (*s).s_type == vk::StructureType::MEMORY_DEDICATED_REQUIREMENTS {
-                let d = &mut *(s as *mut vk::MemoryDedicatedRequirements<'static>);
-                d.prefers_dedicated_allocation = vk::FALSE;
-                d.requires_dedicated_allocation = vk::FALSE;
-            }
-        }
-    }
 }
 
 /// # Safety

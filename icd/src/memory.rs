@@ -290,14 +290,14 @@ fn requirements(size: u64) -> vk::MemoryRequirements {
     vk::MemoryRequirements { size: size.div_ceil(4) * 4, alignment: 16, memory_type_bits: ALL_TYPES }
 }
 
-/// Fills a `VkMemoryRequirements2` and its chain for a buffer of `size` bytes.
+/// Fills a `VkMemoryRequirements2` and its chain with `r` (buffers and images alike).
 ///
 /// # Safety
 /// `out` and its chain must be valid.
-unsafe fn fill_requirements2(size: u64, out: *mut vk::MemoryRequirements2<'_>) {
+pub(crate) unsafe fn fill_requirements2(r: vk::MemoryRequirements, out: *mut vk::MemoryRequirements2<'_>) {
     // SAFETY: by the caller's contract.
     unsafe {
-        (*out).memory_requirements = requirements(size);
+        (*out).memory_requirements = r;
         for s in chain_mut((*out).p_next) {
             if (*s).s_type == vk::StructureType::MEMORY_DEDICATED_REQUIREMENTS {
                 // Allocations are BOs of their own either way: no reason to prefer one.
@@ -337,7 +337,7 @@ pub unsafe extern "system" fn get_buffer_memory_requirements2(
         // SAFETY: valid per the specification.
         unsafe {
             let Some(b) = buffer((*info).buffer) else { return };
-            fill_requirements2(b.size, out);
+            fill_requirements2(requirements(b.size), out);
         }
     })
 }
@@ -359,7 +359,7 @@ pub unsafe extern "system" fn get_device_buffer_memory_requirements(
             if ci.is_null() {
                 return;
             }
-            fill_requirements2((*ci).size, out);
+            fill_requirements2(requirements((*ci).size), out);
         }
     })
 }
