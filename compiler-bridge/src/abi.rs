@@ -5,6 +5,12 @@
 
 /// Size of one buffer descriptor (a gfx11 V#) in descriptor-set memory.
 pub const BUFFER_DESCRIPTOR_SIZE: u32 = 16;
+/// Size of one image descriptor (a gfx11 T#).
+pub const IMAGE_DESCRIPTOR_SIZE: u32 = 32;
+/// Size of one sampler descriptor (a gfx11 S#).
+pub const SAMPLER_DESCRIPTOR_SIZE: u32 = 16;
+/// Where the S# of a combined image sampler is, after its T#.
+pub const COMBINED_SAMPLER_OFFSET: u32 = IMAGE_DESCRIPTOR_SIZE;
 /// Alignment of descriptor bindings and of kernarg sub-blocks.
 pub const ALIGN: u32 = 16;
 /// Kernarg offset of `NumWorkgroups` (3 × u32).
@@ -24,12 +30,31 @@ pub enum DescriptorKind {
     UniformTexelBuffer,
     /// A storage texel buffer: as [`Self::UniformTexelBuffer`].
     StorageTexelBuffer,
+    /// A sampler: its 16-byte S#.
+    Sampler,
+    /// A sampled image: the image view's 32-byte T#.
+    SampledImage,
+    /// A storage image: the image view's 32-byte T#.
+    StorageImage,
+    /// A combined image sampler: the T# and then the S# (48 bytes; a shader may read the
+    /// two as separate image and sampler variables of one binding).
+    CombinedImageSampler,
 }
 
 impl DescriptorKind {
     /// Dynamic buffers live in the kernarg segment, not in set memory.
     pub fn is_dynamic(self) -> bool {
         matches!(self, Self::UniformBufferDynamic | Self::StorageBufferDynamic)
+    }
+
+    /// Bytes one descriptor of this kind takes in set memory (the stride of an array).
+    pub fn size(self) -> u32 {
+        match self {
+            Self::Sampler => SAMPLER_DESCRIPTOR_SIZE,
+            Self::SampledImage | Self::StorageImage => IMAGE_DESCRIPTOR_SIZE,
+            Self::CombinedImageSampler => IMAGE_DESCRIPTOR_SIZE + SAMPLER_DESCRIPTOR_SIZE,
+            _ => BUFFER_DESCRIPTOR_SIZE,
+        }
     }
 }
 
@@ -77,7 +102,7 @@ impl SetLayout {
             } else {
                 size = align_up(size, ALIGN);
                 locations.push((0, size));
-                size += b.count * BUFFER_DESCRIPTOR_SIZE;
+                size += b.count * b.kind.size();
             }
         }
         SetLayout { bindings, locations, size: align_up(size, ALIGN), dynamic_count }
@@ -175,6 +200,20 @@ mod tests {
         assert_eq!(l.size(), 48);
         assert_eq!(l.dynamic_count(), 2);
         assert!(l.binding(2).is_none());
+    }
+
+    #[test]
+    fn image_descriptors_take_their_descriptor_sizes() {
+        let l = SetLayout::new(vec![
+            b(0, DescriptorKind::CombinedImageSampler, 3),
+            b(1, DescriptorKind::Sampler, 1),
+            b(2, DescriptorKind::StorageImage, 2),
+            b(3, DescriptorKind::StorageBuffer, 1),
+        ]);
+        assert_eq!(l.binding(1).unwrap().1, BindingLocation::SetMemory(144));
+        assert_eq!(l.binding(2).unwrap().1, BindingLocation::SetMemory(160));
+        assert_eq!(l.binding(3).unwrap().1, BindingLocation::SetMemory(224));
+        assert_eq!(l.size(), 240);
     }
 
     #[test]

@@ -673,7 +673,9 @@ impl CommandBuffer {
         let mut image = std::mem::take(&mut self.bound.push_sets[idx]);
         // A set of another size is another layout: its descriptors start out null.
         image.resize(sl.size() as usize, 0);
-        writes(&mut |at, item| descriptor::write_descriptor(sl, None, &mut image, &mut [], at, item));
+        let immutable = layout.immutable.get(idx).cloned().unwrap_or_default();
+        descriptor::write_immutable(sl, &immutable, None, &mut image);
+        writes(&mut |at, item| descriptor::write_descriptor((sl, &immutable, None), &mut image, &mut [], at, item));
         let va = if image.is_empty() { Ok(0) } else { self.stream.upload(&image, abi::ALIGN as u64) };
         self.bound.push_sets[idx] = image;
         self.bound.sets[idx] = va.map_err(|e| (e, "out of memory for push descriptors".to_string()))?;
@@ -700,24 +702,8 @@ pub unsafe extern "system" fn cmd_push_descriptor_set(
         let writes = unsafe { slice(writes, n) };
         let r = c.push_descriptors(layout, set, |f| {
             for w in writes {
-                if descriptor::kind(w.descriptor_type).is_none() {
-                    tracing::warn!(
-                        "vkCmdPushDescriptorSetKHR: descriptor type {:?} is not supported",
-                        w.descriptor_type
-                    );
-                    continue;
-                }
-                if descriptor::is_texel(w.descriptor_type) {
-                    // SAFETY: valid per the specification for texel buffer descriptor types.
-                    for (i, &v) in unsafe { slice(w.p_texel_buffer_view, w.descriptor_count) }.iter().enumerate() {
-                        f((w.dst_binding, w.dst_array_element + i as u32), descriptor::Item::Texel(v));
-                    }
-                    continue;
-                }
-                // SAFETY: valid per the specification for buffer descriptor types.
-                for (i, bi) in unsafe { slice(w.p_buffer_info, w.descriptor_count) }.iter().enumerate() {
-                    f((w.dst_binding, w.dst_array_element + i as u32), descriptor::Item::Buffer(*bi));
-                }
+                // SAFETY: valid per the specification.
+                unsafe { descriptor::write_items(w, f) };
             }
         });
         c.record("vkCmdPushDescriptorSetKHR", r);

@@ -26,6 +26,10 @@ pub fn kind(t: vk::DescriptorType) -> Option<DescriptorKind> {
         vk::DescriptorType::STORAGE_TEXEL_BUFFER if crate::features::api::BUFFER_VIEWS => {
             DescriptorKind::StorageTexelBuffer
         }
+        vk::DescriptorType::SAMPLER if api::SAMPLERS => DescriptorKind::Sampler,
+        vk::DescriptorType::COMBINED_IMAGE_SAMPLER if api::SAMPLERS => DescriptorKind::CombinedImageSampler,
+        vk::DescriptorType::SAMPLED_IMAGE if api::SAMPLERS => DescriptorKind::SampledImage,
+        vk::DescriptorType::STORAGE_IMAGE => DescriptorKind::StorageImage,
         _ => return None,
     })
 }
@@ -34,12 +38,28 @@ pub fn kind(t: vk::DescriptorType) -> Option<DescriptorKind> {
 pub fn is_texel(t: vk::DescriptorType) -> bool {
     matches!(t, vk::DescriptorType::UNIFORM_TEXEL_BUFFER | vk::DescriptorType::STORAGE_TEXEL_BUFFER)
 }
+
+/// Whether descriptors of type `t` are written from `pImageInfo`.
+pub fn is_image(t: vk::DescriptorType) -> bool {
+    matches!(
+        t,
+        vk::DescriptorType::SAMPLER
+            | vk::DescriptorType::COMBINED_IMAGE_SAMPLER
+            | vk::DescriptorType::SAMPLED_IMAGE
+            | vk::DescriptorType::STORAGE_IMAGE
+    )
+}
+
+/// The S#s of a layout's immutable samplers, per binding number. Sets hold them from
+/// allocation on (and push descriptor images from their first push); writes leave them.
+pub type Immutable = std::collections::HashMap<u32, Vec<[u32; 4]>>;
 /// Descriptors one set may hold (`maxPerSetDescriptors`; every `maxUpdateAfterBind*`
 /// limit is the same: set memory is read when a dispatch runs, whatever the flags).
 use crate::instance::{MAX_DESCRIPTORS as MAX_PER_SET_DESCRIPTORS, MAX_PUSH_DESCRIPTORS};
 
 pub struct DescriptorSetLayout {
     pub abi: Arc<abi::SetLayout>,
+    pub immutable: Arc<Immutable>,
     /// The binding created with VARIABLE_DESCRIPTOR_COUNT (the highest-numbered one).
     variable: Option<u32>,
 }
@@ -87,6 +107,7 @@ fn layout_from(info: &vk::DescriptorSetLayoutCreateInfo<'_>) -> Result<Descripto
         }
     }
     let mut bindings = Vec::new();
+    let mut immutable = Immutable::new();
     let mut variable = None;
     let mut total = 0u64;
     // SAFETY: valid per the specification.
@@ -111,6 +132,14 @@ fn layout_from(info: &vk::DescriptorSetLayoutCreateInfo<'_>) -> Result<Descripto
             variable = Some(b.binding);
         }
         total += u64::from(b.descriptor_count);
+        let takes_samplers = matches!(k, DescriptorKind::Sampler | DescriptorKind::CombinedImageSampler);
+        if takes_samplers && !b.p_immutable_samplers.is_null() {
+            // SAFETY: descriptor_count samplers, per the specification.
+            let samplers = unsafe { slice(b.p_immutable_samplers, b.descriptor_count) };
+            // SAFETY: live sampler handles.
+            immutable
+                .insert(b.binding, samplers.iter().map(|&h| unsafe { crate::image::sampler_descriptor(h) }).collect());
+        }
         bindings.push(abi::Binding { binding: b.binding, kind: k, count: b.descriptor_count });
     }
     if let Some(v) = variable {
@@ -124,7 +153,7 @@ fn layout_from(info: &vk::DescriptorSetLayoutCreateInfo<'_>) -> Result<Descripto
     if push && total > u64::from(MAX_PUSH_DESCRIPTORS) {
         return Err(format!("{total} push descriptors exceed maxPushDescriptors ({MAX_PUSH_DESCRIPTORS})"));
     }
-    Ok(DescriptorSetLayout { abi: Arc::new(abi::SetLayout::new(bindings)), variable })
+    Ok(DescriptorSetLayout { abi: Arc::new(abi::SetLayout::new(bindings)), immutable: Arc::new(immutable), variable })
 }
 
 /// # Safety
@@ -196,6 +225,7 @@ pub unsafe extern "system" fn get_descriptor_set_layout_support(
 /// A set's memory and host-side state.
 pub struct DescriptorSet {
     pub layout: Arc<abi::SetLayout>,
+    immutable: Arc<Immutable>,
     /// GPU address of the set's descriptors.
     pub va: u64,
     host: *mut u8,
@@ -288,7 +318,8 @@ pub unsafe extern "system" fn create_descriptor_pool(
         let mut bytes = info.max_sets as u64 * abi::ALIGN as u64;
         // SAFETY: valid per the specification.
         for s in unsafe { slice(info.p_pool_sizes, info.pool_size_count) } {
-            bytes += s.descriptor_count as u64 * abi::BUFFER_DESCRIPTOR_SIZE as u64;
+            let size = kind(s.ty).map_or(abi::BUFFER_DESCRIPTOR_SIZE, DescriptorKind::size);
+            bytes += s.descriptor_count as u64 * size as u64;
         }
         let Ok(bo) = d.shared.gpu.alloc(bytes.max(abi::ALIGN as u64), 0) else {
             return vk::Result::ERROR_OUT_OF_DEVICE_MEMORY;
@@ -373,7 +404,7 @@ pub unsafe extern "system" fn allocate_descriptor_sets(
             });
             let unused = match variable {
                 Some((b, n)) => match l.abi.binding(b) {
-                    Some((x, BindingLocation::SetMemory(_))) => (x.count - n) * abi::BUFFER_DESCRIPTOR_SIZE,
+                    Some((x, BindingLocation::SetMemory(_))) => (x.count - n) * x.kind.size(),
                     _ => 0,
                 },
                 None => 0,
@@ -389,8 +420,9 @@ pub unsafe extern "system" fn allocate_descriptor_sets(
                 }
                 return vk::Result::ERROR_OUT_OF_POOL_MEMORY;
             };
-            let set = DescriptorSet {
+            let mut set = DescriptorSet {
                 layout: l.abi.clone(),
+                immutable: l.immutable.clone(),
                 va: pool.bo.va() + off,
                 // SAFETY: off + size is inside the pool BO.
                 host: unsafe { pool.bo.host_ptr().add(off as usize) },
@@ -401,6 +433,8 @@ pub unsafe extern "system" fn allocate_descriptor_sets(
             };
             // SAFETY: the set's memory range is ours; descriptors start out null.
             unsafe { std::ptr::write_bytes(set.host, 0, size as usize) };
+            let (layout, immutable) = (set.layout.clone(), set.immutable.clone());
+            write_immutable(&layout, &immutable, set.variable, set.mem());
             made.push(set.into_handle());
         }
         let mut st = pool.state.lock();
@@ -447,7 +481,7 @@ fn locate(
     variable: Option<(u32, u32)>,
     mut binding: u32,
     mut element: u32,
-) -> Option<BindingLocation> {
+) -> Option<(BindingLocation, abi::Binding, u32)> {
     loop {
         let (b, loc) = layout.binding(binding)?;
         let count = match variable {
@@ -455,12 +489,11 @@ fn locate(
             _ => b.count,
         };
         if element < count {
-            return Some(match loc {
-                BindingLocation::SetMemory(off) => {
-                    BindingLocation::SetMemory(off + element * abi::BUFFER_DESCRIPTOR_SIZE)
-                }
+            let at = match loc {
+                BindingLocation::SetMemory(off) => BindingLocation::SetMemory(off + element * b.kind.size()),
                 BindingLocation::Dynamic(i) => BindingLocation::Dynamic(i + element),
-            });
+            };
+            return Some((at, b, element));
         }
         element -= count;
         let next = layout.bindings().iter().find(|x| x.binding > binding)?;
@@ -480,74 +513,86 @@ fn buffer_range(info: &vk::DescriptorBufferInfo) -> (u64, u64) {
     }
 }
 
-/// One descriptor of an update: a buffer range, or a buffer view (texel buffers).
+/// One descriptor of an update: a buffer range, a buffer view (texel buffers), or an
+/// image view and sampler (the image and sampler types).
 pub enum Item {
     Buffer(vk::DescriptorBufferInfo),
     Texel(vk::BufferView),
+    Image(vk::DescriptorImageInfo),
 }
 
-/// Writes descriptor (binding, element) of either kind into `mem` (see
-/// [`write_buffer_descriptor`]).
+/// Copies `words` into `mem` at `off`, or says why not.
+fn put(mem: &mut [u8], off: u32, words: &[u32], what: &str) {
+    let Some(dst) = mem.get_mut(off as usize..off as usize + 4 * words.len()) else {
+        tracing::warn!("{what}: outside the set's memory");
+        return;
+    };
+    for (d, w) in dst.chunks_exact_mut(4).zip(words) {
+        d.copy_from_slice(&w.to_le_bytes());
+    }
+}
+
+/// Writes the S#s of every immutable sampler of `layout` into `mem` (a set's memory or a
+/// push descriptor image).
+pub fn write_immutable(layout: &abi::SetLayout, immutable: &Immutable, variable: Option<(u32, u32)>, mem: &mut [u8]) {
+    for (&binding, samplers) in immutable {
+        for (e, s) in samplers.iter().enumerate() {
+            if let Some((BindingLocation::SetMemory(off), b, _)) = locate(layout, variable, binding, e as u32) {
+                let at = if b.kind == DescriptorKind::Sampler { off } else { off + abi::COMBINED_SAMPLER_OFFSET };
+                put(mem, at, s, "immutable sampler");
+            }
+        }
+    }
+}
+
+/// Writes descriptor (binding, element) into `mem`, the memory of a set of `layout` (a
+/// set's, or a command buffer's push descriptor image), or its dynamic slot.
 pub fn write_descriptor(
-    layout: &abi::SetLayout,
-    variable: Option<(u32, u32)>,
+    (layout, immutable, variable): (&abi::SetLayout, &Immutable, Option<(u32, u32)>),
     mem: &mut [u8],
     dynamic: &mut [(u64, u64, bool)],
     (binding, element): (u32, u32),
     item: Item,
 ) {
-    let view = match item {
-        Item::Buffer(bi) => return write_buffer_descriptor(layout, variable, mem, dynamic, (binding, element), &bi),
-        Item::Texel(v) => v,
+    let what = format!("descriptor update of binding {binding} element {element}");
+    let Some((loc, b, e)) = locate(layout, variable, binding, element) else {
+        tracing::warn!("{what}: no such binding");
+        return;
     };
-    // SAFETY: a live buffer view handle (or a null descriptor).
-    let v = unsafe { crate::view::view_vsharp(view) };
-    match locate(layout, variable, binding, element) {
-        Some(BindingLocation::SetMemory(off)) => {
-            let Some(dst) = mem.get_mut(off as usize..off as usize + abi::BUFFER_DESCRIPTOR_SIZE as usize) else {
-                tracing::warn!(
-                    "texel buffer descriptor update of binding {binding} element {element}: outside the set"
-                );
-                return;
-            };
-            for (d, w) in dst.chunks_exact_mut(4).zip(v) {
-                d.copy_from_slice(&w.to_le_bytes());
-            }
-        }
-        _ => tracing::warn!("texel buffer descriptor update of binding {binding} element {element}: no such binding"),
-    }
-}
-
-/// Writes the V# of buffer descriptor (binding, element) into `mem`, the memory of a set of
-/// `layout` (a set's, or a command buffer's push descriptor image), or its dynamic slot.
-pub fn write_buffer_descriptor(
-    layout: &abi::SetLayout,
-    variable: Option<(u32, u32)>,
-    mem: &mut [u8],
-    dynamic: &mut [(u64, u64, bool)],
-    (binding, element): (u32, u32),
-    info: &vk::DescriptorBufferInfo,
-) {
-    let (va, range) = buffer_range(info);
-    match locate(layout, variable, binding, element) {
-        Some(BindingLocation::SetMemory(off)) => {
-            // Range rounded up to a dword, like RADV, so a dword access at the end fits.
-            let records = (range.div_ceil(4) * 4).min(u32::MAX as u64) as u32;
-            let v = gpu::rsrc::BufferResource::raw(va, records).encode();
-            let Some(dst) = mem.get_mut(off as usize..off as usize + abi::BUFFER_DESCRIPTOR_SIZE as usize) else {
-                tracing::warn!("descriptor update of binding {binding} element {element}: outside the set");
-                return;
-            };
-            for (d, w) in dst.chunks_exact_mut(4).zip(v) {
-                d.copy_from_slice(&w.to_le_bytes());
-            }
-        }
-        Some(BindingLocation::Dynamic(i)) => {
+    match (item, loc) {
+        (Item::Buffer(info), BindingLocation::Dynamic(i)) => {
+            let (va, range) = buffer_range(&info);
             if let Some(d) = dynamic.get_mut(i as usize) {
                 *d = (va, range, info.range == vk::WHOLE_SIZE);
             }
         }
-        None => tracing::warn!("descriptor update of binding {binding} element {element}: no such binding"),
+        (Item::Buffer(info), BindingLocation::SetMemory(off)) => {
+            let (va, range) = buffer_range(&info);
+            // Range rounded up to a dword, like RADV, so a dword access at the end fits.
+            let records = (range.div_ceil(4) * 4).min(u32::MAX as u64) as u32;
+            put(mem, off, &gpu::rsrc::BufferResource::raw(va, records).encode(), &what);
+        }
+        // SAFETY: a live buffer view handle (or a null descriptor).
+        (Item::Texel(v), BindingLocation::SetMemory(off)) => {
+            put(mem, off, &unsafe { crate::view::view_vsharp(v) }, &what)
+        }
+        (Item::Image(info), BindingLocation::SetMemory(off)) => {
+            let fixed = immutable.get(&b.binding).is_some_and(|s| (e as usize) < s.len());
+            if b.kind != DescriptorKind::Sampler {
+                // SAFETY: a live image view handle (or a null descriptor).
+                put(mem, off, &unsafe { crate::image::view_descriptor(info.image_view) }, &what);
+            }
+            let sampler_at = match b.kind {
+                DescriptorKind::Sampler => Some(off),
+                DescriptorKind::CombinedImageSampler => Some(off + abi::COMBINED_SAMPLER_OFFSET),
+                _ => None,
+            };
+            if let (Some(at), false) = (sampler_at, fixed) {
+                // SAFETY: a live sampler handle.
+                put(mem, at, &unsafe { crate::image::sampler_descriptor(info.sampler) }, &what);
+            }
+        }
+        _ => tracing::warn!("{what}: the descriptor does not fit the binding's type"),
     }
 }
 
@@ -567,7 +612,7 @@ impl DescriptorSet {
         for b in self.layout.bindings() {
             for e in 0..b.count {
                 let va = match locate(&self.layout, self.variable, b.binding, e) {
-                    Some(BindingLocation::SetMemory(off)) if u64::from(off) + 8 <= self.size => {
+                    Some((BindingLocation::SetMemory(off), _, _)) if u64::from(off) + 8 <= self.size => {
                         // SAFETY: off + 8 <= the set's size (checked above).
                         let (w0, w1) = unsafe {
                             let p = self.host.add(off as usize) as *const u32;
@@ -575,7 +620,7 @@ impl DescriptorSet {
                         };
                         w0 as u64 | ((w1 & 0xffff) as u64) << 32
                     }
-                    Some(BindingLocation::Dynamic(i)) => dynamic.get(i as usize).map_or(0, |d| d.0),
+                    Some((BindingLocation::Dynamic(i), _, _)) => dynamic.get(i as usize).map_or(0, |d| d.0),
                     _ => 0,
                 };
                 out.push(va);
@@ -584,17 +629,12 @@ impl DescriptorSet {
         out
     }
 
-    fn write_buffer(&mut self, binding: u32, element: u32, info: &vk::DescriptorBufferInfo) {
-        let (layout, variable) = (self.layout.clone(), self.variable);
+    /// Writes descriptor (binding, element) of the set.
+    fn write(&mut self, at: (u32, u32), item: Item) {
+        let (layout, immutable, variable) = (self.layout.clone(), self.immutable.clone(), self.variable);
         let mut dynamic = std::mem::take(&mut self.dynamic);
-        write_buffer_descriptor(&layout, variable, self.mem(), &mut dynamic, (binding, element), info);
+        write_descriptor((&layout, &immutable, variable), self.mem(), &mut dynamic, at, item);
         self.dynamic = dynamic;
-    }
-
-    /// Writes the V# of buffer view `view` (texel buffer descriptors, view.rs).
-    fn write_texel(&mut self, binding: u32, element: u32, view: vk::BufferView) {
-        let (layout, variable) = (self.layout.clone(), self.variable);
-        write_descriptor(&layout, variable, self.mem(), &mut [], (binding, element), Item::Texel(view));
     }
 
     /// Copies `count` descriptors from (src, sb, se) to (self, db, de), each element
@@ -604,20 +644,19 @@ impl DescriptorSet {
             // SAFETY: src is a live set; when it is self, only this loop reads it, between
             // our writes (ranges do not overlap, per the specification).
             let s = unsafe { &*src };
-            match (locate(&s.layout, s.variable, sb, se + k), locate(&self.layout, self.variable, db, de + k)) {
-                (Some(BindingLocation::SetMemory(so)), Some(BindingLocation::SetMemory(d)))
-                    if u64::from(so) + 16 <= s.size && u64::from(d) + 16 <= self.size =>
+            let from = locate(&s.layout, s.variable, sb, se + k);
+            match (from, locate(&self.layout, self.variable, db, de + k)) {
+                (Some((BindingLocation::SetMemory(so), x, _)), Some((BindingLocation::SetMemory(d), y, _)))
+                    if x.kind == y.kind
+                        && u64::from(so + x.kind.size()) <= s.size
+                        && u64::from(d + x.kind.size()) <= self.size =>
                 {
                     // SAFETY: both ranges are inside their sets (checked); copy handles overlap.
                     unsafe {
-                        std::ptr::copy(
-                            s.host.add(so as usize),
-                            self.host.add(d as usize),
-                            abi::BUFFER_DESCRIPTOR_SIZE as usize,
-                        )
+                        std::ptr::copy(s.host.add(so as usize), self.host.add(d as usize), x.kind.size() as usize)
                     };
                 }
-                (Some(BindingLocation::Dynamic(si)), Some(BindingLocation::Dynamic(d))) => {
+                (Some((BindingLocation::Dynamic(si), _, _)), Some((BindingLocation::Dynamic(d), _, _))) => {
                     let v = s.dynamic.get(si as usize).copied().unwrap_or((0, 0, false));
                     if let Some(x) = self.dynamic.get_mut(d as usize) {
                         *x = v;
@@ -625,6 +664,33 @@ impl DescriptorSet {
                 }
                 _ => tracing::warn!("vkUpdateDescriptorSets: copy between incompatible bindings"),
             }
+        }
+    }
+}
+
+/// Calls `f` with ((binding, element), descriptor) for every descriptor write `w` holds;
+/// a type softnavi has no descriptors of is skipped with a log line.
+///
+/// # Safety
+/// `w` is a valid `VkWriteDescriptorSet`.
+pub unsafe fn write_items(w: &vk::WriteDescriptorSet<'_>, f: &mut dyn FnMut((u32, u32), Item)) {
+    if kind(w.descriptor_type).is_none() {
+        tracing::warn!("descriptor write: descriptor type {:?} is not supported", w.descriptor_type);
+        return;
+    }
+    let at = |i: usize| (w.dst_binding, w.dst_array_element + i as u32);
+    // SAFETY (all three): the array the descriptor type names is valid, per the specification.
+    if is_texel(w.descriptor_type) {
+        for (i, &v) in unsafe { slice(w.p_texel_buffer_view, w.descriptor_count) }.iter().enumerate() {
+            f(at(i), Item::Texel(v));
+        }
+    } else if is_image(w.descriptor_type) {
+        for (i, ii) in unsafe { slice(w.p_image_info, w.descriptor_count) }.iter().enumerate() {
+            f(at(i), Item::Image(*ii));
+        }
+    } else {
+        for (i, bi) in unsafe { slice(w.p_buffer_info, w.descriptor_count) }.iter().enumerate() {
+            f(at(i), Item::Buffer(*bi));
         }
     }
 }
@@ -643,21 +709,8 @@ pub unsafe extern "system" fn update_descriptor_sets(
         for w in unsafe { slice(writes, nw) } {
             // SAFETY: a live set handle, externally synchronised.
             let Some(set) = (unsafe { DescriptorSet::from_handle(w.dst_set) }) else { continue };
-            if kind(w.descriptor_type).is_none() {
-                tracing::warn!("vkUpdateDescriptorSets: descriptor type {:?} is not supported", w.descriptor_type);
-                continue;
-            }
-            if is_texel(w.descriptor_type) {
-                // SAFETY: valid per the specification for texel buffer descriptor types.
-                for (i, &v) in unsafe { slice(w.p_texel_buffer_view, w.descriptor_count) }.iter().enumerate() {
-                    set.write_texel(w.dst_binding, w.dst_array_element + i as u32, v);
-                }
-                continue;
-            }
-            // SAFETY: valid per the specification for buffer descriptor types.
-            for (i, bi) in unsafe { slice(w.p_buffer_info, w.descriptor_count) }.iter().enumerate() {
-                set.write_buffer(w.dst_binding, w.dst_array_element + i as u32, bi);
-            }
+            // SAFETY: valid per the specification.
+            unsafe { write_items(w, &mut |at, item| set.write(at, item)) };
         }
         // SAFETY: valid per the specification.
         for c in unsafe { slice(copies, nc) } {
@@ -699,6 +752,8 @@ impl DescriptorUpdateTemplate {
                 let item = unsafe {
                     if is_texel(e.descriptor_type) {
                         Item::Texel(at.cast::<vk::BufferView>().read_unaligned())
+                    } else if is_image(e.descriptor_type) {
+                        Item::Image(at.cast::<vk::DescriptorImageInfo>().read_unaligned())
                     } else {
                         Item::Buffer(at.cast::<vk::DescriptorBufferInfo>().read_unaligned())
                     }
@@ -768,11 +823,6 @@ pub unsafe extern "system" fn update_descriptor_set_with_template(
             return;
         };
         // SAFETY: the application's data matches the template, per the specification.
-        unsafe {
-            t.for_each(data, |(b, e), item| match item {
-                Item::Buffer(bi) => set.write_buffer(b, e, &bi),
-                Item::Texel(v) => set.write_texel(b, e, v),
-            })
-        };
+        unsafe { t.for_each(data, |at, item| set.write(at, item)) };
     })
 }

@@ -30,6 +30,12 @@ pub mod api {
     /// Buffer views for uniform and storage texel buffers (descriptor.rs, memory.rs); the
     /// shader side is `SHADER.texel_buffers`.
     pub const BUFFER_VIEWS: bool = true;
+    /// Samplers in descriptors (SAMPLER, COMBINED_IMAGE_SAMPLER, SAMPLED_IMAGE): off until
+    /// the GPU model samples (image.rs `sampler_descriptor`).
+    pub const SAMPLERS: bool = false;
+    /// Atomics on storage images (STORAGE_IMAGE_ATOMIC): off until the GPU model executes
+    /// `image_atomic_*`.
+    pub const IMAGE_ATOMICS: bool = false;
     /// Pipeline caches with serialised code objects and VK_PIPELINE_CREATE_FAIL_ON_PIPELINE_COMPILE_REQUIRED
     /// (pipeline.rs).
     pub const PIPELINE_CREATION_CACHE_CONTROL: bool = true;
@@ -496,12 +502,28 @@ pub fn supported(sf: &ShaderFeatures, member: &str) -> bool {
         | "descriptorBindingStorageTexelBufferUpdateAfterBind" => {
             api::DESCRIPTOR_INDEXING && sf.descriptor_indexing && api::BUFFER_VIEWS && sf.texel_buffers
         }
-        // Storage texel buffers read and written without a format in the shader: the V#
-        // holds the view's format (there are no storage images to which they also apply).
+        // Storage texel buffers and images read and written without a format in the
+        // shader: the V# or T# holds the view's format.
         "shaderStorageImageReadWithoutFormat" | "shaderStorageImageWriteWithoutFormat" => {
-            api::BUFFER_VIEWS && sf.texel_buffers
+            (api::BUFFER_VIEWS && sf.texel_buffers) || sf.storage_images
         }
-        // Images, samplers, graphics and fragment-only instructions do not exist here.
+        // Storage images (image.rs views, descriptor.rs, compiler-bridge mimg.rs); out of
+        // range texels read 0 and are not written (gpu image.rs), as robustImageAccess asks.
+        "shaderStorageImageExtendedFormats" | "shaderStorageImageArrayDynamicIndexing" | "robustImageAccess" => {
+            sf.storage_images
+        }
+        "shaderStorageImageArrayNonUniformIndexing" | "descriptorBindingStorageImageUpdateAfterBind" => {
+            api::DESCRIPTOR_INDEXING && sf.descriptor_indexing && sf.storage_images
+        }
+        // Sampled images and samplers.
+        "shaderSampledImageArrayDynamicIndexing" | "shaderImageGatherExtended" | "shaderResourceMinLod" => {
+            api::SAMPLERS && sf.sampled_images
+        }
+        "imageCubeArray" => api::SAMPLERS && sf.sampled_images && sf.storage_images,
+        "shaderSampledImageArrayNonUniformIndexing" | "descriptorBindingSampledImageUpdateAfterBind" => {
+            api::DESCRIPTOR_INDEXING && sf.descriptor_indexing && api::SAMPLERS && sf.sampled_images
+        }
+        // Graphics and fragment-only instructions do not exist here.
         _ => false,
     }
 }
@@ -891,6 +913,8 @@ mod tests {
             explicit_layouts: true,
             descriptor_indexing: true,
             texel_buffers: true,
+            storage_images: true,
+            sampled_images: true,
             vulkan_memory_model: true,
             zero_initialize_workgroup_memory: true,
             subgroup_extended_types: true,

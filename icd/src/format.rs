@@ -103,6 +103,18 @@ pub fn buffer_format(f: vk::Format) -> Option<BufferFormat> {
     Some(BufferFormat { hw, dst_sel, texel_size, storage, atomic })
 }
 
+/// The gfx11 image format of `f` (the T# FORMAT and DST_SEL image views start from): the
+/// buffer formats (the unified numbers are shared) and the depth formats read as their
+/// one colour component.
+pub fn image_format(f: vk::Format) -> Option<BufferFormat> {
+    let alias = match f {
+        vk::Format::D16_UNORM => vk::Format::R16_UNORM,
+        vk::Format::D32_SFLOAT => vk::Format::R32_SFLOAT,
+        _ => f,
+    };
+    buffer_format(alias)
+}
+
 /// The buffer features of `f` (`VkFormatProperties3::bufferFeatures`): uniform texel
 /// buffers for every format of the table, storage ones (read and written with or without a
 /// format in the shader: the V# converts) where `storage`, atomics on R32 integers.

@@ -65,13 +65,36 @@ pub const COMBINED_DEPTH_STENCIL: [vk::Format; 3] =
     [vk::Format::D16_UNORM_S8_UINT, vk::Format::D24_UNORM_S8_UINT, vk::Format::D32_SFLOAT_S8_UINT];
 
 /// The image features of `f` in either tiling: copies (and, for colour formats, clears)
-/// through the command processor's DMA for every format transfer.rs can copy. Shaders
-/// cannot access images yet: no sampled or storage feature.
+/// through the command processor's DMA for every format transfer.rs can copy; storage
+/// images (read and written with or without a format: the T# converts) for the colour
+/// formats with a T# format; sampling where samplers are on, linear filtering for the
+/// formats that are not integers, depth compares for depth formats.
 pub fn features(f: vk::Format) -> vk::FormatFeatureFlags2 {
+    type F = vk::FormatFeatureFlags2;
     if !texel_size(f).is_some_and(u64::is_power_of_two) || COMBINED_DEPTH_STENCIL.contains(&f) {
-        return vk::FormatFeatureFlags2::empty();
+        return F::empty();
     }
-    vk::FormatFeatureFlags2::TRANSFER_SRC | vk::FormatFeatureFlags2::TRANSFER_DST
+    let mut out = F::TRANSFER_SRC | F::TRANSFER_DST;
+    let Some(hw) = crate::format::image_format(f) else { return out };
+    let depth = matches!(f, vk::Format::D16_UNORM | vk::Format::D32_SFLOAT);
+    let shader = compiler_bridge::SHADER_FEATURES;
+    if hw.storage && !depth && shader.storage_images {
+        out |= F::STORAGE_IMAGE | F::STORAGE_READ_WITHOUT_FORMAT | F::STORAGE_WRITE_WITHOUT_FORMAT;
+        if hw.atomic && crate::features::api::IMAGE_ATOMICS {
+            out |= F::STORAGE_IMAGE_ATOMIC;
+        }
+    }
+    if crate::features::api::SAMPLERS && shader.sampled_images {
+        out |= F::SAMPLED_IMAGE;
+        let name = format!("{f:?}");
+        if !name.contains("INT") {
+            out |= F::SAMPLED_IMAGE_FILTER_LINEAR;
+        }
+        if depth {
+            out |= F::SAMPLED_IMAGE_DEPTH_COMPARISON;
+        }
+    }
+    out
 }
 
 /// `vkGetPhysicalDeviceImageFormatProperties` for an image of `f` with `features(f)`:
@@ -83,14 +106,22 @@ pub fn format_properties(
     usage: vk::ImageUsageFlags,
     flags: vk::ImageCreateFlags,
 ) -> Option<vk::ImageFormatProperties> {
-    let usable = vk::ImageUsageFlags::TRANSFER_SRC | vk::ImageUsageFlags::TRANSFER_DST;
+    type F = vk::FormatFeatureFlags2;
+    let feats = features(f);
+    let mut usable = vk::ImageUsageFlags::TRANSFER_SRC | vk::ImageUsageFlags::TRANSFER_DST;
+    if feats.contains(F::STORAGE_IMAGE) {
+        usable |= vk::ImageUsageFlags::STORAGE;
+    }
+    if feats.contains(F::SAMPLED_IMAGE) {
+        usable |= vk::ImageUsageFlags::SAMPLED;
+    }
     let creatable = vk::ImageCreateFlags::MUTABLE_FORMAT
         | vk::ImageCreateFlags::CUBE_COMPATIBLE
         | vk::ImageCreateFlags::TYPE_2D_ARRAY_COMPATIBLE
         | vk::ImageCreateFlags::EXTENDED_USAGE
         | vk::ImageCreateFlags::ALIAS;
     let tiling_ok = matches!(tiling, vk::ImageTiling::LINEAR | vk::ImageTiling::OPTIMAL);
-    if features(f).is_empty() || !usable.contains(usage) || !creatable.contains(flags) || !tiling_ok {
+    if feats.is_empty() || !usable.contains(usage) || !creatable.contains(flags) || !tiling_ok {
         return None;
     }
     // The limits instance.rs reports: maxImageDimension1D/2D 4096, 3D 256, 256 layers.
@@ -444,8 +475,89 @@ pub struct ImageView {
     pub format: vk::Format,
     pub components: vk::ComponentMapping,
     pub range: vk::ImageSubresourceRange,
+    /// The view's T# (what its image descriptors hold), or why it has none.
+    pub tsharp: Result<[u32; 8], String>,
 }
 object!(ImageView, vk::ImageView);
+
+/// The DST_SEL one component of a view's mapping gives, over the format's own select.
+fn component_sel(s: vk::ComponentSwizzle, own: u32, fmt: &[u32; 4]) -> u32 {
+    use gpu::rsrc::sel;
+    match s {
+        vk::ComponentSwizzle::ZERO => sel::ZERO,
+        vk::ComponentSwizzle::ONE => sel::ONE,
+        vk::ComponentSwizzle::R => fmt[0],
+        vk::ComponentSwizzle::G => fmt[1],
+        vk::ComponentSwizzle::B => fmt[2],
+        vk::ComponentSwizzle::A => fmt[3],
+        _ => own, // IDENTITY
+    }
+}
+
+/// The T# of a view of `img` (bound at `va`). The resource type follows the view type; a
+/// view of one layer (or depth slice) that is not an array view starts at that slice,
+/// which the linear layout keeps whole and 256-byte aligned (RADV instead writes an array
+/// type with BASE_ARRAY and relies on a 2D instruction reading slice 0 of it).
+fn view_tsharp(img: &Image, va: u64, i: &vk::ImageViewCreateInfo<'_>) -> Result<[u32; 8], String> {
+    use gpu::rsrc::img_type::*;
+    let hw = crate::format::image_format(i.format)
+        .ok_or_else(|| format!("format {:?} has no image descriptor", i.format))?;
+    let c = i.components;
+    let dst_sel = [c.r, c.g, c.b, c.a]
+        .iter()
+        .enumerate()
+        .map(|(k, &s)| component_sel(s, hw.dst_sel[k], &hw.dst_sel))
+        .collect::<Vec<_>>();
+    let r = i.subresource_range;
+    let levels =
+        if r.level_count == vk::REMAINING_MIP_LEVELS { img.mip_levels - r.base_mip_level } else { r.level_count };
+    let three_d = img.image_type == vk::ImageType::TYPE_3D;
+    let slices = if three_d { img.extent.depth } else { img.array_layers };
+    let layers = if r.layer_count == vk::REMAINING_ARRAY_LAYERS { slices - r.base_array_layer } else { r.layer_count };
+    let slice_pitch = img.levels.first().map_or(0, |l| l.layer_pitch.max(l.depth_pitch));
+    let (kind, base, base_array, depth) = match i.view_type {
+        vk::ImageViewType::TYPE_1D => (IMG_1D, va + slice_pitch * r.base_array_layer as u64, 0, 0),
+        vk::ImageViewType::TYPE_2D => (IMG_2D, va + slice_pitch * r.base_array_layer as u64, 0, 0),
+        vk::ImageViewType::TYPE_3D => (IMG_3D, va, 0, img.extent.depth - 1),
+        vk::ImageViewType::TYPE_1D_ARRAY => (IMG_1D_ARRAY, va, r.base_array_layer, r.base_array_layer + layers - 1),
+        vk::ImageViewType::CUBE | vk::ImageViewType::CUBE_ARRAY => {
+            (CUBE, va, r.base_array_layer, r.base_array_layer + layers - 1)
+        }
+        _ => (IMG_2D_ARRAY, va, r.base_array_layer, r.base_array_layer + layers - 1),
+    };
+    let t = gpu::rsrc::ImageResource {
+        base,
+        format: hw.hw,
+        width: img.extent.width - 1,
+        height: if img.image_type == vk::ImageType::TYPE_1D { 0 } else { img.extent.height - 1 },
+        dst_sel: [dst_sel[0], dst_sel[1], dst_sel[2], dst_sel[3]],
+        max_mip: img.mip_levels - 1,
+        base_level: r.base_mip_level,
+        last_level: r.base_mip_level + levels - 1,
+        kind,
+        depth,
+        base_array,
+        ..Default::default()
+    };
+    Ok(t.encode())
+}
+
+/// The T# image descriptors of view `v` hold: null for a null handle (nullDescriptor), and
+/// null (with a log line) for a view that has none.
+///
+/// # Safety
+/// `v` is a live image view handle or null.
+pub unsafe fn view_descriptor(v: vk::ImageView) -> [u32; 8] {
+    // SAFETY: by the caller's contract.
+    match unsafe { ImageView::from_handle(v) }.map(|v| &v.tsharp) {
+        Some(Ok(t)) => *t,
+        Some(Err(e)) => {
+            tracing::warn!("image descriptor of a view without one: {e}");
+            [0; 8]
+        }
+        None => [0; 8],
+    }
+}
 
 /// # Safety
 /// Vulkan entry point.
@@ -458,12 +570,21 @@ pub unsafe extern "system" fn create_image_view(
     guard("vkCreateImageView", vk::Result::ERROR_OUT_OF_HOST_MEMORY, || {
         // SAFETY: valid per the specification.
         let i = unsafe { &*info };
+        // SAFETY: a live image handle, bound to memory (VUID-VkImageViewCreateInfo-image-01020).
+        let tsharp = match unsafe { image(i.image) } {
+            Some(img) => match img.bound.as_ref().map(|b| b.1) {
+                Some(va) => view_tsharp(img, va, i),
+                None => Err("the image is not bound to memory".into()),
+            },
+            None => Err("null image".into()),
+        };
         let view = ImageView {
             image: i.image,
             view_type: i.view_type,
             format: i.format,
             components: i.components,
             range: i.subresource_range,
+            tsharp,
         };
         // SAFETY: out is valid per the specification.
         unsafe { *out = view.into_handle() };
@@ -482,14 +603,77 @@ pub unsafe extern "system" fn destroy_image_view(
     unsafe { destroy::<ImageView>("vkDestroyImageView", v) }
 }
 
-/// A sampler: its create info without the chain (what an S# will be built from).
+/// A sampler: its S#.
 pub struct Sampler {
-    pub info: vk::SamplerCreateInfo<'static>,
+    pub ssharp: [u32; 4],
 }
 object!(Sampler, vk::Sampler);
 
+/// The S# of `i`, as RADV's `radv_init_sampler` fills it for gfx11 (facts, not code), or
+/// why softnavi has none: anisotropy, reduction modes and custom border colours are not
+/// offered.
+fn sampler_ssharp(i: &vk::SamplerCreateInfo<'_>) -> Result<[u32; 4], String> {
+    use gpu::rsrc::{border_color, lod_bias_to_s6_8, lod_to_u4_8, mip_filter, tex_clamp, tex_filter};
+    if i.anisotropy_enable != 0 {
+        return Err("anisotropic filtering is not offered (samplerAnisotropy)".into());
+    }
+    let refused = [
+        vk::StructureType::SAMPLER_REDUCTION_MODE_CREATE_INFO,
+        vk::StructureType::SAMPLER_CUSTOM_BORDER_COLOR_CREATE_INFO_EXT,
+        vk::StructureType::SAMPLER_YCBCR_CONVERSION_INFO,
+    ];
+    // SAFETY: a valid pNext chain per the specification.
+    for s in unsafe { crate::handle::chain(i.p_next) } {
+        // SAFETY: s is a valid structure of the chain.
+        let t = unsafe { (*s).s_type };
+        if refused.contains(&t) {
+            return Err(format!("{t:?} is not supported"));
+        }
+    }
+    let clamp = |m: vk::SamplerAddressMode| match m {
+        vk::SamplerAddressMode::MIRRORED_REPEAT => tex_clamp::MIRROR,
+        vk::SamplerAddressMode::CLAMP_TO_EDGE => tex_clamp::CLAMP_LAST_TEXEL,
+        vk::SamplerAddressMode::CLAMP_TO_BORDER => tex_clamp::CLAMP_BORDER,
+        vk::SamplerAddressMode::MIRROR_CLAMP_TO_EDGE => tex_clamp::MIRROR_ONCE_LAST_TEXEL,
+        _ => tex_clamp::WRAP,
+    };
+    let filter = |f: vk::Filter| if f == vk::Filter::LINEAR { tex_filter::BILINEAR } else { tex_filter::POINT };
+    let border = match i.border_color {
+        vk::BorderColor::FLOAT_TRANSPARENT_BLACK | vk::BorderColor::INT_TRANSPARENT_BLACK => border_color::TRANS_BLACK,
+        vk::BorderColor::FLOAT_OPAQUE_BLACK | vk::BorderColor::INT_OPAQUE_BLACK => border_color::OPAQUE_BLACK,
+        vk::BorderColor::FLOAT_OPAQUE_WHITE | vk::BorderColor::INT_OPAQUE_WHITE => border_color::OPAQUE_WHITE,
+        b => return Err(format!("border colour {b:?} is not supported")),
+    };
+    let s = gpu::rsrc::SamplerResource {
+        clamp: [clamp(i.address_mode_u), clamp(i.address_mode_v), clamp(i.address_mode_w)],
+        depth_compare_func: if i.compare_enable != 0 { i.compare_op.as_raw() as u32 & 7 } else { 0 },
+        force_unnormalized: i.unnormalized_coordinates != 0,
+        min_lod: lod_to_u4_8(i.min_lod),
+        max_lod: lod_to_u4_8(i.max_lod),
+        lod_bias: lod_bias_to_s6_8(i.mip_lod_bias),
+        xy_mag_filter: filter(i.mag_filter),
+        xy_min_filter: filter(i.min_filter),
+        mip_filter: if i.mipmap_mode == vk::SamplerMipmapMode::LINEAR { mip_filter::LINEAR } else { mip_filter::POINT },
+        border_color_type: border,
+        ..Default::default()
+    };
+    Ok(s.encode())
+}
+
+/// The S# sampler descriptors of `s` hold (null for a null handle).
+///
+/// # Safety
+/// `s` is a live sampler handle or null.
+pub unsafe fn sampler_descriptor(s: vk::Sampler) -> [u32; 4] {
+    // SAFETY: by the caller's contract.
+    unsafe { Sampler::from_handle(s) }.map_or([0; 4], |s| s.ssharp)
+}
+
 /// # Safety
 /// Vulkan entry point.
+///
+/// Errors: `VK_ERROR_FEATURE_NOT_PRESENT` for what softnavi does not offer (anisotropy,
+/// reduction modes, custom border colours, Y′CbCr conversion), with a log line.
 pub unsafe extern "system" fn create_sampler(
     _d: vk::Device,
     info: *const vk::SamplerCreateInfo<'_>,
@@ -498,13 +682,17 @@ pub unsafe extern "system" fn create_sampler(
 ) -> vk::Result {
     guard("vkCreateSampler", vk::Result::ERROR_OUT_OF_HOST_MEMORY, || {
         // SAFETY: valid per the specification.
-        let i = unsafe { &*info };
-        let info = vk::SamplerCreateInfo { p_next: std::ptr::null(), ..*i };
-        // SAFETY: the copy holds no pointer (the chain was dropped), so any lifetime fits.
-        let info: vk::SamplerCreateInfo<'static> = unsafe { std::mem::transmute(info) };
-        // SAFETY: out is valid per the specification.
-        unsafe { *out = Sampler { info }.into_handle() };
-        vk::Result::SUCCESS
+        match sampler_ssharp(unsafe { &*info }) {
+            Ok(ssharp) => {
+                // SAFETY: out is valid per the specification.
+                unsafe { *out = Sampler { ssharp }.into_handle() };
+                vk::Result::SUCCESS
+            }
+            Err(e) => {
+                tracing::warn!("vkCreateSampler: {e}");
+                vk::Result::ERROR_FEATURE_NOT_PRESENT
+            }
+        }
     })
 }
 

@@ -905,9 +905,11 @@ pub fn buffer_format_features(format: vk::Format) -> vk::FormatFeatureFlags2 {
 }
 
 fn format_properties(f: vk::Format) -> vk::FormatProperties {
-    // The 1.0 flags are the low 32 bits of the *2 flags.
-    let buffer = vk::FormatFeatureFlags::from_raw(buffer_format_features(f).as_raw() as u32);
-    let image = vk::FormatFeatureFlags::from_raw(crate::image::features(f).as_raw() as u32);
+    // The 1.0 flags are the low 31 bits of the *2 flags (bit 31 and up exist only there:
+    // STORAGE_READ_WITHOUT_FORMAT and later).
+    let v1 = |f: vk::FormatFeatureFlags2| vk::FormatFeatureFlags::from_raw((f.as_raw() & 0x7fff_ffff) as u32);
+    let buffer = v1(buffer_format_features(f));
+    let image = v1(crate::image::features(f));
     vk::FormatProperties { buffer_features: buffer, linear_tiling_features: image, optimal_tiling_features: image }
 }
 

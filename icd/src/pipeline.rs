@@ -86,6 +86,8 @@ pub unsafe extern "system" fn destroy_shader_module(
 
 pub struct PipelineLayout {
     pub abi: abi::PipelineLayout,
+    /// Per set: the immutable samplers of its layout (push descriptor images get them).
+    pub immutable: Vec<std::sync::Arc<crate::descriptor::Immutable>>,
 }
 object!(PipelineLayout, vk::PipelineLayout);
 
@@ -100,13 +102,13 @@ pub unsafe extern "system" fn create_pipeline_layout(
     guard("vkCreatePipelineLayout", vk::Result::ERROR_OUT_OF_HOST_MEMORY, || {
         // SAFETY: valid per the specification.
         let info = unsafe { &*info };
-        let mut sets = Vec::new();
+        let (mut sets, mut immutable) = (Vec::new(), Vec::new());
         // SAFETY: valid per the specification.
         for &l in unsafe { slice(info.p_set_layouts, info.set_layout_count) } {
             // SAFETY: live layout handles (null is allowed for unused sets).
-            let set = unsafe { DescriptorSetLayout::from_handle(l) }
-                .map_or_else(|| abi::SetLayout::new(Vec::new()), |l| (*l.abi).clone());
-            sets.push(set);
+            let l = unsafe { DescriptorSetLayout::from_handle(l) };
+            sets.push(l.as_ref().map_or_else(|| abi::SetLayout::new(Vec::new()), |l| (*l.abi).clone()));
+            immutable.push(l.map(|l| l.immutable.clone()).unwrap_or_default());
         }
         // SAFETY: valid per the specification.
         let push_constant_size = unsafe { slice(info.p_push_constant_ranges, info.push_constant_range_count) }
@@ -115,7 +117,9 @@ pub unsafe extern "system" fn create_pipeline_layout(
             .max()
             .unwrap_or(0);
         // SAFETY: out is valid per the specification.
-        unsafe { *out = PipelineLayout { abi: abi::PipelineLayout { sets, push_constant_size } }.into_handle() };
+        unsafe {
+            *out = PipelineLayout { abi: abi::PipelineLayout { sets, push_constant_size }, immutable }.into_handle()
+        };
         vk::Result::SUCCESS
     })
 }

@@ -47,6 +47,12 @@ pub struct ShaderFeatures {
     /// Uniform and storage texel buffers: `OpTypeImage` with `Dim Buffer`, executed with
     /// MUBUF format instructions (`SampledBuffer` / `ImageBuffer` capabilities).
     pub texel_buffers: bool,
+    /// Storage images of every dimensionality but MSAA (`mimg.rs`): read, written (with or
+    /// without a format: the T# converts), queried, 32-bit integer atomics.
+    pub storage_images: bool,
+    /// Sampled images and samplers: explicit-LOD sampling, depth compares, gathers (any
+    /// offsets), `MinLod`, fetches and queries.
+    pub sampled_images: bool,
     /// `vulkanMemoryModel` / `vulkanMemoryModelDeviceScope` /
     /// `vulkanMemoryModelAvailabilityVisibilityChains` (the `VulkanMemoryModel` capability).
     pub vulkan_memory_model: bool,
@@ -95,6 +101,8 @@ pub const SHADER_FEATURES: ShaderFeatures = ShaderFeatures {
     explicit_layouts: true,
     descriptor_indexing: true,
     texel_buffers: true,
+    storage_images: true,
+    sampled_images: true,
     vulkan_memory_model: true,
     zero_initialize_workgroup_memory: true,
     subgroup_extended_types: true,

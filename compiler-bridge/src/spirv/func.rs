@@ -63,6 +63,9 @@ pub(super) struct FnCx<'c, 'a> {
     buffer_desc: HashMap<Id, String>,
     /// Descriptor-array variables: (set, binding).
     desc_arrays: HashMap<Id, (u32, u32)>,
+    /// Arrays of image, sampler and texel buffer descriptors: (set, binding, bytes to skip
+    /// in each element, see `sampler_skip`).
+    image_arrays: HashMap<Id, (u32, u32, u32)>,
     /// Matrix layouts of pointers into explicitly laid out matrices (from access chains).
     pub(super) ptr_layout: HashMap<Id, PtrLayout>,
     /// `OpImageTexelPointer` results: texel buffer atomics go through them.
@@ -298,6 +301,7 @@ impl<'c, 'a> FnCx<'c, 'a> {
             values: HashMap::new(),
             buffer_desc: HashMap::new(),
             desc_arrays: HashMap::new(),
+            image_arrays: HashMap::new(),
             ptr_layout: HashMap::new(),
             texel_ptrs: HashMap::new(),
             prologue: Vec::new(),
@@ -507,8 +511,9 @@ impl<'c, 'a> FnCx<'c, 'a> {
                     }
                 }
                 StorageClass::UniformConstant => {
-                    // Texel buffers (image.rs): the pointer is the address of the V#
-                    // (of element 0 for an array of them).
+                    // Texel buffers, images and samplers (image.rs, mimg.rs): the pointer is
+                    // the address of the descriptor; an array's elements are picked by
+                    // access chains (`image_arrays`), a binding's descriptor size apart.
                     let (set, binding) = match (self.m.deco.set.get(&g), self.m.deco.binding.get(&g)) {
                         (Some(s), Some(b)) => (*s, *b),
                         _ => {
@@ -517,7 +522,12 @@ impl<'c, 'a> FnCx<'c, 'a> {
                             )))
                         }
                     };
+                    let skip = self.sampler_skip(set, binding, gl.pointee)?;
+                    if matches!(self.m.ty(gl.pointee)?, Type::Array { .. } | Type::RuntimeArray { .. }) {
+                        self.image_arrays.insert(g, (set, binding, skip));
+                    }
                     let desc = self.descriptor_address(set, binding, None)?;
+                    let desc = self.offset_ptr(&desc, 4, skip.into());
                     self.set(g, ptr, desc);
                 }
                 _ => {} // Input/Private: hidden parameters.
@@ -526,7 +536,22 @@ impl<'c, 'a> FnCx<'c, 'a> {
         Ok(())
     }
 
-    /// `ptr addrspace(4)` to the V# of (set, binding)[index]; `index` is an i32 operand text.
+    /// Where a `UniformConstant` variable of type `pointee` finds its descriptor in an
+    /// element of (set, binding): a sampler variable at a combined image sampler binding
+    /// reads the S# after the T# (Vulkan lets separate image and sampler variables share
+    /// one combined binding); everything else starts at the element.
+    fn sampler_skip(&self, set: u32, binding: u32, pointee: Id) -> Result<u32, CompileError> {
+        let elem = match self.m.ty(pointee)? {
+            Type::Array { elem, .. } | Type::RuntimeArray { elem, .. } => *elem,
+            _ => pointee,
+        };
+        let kind = self.layout.sets.get(set as usize).and_then(|s| s.binding(binding)).map(|(b, _)| b.kind);
+        let combined = kind == Some(abi::DescriptorKind::CombinedImageSampler);
+        Ok(if combined && matches!(self.m.ty(elem)?, Type::Sampler) { abi::COMBINED_SAMPLER_OFFSET } else { 0 })
+    }
+
+    /// `ptr addrspace(4)` to the descriptor of (set, binding)[index]; `index` is an i32
+    /// operand text.
     fn descriptor_address(&mut self, set: u32, binding: u32, index: Option<&str>) -> Result<String, CompileError> {
         let layout_err =
             || CompileError::Layout(format!("(set {set}, binding {binding}) is not in the pipeline layout"));
@@ -555,7 +580,7 @@ impl<'c, 'a> FnCx<'c, 'a> {
         };
         Ok(match index {
             Some(i) => {
-                let bytes = self.def(format!("mul i32 {i}, {}", abi::BUFFER_DESCRIPTOR_SIZE));
+                let bytes = self.def(format!("mul i32 {i}, {}", b.kind.size()));
                 self.def(format!("getelementptr i8, ptr addrspace(4) {base}, i32 {bytes}"))
             }
             None => base,
@@ -896,7 +921,11 @@ impl<'c, 'a> FnCx<'c, 'a> {
                 self.load_matrix(ptr, asp, rule, ty, l, volatile)
             }
             Type::Pointer { .. } => self.load_pointer(ptr, asp, ty, volatile),
-            Type::Image { .. } if asp == 4 => Ok(self.load_texel_vsharp(ptr)),
+            Type::Image { .. } | Type::Sampler | Type::SampledImage { .. } if asp == 4 => {
+                // A descriptor: loaded whole, with scalar loads (uniform) or a waterfall.
+                let t = self.m.llty(ty)?;
+                Ok(self.def(format!("load {t}, ptr addrspace(4) {ptr}, align 16, !invariant.load {MD_INVARIANT}")))
+            }
             _ => Err(CompileError::invalid(format!("load of type %{ty}, which has no value form"))),
         }
     }
@@ -1016,6 +1045,17 @@ impl<'c, 'a> FnCx<'c, 'a> {
         let base_id = inst.id(0)?;
         let mut indices = inst.ids_from(1)?;
         let mut base_ty = None;
+        if let Some(&(set, binding, skip)) = self.image_arrays.get(&base_id) {
+            // An array of image, sampler or texel buffer descriptors: the index picks one.
+            if indices.len() != 1 || ptr_chain {
+                return Err(inst.bad("access chain into a descriptor array with other than one index"));
+            }
+            let idx = self.index_i32(indices[0])?;
+            let desc = self.descriptor_address(set, binding, Some(&idx))?;
+            let desc = self.offset_ptr(&desc, 4, skip.into());
+            self.set(result, rty, desc);
+            return Ok(());
+        }
         let (base, asp, rule, mut cur) = if let Some(&(set, binding)) = self.desc_arrays.get(&base_id) {
             // An array of buffer descriptors: the first index picks the descriptor.
             if indices.is_empty() || ptr_chain {

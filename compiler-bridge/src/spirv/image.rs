@@ -24,11 +24,13 @@ use super::types::Type;
 use super::{Id, InstExt};
 use crate::CompileError;
 
-/// A texel pointer (`OpImageTexelPointer`): the V# and the texel index, for atomics.
+/// A texel pointer (`OpImageTexelPointer`), for atomics: a texel buffer's V# and texel
+/// index, or an image's T# with the intrinsic's dimension and the integer coordinates.
 #[derive(Clone, Debug)]
 pub(super) struct TexelPointer {
     pub rsrc: String,
     pub index: String,
+    pub image: Option<(&'static str, Vec<String>)>,
 }
 
 impl Module<'_> {
@@ -38,8 +40,9 @@ impl Module<'_> {
         if inst.class.opcode == Op::TypeSampledImage {
             let image = inst.id(0)?;
             return Ok(match self.types.get(&image) {
-                Some(t @ Type::Image { .. }) => Ok(t.clone()),
-                _ => Err("OpTypeSampledImage of an image that is not a texel buffer".into()),
+                Some(t @ Type::Image { dim: Dim::DimBuffer, .. }) => Ok(t.clone()),
+                Some(Type::Image { .. }) => Ok(Type::SampledImage { image }),
+                _ => Err("OpTypeSampledImage of an image type that is not lowered".into()),
             });
         }
         let sampled_ty = inst.id(0)?;
@@ -47,24 +50,26 @@ impl Module<'_> {
             Some(dr::Operand::Dim(d)) => *d,
             _ => return Err(inst.bad("operand 1 is not a dimensionality")),
         };
-        if dim != Dim::DimBuffer {
-            return Ok(Err(format!("OpTypeImage with Dim {dim:?} (only texel buffers are supported)")));
+        let (arrayed, ms, sampled) = (inst.lit(3)? != 0, inst.lit(4)? != 0, inst.lit(5)?);
+        match dim {
+            Dim::DimBuffer if arrayed || ms => return Err(inst.bad("a Buffer image cannot be arrayed or multisampled")),
+            Dim::DimBuffer | Dim::Dim1D | Dim::Dim2D | Dim::Dim3D | Dim::DimCube => {}
+            _ => return Ok(Err(format!("OpTypeImage with Dim {dim:?}"))),
         }
-        let (arrayed, ms, sampled) = (inst.lit(3)?, inst.lit(4)?, inst.lit(5)?);
-        if arrayed != 0 || ms != 0 {
-            return Err(inst.bad("a Buffer image cannot be arrayed or multisampled"));
+        if ms {
+            return Ok(Err("multisampled images (softnavi offers no multisampled image)".into()));
         }
         if !matches!(sampled, 1 | 2) {
-            return Ok(Err(format!("texel buffer image with Sampled {sampled} (known only at run time)")));
+            return Ok(Err(format!("image with Sampled {sampled} (known only at run time)")));
         }
         match self.types.get(&sampled_ty) {
             Some(Type::Int { width: 32, .. } | Type::Float { width: 32 }) => {}
             Some(Type::Int { width, .. } | Type::Float { width }) => {
-                return Ok(Err(format!("texel buffer of {width}-bit sampled type")))
+                return Ok(Err(format!("image of {width}-bit sampled type")))
             }
             _ => return Err(inst.bad("sampled type is not a 32-bit scalar")),
         }
-        Ok(Ok(Type::Image { sampled_ty, sampled }))
+        Ok(Ok(Type::Image { sampled_ty, sampled, dim, arrayed, ms }))
     }
 }
 
@@ -74,6 +79,18 @@ impl FnCx<'_, '_> {
         matches!(
             op,
             Op::Image
+                | Op::SampledImage
+                | Op::ImageSampleImplicitLod
+                | Op::ImageSampleExplicitLod
+                | Op::ImageSampleDrefImplicitLod
+                | Op::ImageSampleDrefExplicitLod
+                | Op::ImageSampleProjImplicitLod
+                | Op::ImageSampleProjExplicitLod
+                | Op::ImageSampleProjDrefImplicitLod
+                | Op::ImageSampleProjDrefExplicitLod
+                | Op::ImageGather
+                | Op::ImageDrefGather
+                | Op::ImageQueryLod
                 | Op::ImageFetch
                 | Op::ImageRead
                 | Op::ImageWrite
@@ -91,7 +108,7 @@ impl FnCx<'_, '_> {
     fn image_operand(&self, inst: &dr::Instruction, i: usize) -> Result<(String, Id), CompileError> {
         let v = self.val(inst.id(i)?)?;
         match self.m.ty(v.ty)? {
-            Type::Image { sampled_ty, .. } => Ok((v.text, *sampled_ty)),
+            Type::Image { sampled_ty, dim: Dim::DimBuffer, .. } => Ok((v.text, *sampled_ty)),
             _ => Err(inst.bad(&format!("operand {i} is not a texel buffer image"))),
         }
     }
@@ -133,11 +150,15 @@ impl FnCx<'_, '_> {
         }
     }
 
-    /// Lowers one image instruction.
+    /// Lowers one image instruction: on a texel buffer here, on any other image in
+    /// `mimg.rs`.
     pub(super) fn image_inst(&mut self, inst: &dr::Instruction) -> Result<(), CompileError> {
+        if !self.on_texel_buffer(inst)? {
+            return self.mimg_inst(inst);
+        }
         match inst.class.opcode {
-            // The image of a sampled texel buffer: the same V#.
-            Op::Image => {
+            // The image of a sampled texel buffer, and a sampled texel buffer: the same V#.
+            Op::Image | Op::SampledImage => {
                 let (rsrc, _) = self.image_operand(inst, 0)?;
                 self.set(inst.result()?, inst.rtype()?, rsrc);
                 Ok(())
@@ -252,11 +273,22 @@ impl FnCx<'_, '_> {
                     return Err(inst.bad("a texel buffer has no samples"));
                 }
                 let result = inst.result()?;
-                self.texel_ptrs.insert(result, TexelPointer { rsrc, index });
+                self.texel_ptrs.insert(result, TexelPointer { rsrc, index, image: None });
                 Ok(())
             }
             _ => Err(CompileError::unsupported(format!("{} (only texel buffer images are supported)", inst.name()))),
         }
+    }
+
+    /// Whether `inst`'s image operand is a texel buffer.
+    fn on_texel_buffer(&self, inst: &dr::Instruction) -> Result<bool, CompileError> {
+        let ty = if inst.class.opcode == Op::ImageTexelPointer {
+            let p = self.val(inst.id(0)?)?;
+            self.pointer_info(&p)?.2
+        } else {
+            self.val(inst.id(0)?)?.ty
+        };
+        Ok(matches!(self.m.ty(ty)?, Type::Image { dim: Dim::DimBuffer, .. }))
     }
 
     /// Loads the V# at descriptor address `desc`.
@@ -267,8 +299,9 @@ impl FnCx<'_, '_> {
         ))
     }
 
-    /// An `OpAtomic*` on a texel pointer: a MUBUF atomic with IDXEN on the view's V#
-    /// (32-bit integer formats). Ordering semantics become fences around it.
+    /// An `OpAtomic*` on a texel pointer: a MUBUF atomic with IDXEN on the view's V#, or an
+    /// `image_atomic_*` on the view's T# (32-bit integer formats). Ordering semantics
+    /// become fences around it.
     pub(super) fn texel_atomic(&mut self, inst: &dr::Instruction, tp: TexelPointer) -> Result<(), CompileError> {
         let op = inst.class.opcode;
         let scope = sync_scope(self.m.const_u64(inst.id(1)?)?)?;
@@ -285,14 +318,27 @@ impl FnCx<'_, '_> {
         if let (Some(s), true) = (scope, release) {
             self.emit(fence(s, "release"));
         }
-        let tail = [
-            format!("<4 x i32> {}", tp.rsrc),
-            format!("i32 {}", tp.index),
-            "i32 0".into(),
-            "i32 0".into(),
-            "i32 0".into(),
-        ];
-        let rmw = |name: &str| format!("llvm.amdgcn.struct.buffer.atomic.{name}.i32");
+        let (tail, dim) = match &tp.image {
+            None => (
+                vec![
+                    format!("<4 x i32> {}", tp.rsrc),
+                    format!("i32 {}", tp.index),
+                    "i32 0".into(),
+                    "i32 0".into(),
+                    "i32 0".into(),
+                ],
+                None,
+            ),
+            Some((dim, coords)) => {
+                let mut t = coords.clone();
+                t.extend([format!("<8 x i32> {}", tp.rsrc), "i32 0".into(), "i32 0".into()]);
+                (t, Some(*dim))
+            }
+        };
+        let rmw = |name: &str| match dim {
+            None => format!("llvm.amdgcn.struct.buffer.atomic.{name}.i32"),
+            Some(d) => format!("llvm.amdgcn.image.atomic.{name}.{d}.i32.i32"),
+        };
         let value = |this: &Self, i: usize| -> Result<String, CompileError> {
             let v = this.val(inst.id(i)?)?;
             match this.m.ty(v.ty)? {

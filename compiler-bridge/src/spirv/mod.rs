@@ -24,6 +24,7 @@ mod glsl;
 mod image;
 mod matrix;
 mod memory;
+mod mimg;
 mod module;
 pub mod reflect;
 mod subgroup;

@@ -4,12 +4,12 @@
 use std::collections::{BTreeMap, HashMap, HashSet};
 
 use rspirv::dr;
-use spirv::{BuiltIn, Capability, Decoration, ExecutionMode, ExecutionModel, Op, StorageClass};
+use spirv::{BuiltIn, Capability, Decoration, Dim, ExecutionMode, ExecutionModel, Op, StorageClass};
 
 use super::consts::{Const, Value};
 use super::types::{align_up, Rule, Type};
 use super::{Id, InstExt, SpecConstant};
-use crate::CompileError;
+use crate::{abi, CompileError};
 
 /// Deepest type nesting accepted; bounds the recursion of layout and constant code.
 const MAX_TYPE_DEPTH: u32 = 64;
@@ -72,6 +72,21 @@ const SUPPORTED_CAPABILITIES: &[Capability] = &[
     Capability::StorageImageReadWithoutFormat,
     Capability::StorageImageWriteWithoutFormat,
     Capability::ImageQuery,
+    // Images and samplers (`mimg.rs`): every dimensionality compute can use but MSAA,
+    // gathers with any offsets, MinLod, formats the T# converts.
+    Capability::Image1D,
+    Capability::Sampled1D,
+    Capability::ImageCubeArray,
+    Capability::SampledCubeArray,
+    Capability::ImageGatherExtended,
+    Capability::MinLod,
+    Capability::StorageImageExtendedFormats,
+    Capability::SampledImageArrayDynamicIndexing,
+    Capability::StorageImageArrayDynamicIndexing,
+    Capability::SampledImageArrayNonUniformIndexing,
+    Capability::StorageImageArrayNonUniformIndexing,
+    Capability::UniformTexelBufferArrayNonUniformIndexing,
+    Capability::StorageTexelBufferArrayNonUniformIndexing,
     // Arrays of texel buffers indexed at run time: the index picks the V# (a divergent one
     // is a waterfall loop, which LLVM makes of the buffer intrinsics).
     Capability::UniformTexelBufferArrayDynamicIndexing,
@@ -427,8 +442,8 @@ impl<'a> Module<'a> {
                     Ok(())
                 }
             },
-            Op::TypeSampler
-            | Op::TypeOpaque
+            Op::TypeSampler => self.add_type(inst, Type::Sampler, &[]),
+            Op::TypeOpaque
             | Op::TypeEvent
             | Op::TypeDeviceEvent
             | Op::TypeReserveId
@@ -691,7 +706,9 @@ impl<'a> Module<'a> {
                 return Err(CompileError::invalid(format!("runtime array %{id} used as a value")))
             }
             Type::Function { .. } => return Err(CompileError::invalid(format!("function type %{id} used as a value"))),
-            Type::Image { .. } => "<4 x i32>".into(),
+            Type::Image { dim: Dim::DimBuffer, .. } | Type::Sampler => "<4 x i32>".into(),
+            Type::Image { .. } => "<8 x i32>".into(),
+            Type::SampledImage { .. } => "<12 x i32>".into(),
         })
     }
 
@@ -764,8 +781,13 @@ impl<'a> Module<'a> {
                 (align_up(end, align), align)
             }
             Type::Pointer { .. } => (8, 8),
-            // A V# in descriptor memory (only UniformConstant variables hold images).
-            Type::Image { .. } => (16, 16),
+            // Descriptors in descriptor memory (only UniformConstant variables hold images
+            // and samplers): the ABI's sizes; arrays of them are indexed by the binding's
+            // descriptor size instead (func.rs `descriptor_address`).
+            Type::Image { dim: Dim::DimBuffer, .. } => (abi::BUFFER_DESCRIPTOR_SIZE.into(), 16),
+            Type::Image { .. } => (abi::IMAGE_DESCRIPTOR_SIZE.into(), 16),
+            Type::Sampler => (abi::SAMPLER_DESCRIPTOR_SIZE.into(), 16),
+            Type::SampledImage { .. } => ((abi::IMAGE_DESCRIPTOR_SIZE + abi::SAMPLER_DESCRIPTOR_SIZE).into(), 16),
             Type::Void | Type::Function { .. } => {
                 return Err(CompileError::invalid(format!("%{id} has no memory layout")))
             }

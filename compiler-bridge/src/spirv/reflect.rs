@@ -3,7 +3,7 @@
 
 use std::collections::BTreeMap;
 
-use spirv::StorageClass;
+use spirv::{Dim, StorageClass};
 
 use super::module::Module;
 use super::types::{Rule, Type};
@@ -39,11 +39,15 @@ pub fn reflect_layout(words: &[u32], entry_point: &str) -> Result<PipelineLayout
                     _ => global.pointee,
                 };
                 match m.ty(ty)? {
-                    Type::Image { sampled: 2, .. } => DescriptorKind::StorageTexelBuffer,
-                    Type::Image { .. } => DescriptorKind::UniformTexelBuffer,
+                    Type::Image { sampled: 2, dim: Dim::DimBuffer, .. } => DescriptorKind::StorageTexelBuffer,
+                    Type::Image { dim: Dim::DimBuffer, .. } => DescriptorKind::UniformTexelBuffer,
+                    Type::Image { sampled: 2, .. } => DescriptorKind::StorageImage,
+                    Type::Image { .. } => DescriptorKind::SampledImage,
+                    Type::Sampler => DescriptorKind::Sampler,
+                    Type::SampledImage { .. } => DescriptorKind::CombinedImageSampler,
                     _ => {
                         return Err(CompileError::unsupported(format!(
-                            "reflecting descriptor %{id} of storage class UniformConstant (images, samplers)"
+                            "reflecting descriptor %{id} of storage class UniformConstant"
                         )))
                     }
                 }

@@ -43,12 +43,23 @@ pub(crate) enum Type {
         ret: Id,
         params: Vec<Id>,
     },
-    /// A texel buffer (`OpTypeImage` with `Dim Buffer`, or an `OpTypeSampledImage` of one):
-    /// its value is the 16-byte V# of the buffer view ([`super::image`]). `sampled` is the
-    /// image's Sampled operand: 1 for a uniform texel buffer, 2 for a storage one.
+    /// An image (`OpTypeImage`, [`super::image`]). A texel buffer (`dim` Buffer, or an
+    /// `OpTypeSampledImage` of one) is the 16-byte V# of the buffer view; any other image is
+    /// the view's 32-byte T# (`<8 x i32>`). `sampled` is the image's Sampled operand: 1
+    /// for sampled images and uniform texel buffers, 2 for storage ones.
     Image {
         sampled_ty: Id,
         sampled: u32,
+        dim: spirv::Dim,
+        arrayed: bool,
+        ms: bool,
+    },
+    /// `OpTypeSampler`: the 16-byte S# (`<4 x i32>`).
+    Sampler,
+    /// `OpTypeSampledImage` of an image that is not a texel buffer: its T# and the
+    /// sampler's S# (`<12 x i32>`, T# first).
+    SampledImage {
+        image: Id,
     },
 }
 
