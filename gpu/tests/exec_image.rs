@@ -383,7 +383,9 @@ fn null_tsharp_loads_zero_and_drops_stores() {
 
 /// What softnavi does not execute is a named fault, never a wrong answer: a T# whose TYPE
 /// is not an image type, a swizzled T#, a DIM that does not match the TYPE, an MSAA T#,
-/// a16, sampling; and a T# over unmapped memory is a VM fault.
+/// r128, the MSAA dims and image_msaa_load, the packed loads and stores, tfe on stores and
+/// atomics, sampling, an atomic on a format it cannot use; and a T# over unmapped memory
+/// is a VM fault.
 #[test]
 fn unexecuted_forms_and_bad_tsharps_are_named_faults() {
     let ok = t_of(img_type::IMG_2D, 20, 8, 8, 0, 1);
@@ -394,20 +396,41 @@ fn unexecuted_forms_and_bad_tsharps_are_named_faults() {
         (ImageResource { kind: img_type::IMG_3D, ..ok }, load, "dim:SQ_RSRC_IMG_2D on a T# of TYPE 10"),
         (ImageResource { kind: img_type::IMG_2D_MSAA, ..ok }, load, "TYPE 14"),
         (ImageResource { format: 70, ..ok }, load, "image format 70"),
+        (ok, "image_load v4, v[0:1], s[12:19] dmask:0x1 dim:SQ_RSRC_IMG_2D r128", "image_load with r128 is decoded"),
         (
             ok,
-            "image_load v4, v0, s[12:19] dmask:0x1 dim:SQ_RSRC_IMG_2D a16",
-            "image_load with a16 is decoded but not executed",
+            "image_load v4, v[0:2], s[12:19] dmask:0x1 dim:SQ_RSRC_IMG_2D_MSAA",
+            "image_load with an MSAA dim is decoded",
         ),
+        (ok, "image_load_pck v4, v[0:1], s[12:19] dmask:0x1 dim:SQ_RSRC_IMG_2D", "image_load_pck is decoded"),
+        (ok, "image_store_pck v4, v[0:1], s[12:19] dmask:0x1 dim:SQ_RSRC_IMG_2D", "image_store_pck is decoded"),
+        (
+            ok,
+            "image_msaa_load v[4:7], v[0:2], s[12:19] dmask:0x1 dim:SQ_RSRC_IMG_2D_MSAA",
+            "image_msaa_load is decoded",
+        ),
+        (ok, "image_store v[4:5], v[0:1], s[12:19] dmask:0x1 dim:SQ_RSRC_IMG_2D tfe", "with tfe or lwe"),
+        (ok, "image_atomic_add v[4:5], v[0:1], s[12:19] dmask:0x1 dim:SQ_RSRC_IMG_2D glc tfe", "with tfe or lwe"),
         (
             ok,
             "image_sample v4, v[0:1], s[12:19], s[20:23] dmask:0x1 dim:SQ_RSRC_IMG_2D",
             "image_sample is decoded but not executed",
         ),
+        // Atomics need a 32-bit (64-bit: 32_32_UINT/SINT) integer or float format.
+        (
+            ImageResource { format: 42, ..ok },
+            "image_atomic_add v4, v[0:1], s[12:19] dmask:0x1 dim:SQ_RSRC_IMG_2D",
+            "32-bit image atomics act on T#s of format 32_UINT, 32_SINT or 32_FLOAT (20..22); this T# has format 42",
+        ),
         (
             ok,
-            "image_atomic_add v4, v[0:1], s[12:19] dmask:0x1 dim:SQ_RSRC_IMG_2D",
-            "image_atomic_add is decoded but not executed",
+            "image_atomic_umax v[4:5], v[0:1], s[12:19] dmask:0x3 dim:SQ_RSRC_IMG_2D",
+            "64-bit image atomics act on T#s of format 32_32_UINT or 32_32_SINT (48, 49); this T# has format 20",
+        ),
+        (
+            ImageResource { format: 50, ..ok },
+            "image_atomic_cmpswap v[4:7], v[0:1], s[12:19] dmask:0xf dim:SQ_RSRC_IMG_2D",
+            "this T# has format 50",
         ),
     ];
     for (t, inst, want) in cases {
@@ -446,4 +469,104 @@ fn the_checker_sees_image_load_registers() {
     assert!(format!("{report:?}").contains("Memory counters and s_waitcnt"), "{report:?}");
     let ok = common::try_run_wave_env(&body("s_waitcnt vmcnt(0)"), &[[0; 4]; 32], false, &env(vec![3; 256]));
     assert!(ok.is_ok(), "{:?}", ok.err());
+}
+
+/// A16: two unsigned 16-bit address components per VGPR, low half first. A 2D-array
+/// image_store_mip / image_load_mip round trip with x, y in v0 and slice, mip in v1
+/// (against image_load_mip with 32-bit addresses), a 1D image_load whose high half is
+/// garbage, and image_get_resinfo's mip level in a low half.
+#[test]
+fn a16_addresses_two_components_per_vgpr() {
+    let (w, h, layers, levels) = (40u32, 6u32, 3u32, 2u32);
+    let t = t_of(img_type::IMG_2D_ARRAY, 20, w, h, layers - 1, levels);
+    let bytes = IMG_OFF as usize + model_offset(w, h, levels, 4, 0, 0, layers, 0);
+    let mut inputs = Vec::new();
+    let mut want = vec![0u32; bytes / 4];
+    for l in 0..32u32 {
+        let m = l % 3; // level 2 is past the last
+        let (x, y, s) = ((l * 7) % (w >> m.min(1)), l % (h >> m.min(1)), l % layers);
+        // v0 = {y, x}, v1 = {mip, slice}; v2, v3 the same as 32-bit components.
+        inputs.push([x | y << 16, s | m << 16, l, 0]);
+        if m < levels {
+            want[(IMG_OFF as usize + model_offset(w, h, levels, 4, x, y, s, m)) / 4] = 0x100 + l;
+        }
+    }
+    let body = format!(
+        "{}
+         v_add_nc_u32 v4, 0x100, v2
+         image_store_mip v4, v[0:1], s[12:19] dmask:0x1 dim:SQ_RSRC_IMG_2D_ARRAY a16
+         s_waitcnt_vscnt null, 0
+         image_load_mip v5, v[0:1], s[12:19] dmask:0x1 dim:SQ_RSRC_IMG_2D_ARRAY a16
+         v_and_b32 v12, 0xffff, v0
+         v_lshrrev_b32 v13, 16, v0
+         v_and_b32 v14, 0xffff, v1
+         v_lshrrev_b32 v15, 16, v1
+         image_load_mip v6, v[12:15], s[12:19] dmask:0x1 dim:SQ_RSRC_IMG_2D_ARRAY
+         s_waitcnt vmcnt(0)",
+        tsharp(&t)
+    );
+    let (out, mem) = run(&body, &inputs, vec![0; bytes / 4]);
+    assert!(mem == want, "a16 stores landed elsewhere");
+    for l in 0..32 {
+        let m = l as u32 % 3;
+        let v = if m < levels { 0x100 + l as u32 } else { 0 };
+        assert_eq!([out.v[l][1], out.v[l][2]], [v, v], "lane {l} {:x?}", inputs[l]);
+    }
+    // 1D: the high half of v0 is not part of the address; resinfo's mip is v0's low half.
+    let t1 = t_of(img_type::IMG_1D, 20, 64, 1, 0, 3);
+    let mut mem1 = vec![0u32; (IMG_OFF as usize + model_offset(64, 1, 3, 4, 0, 0, 1, 0)) / 4];
+    for x in 0..64 {
+        mem1[(IMG_OFF as usize + model_offset(64, 1, 3, 4, x, 0, 0, 0)) / 4] = 0x500 + x;
+    }
+    let body = format!(
+        "{}
+         image_load v4, v0, s[12:19] dmask:0x1 dim:SQ_RSRC_IMG_1D a16
+         image_get_resinfo v[5:6], v1, s[12:19] dmask:0x9 dim:SQ_RSRC_IMG_1D a16
+         s_waitcnt vmcnt(0)",
+        tsharp(&t1)
+    );
+    let inputs: Vec<[u32; 4]> =
+        (0..32u32).map(|l| [(2 * l) | (0xbeef << 16), (l % 3) | (0xffff << 16), 0, 0]).collect();
+    let (out, _) = run(&body, &inputs, mem1);
+    for l in 0..32u32 {
+        let o = &out.v[l as usize];
+        assert_eq!(o[0], 0x500 + 2 * l, "1D a16 lane {l}");
+        assert_eq!([o[1], o[2]], [64 >> (l % 3), 3], "resinfo a16 lane {l}");
+    }
+}
+
+/// TFE and LWE on loads: the data is written as without them and the TFE status VGPR
+/// after it keeps its value (softnavi's fetches never fail; compilers zero it beforehand),
+/// also for lanes out of range (which load 0) and after D16 data. (LLVM's assembler gives
+/// LWE alone no status register.)
+#[test]
+fn tfe_and_lwe_leave_the_status_vgpr() {
+    let t = t_of(img_type::IMG_2D, 42, 8, 8, 0, 1);
+    let bytes = IMG_OFF as usize + model_offset(8, 8, 1, 4, 0, 0, 1, 0);
+    let mem: Vec<u32> = (0..bytes as u32 / 4).map(|i| i.wrapping_mul(0x9e37_79b1)).collect();
+    let word = |x: u32, y: u32| mem[(IMG_OFF as usize + model_offset(8, 8, 1, 4, x, y, 0, 0)) / 4];
+    let body = format!(
+        "{}
+         v_mov_b32 v5, 0x1234
+         image_load v[4:5], v[0:1], s[12:19] dmask:0x8 dim:SQ_RSRC_IMG_2D tfe
+         v_mov_b32 v7, 0x5678
+         image_load v6, v[0:1], s[12:19] dmask:0x1 dim:SQ_RSRC_IMG_2D lwe
+         v_mov_b32 v10, 0x9abc
+         image_load v[8:10], v[0:1], s[12:19] dmask:0x7 dim:SQ_RSRC_IMG_2D tfe lwe d16
+         s_waitcnt vmcnt(0)",
+        tsharp(&t)
+    );
+    let inputs: Vec<[u32; 4]> = (0..32u32).map(|l| [l % 9, l / 4, 0, 0]).collect();
+    let (out, _) = run(&body, &inputs, mem.clone());
+    for l in 0..32 {
+        let [x, y, _, _] = inputs[l];
+        let b = if x < 8 && y < 8 { word(x, y).to_le_bytes() } else { [0; 4] };
+        let unorm = |v: u8| ((v as f64 / 255.0) as f32).to_bits();
+        let h = |v: u8| half::f16::from_f64(v as f64 / 255.0).to_bits() as u32;
+        let o = &out.v[l];
+        let (w, r) = if x < 8 && y < 8 { (unorm(b[3]), unorm(b[0])) } else { (0, 0) };
+        assert_eq!([o[0], o[1], o[2], o[3]], [w, 0x1234, r, 0x5678], "lane {l}");
+        let d16 = if x < 8 && y < 8 { [h(b[0]) | h(b[1]) << 16, h(b[2])] } else { [0, 0] };
+        assert_eq!([o[4], o[5] & 0xffff, o[6]], [d16[0], d16[1], 0x9abc], "d16 lane {l}");
+    }
 }

@@ -893,6 +893,17 @@ pub mod mimg {
     /// node pointer, ray extent, origin, direction, inverse direction (a16 packs the last two
     /// into one slot's three VGPRs and drops the fifth).
     pub const BVH_SLOTS: [[u8; 5]; 2] = [[1, 1, 3, 3, 3], [2, 1, 3, 3, 3]];
+
+    /// Whether an image atomic with `dmask` is 64-bit (`Some(true)`) or 32-bit: LLVM's
+    /// `lowerImage` gives 32-bit atomics dmask 0x1 and 64-bit ones 0x3, cmpswap (data and
+    /// compare value) 0x3 and 0xf. `None` for any other dmask.
+    pub fn atomic_wide(cmpswap: bool, dmask: u32) -> Option<bool> {
+        match (cmpswap, dmask) {
+            (false, 0x1) | (true, 0x3) => Some(false),
+            (false, 0x3) | (true, 0xf) => Some(true),
+            _ => None,
+        }
+    }
 }
 
 /// The address a MIMG opcode takes, read from its name (`image_sample_c_d_cl_o_g16`).

@@ -289,20 +289,25 @@ fn dpp_not_executed(i: &Inst) -> Option<&'static str> {
 }
 
 /// Why a form of an executed MIMG opcode is not executed, if it is not (`exec/image.rs`):
-/// 16-bit addresses, the texture-fail and LOD-warning status, a 128-bit resource, the MSAA
-/// dims, and dmask 0.
+/// a 128-bit resource, the MSAA dims, dmask 0, the texture-fail and LOD-warning status on
+/// stores and atomics, and an atomic whose dmask is not one LLVM gives it.
 fn mimg_not_executed(i: &Inst) -> Option<&'static str> {
     use super::decode::mimg;
     if i.op.encoding() != Encoding::Mimg {
         return None;
     }
+    let atomic = i.op.mem().is_some_and(|m| m.rmw.is_some());
+    let store = matches!(i.op, Op::IMAGE_STORE | Op::IMAGE_STORE_MIP);
+    let dmask = (i.imm & mimg::DMASK) as u32;
+    let status = i.flags & mflag::TFE != 0 || i.imm & mimg::LWE != 0;
     Some(match () {
-        _ if i.imm & mimg::A16 != 0 => " with a16",
-        _ if i.flags & mflag::TFE != 0 => " with tfe",
-        _ if i.imm & mimg::LWE != 0 => " with lwe",
         _ if i.imm & mimg::R128 != 0 => " with r128",
         _ if (i.imm >> mimg::DIM_SHIFT & 7) >= 6 => " with an MSAA dim",
-        _ if i.imm & mimg::DMASK == 0 => " with dmask 0",
+        _ if dmask == 0 => " with dmask 0",
+        _ if status && (store || atomic) => " with tfe or lwe",
+        _ if atomic && mimg::atomic_wide(i.op == Op::IMAGE_ATOMIC_CMPSWAP, dmask).is_none() => {
+            " with a dmask other than 0x1 or 0x3 (cmpswap: 0x3 or 0xf)"
+        }
         _ => return None,
     })
 }

@@ -1506,19 +1506,19 @@ opcode_table! {
         0x07 IMAGE_STORE_MIP "image_store_mip" [N N N N] X => st(0);
         0x08 IMAGE_STORE_PCK "image_store_pck" [N N N N] NONE => st(0);
         0x09 IMAGE_STORE_MIP_PCK "image_store_mip_pck" [N N N N] NONE => st(0);
-        0x0a IMAGE_ATOMIC_SWAP "image_atomic_swap" [N N N N] NONE => rmw(0, Swap);
-        0x0b IMAGE_ATOMIC_CMPSWAP "image_atomic_cmpswap" [N N N N] NONE => rmw(0, CmpSwap);
-        0x0c IMAGE_ATOMIC_ADD "image_atomic_add" [N N N N] NONE => rmw(0, Add);
-        0x0d IMAGE_ATOMIC_SUB "image_atomic_sub" [N N N N] NONE => rmw(0, Sub);
-        0x0e IMAGE_ATOMIC_SMIN "image_atomic_smin" [N N N N] NONE => rmw(0, SMin);
-        0x0f IMAGE_ATOMIC_UMIN "image_atomic_umin" [N N N N] NONE => rmw(0, UMin);
-        0x10 IMAGE_ATOMIC_SMAX "image_atomic_smax" [N N N N] NONE => rmw(0, SMax);
-        0x11 IMAGE_ATOMIC_UMAX "image_atomic_umax" [N N N N] NONE => rmw(0, UMax);
-        0x12 IMAGE_ATOMIC_AND "image_atomic_and" [N N N N] NONE => rmw(0, And);
-        0x13 IMAGE_ATOMIC_OR "image_atomic_or" [N N N N] NONE => rmw(0, Or);
-        0x14 IMAGE_ATOMIC_XOR "image_atomic_xor" [N N N N] NONE => rmw(0, Xor);
-        0x15 IMAGE_ATOMIC_INC "image_atomic_inc" [N N N N] NONE => rmw(0, Inc);
-        0x16 IMAGE_ATOMIC_DEC "image_atomic_dec" [N N N N] NONE => rmw(0, Dec);
+        0x0a IMAGE_ATOMIC_SWAP "image_atomic_swap" [N N N N] X => rmw(0, Swap);
+        0x0b IMAGE_ATOMIC_CMPSWAP "image_atomic_cmpswap" [N N N N] X => rmw(0, CmpSwap);
+        0x0c IMAGE_ATOMIC_ADD "image_atomic_add" [N N N N] X => rmw(0, Add);
+        0x0d IMAGE_ATOMIC_SUB "image_atomic_sub" [N N N N] X => rmw(0, Sub);
+        0x0e IMAGE_ATOMIC_SMIN "image_atomic_smin" [N N N N] X => rmw(0, SMin);
+        0x0f IMAGE_ATOMIC_UMIN "image_atomic_umin" [N N N N] X => rmw(0, UMin);
+        0x10 IMAGE_ATOMIC_SMAX "image_atomic_smax" [N N N N] X => rmw(0, SMax);
+        0x11 IMAGE_ATOMIC_UMAX "image_atomic_umax" [N N N N] X => rmw(0, UMax);
+        0x12 IMAGE_ATOMIC_AND "image_atomic_and" [N N N N] X => rmw(0, And);
+        0x13 IMAGE_ATOMIC_OR "image_atomic_or" [N N N N] X => rmw(0, Or);
+        0x14 IMAGE_ATOMIC_XOR "image_atomic_xor" [N N N N] X => rmw(0, Xor);
+        0x15 IMAGE_ATOMIC_INC "image_atomic_inc" [N N N N] X => rmw(0, Inc);
+        0x16 IMAGE_ATOMIC_DEC "image_atomic_dec" [N N N N] X => rmw(0, Dec);
         0x17 IMAGE_GET_RESINFO "image_get_resinfo" [N N N N] X => ld(0);
         0x18 IMAGE_MSAA_LOAD "image_msaa_load" [N N N N] NONE => ld(0);
         0x19 IMAGE_BVH_INTERSECT_RAY "image_bvh_intersect_ray" [N N N N] NONE => bvh;
@@ -1849,11 +1849,14 @@ pub fn coverage_markdown() -> String {
          but its gfx11 targets lack the `vmem-to-lds-load-insts` feature (clang rejects the\n\
          LDS-load builtins for gfx1100), and no source pins down their LDS address on gfx11.\n\
          TFE (the texture-fail status VGPR) on a buffer instruction is an illegal instruction.\n\n\
-         Images (MIMG): `image_load`, `image_load_mip`, `image_store`, `image_store_mip` and\n\
-         `image_get_resinfo` are executed on linear images (SW_MODE 0) of the dims 1D, 2D, 3D,\n\
-         cube, 1D array and 2D array, in the formats buffers share; their a16, tfe, lwe, r128,\n\
-         MSAA-dim and dmask-0 forms, and the other MIMG instructions (sampling, gather,\n\
-         atomics, `image_msaa_load`, the packed loads and stores, BVH), are not.\n\n\
+         Images (MIMG): `image_load`, `image_load_mip`, `image_store`, `image_store_mip`,\n\
+         `image_get_resinfo` and every `image_atomic_*` gfx11 has are executed on linear images\n\
+         (SW_MODE 0) of the dims 1D, 2D, 3D, cube, 1D array and 2D array, in the formats\n\
+         buffers share (atomics: 32_UINT, 32_SINT, 32_FLOAT; 64-bit ones 32_32_UINT and\n\
+         32_32_SINT), with a16, and tfe and lwe on loads. Not executed: r128, the MSAA dims\n\
+         (gfx11 MSAA surfaces are not linear), dmask 0, tfe and lwe on stores and atomics,\n\
+         `image_msaa_load`, the packed loads and stores (`*_pck*`: no source pins down how\n\
+         their raw elements lie in VGPRs), sampling, gather and BVH.\n\n\
          Scalar and vector ALU: every opcode is executed except `s_subvector_loop_begin` and\n\
          `s_subvector_loop_end`, whose semantics AMD's documentation leaves unclear (Mesa's ACO\n\
          notes say so too; no compiler for gfx11 emits them). VINTERP, LDSDIR and EXP are\n\

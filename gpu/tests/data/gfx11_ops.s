@@ -2010,3 +2010,24 @@ image_load_mip v[0:3], [v0, v1], s[0:7] dmask:0xf dim:SQ_RSRC_IMG_1D
 image_store_mip v[0:3], [v4, v5], s[0:7] dmask:0xf dim:SQ_RSRC_IMG_1D
 image_get_resinfo v[0:3], v0, s[0:7] dmask:0xf dim:SQ_RSRC_IMG_1D
 image_load v[4:5], [v0, v2, v7], s[8:15] dmask:0x9 dim:SQ_RSRC_IMG_2D_ARRAY glc
+image_load v[0:3], v0, s[0:7] dmask:0xf dim:SQ_RSRC_IMG_1D a16
+image_load v[0:4], [v0, v1], s[0:7] dmask:0xf dim:SQ_RSRC_IMG_2D tfe
+image_load_mip v[0:3], v0, s[0:7] dmask:0xf dim:SQ_RSRC_IMG_1D a16
+image_store v[0:3], v0, s[0:7] dmask:0xf dim:SQ_RSRC_IMG_1D a16
+image_atomic_add v1, v0, s[0:7] dmask:0x1 dim:SQ_RSRC_IMG_1D glc
+image_load_mip v[0:3], [v0, v1], s[0:7] dmask:0xf dim:SQ_RSRC_IMG_1D lwe
+image_store_mip v[0:3], v4, s[0:7] dmask:0xf dim:SQ_RSRC_IMG_1D a16
+image_get_resinfo v[0:3], v0, s[0:7] dmask:0xf dim:SQ_RSRC_IMG_1D a16
+image_atomic_swap v1, v0, s[0:7] dmask:0x1 dim:SQ_RSRC_IMG_1D glc
+image_atomic_cmpswap v[0:1], v2, s[0:7] dmask:0x3 dim:SQ_RSRC_IMG_1D glc
+image_atomic_sub v1, [v2, v3], s[0:7] dmask:0x1 dim:SQ_RSRC_IMG_2D
+image_atomic_smin v[4:5], v[2:3], s[8:15] dmask:0x3 dim:SQ_RSRC_IMG_2D glc
+image_atomic_umin v1, v[2:4], s[0:7] dmask:0x1 dim:SQ_RSRC_IMG_2D_ARRAY slc
+image_atomic_smax v1, v2, s[0:7] dmask:0x1 dim:SQ_RSRC_IMG_2D glc a16
+image_atomic_umax v[4:5], [v2, v3, v7], s[0:7] dmask:0x3 dim:SQ_RSRC_IMG_3D
+image_atomic_and v1, v[2:3], s[0:7] dmask:0x1 dim:SQ_RSRC_IMG_1D_ARRAY glc
+image_atomic_or v1, [v2, v5, v6], s[0:7] dmask:0x1 dim:SQ_RSRC_IMG_CUBE
+image_atomic_xor v1, v[2:3], s[0:7] dmask:0x1 dim:SQ_RSRC_IMG_2D glc dlc
+image_atomic_inc v1, v2, s[0:7] dmask:0x1 dim:SQ_RSRC_IMG_1D glc
+image_atomic_dec v[6:7], v2, s[0:7] dmask:0x3 dim:SQ_RSRC_IMG_1D glc
+image_atomic_cmpswap v[4:7], v[2:3], s[0:7] dmask:0xf dim:SQ_RSRC_IMG_2D glc

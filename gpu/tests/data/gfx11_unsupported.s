@@ -4,39 +4,36 @@ v_movrels_b32_dpp v1, v2 quad_perm:[1,0,3,2] row_mask:0xf bank_mask:0xf
 v_movreld_b32_dpp v1, v2 dpp8:[7,6,5,4,3,2,1,0]
 .long 0x7e0202fa, 0xff013002 // v_mov_b32_dpp v1, v2 with dpp_ctrl 0x130 (GFX9 wave_shl:1)
 .long 0x7e0202fa, 0xff014302 // v_mov_b32_dpp v1, v2 with dpp_ctrl 0x143 (GFX9 row_bcast:31)
-image_load v[0:3], v0, s[0:7] dmask:0xf dim:SQ_RSRC_IMG_1D a16
 image_sample v[0:3], [v4, v5], s[0:7], s[8:11] dmask:0xf dim:SQ_RSRC_IMG_2D
 exp mrt0 v0, v0, v0, v0 done
 ds_add_u32 v1, v2 gds
 v_interp_p10_f32 v0, v1, v2, v3
 lds_param_load v1, attr0.x
 lds_direct_load v1
-image_load v[0:4], [v0, v1], s[0:7] dmask:0xf dim:SQ_RSRC_IMG_2D tfe
 image_bvh_intersect_ray v[4:7], [v9, v10, v[11:13], v[14:16], v[17:19]], s[4:7]
 s_subvector_loop_begin s4, 16
 s_subvector_loop_end s4, 16
 buffer_load_lds_b32 v1, s[4:7], 0 offen
 buffer_load_lds_u8 off, s[4:7], s3 offset:16
 buffer_load_lds_format_x v1, s[8:11], 0 idxen
-image_load_mip v[0:3], v0, s[0:7] dmask:0xf dim:SQ_RSRC_IMG_1D a16
 exp pos0 v0, v1, v2, v3
 ds_gws_init v1 offset:16 gds
 ds_ordered_count v1, v2 offset:4 gds
 ds_add_gs_reg_rtn v[2:3], v1 offset:8 gds
 ds_bvh_stack_rtn_b32 v1, v2, v3, v[4:7] offset:4
 ds_store_b32 v1, v2 gds
-image_store v[0:3], v0, s[0:7] dmask:0xf dim:SQ_RSRC_IMG_1D a16
-image_atomic_add v1, v0, s[0:7] dmask:0x1 dim:SQ_RSRC_IMG_1D glc
 // More MIMG forms (in place of the FLAT lines and the aperture sources, now executed):
-image_load_mip v[0:3], [v0, v1], s[0:7] dmask:0xf dim:SQ_RSRC_IMG_1D lwe
-image_store_mip v[0:3], v4, s[0:7] dmask:0xf dim:SQ_RSRC_IMG_1D a16
 image_sample_l v[0:3], [v4, v5, v6], s[0:7], s[8:11] dmask:0xf dim:SQ_RSRC_IMG_2D
 image_gather4 v[0:3], [v4, v5], s[0:7], s[8:11] dmask:0x1 dim:SQ_RSRC_IMG_2D
-image_get_resinfo v[0:3], v0, s[0:7] dmask:0xf dim:SQ_RSRC_IMG_1D a16
-image_atomic_swap v1, v0, s[0:7] dmask:0x1 dim:SQ_RSRC_IMG_1D glc
 image_msaa_load v[0:3], [v4, v5, v6], s[0:7] dmask:0x1 dim:SQ_RSRC_IMG_2D_MSAA
 image_sample_b v[0:3], [v4, v5, v6], s[0:7], s[8:11] dmask:0xf dim:SQ_RSRC_IMG_2D
-image_atomic_cmpswap v[0:1], v2, s[0:7] dmask:0x3 dim:SQ_RSRC_IMG_1D glc
+image_load v4, v[0:1], s[0:7] dmask:0x1 dim:SQ_RSRC_IMG_2D r128
+image_load v4, v[0:2], s[0:7] dmask:0x1 dim:SQ_RSRC_IMG_2D_MSAA
+image_load_pck v[0:3], v[4:5], s[0:7] dmask:0xf dim:SQ_RSRC_IMG_2D
+image_load_mip_pck_sgn v0, v[4:6], s[0:7] dmask:0x1 dim:SQ_RSRC_IMG_2D
+image_store_pck v[0:1], v4, s[0:7] dmask:0x3 dim:SQ_RSRC_IMG_1D
+image_store v[0:1], v4, s[0:7] dmask:0x1 dim:SQ_RSRC_IMG_1D tfe
+image_atomic_add v[0:1], v4, s[0:7] dmask:0x1 dim:SQ_RSRC_IMG_1D glc tfe
 // src_lds_direct, which the assembler refuses in these slots, as raw words:
 // v_bfe_u32 v230, s0, src_lds_direct, s7; s_sub_i32 ttmp4, src_lds_direct, src_lds_direct;
 // buffer_load_d16_hi_i8 v0, off, s[0:3], src_lds_direct

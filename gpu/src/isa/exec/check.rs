@@ -246,21 +246,38 @@ impl Regs {
 }
 
 /// The registers of the MIMG instructions the executor runs (exec/image.rs): the data
-/// (dmask's components, two per register with D16), the address (the dim's coordinates and
-/// the mip level; with NSA one register each) and the T#.
+/// (dmask's components, two per register with D16; loads add the TFE status register;
+/// atomics read theirs and, with GLC, write the first half back), the address (the dim's
+/// coordinates and the mip level, two per register with A16; with NSA one register each)
+/// and the T#.
 fn mimg_regs(r: &mut Regs, i: &Inst) {
     use crate::isa::decode::mimg;
-    let (load, store) = match i.op {
-        Op::IMAGE_LOAD | Op::IMAGE_LOAD_MIP | Op::IMAGE_GET_RESINFO => (true, false),
-        Op::IMAGE_STORE | Op::IMAGE_STORE_MIP => (false, true),
-        _ => return,
-    };
     let n = (i.imm & mimg::DMASK).count_ones();
     let data = if i.imm & mimg::D16 != 0 { n.div_ceil(2) } else { n };
-    r.push(i.dst, data, load && !store);
+    let tfe = (i.flags & mflag::TFE != 0) as u32;
+    let mip = match i.op {
+        Op::IMAGE_LOAD | Op::IMAGE_LOAD_MIP | Op::IMAGE_GET_RESINFO => {
+            r.push(i.dst, data + tfe, true);
+            i.op == Op::IMAGE_LOAD_MIP
+        }
+        Op::IMAGE_STORE | Op::IMAGE_STORE_MIP => {
+            r.push(i.dst, data, false);
+            i.op == Op::IMAGE_STORE_MIP
+        }
+        _ if i.op.mem().is_some_and(|m| m.rmw.is_some()) => {
+            r.push(i.dst, data, false);
+            if i.flags & mflag::GLC != 0 {
+                let cmpswap = i.op == Op::IMAGE_ATOMIC_CMPSWAP;
+                r.push(i.dst, if cmpswap { data / 2 } else { data }, true);
+            }
+            false
+        }
+        _ => return,
+    };
     let dim = (i.imm >> mimg::DIM_SHIFT & 7) as usize;
-    let mip = matches!(i.op, Op::IMAGE_LOAD_MIP | Op::IMAGE_STORE_MIP) as usize;
-    let addr = if i.op == Op::IMAGE_GET_RESINFO { 1 } else { super::image::COORDS.get(dim).map_or(0, |c| c + mip) };
+    let comps =
+        if i.op == Op::IMAGE_GET_RESINFO { 1 } else { super::image::COORDS.get(dim).map_or(0, |c| c + mip as usize) };
+    let addr = if i.imm & mimg::A16 != 0 { comps.div_ceil(2) } else { comps };
     if i.imm & mimg::NSA != 0 {
         r.push(i.src[0], 1, false);
         for k in 1..addr {

@@ -418,7 +418,29 @@ impl Wave {
         exec: u64,
     ) -> Result<(), FaultKind> {
         let info = inst.op.info();
-        let wide = info.ty[0].dwords(false) == 2;
+        let op = atomic_op(inst.op).ok_or_else(|| illegal(format!("{} is not an atomic", info.name)))?;
+        let args = AtomicArgs {
+            op,
+            wide: info.ty[0].dwords(false) == 2,
+            data: inst.src[1],
+            ndata: info.ty[1].dwords(false) as usize,
+        };
+        self.vmem_atomic_with(inst, ctx, addr, seg, exec, &args)
+    }
+
+    /// [`Self::vmem_atomic`] with the operation, width and data registers given (image
+    /// atomics take them from dmask and VDATA, not from their row).
+    pub(super) fn vmem_atomic_with(
+        &mut self,
+        inst: &Inst,
+        ctx: &mut Ctx,
+        addr: &[u64; 64],
+        seg: Option<&[Seg; 64]>,
+        exec: u64,
+        args: &AtomicArgs,
+    ) -> Result<(), FaultKind> {
+        let info = inst.op.info();
+        let (op, wide) = (args.op, args.wide);
         let size = if wide { 8 } else { 4 };
         let glc = inst.flags & mflag::GLC != 0;
         if glc {
@@ -428,10 +450,9 @@ impl Wave {
                 }
             }
         }
-        let op = atomic_op(inst.op).ok_or_else(|| illegal(format!("{} is not an atomic", info.name)))?;
         let mut data = [[0u32; 64]; 4];
-        for (k, d) in data.iter_mut().enumerate().take(info.ty[1].dwords(false) as usize) {
-            *d = self.vmem_src(&self.reg_plus(&inst.src[1], k));
+        for (k, d) in data.iter_mut().enumerate().take(args.ndata) {
+            *d = self.vmem_src(&self.reg_plus(&args.data, k));
         }
         let mut old = [0u64; 64];
         let mut viol = None;
@@ -524,6 +545,15 @@ impl Wave {
             None => Ok(()),
         }
     }
+}
+
+/// What an atomic does: its operation, whether it is 64-bit, and its data registers
+/// (the source, then the compare value of a cmpswap).
+pub(super) struct AtomicArgs {
+    pub op: AtomicOp,
+    pub wide: bool,
+    pub data: Operand,
+    pub ndata: usize,
 }
 
 /// The atomic `op` on the little-endian word `m` (4 or 8 bytes) that nothing else can

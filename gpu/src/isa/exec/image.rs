@@ -1,22 +1,25 @@
 //! Image instructions (MIMG) on linear images: `image_load`, `image_load_mip`,
-//! `image_store`, `image_store_mip` and `image_get_resinfo`, addressed through a T#
-//! ([`ImageResource`]).
+//! `image_store`, `image_store_mip`, `image_get_resinfo` and the `image_atomic_*`
+//! instructions, addressed through a T# ([`ImageResource`]).
 //!
-//! Per lane: the address VGPRs (x, then y, then z / the array slice / the cube face, then
-//! the mip level of the `_mip` forms; listed one by one with NSA), the level (BASE_LEVEL
-//! plus the mip operand), the range check against that level's size and the view's layers,
-//! the texel's address under the gfx11 linear layout ([`ImageResource::texel_offset`]),
-//! then the same memory movement and format conversion as the MUBUF format instructions
-//! (`crate::format::BufFormat`, `buffer.rs`).
+//! Per lane: the address components (x, then y, then z / the array slice / the cube face,
+//! then the mip level of the `_mip` forms; in consecutive VGPRs or listed one by one with
+//! NSA; two per VGPR with A16), the level (BASE_LEVEL plus the mip operand), the range check
+//! against that level's size and the view's layers, the texel's address under the gfx11
+//! linear layout ([`ImageResource::texel_offset`]), then the same memory movement and
+//! format conversion as the MUBUF format instructions (`crate::format::BufFormat`,
+//! `buffer.rs`), or the same memory atomics as buffer and global atomics (`flat.rs`).
 //!
 //! Facts: the T# from AMD's gfx11 definitions and Mesa (see [`ImageResource`]); the
 //! address operands from LLVM's AMDGPU MIMG definitions (`mimg_addr_dwords` in the
-//! decoder). Decisions where those sources are silent (each has a test in
-//! `tests/exec_image.rs`):
+//! decoder); the atomics' operations from the RDNA3 ISA guide (MIMG instructions), their
+//! widths from LLVM's `lowerImage` ([`mimg::atomic_wide`]). Decisions where those sources
+//! are silent (each has a test in `tests/exec_image.rs` or `tests/exec_image_atomic.rs`):
 //! - Out of range (a coordinate at or past the level's size, an array slice past the
 //!   view's last layer DEPTH, a level past LAST_LEVEL or MAX_MIP): loads return 0 in every
-//!   dmask'd component (also where DST_SEL is `SQ_SEL_1`), stores do nothing. Coordinates
-//!   are unsigned: a negative one is out of range.
+//!   dmask'd component (also where DST_SEL is `SQ_SEL_1`), stores do nothing, atomics
+//!   change nothing and return 0 with GLC. Coordinates are unsigned: a negative one is out
+//!   of range.
 //! - The array slice operand counts from the view's first layer (BASE_ARRAY); DEPTH is
 //!   the view's last layer (absolute), as Mesa writes it ("Depth is the last accessible
 //!   layer on gfx9+"). A cube is a 2D array of six layers per cube: the face operand is the
@@ -26,7 +29,8 @@
 //!   type (0..7), an MSAA type, a swizzle mode other than linear, a format past 63 (the
 //!   formats softnavi converts are the 63 it shares with buffers) or INVALID, and a texel
 //!   size the linear rule does not cover. The all-zero T# is a null image (RADV writes it
-//!   for a null descriptor): loads and `image_get_resinfo` return 0, stores do nothing.
+//!   for a null descriptor): loads and `image_get_resinfo` return 0, stores and atomics do
+//!   nothing (atomics return 0 with GLC).
 //! - Loads: the format's components (those it lacks read as 0), DST_SEL applied as for
 //!   MUBUF format loads (`SQ_SEL_1`: 1.0, or 1 for UINT/SINT), then the components dmask
 //!   names go to consecutive VGPRs, X first. Stores: the VGPRs hold the dmask'd components
@@ -34,21 +38,49 @@
 //!   names, and the format's components are written (converted as MUBUF format stores
 //!   convert). D16 packs two components per VGPR, low half first; a load of an odd count
 //!   keeps the high half of its last VGPR.
+//! - Atomics act on the raw texel, DST_SEL and the numeric format aside: 32-bit (dmask
+//!   0x1, cmpswap 0x3) on 32_UINT, 32_SINT and 32_FLOAT T#s, 64-bit (dmask 0x3, cmpswap
+//!   0xf) on 32_32_UINT and 32_32_SINT ones (a 64-bit texel is two 32-bit components;
+//!   gfx11 has no 64-bit-component format); another format is an Unsupported fault naming
+//!   it. VDATA holds the data, then (cmpswap) the compare value; with GLC the value memory
+//!   held before returns to VDATA's first one (64-bit: two) registers. Lanes go in lane
+//!   order, each read-modify-write indivisible against other waves (the host's atomics).
+//! - A16: each address component is the unsigned 16-bit half of its VGPR (component `k`
+//!   in VGPR `k / 2`, low half first), also for the mip level and `image_get_resinfo`'s.
+//! - TFE and LWE on loads and `image_get_resinfo`: one status VGPR follows the data.
+//!   LLVM (D48826, `SIAddIMGInit`) and ACO (`emit_tfe_init`) zero it (and the data) before
+//!   the instruction because the hardware writes it only when a fetch fails (a texel not
+//!   resident, an LOD warning). softnavi has no sparse residency and no LOD warning, so no
+//!   fetch fails: the data is written as without TFE and the status VGPR is left as it
+//!   was (0, as compiled code initialises it). It counts among the returned registers.
+//!   TFE and LWE on stores and atomics are not executed (no source says what they do).
 //! - `image_get_resinfo` (the mip operand counts from BASE_LEVEL; D3D's `resinfo`
 //!   semantics, which the ISA guide's "width, height, depth, mip levels" follows): x the
 //!   level's width; y its height (1D: 0; 1D array: the view's layers); z the level's depth
 //!   (3D), the view's layers (2D array, cube: in 2D layers, as ACO divides by 6 for cube
 //!   arrays) or 0; w the view's levels (LAST_LEVEL − BASE_LEVEL + 1). Past LAST_LEVEL x, y
 //!   (but a 1D array's layers) and z are 0. Integers, dmask'd, no DST_SEL.
-//! - UNORM and the cache bits have no effect on loads and stores. A16, TFE, LWE, R128,
-//!   the MSAA dims and dmask 0 are not executed (the decoded-but-not-executed exception,
-//!   `program.rs`).
+//! - UNORM and the cache bits have no effect on loads, stores and atomics (but GLC's
+//!   return).
+//! - Not executed (the decoded-but-not-executed exception, `program.rs`): R128 (a 128-bit
+//!   T#; what the missing dwords 4..7 mean is not written down), the MSAA dims and
+//!   `image_msaa_load` (gfx11 MSAA surfaces are never linear: addrlib's
+//!   `Gfx11Lib::ValidateSwModeParams` rejects a linear swizzle mode with several samples,
+//!   and softnavi executes linear images only), dmask 0, an atomic dmask other than LLVM's,
+//!   and the packed loads and stores (`image_load_pck`, `_pck_sgn`, `_mip_pck`,
+//!   `_mip_pck_sgn`, `image_store_pck`, `_mip_pck`): the ISA guide says only "without
+//!   format conversion; 8- and 16-bit elements are (not) sign-extended", which does not say
+//!   whether an element is a component or the texel, nor how elements lie in the VGPRs, and
+//!   no compiler emits them.
 
 use super::buffer::pick;
+use super::flat::AtomicArgs;
+use super::vmem::atomic_op;
 use super::{unsupported, Ctx, FaultKind, Wave};
 use crate::format::BufFormat;
-use crate::isa::decode::{mimg, Inst, Operand};
+use crate::isa::decode::{mflag, mimg, Inst, Operand};
 use crate::isa::table::Op;
+use crate::mem::atomic::AtomicOp;
 use crate::rsrc::{img_type, ImageResource, SW_LINEAR};
 
 /// Coordinate VGPRs per DIM (1D, 2D, 3D, CUBE, 1D_ARRAY, 2D_ARRAY).
@@ -114,6 +146,70 @@ fn refuse(inst: &Inst, t: &ImageResource, dim: u32, resinfo: bool) -> Option<Str
     None
 }
 
+/// What a MIMG opcode softnavi executes does.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Load,
+    Store,
+    Resinfo,
+    /// 64-bit (`wide`) or 32-bit, from dmask.
+    Atomic {
+        wide: bool,
+    },
+}
+
+fn kind(inst: &Inst) -> Kind {
+    let dmask = (inst.imm & mimg::DMASK) as u32;
+    match inst.op {
+        Op::IMAGE_LOAD | Op::IMAGE_LOAD_MIP => Kind::Load,
+        Op::IMAGE_STORE | Op::IMAGE_STORE_MIP => Kind::Store,
+        Op::IMAGE_GET_RESINFO => Kind::Resinfo,
+        // program.rs keeps the other dmasks from executing.
+        op => Kind::Atomic { wide: mimg::atomic_wide(op == Op::IMAGE_ATOMIC_CMPSWAP, dmask).unwrap_or(false) },
+    }
+}
+
+/// Why an atomic of this width cannot use T# format `format`, if it cannot: 32-bit image
+/// atomics act on 32_UINT, 32_SINT or 32_FLOAT texels (RADV's atomic formats R32_UINT,
+/// R32_SINT, R32_SFLOAT), 64-bit ones on 32_32_UINT or 32_32_SINT (gfx11 has no
+/// 64-bit-component format; LLVM gives 64-bit atomics two components, dmask 0x3).
+fn atomic_format(name: &str, wide: bool, format: u32) -> Option<String> {
+    let (ok, want) = if wide {
+        (matches!(format, 48 | 49), "32_32_UINT or 32_32_SINT (48, 49)")
+    } else {
+        (matches!(format, 20..=22), "32_UINT, 32_SINT or 32_FLOAT (20..22)")
+    };
+    (!ok).then(|| {
+        format!(
+            "{name}: {}-bit image atomics act on T#s of format {want}; this T# has format {format}",
+            if wide { 64 } else { 32 }
+        )
+    })
+}
+
+/// The byte offset from the T#'s base of the texel at coordinates `c` (x, then y or the
+/// 1D array's slice, then z or the slice) of level BASE_LEVEL + `mip`, `None` when that is
+/// out of range (see the module's notes).
+fn texel_offset(t: &ImageResource, elem: u32, c: [u32; 3], mip: u32) -> Option<u64> {
+    let level = t.base_level as u64 + mip as u64;
+    if level > t.last_level.min(t.max_mip) as u64 {
+        return None;
+    }
+    let level = level as u32;
+    let [w, h, d] = t.level_extent(level);
+    let layer = |k: usize| t.base_array as u64 + c[k] as u64;
+    let (x, y, slice, inside) = match t.kind {
+        img_type::IMG_1D => (c[0], 0, 0, c[0] < w),
+        img_type::IMG_2D => (c[0], c[1], 0, c[0] < w && c[1] < h),
+        img_type::IMG_3D => (c[0], c[1], c[2] as u64, c[0] < w && c[1] < h && c[2] < d),
+        img_type::IMG_1D_ARRAY => (c[0], 0, layer(1), c[0] < w && layer(1) <= t.depth as u64),
+        _ => (c[0], c[1], layer(2), c[0] < w && c[1] < h && layer(2) <= t.depth as u64),
+    };
+    // refuse() checked that the layout covers this T# (it does for every level when it
+    // does for one).
+    inside.then(|| t.texel_offset(elem, x, y, slice as u32, level)).flatten()
+}
+
 impl Wave {
     /// The T# in the eight SGPRs starting at `op` (4-aligned: the low bits are ignored).
     fn tsharp(&self, op: &Operand) -> ImageResource {
@@ -134,11 +230,17 @@ impl Wave {
         self.vmem_src(&Operand::Vgpr(r))
     }
 
+    /// Address component `k` (x, y, slice, mip in order). With A16 two components share an
+    /// address VGPR, the first in bits 15:0 (RDNA3 ISA guide, "A16"); they are unsigned.
+    fn mimg_coord(&self, inst: &Inst, k: usize) -> [u32; 64] {
+        if inst.imm & mimg::A16 == 0 {
+            return self.mimg_addr(inst, k);
+        }
+        self.mimg_addr(inst, k / 2).map(|x| x >> (16 * (k % 2)) & 0xffff)
+    }
+
     pub(super) fn mimg(&mut self, inst: &Inst, ctx: &mut Ctx) -> Result<(), FaultKind> {
-        let op = inst.op;
-        let resinfo = op == Op::IMAGE_GET_RESINFO;
-        let store = matches!(op, Op::IMAGE_STORE | Op::IMAGE_STORE_MIP);
-        let has_mip = matches!(op, Op::IMAGE_LOAD_MIP | Op::IMAGE_STORE_MIP);
+        let kind = kind(inst);
         let dmask = (inst.imm & mimg::DMASK) as u32;
         let dim = (inst.imm >> mimg::DIM_SHIFT & 7) as u32;
         let d16 = inst.imm & mimg::D16 != 0;
@@ -151,88 +253,131 @@ impl Wave {
         let t = self.tsharp(&inst.src[1]);
         let null = t.is_null();
         if !null {
-            if let Some(why) = refuse(inst, &t, dim, resinfo) {
+            if let Some(why) = refuse(inst, &t, dim, kind == Kind::Resinfo) {
                 return Err(unsupported(why));
+            }
+            if let Kind::Atomic { wide } = kind {
+                if let Some(why) = atomic_format(inst.op.name(), wide, t.format) {
+                    return Err(unsupported(why));
+                }
             }
         }
         // RDNA3-NOTES, "VGPR out-of-range behaviour": returned registers outside the
-        // allocation issue the instruction with EXEC = 0.
-        if !store && !self.vgprs_in_range(vdata, regs as u32) {
+        // allocation (the TFE status register counted) issue the instruction with EXEC = 0.
+        let tfe = (inst.flags & mflag::TFE != 0) as u32;
+        if matches!(kind, Kind::Load | Kind::Resinfo) && !self.vgprs_in_range(vdata, regs as u32 + tfe) {
             return Ok(());
         }
         let exec = self.exec();
-        let ncoords = if resinfo || null { 0 } else { COORDS[dim as usize] };
-        let mut addr_v = [[0u32; 64]; 4];
-        for (k, a) in addr_v.iter_mut().enumerate().take(ncoords) {
-            *a = self.mimg_addr(inst, k);
-        }
-        let mip_v = if has_mip || resinfo { self.mimg_addr(inst, ncoords) } else { [0; 64] };
-
-        if resinfo {
+        if kind == Kind::Resinfo {
+            let mip_v = self.mimg_coord(inst, 0);
             return self.resinfo(&t, null, &mip_v, dmask, vdata, exec);
         }
-
-        // ---- Per lane: level, range check, texel address ----
         let fmt = if null { None } else { BufFormat::from_unified(t.format) };
+        let (addr, ok) = self.texel_addrs(inst, &t, fmt, dim);
+        let elem = fmt.map_or(4, |f| f.bytes as u32);
+        let npieces = elem.div_ceil(4) as usize;
+        let mut bytes = [[0u8; 16]; 64];
+        match kind {
+            Kind::Atomic { wide } => self.image_atomic(inst, ctx, wide, &addr, &ok, exec),
+            Kind::Store => {
+                let Some(f) = fmt else { return Ok(()) };
+                self.image_store_bytes(inst, &t, f, &ok, &mut bytes);
+                self.buffer_move(ctx, &addr, &ok, &mut bytes, npieces, elem, true)
+            }
+            _ => {
+                self.buffer_move(ctx, &addr, &ok, &mut bytes, npieces, elem, false)?;
+                self.image_load_writeback(inst, &t, fmt, &ok, &bytes, exec);
+                Ok(())
+            }
+        }
+    }
+
+    /// Per lane: the level (BASE_LEVEL plus the mip operand), the range check against that
+    /// level's size and the view's layers, and the texel's address (its dwords, `ok` bits
+    /// set for lanes in range). Lanes of a null T# (`fmt` None) are out of range.
+    fn texel_addrs(
+        &self,
+        inst: &Inst,
+        t: &ImageResource,
+        fmt: Option<BufFormat>,
+        dim: u32,
+    ) -> ([[u64; 4]; 64], [u8; 64]) {
+        let has_mip = matches!(inst.op, Op::IMAGE_LOAD_MIP | Op::IMAGE_STORE_MIP);
+        let ncoords = COORDS.get(dim as usize).copied().unwrap_or(0);
+        let mut addr_v = [[0u32; 64]; 4];
+        for (k, a) in addr_v.iter_mut().enumerate().take(ncoords) {
+            *a = self.mimg_coord(inst, k);
+        }
+        let mip_v = if has_mip { self.mimg_coord(inst, ncoords) } else { [0; 64] };
         let elem = fmt.map_or(4, |f| f.bytes as u32);
         let npieces = elem.div_ceil(4) as usize;
         let mut addr = [[0u64; 4]; 64];
         let mut ok = [0u8; 64];
-        let active = if fmt.is_some() { exec } else { 0 };
+        let active = if fmt.is_some() { self.exec() } else { 0 };
         for l in (0..self.lanes).filter(|&l| active >> l & 1 != 0) {
-            let level = t.base_level as u64 + mip_v[l] as u64;
-            if level > t.last_level.min(t.max_mip) as u64 {
-                continue;
-            }
-            let level = level as u32;
-            let [w, h, d] = t.level_extent(level);
-            let c = |k: usize| addr_v[k][l];
-            let layer = |k: usize| t.base_array as u64 + c(k) as u64;
-            let (x, y, slice, inside) = match t.kind {
-                img_type::IMG_1D => (c(0), 0, 0, c(0) < w),
-                img_type::IMG_2D => (c(0), c(1), 0, c(0) < w && c(1) < h),
-                img_type::IMG_3D => (c(0), c(1), c(2) as u64, c(0) < w && c(1) < h && c(2) < d),
-                img_type::IMG_1D_ARRAY => (c(0), 0, layer(1), c(0) < w && layer(1) <= t.depth as u64),
-                _ => (c(0), c(1), layer(2), c(0) < w && c(1) < h && layer(2) <= t.depth as u64),
-            };
-            if !inside {
-                continue;
-            }
-            // refuse() checked that the layout covers this T# (it does for every level when
-            // it does for one).
-            let Some(off) = t.texel_offset(elem, x, y, slice as u32, level) else { continue };
+            let c = [addr_v[0][l], addr_v[1][l], addr_v[2][l]];
+            let Some(off) = texel_offset(t, elem, c, mip_v[l]) else { continue };
             let a = t.base.wrapping_add(off);
             for (k, p) in addr[l].iter_mut().enumerate().take(npieces) {
                 *p = a.wrapping_add(4 * k as u64);
             }
             ok[l] = (1u8 << npieces) - 1;
         }
+        (addr, ok)
+    }
 
-        let mut bytes = [[0u8; 16]; 64];
-        if store {
-            let Some(f) = fmt else { return Ok(()) };
-            let data: Vec<[u32; 64]> =
-                (0..regs).map(|k| self.vmem_src(&Operand::Vgpr(vdata.wrapping_add(k as u16)))).collect();
-            let one = f.one(d16);
-            for l in (0..self.lanes).filter(|&l| ok[l] != 0) {
-                let mut src = [0u32; 4];
-                for (j, i) in (0..4).filter(|i| dmask >> i & 1 != 0).enumerate() {
-                    src[i] = if d16 { data[j / 2][l] >> (16 * (j % 2)) & 0xffff } else { data[j][l] };
-                }
-                let mut raw = [0u32; 4];
-                for (i, r) in raw.iter_mut().enumerate().take(f.comps as usize) {
-                    let x = pick(t.dst_sel[i], &src, one);
-                    *r = if d16 { f.store16(i, x as u16) } else { f.store32(i, x) };
-                }
-                bytes[l] = f.pack(raw);
-            }
-            return self.buffer_move(ctx, &addr, &ok, &mut bytes, npieces, elem, true);
+    /// A store's bytes per lane in range: the VGPRs hold the dmask'd components in order
+    /// (the others are 0), memory component `i` takes the one `DST_SEL[i]` names,
+    /// converted as MUBUF format stores convert.
+    fn image_store_bytes(
+        &self,
+        inst: &Inst,
+        t: &ImageResource,
+        f: BufFormat,
+        ok: &[u8; 64],
+        bytes: &mut [[u8; 16]; 64],
+    ) {
+        let dmask = (inst.imm & mimg::DMASK) as u32;
+        let d16 = inst.imm & mimg::D16 != 0;
+        let n = dmask.count_ones() as usize;
+        let regs = if d16 { n.div_ceil(2) } else { n };
+        let mut data = [[0u32; 64]; 4];
+        for (k, d) in data.iter_mut().enumerate().take(regs) {
+            *d = self.vmem_src(&self.reg_plus(&inst.dst, k));
         }
-        self.buffer_move(ctx, &addr, &ok, &mut bytes, npieces, elem, false)?;
+        let one = f.one(d16);
+        for l in (0..self.lanes).filter(|&l| ok[l] != 0) {
+            let mut src = [0u32; 4];
+            for (j, i) in (0..4).filter(|i| dmask >> i & 1 != 0).enumerate() {
+                src[i] = if d16 { data[j / 2][l] >> (16 * (j % 2)) & 0xffff } else { data[j][l] };
+            }
+            let mut raw = [0u32; 4];
+            for (i, r) in raw.iter_mut().enumerate().take(f.comps as usize) {
+                let x = pick(t.dst_sel[i], &src, one);
+                *r = if d16 { f.store16(i, x as u16) } else { f.store32(i, x) };
+            }
+            bytes[l] = f.pack(raw);
+        }
+    }
 
-        // ---- Loads: convert, swizzle, dmask, D16 packing ----
+    /// A load's results: convert, swizzle, dmask, D16 packing (lanes out of range get 0).
+    /// The TFE/LWE status register is not written (see the module's notes).
+    fn image_load_writeback(
+        &mut self,
+        inst: &Inst,
+        t: &ImageResource,
+        fmt: Option<BufFormat>,
+        ok: &[u8; 64],
+        bytes: &[[u8; 16]; 64],
+        exec: u64,
+    ) {
+        let dmask = (inst.imm & mimg::DMASK) as u32;
+        let d16 = inst.imm & mimg::D16 != 0;
+        let n = dmask.count_ones() as usize;
+        let regs = if d16 { n.div_ceil(2) } else { n };
         let mut out = [[0u32; 64]; 4];
-        let keep = (d16 && n % 2 == 1).then(|| self.vsrc(&Operand::Vgpr(vdata.wrapping_add(regs as u16 - 1))));
+        let keep = (d16 && n % 2 == 1).then(|| self.vsrc(&self.reg_plus(&inst.dst, regs - 1)));
         for l in 0..self.lanes {
             let mut vals = [0u32; 4];
             if let (Some(f), true) = (fmt, ok[l] != 0) {
@@ -257,9 +402,45 @@ impl Wave {
             }
         }
         for (k, vals) in out.iter().enumerate().take(regs) {
-            self.vdst(&Operand::Vgpr(vdata.wrapping_add(k as u16)), vals, exec);
+            self.vdst(&self.reg_plus(&inst.dst, k), vals, exec);
         }
-        Ok(())
+    }
+
+    /// An image atomic: the lanes in range do their read-modify-write in lane order with the
+    /// memory atomics buffer and global atomics use (`flat.rs`, `Wave::vmem_atomic_with`),
+    /// VDATA holding the data (cmpswap: then the compare value); with GLC the pre-op value
+    /// returns to VDATA's first register(s), and lanes out of range get 0.
+    #[allow(clippy::too_many_arguments)] // the instruction, its width, the lanes' texels
+    fn image_atomic(
+        &mut self,
+        inst: &Inst,
+        ctx: &mut Ctx,
+        wide: bool,
+        addr: &[[u64; 4]; 64],
+        ok: &[u8; 64],
+        exec: u64,
+    ) -> Result<(), FaultKind> {
+        let n = 1 + wide as usize;
+        let glc = inst.flags & mflag::GLC != 0;
+        let Operand::Vgpr(vdata) = inst.dst else { return Ok(()) };
+        if glc && !self.vgprs_in_range(vdata, n as u32) {
+            return Ok(());
+        }
+        let mut a = [0u64; 64];
+        let mut inside = 0u64;
+        for l in 0..self.lanes {
+            a[l] = addr[l][0];
+            inside |= ((ok[l] != 0) as u64) << l;
+        }
+        if glc {
+            for k in 0..n {
+                self.vdst(&self.reg_plus(&inst.dst, k), &[0; 64], exec & !inside);
+            }
+        }
+        let op = atomic_op(inst.op).ok_or_else(|| unsupported(format!("{} is not an atomic", inst.op.name())))?;
+        let ndata = n * (1 + (op == AtomicOp::CmpSwap) as usize);
+        let args = AtomicArgs { op, wide, data: inst.dst, ndata };
+        self.vmem_atomic_with(inst, ctx, &a, None, inside, &args)
     }
 
     /// `image_get_resinfo`: see the module's notes.

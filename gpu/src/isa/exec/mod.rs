@@ -1013,7 +1013,10 @@ impl Wave {
                 self.scratch(inst, ctx)?;
                 Ok(Flow::Next)
             }
-            IMAGE_LOAD | IMAGE_LOAD_MIP | IMAGE_STORE | IMAGE_STORE_MIP | IMAGE_GET_RESINFO => {
+            IMAGE_LOAD | IMAGE_LOAD_MIP | IMAGE_STORE | IMAGE_STORE_MIP | IMAGE_GET_RESINFO | IMAGE_ATOMIC_SWAP
+            | IMAGE_ATOMIC_CMPSWAP | IMAGE_ATOMIC_ADD | IMAGE_ATOMIC_SUB | IMAGE_ATOMIC_SMIN | IMAGE_ATOMIC_UMIN
+            | IMAGE_ATOMIC_SMAX | IMAGE_ATOMIC_UMAX | IMAGE_ATOMIC_AND | IMAGE_ATOMIC_OR | IMAGE_ATOMIC_XOR
+            | IMAGE_ATOMIC_INC | IMAGE_ATOMIC_DEC => {
                 self.mimg(inst, ctx)?;
                 Ok(Flow::Next)
             }
