@@ -33,9 +33,9 @@ pub mod api {
     /// Samplers in descriptors (SAMPLER, COMBINED_IMAGE_SAMPLER, SAMPLED_IMAGE): off until
     /// the GPU model samples (image.rs `sampler_descriptor`).
     pub const SAMPLERS: bool = false;
-    /// Atomics on storage images (STORAGE_IMAGE_ATOMIC): off until the GPU model executes
-    /// `image_atomic_*`.
-    pub const IMAGE_ATOMICS: bool = false;
+    /// Atomics on storage images (STORAGE_IMAGE_ATOMIC): `image_atomic_*` on 32-bit integer
+    /// formats (gpu image.rs).
+    pub const IMAGE_ATOMICS: bool = true;
     /// Pipeline caches with serialised code objects and VK_PIPELINE_CREATE_FAIL_ON_PIPELINE_COMPILE_REQUIRED
     /// (pipeline.rs).
     pub const PIPELINE_CREATION_CACHE_CONTROL: bool = true;
