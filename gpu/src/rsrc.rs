@@ -1,6 +1,6 @@
 //! Shader resource descriptors: the gfx11 buffer resource (V#, RDNA3-NOTES, "Buffer
-//! resource"; field layout from Mesa's gfx11 register database) and image resource (T#,
-//! [`ImageResource`]), one definition each, used by the ICD to write descriptors and by the
+//! resource"; field layout from Mesa's gfx11 register database), image resource (T#,
+//! [`ImageResource`]) and sampler resource (S#, [`SamplerResource`]), one definition each, used by the ICD to write descriptors and by the
 //! executor to read them.
 
 /// `SQ_SEL_*` destination component selects in V# dword 3.
@@ -426,6 +426,219 @@ impl ImageResource {
     }
 }
 
+/// `SQ_TEX_CLAMP`: how a coordinate outside the image is brought back (S# CLAMP_X/Y/Z).
+/// Vulkan's address modes map onto 0, 1, 2, 3 and 6 (RADV's `radv_tex_wrap`).
+pub mod tex_clamp {
+    /// VK_SAMPLER_ADDRESS_MODE_REPEAT.
+    pub const WRAP: u32 = 0;
+    /// MIRRORED_REPEAT.
+    pub const MIRROR: u32 = 1;
+    /// CLAMP_TO_EDGE.
+    pub const CLAMP_LAST_TEXEL: u32 = 2;
+    /// MIRROR_CLAMP_TO_EDGE.
+    pub const MIRROR_ONCE_LAST_TEXEL: u32 = 3;
+    pub const CLAMP_HALF_BORDER: u32 = 4;
+    pub const MIRROR_ONCE_HALF_BORDER: u32 = 5;
+    /// CLAMP_TO_BORDER.
+    pub const CLAMP_BORDER: u32 = 6;
+    pub const MIRROR_ONCE_BORDER: u32 = 7;
+}
+
+/// `SQ_TEX_XY_FILTER`: the S# XY_MAG_FILTER and XY_MIN_FILTER values.
+pub mod tex_filter {
+    pub const POINT: u32 = 0;
+    pub const BILINEAR: u32 = 1;
+    pub const ANISO_POINT: u32 = 2;
+    pub const ANISO_BILINEAR: u32 = 3;
+}
+
+/// `SQ_TEX_MIP_FILTER` (MIP_FILTER) and `SQ_TEX_Z_FILTER` (Z_FILTER): the same numbers.
+pub mod mip_filter {
+    /// No mipmapping: the view's base level only (Z_FILTER: the XY filter applies).
+    pub const NONE: u32 = 0;
+    pub const POINT: u32 = 1;
+    pub const LINEAR: u32 = 2;
+}
+
+/// `SQ_TEX_BORDER_COLOR` (BORDER_COLOR_TYPE).
+pub mod border_color {
+    pub const TRANS_BLACK: u32 = 0;
+    pub const OPAQUE_BLACK: u32 = 1;
+    pub const OPAQUE_WHITE: u32 = 2;
+    /// A colour from the border colour table, BORDER_COLOR_PTR its index (custom colours).
+    pub const REGISTER: u32 = 3;
+}
+
+/// `SQ_TEX_DEPTH_COMPARE_*` (DEPTH_COMPARE_FUNC): `reference OP texel`, in
+/// `VkCompareOp` order (RADV's `radv_tex_compare` maps them one to one).
+pub mod depth_compare {
+    pub const NEVER: u32 = 0;
+    pub const LESS: u32 = 1;
+    pub const EQUAL: u32 = 2;
+    pub const LESS_EQUAL: u32 = 3;
+    pub const GREATER: u32 = 4;
+    pub const NOT_EQUAL: u32 = 5;
+    pub const GREATER_EQUAL: u32 = 6;
+    pub const ALWAYS: u32 = 7;
+}
+
+/// `SQ_IMG_FILTER_MODE_*` (FILTER_MODE): Vulkan's sampler reduction modes.
+pub mod filter_mode {
+    pub const BLEND: u32 = 0;
+    pub const MIN: u32 = 1;
+    pub const MAX: u32 = 2;
+}
+
+/// A decoded gfx11 sampler resource (S#, four dwords).
+///
+/// Field layout: Mesa's `ac_build_sampler_descriptor` (`src/amd/common/ac_descriptors.c`)
+/// and RADV's `radv_init_sampler` (`src/amd/vulkan/radv_sampler.c`), which fill
+/// `SQ_IMG_SAMP_WORD0..3` (`S_008F30_*` .. `S_008F3C_*`) for gfx11, with the bit positions
+/// of AMD's RDNA3 SRD disassembler (`SrdSamplerRdna3::ExtractFields`, Radeon GPU
+/// Analyzer) and ROCR-Runtime's `resource_gfx11.h` (its WORD0 and WORD1). On gfx11
+/// BORDER_COLOR_PTR moved to dword 3 bits 29:18 (Mesa's `S_008F3C_BORDER_COLOR_PTR_GFX11`);
+/// the bits of dword 3 below it and dword 2 bits 28 and 31 have no field here (encode
+/// writes them 0).
+///
+/// | dword | bits | field |
+/// |---|---|---|
+/// | 0 | 2:0, 5:3, 8:6 | CLAMP_X, CLAMP_Y, CLAMP_Z ([`tex_clamp`]) |
+/// | 0 | 11:9 | MAX_ANISO_RATIO (log2 of 1..16) |
+/// | 0 | 14:12 | DEPTH_COMPARE_FUNC ([`depth_compare`]) |
+/// | 0 | 15 | FORCE_UNNORMALIZED |
+/// | 0 | 18:16 | ANISO_THRESHOLD |
+/// | 0 | 19, 20 | MC_COORD_TRUNC, FORCE_DEGAMMA |
+/// | 0 | 26:21 | ANISO_BIAS |
+/// | 0 | 27, 28 | TRUNC_COORD, DISABLE_CUBE_WRAP |
+/// | 0 | 30:29 | FILTER_MODE ([`filter_mode`]) |
+/// | 0 | 31 | SKIP_DEGAMMA |
+/// | 1 | 11:0, 23:12 | MIN_LOD, MAX_LOD (unsigned 4.8 fixed point) |
+/// | 1 | 27:24, 31:28 | PERF_MIP, PERF_Z |
+/// | 2 | 13:0 | LOD_BIAS (signed 6.8 fixed point, two's complement: −32 .. 31.996) |
+/// | 2 | 19:14 | LOD_BIAS_SEC |
+/// | 2 | 21:20, 23:22 | XY_MAG_FILTER, XY_MIN_FILTER ([`tex_filter`]) |
+/// | 2 | 25:24, 27:26 | Z_FILTER, MIP_FILTER ([`mip_filter`]) |
+/// | 2 | 29, 30 | ANISO_OVERRIDE, BLEND_ZERO_PRT |
+/// | 3 | 29:18 | BORDER_COLOR_PTR |
+/// | 3 | 31:30 | BORDER_COLOR_TYPE ([`border_color`]) |
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SamplerResource {
+    pub clamp: [u32; 3],
+    pub max_aniso_ratio: u32,
+    pub depth_compare_func: u32,
+    pub force_unnormalized: bool,
+    pub aniso_threshold: u32,
+    pub mc_coord_trunc: bool,
+    pub force_degamma: bool,
+    pub aniso_bias: u32,
+    pub trunc_coord: bool,
+    pub disable_cube_wrap: bool,
+    pub filter_mode: u32,
+    pub skip_degamma: bool,
+    /// Unsigned 4.8 fixed point ([`lod_to_u4_8`]).
+    pub min_lod: u32,
+    pub max_lod: u32,
+    pub perf_mip: u32,
+    pub perf_z: u32,
+    /// Signed 6.8 fixed point, 14 bits two's complement ([`lod_bias_to_s6_8`]).
+    pub lod_bias: u32,
+    pub lod_bias_sec: u32,
+    pub xy_mag_filter: u32,
+    pub xy_min_filter: u32,
+    pub z_filter: u32,
+    pub mip_filter: u32,
+    pub aniso_override: bool,
+    pub blend_zero_prt: bool,
+    pub border_color_ptr: u32,
+    pub border_color_type: u32,
+}
+
+/// A LOD as the unsigned 4.8 MIN_LOD / MAX_LOD field: clamped to [0, 15] and truncated,
+/// as RADV's `radv_float_to_ufixed(CLAMP(lod, 0, 15), 8)`.
+pub fn lod_to_u4_8(lod: f32) -> u32 {
+    (lod.clamp(0.0, 15.0) * 256.0) as u32
+}
+
+/// The LOD a MIN_LOD / MAX_LOD field holds.
+pub fn u4_8_to_lod(v: u32) -> f32 {
+    (v & 0xfff) as f32 / 256.0
+}
+
+/// A bias as the signed 6.8 LOD_BIAS field: clamped to [−32, 31] and truncated toward
+/// zero, as RADV's `radv_float_to_sfixed(CLAMP(bias, -32, 31), 8)` (gfx10+).
+pub fn lod_bias_to_s6_8(bias: f32) -> u32 {
+    ((bias.clamp(-32.0, 31.0) * 256.0) as i32 as u32) & 0x3fff
+}
+
+/// The bias a LOD_BIAS field holds.
+pub fn s6_8_to_lod_bias(v: u32) -> f32 {
+    (((v << 18) as i32) >> 18) as f32 / 256.0
+}
+
+impl SamplerResource {
+    pub fn decode(w: [u32; 4]) -> SamplerResource {
+        SamplerResource {
+            clamp: [field(w[0], 0, 3), field(w[0], 3, 3), field(w[0], 6, 3)],
+            max_aniso_ratio: field(w[0], 9, 3),
+            depth_compare_func: field(w[0], 12, 3),
+            force_unnormalized: bit(w[0], 15),
+            aniso_threshold: field(w[0], 16, 3),
+            mc_coord_trunc: bit(w[0], 19),
+            force_degamma: bit(w[0], 20),
+            aniso_bias: field(w[0], 21, 6),
+            trunc_coord: bit(w[0], 27),
+            disable_cube_wrap: bit(w[0], 28),
+            filter_mode: field(w[0], 29, 2),
+            skip_degamma: bit(w[0], 31),
+            min_lod: field(w[1], 0, 12),
+            max_lod: field(w[1], 12, 12),
+            perf_mip: field(w[1], 24, 4),
+            perf_z: field(w[1], 28, 4),
+            lod_bias: field(w[2], 0, 14),
+            lod_bias_sec: field(w[2], 14, 6),
+            xy_mag_filter: field(w[2], 20, 2),
+            xy_min_filter: field(w[2], 22, 2),
+            z_filter: field(w[2], 24, 2),
+            mip_filter: field(w[2], 26, 2),
+            aniso_override: bit(w[2], 29),
+            blend_zero_prt: bit(w[2], 30),
+            border_color_ptr: field(w[3], 18, 12),
+            border_color_type: field(w[3], 30, 2),
+        }
+    }
+
+    pub fn encode(&self) -> [u32; 4] {
+        let f = |v: u32, lo: u32, n: u32| (v & ((1u32 << n) - 1)) << lo;
+        let b = |v: bool, at: u32| (v as u32) << at;
+        [
+            f(self.clamp[0], 0, 3)
+                | f(self.clamp[1], 3, 3)
+                | f(self.clamp[2], 6, 3)
+                | f(self.max_aniso_ratio, 9, 3)
+                | f(self.depth_compare_func, 12, 3)
+                | b(self.force_unnormalized, 15)
+                | f(self.aniso_threshold, 16, 3)
+                | b(self.mc_coord_trunc, 19)
+                | b(self.force_degamma, 20)
+                | f(self.aniso_bias, 21, 6)
+                | b(self.trunc_coord, 27)
+                | b(self.disable_cube_wrap, 28)
+                | f(self.filter_mode, 29, 2)
+                | b(self.skip_degamma, 31),
+            f(self.min_lod, 0, 12) | f(self.max_lod, 12, 12) | f(self.perf_mip, 24, 4) | f(self.perf_z, 28, 4),
+            f(self.lod_bias, 0, 14)
+                | f(self.lod_bias_sec, 14, 6)
+                | f(self.xy_mag_filter, 20, 2)
+                | f(self.xy_min_filter, 22, 2)
+                | f(self.z_filter, 24, 2)
+                | f(self.mip_filter, 26, 2)
+                | b(self.aniso_override, 29)
+                | b(self.blend_zero_prt, 30),
+            f(self.border_color_ptr, 18, 12) | f(self.border_color_type, 30, 2),
+        ]
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -502,5 +715,73 @@ mod tests {
         let d = BufferResource::raw(0x1234_5678_9abc, 100).encode();
         assert_eq!(d, [0x5678_9abc, 0x1234, 100, 0x3001_6fac]);
         assert_eq!(BufferResource::decode(d), BufferResource::raw(0x1234_5678_9abc, 100));
+    }
+
+    /// Every S# field decodes from its bits and encodes back (all bits that have a field).
+    #[test]
+    fn ssharp_fields_round_trip() {
+        let w = [0xffff_ffff, 0xffff_ffff, 0x6fff_ffff, 0xfffc_0000];
+        let s = SamplerResource::decode(w);
+        assert_eq!(s.encode(), w);
+        let one = |k: usize, b: u32| {
+            let mut w = [0; 4];
+            w[k] = 1 << b;
+            SamplerResource::decode(w)
+        };
+        let d = SamplerResource::default();
+        assert_eq!(one(0, 6), SamplerResource { clamp: [0, 0, 1], ..d });
+        assert_eq!(one(0, 12), SamplerResource { depth_compare_func: 1, ..d });
+        assert_eq!(one(0, 15), SamplerResource { force_unnormalized: true, ..d });
+        assert_eq!(one(0, 21), SamplerResource { aniso_bias: 1, ..d });
+        assert_eq!(one(0, 28), SamplerResource { disable_cube_wrap: true, ..d });
+        assert_eq!(one(0, 31), SamplerResource { skip_degamma: true, ..d });
+        assert_eq!(one(1, 12), SamplerResource { max_lod: 1, ..d });
+        assert_eq!(one(1, 28), SamplerResource { perf_z: 1, ..d });
+        assert_eq!(one(2, 13), SamplerResource { lod_bias: 1 << 13, ..d });
+        assert_eq!(one(2, 14), SamplerResource { lod_bias_sec: 1, ..d });
+        assert_eq!(one(2, 22), SamplerResource { xy_min_filter: 1, ..d });
+        assert_eq!(one(2, 26), SamplerResource { mip_filter: 1, ..d });
+        assert_eq!(one(2, 30), SamplerResource { blend_zero_prt: true, ..d });
+        assert_eq!(one(3, 18), SamplerResource { border_color_ptr: 1, ..d });
+        assert_eq!(one(3, 30), SamplerResource { border_color_type: 1, ..d });
+        // Bits without a field are dropped.
+        assert_eq!(SamplerResource::decode([0, 0, 1 << 28 | 1 << 31, 0x3ffff]).encode(), [0; 4]);
+    }
+
+    /// The LOD fields' fixed point: RADV's `radv_float_to_ufixed` / `_sfixed` (truncating,
+    /// after clamping to [0, 15] and [−32, 31]).
+    #[test]
+    fn lod_fixed_point() {
+        assert_eq!((lod_to_u4_8(0.25), lod_to_u4_8(10.0), lod_to_u4_8(1000.0), lod_to_u4_8(-1.0)), (64, 2560, 3840, 0));
+        assert_eq!(u4_8_to_lod(0xfff), 4095.0 / 256.0);
+        assert_eq!((lod_bias_to_s6_8(1.5), lod_bias_to_s6_8(-2.5), lod_bias_to_s6_8(-100.0)), (384, 0x3d80, 0x2000));
+        for v in [0, 1, 0x1f00, 0x2000, 0x3fff, 0x3d80] {
+            assert_eq!(lod_bias_to_s6_8(s6_8_to_lod_bias(v)), v);
+        }
+    }
+
+    /// The S# RADV's `radv_init_sampler` writes on gfx11 for this VkSamplerCreateInfo:
+    /// magFilter = minFilter = NEAREST (so TRUNC_COORD = 1), mipmapMode LINEAR,
+    /// addressModeU/V/W = REPEAT / MIRRORED_REPEAT / CLAMP_TO_BORDER, mipLodBias −2.5,
+    /// anisotropyEnable false, compareEnable true with LESS_OR_EQUAL, minLod 0.25,
+    /// maxLod 10, borderColor FLOAT_OPAQUE_WHITE, unnormalizedCoordinates false, no flags,
+    /// no reduction mode (and no drirc overrides).
+    #[test]
+    fn ssharp_as_radv_writes_it() {
+        let s = SamplerResource {
+            clamp: [tex_clamp::WRAP, tex_clamp::MIRROR, tex_clamp::CLAMP_BORDER],
+            depth_compare_func: depth_compare::LESS_EQUAL,
+            trunc_coord: true,
+            min_lod: lod_to_u4_8(0.25),
+            max_lod: lod_to_u4_8(10.0),
+            lod_bias: lod_bias_to_s6_8(-2.5),
+            xy_mag_filter: tex_filter::POINT,
+            xy_min_filter: tex_filter::POINT,
+            mip_filter: mip_filter::LINEAR,
+            border_color_type: border_color::OPAQUE_WHITE,
+            ..Default::default()
+        };
+        assert_eq!(s.encode(), [0x0800_3188, 0x00a0_0040, 0x0800_3d80, 0x8000_0000]);
+        assert_eq!(SamplerResource::decode(s.encode()), s);
     }
 }
