@@ -245,22 +245,32 @@ impl Regs {
     }
 }
 
-/// The registers of the MIMG instructions the executor runs (exec/image.rs): the data
-/// (dmask's components, two per register with D16), the address (the dim's coordinates and
-/// the mip level; with NSA one register each) and the T#.
+/// The registers of the MIMG instructions the executor runs (exec/image.rs, exec/sample.rs):
+/// the data (dmask's components, gather4's four, two per register with D16), the address
+/// (the dim's coordinates and the mip level, or a sampling form's operands; with NSA one
+/// register each), the T# and the S#.
 fn mimg_regs(r: &mut Regs, i: &Inst) {
     use crate::isa::decode::mimg;
+    let sampling = super::sample::executes(i.op);
     let (load, store) = match i.op {
         Op::IMAGE_LOAD | Op::IMAGE_LOAD_MIP | Op::IMAGE_GET_RESINFO => (true, false),
         Op::IMAGE_STORE | Op::IMAGE_STORE_MIP => (false, true),
+        _ if sampling => (true, false),
         _ => return,
     };
-    let n = (i.imm & mimg::DMASK).count_ones();
+    let gather = i.op.name().starts_with("image_gather4");
+    let n = if gather { 4 } else { (i.imm & mimg::DMASK).count_ones() };
     let data = if i.imm & mimg::D16 != 0 { n.div_ceil(2) } else { n };
     r.push(i.dst, data, load && !store);
     let dim = (i.imm >> mimg::DIM_SHIFT & 7) as usize;
     let mip = matches!(i.op, Op::IMAGE_LOAD_MIP | Op::IMAGE_STORE_MIP) as usize;
-    let addr = if i.op == Op::IMAGE_GET_RESINFO { 1 } else { super::image::COORDS.get(dim).map_or(0, |c| c + mip) };
+    let addr = if i.op == Op::IMAGE_GET_RESINFO {
+        1
+    } else if sampling {
+        super::sample::addr_count(i.op, dim)
+    } else {
+        super::image::COORDS.get(dim).map_or(0, |c| c + mip)
+    };
     if i.imm & mimg::NSA != 0 {
         r.push(i.src[0], 1, false);
         for k in 1..addr {
@@ -270,6 +280,9 @@ fn mimg_regs(r: &mut Regs, i: &Inst) {
         r.push(i.src[0], addr as u32, false);
     }
     r.push(i.src[1], if i.imm & mimg::R128 != 0 { 4 } else { 8 }, false);
+    if sampling {
+        r.push(i.src[2], 4, false);
+    }
 }
 
 /// The register operands of `i` with the widths its encoding gives each slot (as the

@@ -27,6 +27,8 @@ mod packed;
 #[allow(clippy::needless_range_loop)]
 mod salu;
 #[allow(clippy::needless_range_loop)]
+mod sample;
+#[allow(clippy::needless_range_loop)]
 mod smem;
 pub(crate) mod tier;
 #[allow(clippy::needless_range_loop)]
@@ -1015,6 +1017,10 @@ impl Wave {
             }
             IMAGE_LOAD | IMAGE_LOAD_MIP | IMAGE_STORE | IMAGE_STORE_MIP | IMAGE_GET_RESINFO => {
                 self.mimg(inst, ctx)?;
+                Ok(Flow::Next)
+            }
+            _ if sample::executes(op) => {
+                self.sample(inst, ctx)?;
                 Ok(Flow::Next)
             }
             vopd_ops!() => {
