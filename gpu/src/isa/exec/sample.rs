@@ -111,8 +111,7 @@ pub(super) fn executes(op: Op) -> bool {
 /// Derivative VGPRs of `_d` per DIM (1D, 2D, 3D, CUBE, 1D_ARRAY, 2D_ARRAY): both directions.
 const GRADS: [usize; 6] = [2, 4, 6, 4, 2, 4];
 
-/// The address operand counts of `f` on `dim`, for the register checker: (before the
-/// coordinates, coordinates, after).
+/// The address VGPRs `op` reads on `dim` (32-bit addresses), for the register checker.
 pub(super) fn addr_count(op: Op, dim: usize) -> usize {
     let f = form(op);
     let extra = [f.offset, f.bias, f.compare].iter().filter(|&&b| b).count();
