@@ -18,6 +18,12 @@ pub enum Num {
     Uint,
     Sint,
     Float,
+    /// UNORM whose X, Y and Z are sRGB-encoded (image formats only): loads decode them
+    /// with the sRGB EOTF (Vulkan spec, "sRGB EOTF"); W stays linear.
+    Srgb,
+    /// 5_9_9_9_FLOAT (E5B9G9R9, image formats only): three 9-bit mantissas sharing a 5-bit
+    /// exponent (Vulkan spec, "Shared Exponent to RGB").
+    SharedExp,
 }
 
 /// One valid gfx11 buffer format.
@@ -73,6 +79,24 @@ impl BufFormat {
         Some(BufFormat { comps: bits.len() as u8, bits: b, bytes: (total / 8) as u8, num })
     }
 
+    /// The format with gfx11 image format number `n`: the buffer formats
+    /// ([`Self::from_unified`]) and the image-only formats softnavi converts, numbered as
+    /// AMD's gfx11 `CFMT_*` (ROCR-Runtime `src/image/resource_gfx11.h`, the numbers of
+    /// Mesa's gfx11 format table): 64 `8_SRGB`, 65 `8_8_SRGB`, 66 `8_8_8_8_SRGB`, 67
+    /// `5_9_9_9_FLOAT`. (Depth formats read as the buffer formats of their size: D16 as
+    /// `16_UNORM`, D32 as `32_FLOAT`.) Image stores to the image-only formats are not
+    /// executed.
+    pub fn from_image(n: u32) -> Option<BufFormat> {
+        let f = |comps: u8, bits: [u8; 4], bytes: u8, num: Num| Some(BufFormat { comps, bits, bytes, num });
+        match n {
+            64 => f(1, [8, 0, 0, 0], 1, Num::Srgb),
+            65 => f(2, [8, 8, 0, 0], 2, Num::Srgb),
+            66 => f(4, [8, 8, 8, 8], 4, Num::Srgb),
+            67 => f(3, [9, 9, 9, 5], 4, Num::SharedExp),
+            _ => BufFormat::from_unified(n),
+        }
+    }
+
     /// Bytes a format access must be aligned to (RDNA3-NOTES, "Memory alignment modes"): 1
     /// for 8-bit components, 2 for 16-bit ones, 4 for everything else.
     pub fn align(&self) -> u32 {
@@ -89,8 +113,12 @@ impl BufFormat {
     }
 
     /// The raw bits of each component of one element (`bytes` little-endian).
+    /// (5_9_9_9_FLOAT: the f32 bits of X, Y and Z, the exponent applied.)
     pub fn unpack(&self, bytes: &[u8; 16]) -> [u32; 4] {
         let v = u128::from_le_bytes(*bytes);
+        if self.num == Num::SharedExp {
+            return shared_exp(v as u32);
+        }
         let mut out = [0u32; 4];
         let mut pos = 0;
         for (k, o) in out.iter_mut().enumerate().take(self.comps as usize) {
@@ -123,6 +151,9 @@ impl BufFormat {
             Num::Sscaled => Val::F(sext() as f64),
             Num::Uint => Val::U(raw),
             Num::Sint => Val::I(sext()),
+            Num::Srgb if k < 3 => Val::F(srgb_to_linear(raw as f64 / 255.0)),
+            Num::Srgb => Val::F(raw as f64 / 255.0),
+            Num::SharedExp => Val::F(f32::from_bits(raw) as f64),
             Num::Float => Val::F(match n {
                 32 => f32::from_bits(raw) as f64,
                 16 => small_float(raw, 5, 10),
@@ -168,6 +199,13 @@ impl BufFormat {
         let signed = |x: f64| (x as i64 as u32) & mask(n);
         match self.num {
             Num::Unorm => (f.clamp(0.0, 1.0) * mask(n) as f64).round_ties_even() as u32,
+            Num::Srgb => {
+                let c = f.clamp(0.0, 1.0);
+                let e = if k < 3 { linear_to_srgb(c) } else { c };
+                (e * 255.0).round_ties_even() as u32
+            }
+            // Not stored (images refuse stores to it); 0 keeps this total.
+            Num::SharedExp => 0,
             Num::Snorm => signed((f.clamp(-1.0, 1.0) * mask(n - 1) as f64).round_ties_even()),
             Num::Uscaled => f.round_ties_even().clamp(0.0, mask(n) as f64) as u32,
             Num::Sscaled => {
@@ -207,6 +245,33 @@ impl BufFormat {
             (false, _) => 1,
         }
     }
+}
+
+/// The sRGB EOTF (Vulkan spec, "sRGB EOTF"): an encoded value in [0, 1] to linear.
+fn srgb_to_linear(c: f64) -> f64 {
+    if c <= 0.04045 {
+        c / 12.92
+    } else {
+        ((c + 0.055) / 1.055).powf(2.4)
+    }
+}
+
+/// The inverse of [`srgb_to_linear`] (the sRGB OETF).
+fn linear_to_srgb(l: f64) -> f64 {
+    if l <= 0.0031308 {
+        l * 12.92
+    } else {
+        1.055 * l.powf(1.0 / 2.4) - 0.055
+    }
+}
+
+/// E5B9G9R9 (X in bits 8:0, Y 17:9, Z 26:18, the exponent 31:27) to f32 bits:
+/// `mantissa * 2^(exponent - 15 - 9)` (Vulkan spec, "Shared Exponent to RGB"; exact in
+/// f32).
+fn shared_exp(v: u32) -> [u32; 4] {
+    let scale = 2f32.powi((v >> 27) as i32 - 24);
+    let m = |k: u32| ((v >> (9 * k) & 0x1ff) as f32 * scale).to_bits();
+    [m(0), m(1), m(2), 0]
 }
 
 fn mask(n: u32) -> u32 {
@@ -269,6 +334,11 @@ fn f64_to_f16(x: f64, rtz: bool) -> u16 {
         encode_mag(x.abs(), 5, 10, rtz) as u16
     };
     sign | mag
+}
+
+/// f32 to f16 bits, rounding to nearest even.
+pub fn f32_to_f16(x: f32) -> u16 {
+    f64_to_f16(x as f64, false)
 }
 
 /// f32 to f16 by truncation (RDNA3-NOTES, "D16 buffer instructions"): NaN stays a quiet
@@ -349,5 +419,24 @@ mod tests {
         }
         assert_eq!(to_ufloat(-1.0, 6), 0);
         assert_eq!(to_ufloat(1e10, 6), 31 << 6);
+    }
+
+    /// The image-only formats (gfx11 `CFMT_*` 64..67): sRGB decoding of X, Y, Z (not W)
+    /// and the shared exponent of 5_9_9_9.
+    #[test]
+    fn image_only_formats_load() {
+        let f = |n| BufFormat::from_image(n).unwrap();
+        assert_eq!((BufFormat::from_unified(66), BufFormat::from_image(68)), (None, None));
+        let s = f(66);
+        let raw = s.unpack(&[0xff, 0x00, 188, 188, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]);
+        let v: Vec<f32> = (0..4).map(|k| f32::from_bits(s.load32(k, raw[k]))).collect();
+        assert_eq!((v[0], v[1], v[3]), (1.0, 0.0, 188.0 / 255.0));
+        assert!((v[2] - 0.5029).abs() < 1e-4, "{}", v[2]);
+        let e = f(67);
+        let w: u32 = 15 << 27 | 3 << 18 | 1 << 9 | 256;
+        let raw = e.unpack(&(w as u128).to_le_bytes());
+        let v: Vec<f32> = (0..3).map(|k| f32::from_bits(e.load32(k, raw[k]))).collect();
+        assert_eq!(v, [0.5, 2f32.powi(-9), 3.0 * 2f32.powi(-9)]);
+        assert_eq!(f(64).store32(0, 0.5f32.to_bits()), 188);
     }
 }

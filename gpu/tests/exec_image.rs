@@ -11,43 +11,9 @@
 
 mod common;
 
-use common::{Rng, WaveEnv};
+use common::{model_offset, tsharp, Rng, WaveEnv, IMG_OFF};
 use gpu::rsrc::{img_type, sel, ImageResource};
 use gpu::ReportKind;
-
-/// Where the image starts in the data buffer (a multiple of 256, as T# bases are).
-const IMG_OFF: u32 = 256;
-
-/// Assembly that puts `t` (its base relative to the data buffer) in s[12:19].
-fn tsharp(t: &ImageResource) -> String {
-    let w = t.encode();
-    let mut s = format!(
-        "s_add_u32 s12, s4, {:#x}
-         s_addc_u32 s13, s5, 0
-         s_lshr_b64 s[12:13], s[12:13], 8
-         s_and_b32 s13, s13, 0xff
-         s_or_b32 s13, s13, {:#x}
-        ",
-        t.base,
-        w[1] & !0xff
-    );
-    for k in 2..8 {
-        s.push_str(&format!(" s_mov_b32 s{}, {:#x}\n", 12 + k, w[k]));
-    }
-    s
-}
-
-/// The CPU model of the gfx11 linear layout: the byte offset of texel (x, y) of `slice`
-/// at `level`, for a resource of level-0 size `w` x `h`, `levels` levels and `bpe`-byte
-/// texels.
-#[allow(clippy::too_many_arguments)] // the image's shape, then the texel
-fn model_offset(w: u32, h: u32, levels: u32, bpe: u32, x: u32, y: u32, slice: u32, level: u32) -> usize {
-    let pitch = |m: u32| ((w >> m).max(1)).next_multiple_of(256 / bpe) * bpe;
-    let size = |m: u32| pitch(m) * (h >> m).max(1);
-    let slice_size: u32 = (0..levels).map(size).sum();
-    let level_off: u32 = (level + 1..levels).map(size).sum();
-    (slice * slice_size + level_off + y * pitch(level) + x * bpe) as usize
-}
 
 fn t_of(kind: u32, format: u32, w: u32, h: u32, depth: u32, levels: u32) -> ImageResource {
     ImageResource {
@@ -384,8 +350,8 @@ fn null_tsharp_loads_zero_and_drops_stores() {
 /// What softnavi does not execute is a named fault, never a wrong answer: a T# whose TYPE
 /// is not an image type, a swizzled T#, a DIM that does not match the TYPE, an MSAA T#,
 /// r128, the MSAA dims and image_msaa_load, the packed loads and stores, tfe on stores and
-/// atomics, sampling, an atomic on a format it cannot use; and a T# over unmapped memory
-/// is a VM fault.
+/// atomics, the g16 sampling forms, an atomic on a format it cannot use; and a T# over
+/// unmapped memory is a VM fault.
 #[test]
 fn unexecuted_forms_and_bad_tsharps_are_named_faults() {
     let ok = t_of(img_type::IMG_2D, 20, 8, 8, 0, 1);
@@ -413,8 +379,8 @@ fn unexecuted_forms_and_bad_tsharps_are_named_faults() {
         (ok, "image_atomic_add v[4:5], v[0:1], s[12:19] dmask:0x1 dim:SQ_RSRC_IMG_2D glc tfe", "with tfe or lwe"),
         (
             ok,
-            "image_sample v4, v[0:1], s[12:19], s[20:23] dmask:0x1 dim:SQ_RSRC_IMG_2D",
-            "image_sample is decoded but not executed",
+            "image_sample_d_g16 v4, v[0:3], s[12:19], s[20:23] dmask:0x1 dim:SQ_RSRC_IMG_2D",
+            "image_sample_d_g16 is decoded but not executed",
         ),
         // Atomics need a 32-bit (64-bit: 32_32_UINT/SINT) integer or float format.
         (

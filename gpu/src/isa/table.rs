@@ -1523,62 +1523,62 @@ opcode_table! {
         0x18 IMAGE_MSAA_LOAD "image_msaa_load" [N N N N] NONE => ld(0);
         0x19 IMAGE_BVH_INTERSECT_RAY "image_bvh_intersect_ray" [N N N N] NONE => bvh;
         0x1a IMAGE_BVH64_INTERSECT_RAY "image_bvh64_intersect_ray" [N N N N] NONE => bvh;
-        0x1b IMAGE_SAMPLE "image_sample" [N N N N] NONE => sample;
-        0x1c IMAGE_SAMPLE_D "image_sample_d" [N N N N] NONE => sample;
-        0x1d IMAGE_SAMPLE_L "image_sample_l" [N N N N] NONE => sample;
-        0x1e IMAGE_SAMPLE_B "image_sample_b" [N N N N] NONE => sample;
-        0x1f IMAGE_SAMPLE_LZ "image_sample_lz" [N N N N] NONE => sample;
-        0x20 IMAGE_SAMPLE_C "image_sample_c" [N N N N] NONE => sample;
-        0x21 IMAGE_SAMPLE_C_D "image_sample_c_d" [N N N N] NONE => sample;
-        0x22 IMAGE_SAMPLE_C_L "image_sample_c_l" [N N N N] NONE => sample;
-        0x23 IMAGE_SAMPLE_C_B "image_sample_c_b" [N N N N] NONE => sample;
-        0x24 IMAGE_SAMPLE_C_LZ "image_sample_c_lz" [N N N N] NONE => sample;
-        0x25 IMAGE_SAMPLE_O "image_sample_o" [N N N N] NONE => sample;
-        0x26 IMAGE_SAMPLE_D_O "image_sample_d_o" [N N N N] NONE => sample;
-        0x27 IMAGE_SAMPLE_L_O "image_sample_l_o" [N N N N] NONE => sample;
-        0x28 IMAGE_SAMPLE_B_O "image_sample_b_o" [N N N N] NONE => sample;
-        0x29 IMAGE_SAMPLE_LZ_O "image_sample_lz_o" [N N N N] NONE => sample;
-        0x2a IMAGE_SAMPLE_C_O "image_sample_c_o" [N N N N] NONE => sample;
-        0x2b IMAGE_SAMPLE_C_D_O "image_sample_c_d_o" [N N N N] NONE => sample;
-        0x2c IMAGE_SAMPLE_C_L_O "image_sample_c_l_o" [N N N N] NONE => sample;
-        0x2d IMAGE_SAMPLE_C_B_O "image_sample_c_b_o" [N N N N] NONE => sample;
-        0x2e IMAGE_SAMPLE_C_LZ_O "image_sample_c_lz_o" [N N N N] NONE => sample;
-        0x2f IMAGE_GATHER4 "image_gather4" [N N N N] NONE => sample;
-        0x30 IMAGE_GATHER4_L "image_gather4_l" [N N N N] NONE => sample;
-        0x31 IMAGE_GATHER4_B "image_gather4_b" [N N N N] NONE => sample;
-        0x32 IMAGE_GATHER4_LZ "image_gather4_lz" [N N N N] NONE => sample;
-        0x33 IMAGE_GATHER4_C "image_gather4_c" [N N N N] NONE => sample;
-        0x34 IMAGE_GATHER4_C_LZ "image_gather4_c_lz" [N N N N] NONE => sample;
-        0x35 IMAGE_GATHER4_O "image_gather4_o" [N N N N] NONE => sample;
-        0x36 IMAGE_GATHER4_LZ_O "image_gather4_lz_o" [N N N N] NONE => sample;
-        0x37 IMAGE_GATHER4_C_LZ_O "image_gather4_c_lz_o" [N N N N] NONE => sample;
-        0x38 IMAGE_GET_LOD "image_get_lod" [N N N N] NONE => ld(0);
+        0x1b IMAGE_SAMPLE "image_sample" [N N N N] X => sample;
+        0x1c IMAGE_SAMPLE_D "image_sample_d" [N N N N] X => sample;
+        0x1d IMAGE_SAMPLE_L "image_sample_l" [N N N N] X => sample;
+        0x1e IMAGE_SAMPLE_B "image_sample_b" [N N N N] X => sample;
+        0x1f IMAGE_SAMPLE_LZ "image_sample_lz" [N N N N] X => sample;
+        0x20 IMAGE_SAMPLE_C "image_sample_c" [N N N N] X => sample;
+        0x21 IMAGE_SAMPLE_C_D "image_sample_c_d" [N N N N] X => sample;
+        0x22 IMAGE_SAMPLE_C_L "image_sample_c_l" [N N N N] X => sample;
+        0x23 IMAGE_SAMPLE_C_B "image_sample_c_b" [N N N N] X => sample;
+        0x24 IMAGE_SAMPLE_C_LZ "image_sample_c_lz" [N N N N] X => sample;
+        0x25 IMAGE_SAMPLE_O "image_sample_o" [N N N N] X => sample;
+        0x26 IMAGE_SAMPLE_D_O "image_sample_d_o" [N N N N] X => sample;
+        0x27 IMAGE_SAMPLE_L_O "image_sample_l_o" [N N N N] X => sample;
+        0x28 IMAGE_SAMPLE_B_O "image_sample_b_o" [N N N N] X => sample;
+        0x29 IMAGE_SAMPLE_LZ_O "image_sample_lz_o" [N N N N] X => sample;
+        0x2a IMAGE_SAMPLE_C_O "image_sample_c_o" [N N N N] X => sample;
+        0x2b IMAGE_SAMPLE_C_D_O "image_sample_c_d_o" [N N N N] X => sample;
+        0x2c IMAGE_SAMPLE_C_L_O "image_sample_c_l_o" [N N N N] X => sample;
+        0x2d IMAGE_SAMPLE_C_B_O "image_sample_c_b_o" [N N N N] X => sample;
+        0x2e IMAGE_SAMPLE_C_LZ_O "image_sample_c_lz_o" [N N N N] X => sample;
+        0x2f IMAGE_GATHER4 "image_gather4" [N N N N] X => sample;
+        0x30 IMAGE_GATHER4_L "image_gather4_l" [N N N N] X => sample;
+        0x31 IMAGE_GATHER4_B "image_gather4_b" [N N N N] X => sample;
+        0x32 IMAGE_GATHER4_LZ "image_gather4_lz" [N N N N] X => sample;
+        0x33 IMAGE_GATHER4_C "image_gather4_c" [N N N N] X => sample;
+        0x34 IMAGE_GATHER4_C_LZ "image_gather4_c_lz" [N N N N] X => sample;
+        0x35 IMAGE_GATHER4_O "image_gather4_o" [N N N N] X => sample;
+        0x36 IMAGE_GATHER4_LZ_O "image_gather4_lz_o" [N N N N] X => sample;
+        0x37 IMAGE_GATHER4_C_LZ_O "image_gather4_c_lz_o" [N N N N] X => sample;
+        0x38 IMAGE_GET_LOD "image_get_lod" [N N N N] X => ld(0);
         0x39 IMAGE_SAMPLE_D_G16 "image_sample_d_g16" [N N N N] NONE => sample;
         0x3a IMAGE_SAMPLE_C_D_G16 "image_sample_c_d_g16" [N N N N] NONE => sample;
         0x3b IMAGE_SAMPLE_D_O_G16 "image_sample_d_o_g16" [N N N N] NONE => sample;
         0x3c IMAGE_SAMPLE_C_D_O_G16 "image_sample_c_d_o_g16" [N N N N] NONE => sample;
-        0x40 IMAGE_SAMPLE_CL "image_sample_cl" [N N N N] NONE => sample;
-        0x41 IMAGE_SAMPLE_D_CL "image_sample_d_cl" [N N N N] NONE => sample;
-        0x42 IMAGE_SAMPLE_B_CL "image_sample_b_cl" [N N N N] NONE => sample;
-        0x43 IMAGE_SAMPLE_C_CL "image_sample_c_cl" [N N N N] NONE => sample;
-        0x44 IMAGE_SAMPLE_C_D_CL "image_sample_c_d_cl" [N N N N] NONE => sample;
-        0x45 IMAGE_SAMPLE_C_B_CL "image_sample_c_b_cl" [N N N N] NONE => sample;
-        0x46 IMAGE_SAMPLE_CL_O "image_sample_cl_o" [N N N N] NONE => sample;
-        0x47 IMAGE_SAMPLE_D_CL_O "image_sample_d_cl_o" [N N N N] NONE => sample;
-        0x48 IMAGE_SAMPLE_B_CL_O "image_sample_b_cl_o" [N N N N] NONE => sample;
-        0x49 IMAGE_SAMPLE_C_CL_O "image_sample_c_cl_o" [N N N N] NONE => sample;
-        0x4a IMAGE_SAMPLE_C_D_CL_O "image_sample_c_d_cl_o" [N N N N] NONE => sample;
-        0x4b IMAGE_SAMPLE_C_B_CL_O "image_sample_c_b_cl_o" [N N N N] NONE => sample;
+        0x40 IMAGE_SAMPLE_CL "image_sample_cl" [N N N N] X => sample;
+        0x41 IMAGE_SAMPLE_D_CL "image_sample_d_cl" [N N N N] X => sample;
+        0x42 IMAGE_SAMPLE_B_CL "image_sample_b_cl" [N N N N] X => sample;
+        0x43 IMAGE_SAMPLE_C_CL "image_sample_c_cl" [N N N N] X => sample;
+        0x44 IMAGE_SAMPLE_C_D_CL "image_sample_c_d_cl" [N N N N] X => sample;
+        0x45 IMAGE_SAMPLE_C_B_CL "image_sample_c_b_cl" [N N N N] X => sample;
+        0x46 IMAGE_SAMPLE_CL_O "image_sample_cl_o" [N N N N] X => sample;
+        0x47 IMAGE_SAMPLE_D_CL_O "image_sample_d_cl_o" [N N N N] X => sample;
+        0x48 IMAGE_SAMPLE_B_CL_O "image_sample_b_cl_o" [N N N N] X => sample;
+        0x49 IMAGE_SAMPLE_C_CL_O "image_sample_c_cl_o" [N N N N] X => sample;
+        0x4a IMAGE_SAMPLE_C_D_CL_O "image_sample_c_d_cl_o" [N N N N] X => sample;
+        0x4b IMAGE_SAMPLE_C_B_CL_O "image_sample_c_b_cl_o" [N N N N] X => sample;
         0x54 IMAGE_SAMPLE_C_D_CL_G16 "image_sample_c_d_cl_g16" [N N N N] NONE => sample;
         0x55 IMAGE_SAMPLE_D_CL_O_G16 "image_sample_d_cl_o_g16" [N N N N] NONE => sample;
         0x56 IMAGE_SAMPLE_C_D_CL_O_G16 "image_sample_c_d_cl_o_g16" [N N N N] NONE => sample;
         0x5f IMAGE_SAMPLE_D_CL_G16 "image_sample_d_cl_g16" [N N N N] NONE => sample;
-        0x60 IMAGE_GATHER4_CL "image_gather4_cl" [N N N N] NONE => sample;
-        0x61 IMAGE_GATHER4_B_CL "image_gather4_b_cl" [N N N N] NONE => sample;
-        0x62 IMAGE_GATHER4_C_CL "image_gather4_c_cl" [N N N N] NONE => sample;
-        0x63 IMAGE_GATHER4_C_L "image_gather4_c_l" [N N N N] NONE => sample;
-        0x64 IMAGE_GATHER4_C_B "image_gather4_c_b" [N N N N] NONE => sample;
-        0x65 IMAGE_GATHER4_C_B_CL "image_gather4_c_b_cl" [N N N N] NONE => sample;
+        0x60 IMAGE_GATHER4_CL "image_gather4_cl" [N N N N] X => sample;
+        0x61 IMAGE_GATHER4_B_CL "image_gather4_b_cl" [N N N N] X => sample;
+        0x62 IMAGE_GATHER4_C_CL "image_gather4_c_cl" [N N N N] X => sample;
+        0x63 IMAGE_GATHER4_C_L "image_gather4_c_l" [N N N N] X => sample;
+        0x64 IMAGE_GATHER4_C_B "image_gather4_c_b" [N N N N] X => sample;
+        0x65 IMAGE_GATHER4_C_B_CL "image_gather4_c_b_cl" [N N N N] X => sample;
         0x90 IMAGE_GATHER4H "image_gather4h" [N N N N] NONE => sample;
     }
     Flat flat_ops {
@@ -1850,13 +1850,15 @@ pub fn coverage_markdown() -> String {
          LDS-load builtins for gfx1100), and no source pins down their LDS address on gfx11.\n\
          TFE (the texture-fail status VGPR) on a buffer instruction is an illegal instruction.\n\n\
          Images (MIMG): `image_load`, `image_load_mip`, `image_store`, `image_store_mip`,\n\
-         `image_get_resinfo` and every `image_atomic_*` gfx11 has are executed on linear images\n\
-         (SW_MODE 0) of the dims 1D, 2D, 3D, cube, 1D array and 2D array, in the formats\n\
-         buffers share (atomics: 32_UINT, 32_SINT, 32_FLOAT; 64-bit ones 32_32_UINT and\n\
-         32_32_SINT), with a16, and tfe and lwe on loads. Not executed: r128, the MSAA dims\n\
-         (gfx11 MSAA surfaces are not linear), dmask 0, tfe and lwe on stores and atomics,\n\
-         `image_msaa_load`, the packed loads and stores (`*_pck*`: no source pins down how\n\
-         their raw elements lie in VGPRs), sampling, gather and BVH.\n\n\
+         `image_get_resinfo`, every `image_atomic_*` gfx11 has, the `image_sample` and\n\
+         `image_gather4` families and `image_get_lod` are executed on linear images (SW_MODE 0)\n\
+         of the dims 1D, 2D, 3D, cube, 1D array and 2D array, in the formats buffers share and\n\
+         8_SRGB, 8_8_SRGB, 8_8_8_8_SRGB and 5_9_9_9_FLOAT (loads and sampling; atomics:\n\
+         32_UINT, 32_SINT, 32_FLOAT; 64-bit ones 32_32_UINT and 32_32_SINT), with a16 on\n\
+         loads, stores and atomics and tfe and lwe on loads. Not executed: r128, the MSAA dims (gfx11\n\
+         MSAA surfaces are not linear), dmask 0, tfe and lwe on stores and atomics, a16, tfe,\n\
+         lwe and g16 on sampling, `image_gather4h`, `image_msaa_load`, the packed loads and\n\
+         stores (`*_pck*`: no source pins down how their raw elements lie in VGPRs) and BVH.\n\n\
          Scalar and vector ALU: every opcode is executed except `s_subvector_loop_begin` and\n\
          `s_subvector_loop_end`, whose semantics AMD's documentation leaves unclear (Mesa's ACO\n\
          notes say so too; no compiler for gfx11 emits them). VINTERP, LDSDIR and EXP are\n\

@@ -737,3 +737,39 @@ pub const ATOMIC_OPS64: [&str; 13] = [
     "inc_u64",
     "dec_u64",
 ];
+
+// ---- Images (exec_image.rs, exec_sample.rs) ----
+
+/// Where the image starts in the data buffer (a multiple of 256, as T# bases are).
+pub const IMG_OFF: u32 = 256;
+
+/// Assembly that puts `t` (its base relative to the data buffer) in s[12:19].
+pub fn tsharp(t: &gpu::rsrc::ImageResource) -> String {
+    let w = t.encode();
+    let mut s = format!(
+        "s_add_u32 s12, s4, {:#x}
+         s_addc_u32 s13, s5, 0
+         s_lshr_b64 s[12:13], s[12:13], 8
+         s_and_b32 s13, s13, 0xff
+         s_or_b32 s13, s13, {:#x}
+        ",
+        t.base,
+        w[1] & !0xff
+    );
+    for (k, word) in w.iter().enumerate().skip(2) {
+        s.push_str(&format!(" s_mov_b32 s{}, {word:#x}\n", 12 + k));
+    }
+    s
+}
+
+/// The CPU model of the gfx11 linear layout: the byte offset of texel (x, y) of `slice`
+/// at `level`, for a resource of level-0 size `w` x `h`, `levels` levels and `bpe`-byte
+/// texels.
+#[allow(clippy::too_many_arguments)] // the image's shape, then the texel
+pub fn model_offset(w: u32, h: u32, levels: u32, bpe: u32, x: u32, y: u32, slice: u32, level: u32) -> usize {
+    let pitch = |m: u32| ((w >> m).max(1)).next_multiple_of(256 / bpe) * bpe;
+    let size = |m: u32| pitch(m) * (h >> m).max(1);
+    let slice_size: u32 = (0..levels).map(size).sum();
+    let level_off: u32 = (level + 1..levels).map(size).sum();
+    (slice * slice_size + level_off + y * pitch(level) + x * bpe) as usize
+}

@@ -245,14 +245,16 @@ impl Regs {
     }
 }
 
-/// The registers of the MIMG instructions the executor runs (exec/image.rs): the data
-/// (dmask's components, two per register with D16; loads add the TFE status register;
-/// atomics read theirs and, with GLC, write the first half back), the address (the dim's
-/// coordinates and the mip level, two per register with A16; with NSA one register each)
-/// and the T#.
+/// The registers of the MIMG instructions the executor runs (exec/image.rs, exec/sample.rs):
+/// the data (dmask's components, gather4's four, two per register with D16; loads add the
+/// TFE status register; atomics read theirs and, with GLC, write the first half back), the
+/// address (the dim's coordinates and the mip level, or a sampling form's operands, two per
+/// register with A16; with NSA one register each), the T# and the S#.
 fn mimg_regs(r: &mut Regs, i: &Inst) {
     use crate::isa::decode::mimg;
-    let n = (i.imm & mimg::DMASK).count_ones();
+    let sampling = super::sample::executes(i.op);
+    let gather = i.op.name().starts_with("image_gather4");
+    let n = if gather { 4 } else { (i.imm & mimg::DMASK).count_ones() };
     let data = if i.imm & mimg::D16 != 0 { n.div_ceil(2) } else { n };
     let tfe = (i.flags & mflag::TFE != 0) as u32;
     let mip = match i.op {
@@ -272,11 +274,20 @@ fn mimg_regs(r: &mut Regs, i: &Inst) {
             }
             false
         }
+        _ if sampling => {
+            r.push(i.dst, data + tfe, true);
+            false
+        }
         _ => return,
     };
     let dim = (i.imm >> mimg::DIM_SHIFT & 7) as usize;
-    let comps =
-        if i.op == Op::IMAGE_GET_RESINFO { 1 } else { super::image::COORDS.get(dim).map_or(0, |c| c + mip as usize) };
+    let comps = if i.op == Op::IMAGE_GET_RESINFO {
+        1
+    } else if sampling {
+        super::sample::addr_count(i.op, dim)
+    } else {
+        super::image::COORDS.get(dim).map_or(0, |c| c + mip as usize)
+    };
     let addr = if i.imm & mimg::A16 != 0 { comps.div_ceil(2) } else { comps };
     if i.imm & mimg::NSA != 0 {
         r.push(i.src[0], 1, false);
@@ -287,6 +298,9 @@ fn mimg_regs(r: &mut Regs, i: &Inst) {
         r.push(i.src[0], addr as u32, false);
     }
     r.push(i.src[1], if i.imm & mimg::R128 != 0 { 4 } else { 8 }, false);
+    if sampling {
+        r.push(i.src[2], 4, false);
+    }
 }
 
 /// The register operands of `i` with the widths its encoding gives each slot (as the

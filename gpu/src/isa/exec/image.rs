@@ -26,8 +26,10 @@
 //!   layer; CUBE and 2D_ARRAY instructions and T#s are interchangeable.
 //! - The instruction's DIM must name the T#'s TYPE (CUBE and 2D_ARRAY aside): another
 //!   pairing is an Unsupported fault naming both. So is a T# whose TYPE is not an image
-//!   type (0..7), an MSAA type, a swizzle mode other than linear, a format past 63 (the
-//!   formats softnavi converts are the 63 it shares with buffers) or INVALID, and a texel
+//!   type (0..7), an MSAA type, a swizzle mode other than linear, a format past 67 (the
+//!   formats softnavi converts are the 63 it shares with buffers and the image-only
+//!   8_SRGB, 8_8_SRGB, 8_8_8_8_SRGB and 5_9_9_9_FLOAT, `BufFormat::from_image`; stores to
+//!   the image-only ones are refused too) or INVALID, and a texel
 //!   size the linear rule does not cover. The all-zero T# is a null image (RADV writes it
 //!   for a null descriptor): loads and `image_get_resinfo` return 0, stores and atomics do
 //!   nothing (atomics return 0 with GLC).
@@ -102,7 +104,7 @@ fn type_name(t: u32) -> &'static str {
 }
 
 /// Why softnavi does not execute `inst` on T# `t` (not null), if it does not.
-fn refuse(inst: &Inst, t: &ImageResource, dim: u32, resinfo: bool) -> Option<String> {
+pub(super) fn refuse(inst: &Inst, t: &ImageResource, dim: u32, resinfo: bool) -> Option<String> {
     let name = inst.op.name();
     let kind = if t.kind == img_type::CUBE { img_type::IMG_2D_ARRAY } else { t.kind };
     if !(img_type::IMG_1D..=img_type::IMG_2D_ARRAY).contains(&t.kind) {
@@ -129,12 +131,18 @@ fn refuse(inst: &Inst, t: &ImageResource, dim: u32, resinfo: bool) -> Option<Str
             t.sw_mode
         ));
     }
-    let Some(f) = BufFormat::from_unified(t.format) else {
+    let Some(f) = BufFormat::from_image(t.format) else {
         return Some(format!(
-            "{name}: the T# has image format {}; softnavi converts the formats 1..63 (those buffers share)",
+            "{name}: the T# has image format {}; softnavi converts the formats 1..63 (those buffers share) and 64..67 (8_SRGB, 8_8_SRGB, 8_8_8_8_SRGB, 5_9_9_9_FLOAT)",
             t.format
         ));
     };
+    if t.format >= 64 && matches!(inst.op, Op::IMAGE_STORE | Op::IMAGE_STORE_MIP) {
+        return Some(format!(
+            "{name}: softnavi does not store to the image-only format {} (sRGB, shared exponent)",
+            t.format
+        ));
+    }
     if t.linear_level(f.bytes as u32, t.base_level).is_none() {
         return Some(format!(
             "{name}: the gfx11 linear layout of this T# is not pinned down (texels of {} bytes, or a custom pitch {} with {} levels)",
@@ -212,7 +220,7 @@ fn texel_offset(t: &ImageResource, elem: u32, c: [u32; 3], mip: u32) -> Option<u
 
 impl Wave {
     /// The T# in the eight SGPRs starting at `op` (4-aligned: the low bits are ignored).
-    fn tsharp(&self, op: &Operand) -> ImageResource {
+    pub(super) fn tsharp(&self, op: &Operand) -> ImageResource {
         let Operand::Sgpr(i) = *op else { return ImageResource::default() };
         let i = (i & !3) as usize;
         ImageResource::decode(std::array::from_fn(|k| self.sget(i + k)))
@@ -220,7 +228,7 @@ impl Wave {
 
     /// The VGPR of address operand `k`: consecutive from VADDR, or with NSA VADDR and then
     /// the NSA dword's bytes.
-    fn mimg_addr(&self, inst: &Inst, k: usize) -> [u32; 64] {
+    pub(super) fn mimg_addr(&self, inst: &Inst, k: usize) -> [u32; 64] {
         let Operand::Vgpr(v) = inst.src[0] else { return [0; 64] };
         let r = match (inst.imm & mimg::NSA != 0, k) {
             (false, _) => v.wrapping_add(k as u16),
@@ -273,7 +281,7 @@ impl Wave {
             let mip_v = self.mimg_coord(inst, 0);
             return self.resinfo(&t, null, &mip_v, dmask, vdata, exec);
         }
-        let fmt = if null { None } else { BufFormat::from_unified(t.format) };
+        let fmt = if null { None } else { BufFormat::from_image(t.format) };
         let (addr, ok) = self.texel_addrs(inst, &t, fmt, dim);
         let elem = fmt.map_or(4, |f| f.bytes as u32);
         let npieces = elem.div_ceil(4) as usize;

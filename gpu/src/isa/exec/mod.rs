@@ -27,6 +27,8 @@ mod packed;
 #[allow(clippy::needless_range_loop)]
 mod salu;
 #[allow(clippy::needless_range_loop)]
+mod sample;
+#[allow(clippy::needless_range_loop)]
 mod smem;
 pub(crate) mod tier;
 #[allow(clippy::needless_range_loop)]
@@ -1018,6 +1020,10 @@ impl Wave {
             | IMAGE_ATOMIC_SMAX | IMAGE_ATOMIC_UMAX | IMAGE_ATOMIC_AND | IMAGE_ATOMIC_OR | IMAGE_ATOMIC_XOR
             | IMAGE_ATOMIC_INC | IMAGE_ATOMIC_DEC => {
                 self.mimg(inst, ctx)?;
+                Ok(Flow::Next)
+            }
+            _ if sample::executes(op) => {
+                self.sample(inst, ctx)?;
                 Ok(Flow::Next)
             }
             vopd_ops!() => {
