@@ -30,9 +30,9 @@ pub mod api {
     /// Buffer views for uniform and storage texel buffers (descriptor.rs, memory.rs); the
     /// shader side is `SHADER.texel_buffers`.
     pub const BUFFER_VIEWS: bool = true;
-    /// Samplers in descriptors (SAMPLER, COMBINED_IMAGE_SAMPLER, SAMPLED_IMAGE): off until
-    /// the GPU model samples (image.rs `sampler_descriptor`).
-    pub const SAMPLERS: bool = false;
+    /// Samplers in descriptors (SAMPLER, COMBINED_IMAGE_SAMPLER, SAMPLED_IMAGE): sampling
+    /// and gathers on the GPU model (gpu exec/sample.rs) through S#s (image.rs).
+    pub const SAMPLERS: bool = true;
     /// Atomics on storage images (STORAGE_IMAGE_ATOMIC): `image_atomic_*` on 32-bit integer
     /// formats (gpu image.rs).
     pub const IMAGE_ATOMICS: bool = true;

@@ -107,12 +107,18 @@ pub fn buffer_format(f: vk::Format) -> Option<BufferFormat> {
 /// buffer formats (the unified numbers are shared) and the depth formats read as their
 /// one colour component.
 pub fn image_format(f: vk::Format) -> Option<BufferFormat> {
-    let alias = match f {
-        vk::Format::D16_UNORM => vk::Format::R16_UNORM,
-        vk::Format::D32_SFLOAT => vk::Format::R32_SFLOAT,
-        _ => f,
-    };
-    buffer_format(alias)
+    // The image-only formats (gpu `BufFormat::from_image`): sampled, not stored.
+    let only = |hw, texel_size, dst_sel| BufferFormat { hw, dst_sel, texel_size, storage: false, atomic: false };
+    Some(match f {
+        vk::Format::R8_SRGB => only(64, 1, ident(1)),
+        vk::Format::R8G8_SRGB => only(65, 2, ident(2)),
+        vk::Format::R8G8B8A8_SRGB | vk::Format::A8B8G8R8_SRGB_PACK32 => only(66, 4, ident(4)),
+        vk::Format::B8G8R8A8_SRGB => only(66, 4, BGRA),
+        vk::Format::E5B9G9R9_UFLOAT_PACK32 => only(67, 4, ident(3)),
+        vk::Format::D16_UNORM => buffer_format(vk::Format::R16_UNORM)?,
+        vk::Format::D32_SFLOAT => buffer_format(vk::Format::R32_SFLOAT)?,
+        _ => buffer_format(f)?,
+    })
 }
 
 /// The buffer features of `f` (`VkFormatProperties3::bufferFeatures`): uniform texel
