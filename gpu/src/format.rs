@@ -83,9 +83,11 @@ impl BufFormat {
     /// ([`Self::from_unified`]) and the image-only formats softnavi converts, numbered as
     /// AMD's gfx11 `CFMT_*` (ROCR-Runtime `src/image/resource_gfx11.h`, the numbers of
     /// Mesa's gfx11 format table): 64 `8_SRGB`, 65 `8_8_SRGB`, 66 `8_8_8_8_SRGB`, 67
-    /// `5_9_9_9_FLOAT`. (Depth formats read as the buffer formats of their size: D16 as
-    /// `16_UNORM`, D32 as `32_FLOAT`.) Image stores to the image-only formats are not
-    /// executed.
+    /// `5_9_9_9_FLOAT`, and the 16-bit packed 68 `5_6_5_UNORM`, 69 `1_5_5_5_UNORM`, 70
+    /// `5_5_5_1_UNORM`, 71 `4_4_4_4_UNORM` (names list components from the most
+    /// significant, as for `10_11_11`: X is the last, in the low bits). (Depth formats read
+    /// as the buffer formats of their size: D16 as `16_UNORM`, D32 as `32_FLOAT`.) Image
+    /// stores to the image-only formats are not executed.
     pub fn from_image(n: u32) -> Option<BufFormat> {
         let f = |comps: u8, bits: [u8; 4], bytes: u8, num: Num| Some(BufFormat { comps, bits, bytes, num });
         match n {
@@ -93,6 +95,10 @@ impl BufFormat {
             65 => f(2, [8, 8, 0, 0], 2, Num::Srgb),
             66 => f(4, [8, 8, 8, 8], 4, Num::Srgb),
             67 => f(3, [9, 9, 9, 5], 4, Num::SharedExp),
+            68 => f(3, [5, 6, 5, 0], 2, Num::Unorm),
+            69 => f(4, [5, 5, 5, 1], 2, Num::Unorm),
+            70 => f(4, [1, 5, 5, 5], 2, Num::Unorm),
+            71 => f(4, [4, 4, 4, 4], 2, Num::Unorm),
             _ => BufFormat::from_unified(n),
         }
     }
@@ -103,6 +109,7 @@ impl BufFormat {
         match (self.bits[0], self.bits[1]) {
             (8, 0 | 8) => 1,
             (16, 0 | 16) => 2,
+            _ if self.bytes == 2 => 2, // the 16-bit packed image formats
             _ => 4,
         }
     }
@@ -426,7 +433,7 @@ mod tests {
     #[test]
     fn image_only_formats_load() {
         let f = |n| BufFormat::from_image(n).unwrap();
-        assert_eq!((BufFormat::from_unified(66), BufFormat::from_image(68)), (None, None));
+        assert_eq!((BufFormat::from_unified(66), BufFormat::from_image(72)), (None, None));
         let s = f(66);
         let raw = s.unpack(&[0xff, 0x00, 188, 188, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]);
         let v: Vec<f32> = (0..4).map(|k| f32::from_bits(s.load32(k, raw[k]))).collect();
@@ -438,5 +445,10 @@ mod tests {
         let v: Vec<f32> = (0..3).map(|k| f32::from_bits(e.load32(k, raw[k]))).collect();
         assert_eq!(v, [0.5, 2f32.powi(-9), 3.0 * 2f32.powi(-9)]);
         assert_eq!(f(64).store32(0, 0.5f32.to_bits()), 188);
+        // 5_6_5: X in bits 4:0, Y in 10:5, Z in 15:11.
+        let p = f(68);
+        let raw = p.unpack(&(0b11111_000000_00000u128 | 0b000000_11111 << 5).to_le_bytes());
+        assert_eq!(raw[..3], [0, 31, 31]);
+        assert_eq!((f(69).bits, f(70).bits, f(71).bytes), ([5, 5, 5, 1], [1, 5, 5, 5], 2));
     }
 }

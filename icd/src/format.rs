@@ -115,6 +115,14 @@ pub fn image_format(f: vk::Format) -> Option<BufferFormat> {
         vk::Format::R8G8B8A8_SRGB | vk::Format::A8B8G8R8_SRGB_PACK32 => only(66, 4, ident(4)),
         vk::Format::B8G8R8A8_SRGB => only(66, 4, BGRA),
         vk::Format::E5B9G9R9_UFLOAT_PACK32 => only(67, 4, ident(3)),
+        // 16-bit packed: the hardware's X is the low bits, Vulkan names from the top.
+        vk::Format::R5G6B5_UNORM_PACK16 => only(68, 2, [sel::Z, sel::Y, sel::X, sel::ONE]),
+        vk::Format::B5G6R5_UNORM_PACK16 => only(68, 2, ident(3)),
+        vk::Format::A1R5G5B5_UNORM_PACK16 => only(69, 2, [sel::Z, sel::Y, sel::X, sel::W]),
+        vk::Format::R5G5B5A1_UNORM_PACK16 => only(70, 2, [sel::W, sel::Z, sel::Y, sel::X]),
+        vk::Format::B5G5R5A1_UNORM_PACK16 => only(70, 2, [sel::Y, sel::Z, sel::W, sel::X]),
+        vk::Format::B4G4R4A4_UNORM_PACK16 => only(71, 2, [sel::Y, sel::Z, sel::W, sel::X]),
+        vk::Format::R4G4B4A4_UNORM_PACK16 => only(71, 2, [sel::W, sel::Z, sel::Y, sel::X]),
         vk::Format::D16_UNORM => buffer_format(vk::Format::R16_UNORM)?,
         vk::Format::D32_SFLOAT => buffer_format(vk::Format::R32_SFLOAT)?,
         _ => buffer_format(f)?,
@@ -129,7 +137,10 @@ pub fn buffer_features(f: vk::Format) -> vk::FormatFeatureFlags2 {
         return vk::FormatFeatureFlags2::empty();
     }
     let Some(b) = buffer_format(f) else { return vk::FormatFeatureFlags2::empty() };
-    let mut out = vk::FormatFeatureFlags2::UNIFORM_TEXEL_BUFFER;
+    // VERTEX_BUFFER as the required format tables ask: only a graphics pipeline, which
+    // softnavi has no queue for, could fetch vertices (the MTBUF formats it would use are
+    // these, executed).
+    let mut out = vk::FormatFeatureFlags2::UNIFORM_TEXEL_BUFFER | vk::FormatFeatureFlags2::VERTEX_BUFFER;
     if b.storage {
         out |= vk::FormatFeatureFlags2::STORAGE_TEXEL_BUFFER
             | vk::FormatFeatureFlags2::STORAGE_READ_WITHOUT_FORMAT
@@ -145,6 +156,7 @@ pub fn buffer_features(f: vk::Format) -> vk::FormatFeatureFlags2 {
 pub fn buffer_features1(f: vk::Format) -> vk::FormatFeatureFlags {
     vk::FormatFeatureFlags::from_raw((buffer_features(f).as_raw() & 0xffff_ffff) as u32)
         & (vk::FormatFeatureFlags::UNIFORM_TEXEL_BUFFER
+            | vk::FormatFeatureFlags::VERTEX_BUFFER
             | vk::FormatFeatureFlags::STORAGE_TEXEL_BUFFER
             | vk::FormatFeatureFlags::STORAGE_TEXEL_BUFFER_ATOMIC)
 }

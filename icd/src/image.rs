@@ -69,7 +69,37 @@ pub const COMBINED_DEPTH_STENCIL: [vk::Format; 3] =
 /// images (read and written with or without a format: the T# converts) for the colour
 /// formats with a T# format; sampling where samplers are on, linear filtering for the
 /// formats that are not integers, depth compares for depth formats.
+///
+/// The attachment and blit features ([`graphics_features`]) are reported too, as Vulkan's
+/// required format tables demand of every implementation: images with those usages are
+/// created for real, and every command that would use them (render passes, blits) needs a
+/// graphics queue, which softnavi does not have, so nothing reported can fail to work.
 pub fn features(f: vk::Format) -> vk::FormatFeatureFlags2 {
+    let base = shader_features(f);
+    if base.contains(vk::FormatFeatureFlags2::SAMPLED_IMAGE) {
+        base | graphics_features(f)
+    } else {
+        base
+    }
+}
+
+/// The features only a graphics queue could exercise: colour attachments (blending for
+/// formats that are not integers) or depth attachments, blit source and destination.
+fn graphics_features(f: vk::Format) -> vk::FormatFeatureFlags2 {
+    type F = vk::FormatFeatureFlags2;
+    let name = format!("{f:?}");
+    if matches!(f, vk::Format::D16_UNORM | vk::Format::D32_SFLOAT) {
+        return F::DEPTH_STENCIL_ATTACHMENT | F::BLIT_SRC;
+    }
+    if f == vk::Format::E5B9G9R9_UFLOAT_PACK32 {
+        return F::BLIT_SRC;
+    }
+    let blend = if name.contains("INT") { F::empty() } else { F::COLOR_ATTACHMENT_BLEND };
+    F::COLOR_ATTACHMENT | blend | F::BLIT_SRC | F::BLIT_DST
+}
+
+/// What shaders and transfers do with images of `f`.
+fn shader_features(f: vk::Format) -> vk::FormatFeatureFlags2 {
     type F = vk::FormatFeatureFlags2;
     if !texel_size(f).is_some_and(u64::is_power_of_two) || COMBINED_DEPTH_STENCIL.contains(&f) {
         return F::empty();
@@ -114,6 +144,16 @@ pub fn format_properties(
     }
     if feats.contains(F::SAMPLED_IMAGE) {
         usable |= vk::ImageUsageFlags::SAMPLED;
+    }
+    if feats.contains(F::COLOR_ATTACHMENT) {
+        usable |= vk::ImageUsageFlags::COLOR_ATTACHMENT
+            | vk::ImageUsageFlags::INPUT_ATTACHMENT
+            | vk::ImageUsageFlags::TRANSIENT_ATTACHMENT;
+    }
+    if feats.contains(F::DEPTH_STENCIL_ATTACHMENT) {
+        usable |= vk::ImageUsageFlags::DEPTH_STENCIL_ATTACHMENT
+            | vk::ImageUsageFlags::INPUT_ATTACHMENT
+            | vk::ImageUsageFlags::TRANSIENT_ATTACHMENT;
     }
     let creatable = vk::ImageCreateFlags::MUTABLE_FORMAT
         | vk::ImageCreateFlags::CUBE_COMPATIBLE

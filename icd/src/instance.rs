@@ -973,8 +973,8 @@ pub unsafe extern "system" fn get_physical_device_tool_properties(
     })
 }
 
-/// Images of the formats and usages `image::format_properties` allows (transfers only, for
-/// now); FORMAT_NOT_SUPPORTED for the rest.
+/// Images of the formats and usages `image::format_properties` allows; FORMAT_NOT_SUPPORTED
+/// (and zeroed properties) for the rest.
 ///
 /// # Safety
 /// Vulkan entry point.
@@ -994,7 +994,11 @@ pub unsafe extern "system" fn get_physical_device_image_format_properties(
                 unsafe { *out = p };
                 vk::Result::SUCCESS
             }
-            None => vk::Result::ERROR_FORMAT_NOT_SUPPORTED,
+            None => {
+                // SAFETY: out is valid per the specification; unsupported means all zero.
+                unsafe { *out = vk::ImageFormatProperties::default() };
+                vk::Result::ERROR_FORMAT_NOT_SUPPORTED
+            }
         }
     })
 }
@@ -1016,6 +1020,8 @@ pub unsafe extern "system" fn get_physical_device_image_format_properties2(
             [vk::StructureType::IMAGE_STENCIL_USAGE_CREATE_INFO, vk::StructureType::IMAGE_FORMAT_LIST_CREATE_INFO];
         // SAFETY: as above.
         if unsafe { chain(i.p_next) }.any(|s| !plain.contains(unsafe { &(*s).s_type })) {
+            // SAFETY: out is valid per the specification; unsupported means all zero.
+            unsafe { (*out).image_format_properties = vk::ImageFormatProperties::default() };
             return vk::Result::ERROR_FORMAT_NOT_SUPPORTED;
         }
         match crate::image::format_properties(i.format, i.ty, i.tiling, i.usage, i.flags) {
@@ -1024,7 +1030,11 @@ pub unsafe extern "system" fn get_physical_device_image_format_properties2(
                 unsafe { (*out).image_format_properties = p };
                 vk::Result::SUCCESS
             }
-            None => vk::Result::ERROR_FORMAT_NOT_SUPPORTED,
+            None => {
+                // SAFETY: out is valid per the specification; unsupported means all zero.
+                unsafe { (*out).image_format_properties = vk::ImageFormatProperties::default() };
+                vk::Result::ERROR_FORMAT_NOT_SUPPORTED
+            }
         }
     })
 }

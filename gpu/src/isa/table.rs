@@ -1853,7 +1853,8 @@ pub fn coverage_markdown() -> String {
          `image_get_resinfo`, every `image_atomic_*` gfx11 has, the `image_sample` and\n\
          `image_gather4` families and `image_get_lod` are executed on linear images (SW_MODE 0)\n\
          of the dims 1D, 2D, 3D, cube, 1D array and 2D array, in the formats buffers share and\n\
-         8_SRGB, 8_8_SRGB, 8_8_8_8_SRGB and 5_9_9_9_FLOAT (loads and sampling; atomics:\n\
+         8_SRGB, 8_8_SRGB, 8_8_8_8_SRGB, 5_9_9_9_FLOAT and the 16-bit packed UNORM ones\n\
+         (loads and sampling; atomics:\n\
          32_UINT, 32_SINT, 32_FLOAT; 64-bit ones 32_32_UINT and 32_32_SINT), with a16 on\n\
          loads, stores and atomics and tfe and lwe on loads. Not executed: r128, the MSAA dims (gfx11\n\
          MSAA surfaces are not linear), dmask 0, tfe and lwe on stores and atomics, a16, tfe,\n\

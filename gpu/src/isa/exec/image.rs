@@ -26,9 +26,10 @@
 //!   layer; CUBE and 2D_ARRAY instructions and T#s are interchangeable.
 //! - The instruction's DIM must name the T#'s TYPE (CUBE and 2D_ARRAY aside): another
 //!   pairing is an Unsupported fault naming both. So is a T# whose TYPE is not an image
-//!   type (0..7), an MSAA type, a swizzle mode other than linear, a format past 67 (the
+//!   type (0..7), an MSAA type, a swizzle mode other than linear, a format past 71 (the
 //!   formats softnavi converts are the 63 it shares with buffers and the image-only
-//!   8_SRGB, 8_8_SRGB, 8_8_8_8_SRGB and 5_9_9_9_FLOAT, `BufFormat::from_image`; stores to
+//!   8_SRGB, 8_8_SRGB, 8_8_8_8_SRGB, 5_9_9_9_FLOAT and the 16-bit packed UNORM formats
+//!   5_6_5, 1_5_5_5, 5_5_5_1 and 4_4_4_4, `BufFormat::from_image`; stores to
 //!   the image-only ones are refused too) or INVALID, and a texel
 //!   size the linear rule does not cover. The all-zero T# is a null image (RADV writes it
 //!   for a null descriptor): loads and `image_get_resinfo` return 0, stores and atomics do
@@ -133,7 +134,7 @@ pub(super) fn refuse(inst: &Inst, t: &ImageResource, dim: u32, resinfo: bool) ->
     }
     let Some(f) = BufFormat::from_image(t.format) else {
         return Some(format!(
-            "{name}: the T# has image format {}; softnavi converts the formats 1..63 (those buffers share) and 64..67 (8_SRGB, 8_8_SRGB, 8_8_8_8_SRGB, 5_9_9_9_FLOAT)",
+            "{name}: the T# has image format {}; softnavi converts the formats 1..63 (those buffers share) and 64..71 (8_SRGB, 8_8_SRGB, 8_8_8_8_SRGB, 5_9_9_9_FLOAT, 5_6_5, 1_5_5_5, 5_5_5_1, 4_4_4_4 UNORM)",
             t.format
         ));
     };
