@@ -8,9 +8,8 @@ use crate::features;
 use crate::handle::{chain, chain_mut, destroy, enumerate, guard, object, Object};
 
 /// The Vulkan version softnavi implements: 1.3 compute. Not conformant: the features 1.3
-/// requires of images and graphics (dynamicRendering, imagelessFramebuffer,
-/// separateDepthStencilLayouts, robustImageAccess, inlineUniformBlock) are reported false
-/// (docs/VULKAN.md).
+/// requires of graphics and depth/stencil images (dynamicRendering, imagelessFramebuffer,
+/// separateDepthStencilLayouts, inlineUniformBlock) are reported false (docs/VULKAN.md).
 pub const API_VERSION: u32 = vk::make_api_version(0, 1, 3, vk::HEADER_VERSION);
 /// `driverVersion`: softnavi's crate version, Vulkan-encoded.
 pub const DRIVER_VERSION: u32 = vk::make_api_version(
