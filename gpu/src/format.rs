@@ -343,6 +343,11 @@ fn f64_to_f16(x: f64, rtz: bool) -> u16 {
     sign | mag
 }
 
+/// An f16 (its bits) as f32, exactly.
+pub fn f16_to_f32(h: u16) -> f32 {
+    small_float(h as u32, 5, 10) as f32
+}
+
 /// f32 to f16 bits, rounding to nearest even.
 pub fn f32_to_f16(x: f32) -> u16 {
     f64_to_f16(x as f64, false)

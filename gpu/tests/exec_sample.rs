@@ -510,3 +510,30 @@ fn unsupported_sampler_faults() {
     let unused = SamplerResource { border_color_type: border_color::REGISTER, ..samp(0, 0, 0) };
     sample(inst, &t, &unused, &[[0; 4]; 32], image_mem(4, 4, 1, 1));
 }
+
+/// A16 sampling (LLVM's `packImage16bitOpsToDwords`, which the backend uses when the
+/// coordinates are f16 or exactly representable constants): the coordinates and the LOD
+/// are f16, two per VGPR, low half first; the result matches the f32-address form.
+#[test]
+fn a16_packs_coordinates_and_lod_two_per_vgpr() {
+    let (w, h) = (8, 4);
+    let t = t_of(img_type::IMG_2D, w, h, 2, 0);
+    let s = samp(tex_filter::BILINEAR, mip_filter::POINT, tex_clamp::WRAP);
+    let coords: Vec<(f32, f32, f32)> =
+        (0..32).map(|l| ((l % 8) as f32 * 0.125 - 0.25, (l / 8) as f32 * 0.375 + 0.0625, (l % 2) as f32)).collect();
+    let h16 = |x: f32| half::f16::from_f32(x).to_bits() as u32;
+    let inputs: Vec<[u32; 4]> = coords.iter().map(|&(u, v, lod)| [h16(u) | h16(v) << 16, h16(lod), 0, 0]).collect();
+    let out = sample(
+        "image_sample_l v[4:7], v[0:1], s[12:19], s[20:23] dmask:0xf dim:SQ_RSRC_IMG_2D a16",
+        &t,
+        &s,
+        &inputs,
+        image_mem(w, h, 2, 1),
+    );
+    for (l, &(u, v, lod)) in coords.iter().enumerate() {
+        let m = lod as u32;
+        let (lw, lh) = ((w >> m) as f32, (h >> m) as f32);
+        let want = ref2d(w, h, m, 0, u * lw, v * lh, true, tex_clamp::WRAP, [0.0; 4]);
+        check4(&out, l, want, &format!("a16 at ({u}, {v}) lod {lod}"));
+    }
+}

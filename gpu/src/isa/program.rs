@@ -300,10 +300,9 @@ fn mimg_not_executed(i: &Inst) -> Option<&'static str> {
     let store = matches!(i.op, Op::IMAGE_STORE | Op::IMAGE_STORE_MIP);
     let dmask = (i.imm & mimg::DMASK) as u32;
     let status = i.flags & mflag::TFE != 0 || i.imm & mimg::LWE != 0;
-    // Sampling, gathers and image_get_lod (exec/sample.rs) take 32-bit addresses only.
+    // Sampling, gathers and image_get_lod (exec/sample.rs) write no status VGPR.
     let filtered = i.op.mem().is_some_and(|m| m.access == table::Access::Sample);
     Some(match () {
-        _ if filtered && i.imm & mimg::A16 != 0 => " with a16",
         _ if filtered && status => " with tfe or lwe",
         _ if i.imm & mimg::R128 != 0 => " with r128",
         _ if (i.imm >> mimg::DIM_SHIFT & 7) >= 6 => " with an MSAA dim",

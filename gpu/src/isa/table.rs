@@ -1856,9 +1856,9 @@ pub fn coverage_markdown() -> String {
          8_SRGB, 8_8_SRGB, 8_8_8_8_SRGB, 5_9_9_9_FLOAT and the 16-bit packed UNORM ones\n\
          (loads and sampling; atomics:\n\
          32_UINT, 32_SINT, 32_FLOAT; 64-bit ones 32_32_UINT and 32_32_SINT), with a16 on\n\
-         loads, stores and atomics and tfe and lwe on loads. Not executed: r128, the MSAA dims (gfx11\n\
-         MSAA surfaces are not linear), dmask 0, tfe and lwe on stores and atomics, a16, tfe,\n\
-         lwe and g16 on sampling, `image_gather4h`, `image_msaa_load`, the packed loads and\n\
+         every one of them and tfe and lwe on loads. Not executed: r128, the MSAA dims (gfx11\n\
+         MSAA surfaces are not linear), dmask 0, tfe and lwe on stores, atomics and sampling,\n\
+         g16 sampling, `image_gather4h`, `image_msaa_load`, the packed loads and\n\
          stores (`*_pck*`: no source pins down how their raw elements lie in VGPRs) and BVH.\n\n\
          Scalar and vector ALU: every opcode is executed except `s_subvector_loop_begin` and\n\
          `s_subvector_loop_end`, whose semantics AMD's documentation leaves unclear (Mesa's ACO\n\

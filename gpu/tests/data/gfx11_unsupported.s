@@ -31,7 +31,7 @@ image_load_mip_pck_sgn v0, v[4:6], s[0:7] dmask:0x1 dim:SQ_RSRC_IMG_2D
 image_store_pck v[0:1], v4, s[0:7] dmask:0x3 dim:SQ_RSRC_IMG_1D
 image_store v[0:1], v4, s[0:7] dmask:0x1 dim:SQ_RSRC_IMG_1D tfe
 image_atomic_add v[0:1], v4, s[0:7] dmask:0x1 dim:SQ_RSRC_IMG_1D glc tfe
-image_sample_l v[0:3], [v4, v5], s[0:7], s[8:11] dmask:0xf dim:SQ_RSRC_IMG_2D a16
+image_sample_lz v[0:3], [v4, v5], s[0:7], s[8:11] dmask:0xf dim:SQ_RSRC_IMG_2D lwe
 image_gather4 v[0:4], [v4, v5], s[0:7], s[8:11] dmask:0x1 dim:SQ_RSRC_IMG_2D tfe
 image_gather4h v[0:3], [v4, v5], s[0:7], s[8:11] dmask:0x1 dim:SQ_RSRC_IMG_2D
 // src_lds_direct, which the assembler refuses in these slots, as raw words:

@@ -281,14 +281,21 @@ fn mimg_regs(r: &mut Regs, i: &Inst) {
         _ => return,
     };
     let dim = (i.imm >> mimg::DIM_SHIFT & 7) as usize;
-    let comps = if i.op == Op::IMAGE_GET_RESINFO {
-        1
-    } else if sampling {
-        super::sample::addr_count(i.op, dim)
+    let a16 = i.imm & mimg::A16 != 0;
+    let addr = if sampling {
+        super::sample::addr_count(i.op, dim, a16)
     } else {
-        super::image::COORDS.get(dim).map_or(0, |c| c + mip as usize)
+        let comps = if i.op == Op::IMAGE_GET_RESINFO {
+            1
+        } else {
+            super::image::COORDS.get(dim).map_or(0, |c| c + mip as usize)
+        };
+        if a16 {
+            comps.div_ceil(2)
+        } else {
+            comps
+        }
     };
-    let addr = if i.imm & mimg::A16 != 0 { comps.div_ceil(2) } else { comps };
     if i.imm & mimg::NSA != 0 {
         r.push(i.src[0], 1, false);
         for k in 1..addr {

@@ -8,7 +8,9 @@
 //! consecutive from VADDR or listed with NSA: the offset (`_o`), the bias (`_b`), the depth
 //! reference (`_c`), the derivatives (`_d`: every x-direction one, then every y-direction
 //! one, `ds/dh, dt/dh, (dr/dh), ds/dv, ...`), the coordinates, then the LOD (`_l`) or the
-//! clamp (`_cl`).
+//! clamp (`_cl`). With A16 the coordinates and the LOD or clamp are f16, two per VGPR
+//! (low half first), the bias an f16 in its own VGPR, offset and reference unchanged
+//! (LLVM's `packImage16bitOpsToDwords`).
 //!
 //! Per lane, the Vulkan spec's "Texel Filtering" and "Texel Coordinate Systems" rules, in
 //! f32:
@@ -54,8 +56,8 @@
 //! Refused as named Unsupported faults: anisotropic filtering (MAX_ANISO_RATIO > 0), the
 //! min/max reduction modes, the HALF_BORDER wrap modes, REGISTER border colours where a
 //! border mode is used, FORCE_DEGAMMA, LOD_BIAS_SEC, a T# with MIN_LOD, linear filtering or
-//! depth compare of an integer format, and the G16 and `gather4h` forms (not marked
-//! executed). TRUNC_COORD, the PERF and aniso-bias fields are precision and performance
+//! depth compare of an integer format, and the G16 and `gather4h` forms and TFE/LWE (not
+//! marked executed or refused by `program.rs`). TRUNC_COORD, the PERF and aniso-bias fields are precision and performance
 //! hints with no effect here.
 
 use super::buffer::pick;
@@ -111,12 +113,19 @@ pub(super) fn executes(op: Op) -> bool {
 /// Derivative VGPRs of `_d` per DIM (1D, 2D, 3D, CUBE, 1D_ARRAY, 2D_ARRAY): both directions.
 const GRADS: [usize; 6] = [2, 4, 6, 4, 2, 4];
 
-/// The address VGPRs `op` reads on `dim` (32-bit addresses), for the register checker.
-pub(super) fn addr_count(op: Op, dim: usize) -> usize {
+/// The address VGPRs `op` reads on `dim`, for the register checker (with `a16`, the
+/// coordinates and LOD or clamp take half a VGPR each: see `sample_operands`).
+pub(super) fn addr_count(op: Op, dim: usize, a16: bool) -> usize {
     let f = form(op);
     let extra = [f.offset, f.bias, f.compare].iter().filter(|&&b| b).count();
     let grads = if f.grad { GRADS.get(dim).copied().unwrap_or(0) } else { 0 };
-    extra + grads + COORDS.get(dim).copied().unwrap_or(0) + (f.lod || f.clamp) as usize
+    let coords = COORDS.get(dim).copied().unwrap_or(0) + (f.lod || f.clamp) as usize;
+    extra + grads + if a16 { coords.div_ceil(2) } else { coords }
+}
+
+/// An f16's bits as the f32 bits of the same value.
+fn f16_bits_to_f32_bits(h: u32) -> u32 {
+    crate::format::f16_to_f32(h as u16).to_bits()
 }
 
 /// The filtered axes of a T# type: 1D 1, 3D 3, the others 2.
@@ -375,8 +384,12 @@ impl Wave {
         self.write_result(&out, dmask, (fm.gather, int), d16, vdata, exec)
     }
 
-    /// Every lane's operands, in LLVM's order.
+    /// Every lane's operands, in LLVM's order. With A16 the coordinates and the LOD or
+    /// clamp are f16, two per VGPR, low half first (LLVM's `packImage16bitOpsToDwords`);
+    /// the offset, bias (f16 in the low half) and reference keep a VGPR each, and so do
+    /// 32-bit gradients.
     fn sample_operands(&self, inst: &Inst, fm: Form, dim: usize) -> Vec<Lane> {
+        let a16 = inst.imm & mimg::A16 != 0;
         let mut k = 0;
         let mut next = |on: bool| -> Option<[u32; 64]> {
             on.then(|| {
@@ -385,14 +398,21 @@ impl Wave {
             })
         };
         let offset = next(fm.offset);
-        let bias = next(fm.bias);
+        let bias = next(fm.bias).map(|v| if a16 { v.map(f16_bits_to_f32_bits) } else { v });
         let reference = next(fm.compare);
         let grads = if fm.grad { GRADS[dim] } else { 0 };
         for _ in 0..grads {
             next(true);
         }
-        let coords: Vec<[u32; 64]> = (0..COORDS[dim]).filter_map(|_| next(true)).collect();
-        let last = next(fm.lod || fm.clamp);
+        let n = COORDS[dim] + (fm.lod || fm.clamp) as usize;
+        let packed: Vec<[u32; 64]> = if a16 {
+            let dwords: Vec<[u32; 64]> = (0..n.div_ceil(2)).filter_map(|_| next(true)).collect();
+            (0..n).map(|j| dwords[j / 2].map(|x| f16_bits_to_f32_bits(x >> (16 * (j % 2)) & 0xffff))).collect()
+        } else {
+            (0..n).filter_map(|_| next(true)).collect()
+        };
+        let coords = &packed[..COORDS[dim]];
+        let last = packed.get(COORDS[dim]).copied();
         let layer_at = match dim {
             4 => Some(1),
             3 | 5 => Some(2),
