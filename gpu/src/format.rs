@@ -452,7 +452,7 @@ mod tests {
         assert_eq!(f(64).store32(0, 0.5f32.to_bits()), 188);
         // 5_6_5: X in bits 4:0, Y in 10:5, Z in 15:11.
         let p = f(68);
-        let raw = p.unpack(&(0b11111_000000_00000u128 | 0b000000_11111 << 5).to_le_bytes());
+        let raw = p.unpack(&(31u128 << 11 | 31 << 5).to_le_bytes()); // Z = 31, Y = 31, X = 0
         assert_eq!(raw[..3], [0, 31, 31]);
         assert_eq!((f(69).bits, f(70).bits, f(71).bytes), ([5, 5, 5, 1], [1, 5, 5, 5], 2));
     }
