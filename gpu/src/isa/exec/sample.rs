@@ -32,8 +32,9 @@
 //! - Wrap modes per axis on integer texel coordinates (the spec's table): WRAP, MIRROR,
 //!   CLAMP_LAST_TEXEL, MIRROR_ONCE_LAST_TEXEL, CLAMP_BORDER and MIRROR_ONCE_BORDER (mirror
 //!   once, then border past the edge). A border texel is the BORDER_COLOR_TYPE colour
-//!   (0 / 1 for integer formats) in every component after DST_SEL, as Vulkan's unswizzled
-//!   border colours.
+//!   (0 / 1 for integer formats) taken as a texel of the format: the components the format
+//!   has, then DST_SEL, so an R32_FLOAT image's opaque white is (1, 0, 0, 1), as Vulkan's
+//!   "Texel Replacement" and lavapipe have it (BC_SWIZZLE is not read).
 //! - Texels convert as `image_load` converts them (`BufFormat`), sRGB formats decoded per
 //!   texel before filtering (SKIP_DEGAMMA keeps them encoded), then DST_SEL; LINEAR blends
 //!   the 2, 4 or 8 taps with f32 weights.
@@ -226,7 +227,7 @@ impl Env {
         for a in 0..axes(self.t.kind) {
             match wrap(self.s.clamp[a], c[a], ext[a] as i64) {
                 Some(v) => xyz[a] = v as u32,
-                None => return Ok(self.border),
+                None => return Ok(self.swizzle(self.border)),
             }
         }
         let slice = if self.t.kind == img_type::IMG_3D { xyz[2] } else { slice };
@@ -235,14 +236,17 @@ impl Env {
         let mut buf = [0u8; 16];
         ctx.tlb.read(ctx.vm, self.t.base.wrapping_add(off), &mut buf[..bpe as usize])?;
         let raw = self.f.unpack(&buf);
-        let mut comp = [0u32; 4];
-        for (i, c) in comp.iter_mut().enumerate().take(self.f.comps as usize) {
-            *c = self.f.load32(i, raw[i]);
-        }
+        Ok(self.swizzle(std::array::from_fn(|i| self.f.load32(i, raw[i]))))
+    }
+
+    /// A texel's converted components (or the border colour's) as the shader sees them:
+    /// the format's components only, then DST_SEL (the depth component for compares).
+    fn swizzle(&self, mut comp: [u32; 4]) -> [u32; 4] {
+        comp.iter_mut().skip(self.f.comps as usize).for_each(|c| *c = 0);
         if self.cmp {
-            return Ok([comp[0]; 4]);
+            return [comp[0]; 4];
         }
-        Ok(std::array::from_fn(|i| pick(self.t.dst_sel[i], &comp, self.f.one(false))))
+        std::array::from_fn(|i| pick(self.t.dst_sel[i], &comp, self.f.one(false)))
     }
 
     /// The view's slice a lane's layer coordinate names (arrays and cubes; 0 otherwise).
