@@ -4,7 +4,8 @@
 //! with `imageStore` to an image of the same shape and `imageSize` to a buffer, copies the
 //! result back with vkCmdCopyImageToBuffer and compares it with the CPU's `OP` on the
 //! pattern. Cases cover 1D, 2D, 3D, cube, 1D and 2D arrays, a view of one layer and one
-//! level of an array with mips, and unorm, float, half, integer formats.
+//! level of an array with mips, and unorm, float, half, integer formats. Then the sampled
+//! image cases of [`sample`] (textureLod, texelFetch, textureGather, sizes).
 //!
 //! Prints one `PASS`/`FAIL`/`SKIP` line per case; exit status 0 when every case passes,
 //! 1 on a mismatch, 2 on a Vulkan error, 3 on validation messages (with `--validate`).
