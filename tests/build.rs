@@ -64,9 +64,33 @@ fn main() {
     spirv_corpus(&out);
 }
 
+/// The shaders of softnavi-images: `image_sample.comp` per variant (name, then the ARRAY,
+/// SEPARATE, SHADOW and NOGATHER defines, all given: GLSL's `#if` rejects undefined names),
+/// and the storage image ones.
+fn images(tool: &str, out: &std::path::Path) {
+    let src = "shaders/image_sample.comp";
+    println!("cargo:rerun-if-changed={src}");
+    for (name, defs) in [
+        ("2d", [0, 0, 0, 0]),
+        ("2d_nogather", [0, 0, 0, 1]),
+        ("array_separate", [1, 1, 0, 0]),
+        ("shadow", [0, 0, 1, 0]),
+    ] {
+        let dst = out.join(format!("image_sample_{name}.spv"));
+        let mut cmd = Command::new(tool);
+        cmd.args(["-V", "--target-env", "vulkan1.1"]);
+        for (def, v) in ["ARRAY", "SEPARATE", "SHADOW", "NOGATHER"].iter().zip(defs) {
+            cmd.arg(format!("-D{def}={v}"));
+        }
+        cmd.arg(src).arg("-o").arg(&dst);
+        run(cmd, &format!("{tool} on {src} ({name})"));
+    }
+    image_rw(tool, out);
+}
+
 /// The storage image shaders of softnavi-images: `image_rw.comp` per image type and format
 /// (name, GLSL image type, format qualifier, texel type, coordinate dimensions, cube).
-fn images(tool: &str, out: &std::path::Path) {
+fn image_rw(tool: &str, out: &std::path::Path) {
     let src = "shaders/image_rw.comp";
     println!("cargo:rerun-if-changed={src}");
     for (name, img, fmt, vec, dim, cube) in [

@@ -4,10 +4,14 @@
 //! with `imageStore` to an image of the same shape and `imageSize` to a buffer, copies the
 //! result back with vkCmdCopyImageToBuffer and compares it with the CPU's `OP` on the
 //! pattern. Cases cover 1D, 2D, 3D, cube, 1D and 2D arrays, a view of one layer and one
-//! level of an array with mips, and unorm, float, half, integer formats.
+//! level of an array with mips, and unorm, float, half, integer formats. Then the sampled
+//! image cases of [`sample`] (textureLod, texelFetch, textureGather, sizes).
 //!
 //! Prints one `PASS`/`FAIL`/`SKIP` line per case; exit status 0 when every case passes,
 //! 1 on a mismatch, 2 on a Vulkan error, 3 on validation messages (with `--validate`).
+
+#[path = "images/sample.rs"]
+mod sample;
 
 use std::process::ExitCode;
 use std::sync::atomic::Ordering;
@@ -277,25 +281,59 @@ impl Drop for Image<'_> {
     }
 }
 
+/// What [`create_image`] makes: an image of one type, format, shape and usage, and a
+/// view of `range` (first level, level count, first layer, layer count) with `aspect`.
+struct ImageSpec {
+    flags: vk::ImageCreateFlags,
+    ty: vk::ImageType,
+    format: vk::Format,
+    extent: [u32; 3],
+    levels: u32,
+    layers: u32,
+    usage: vk::ImageUsageFlags,
+    view: vk::ImageViewType,
+    aspect: vk::ImageAspectFlags,
+    range: (u32, u32, u32, u32),
+}
+
 fn image<'c>(ctx: &'c Context, c: &Case) -> Res<Image<'c>> {
-    let d = ctx.device();
-    let mut img =
-        Image { ctx, image: vk::Image::null(), memory: vk::DeviceMemory::null(), view: vk::ImageView::null() };
     let flags = if c.view == vk::ImageViewType::CUBE {
         vk::ImageCreateFlags::CUBE_COMPATIBLE
     } else {
         vk::ImageCreateFlags::empty()
     };
+    let (level, layer, count) = c.base;
+    create_image(
+        ctx,
+        &ImageSpec {
+            flags,
+            ty: c.ty,
+            format: c.format,
+            extent: c.extent,
+            levels: c.levels,
+            layers: c.layers,
+            usage: vk::ImageUsageFlags::STORAGE | vk::ImageUsageFlags::TRANSFER_SRC | vk::ImageUsageFlags::TRANSFER_DST,
+            view: c.view,
+            aspect: vk::ImageAspectFlags::COLOR,
+            range: (level, 1, layer, count),
+        },
+    )
+}
+
+fn create_image<'c>(ctx: &'c Context, s: &ImageSpec) -> Res<Image<'c>> {
+    let d = ctx.device();
+    let mut img =
+        Image { ctx, image: vk::Image::null(), memory: vk::DeviceMemory::null(), view: vk::ImageView::null() };
     let info = vk::ImageCreateInfo::default()
-        .flags(flags)
-        .image_type(c.ty)
-        .format(c.format)
-        .extent(vk::Extent3D { width: c.extent[0], height: c.extent[1], depth: c.extent[2] })
-        .mip_levels(c.levels)
-        .array_layers(c.layers)
+        .flags(s.flags)
+        .image_type(s.ty)
+        .format(s.format)
+        .extent(vk::Extent3D { width: s.extent[0], height: s.extent[1], depth: s.extent[2] })
+        .mip_levels(s.levels)
+        .array_layers(s.layers)
         .samples(vk::SampleCountFlags::TYPE_1)
         .tiling(vk::ImageTiling::OPTIMAL)
-        .usage(vk::ImageUsageFlags::STORAGE | vk::ImageUsageFlags::TRANSFER_SRC | vk::ImageUsageFlags::TRANSFER_DST);
+        .usage(s.usage);
     // SAFETY: valid create infos; objects are destroyed by Image::drop.
     unsafe {
         img.image = d.create_image(&info, None).map_err(vkerr("vkCreateImage"))?;
@@ -308,15 +346,15 @@ fn image<'c>(ctx: &'c Context, c: &Case) -> Res<Image<'c>> {
             .allocate_memory(&vk::MemoryAllocateInfo::default().allocation_size(req.size).memory_type_index(ty), None)
             .map_err(vkerr("vkAllocateMemory"))?;
         d.bind_image_memory(img.image, img.memory, 0).map_err(vkerr("vkBindImageMemory"))?;
-        let (level, layer, count) = c.base;
+        let (level, levels, layer, layers) = s.range;
         let view =
-            vk::ImageViewCreateInfo::default().image(img.image).view_type(c.view).format(c.format).subresource_range(
+            vk::ImageViewCreateInfo::default().image(img.image).view_type(s.view).format(s.format).subresource_range(
                 vk::ImageSubresourceRange {
-                    aspect_mask: vk::ImageAspectFlags::COLOR,
+                    aspect_mask: s.aspect,
                     base_mip_level: level,
-                    level_count: 1,
+                    level_count: levels,
                     base_array_layer: layer,
-                    layer_count: count,
+                    layer_count: layers,
                 },
             );
         img.view = d.create_image_view(&view, None).map_err(vkerr("vkCreateImageView"))?;
@@ -327,6 +365,17 @@ fn image<'c>(ctx: &'c Context, c: &Case) -> Res<Image<'c>> {
 /// A layout transition of every subresource of `image`.
 fn barrier(
     image: vk::Image,
+    layouts: (vk::ImageLayout, vk::ImageLayout),
+    access: (vk::AccessFlags2, vk::AccessFlags2),
+    stages: (vk::PipelineStageFlags2, vk::PipelineStageFlags2),
+) -> vk::ImageMemoryBarrier2<'static> {
+    barrier_on(image, vk::ImageAspectFlags::COLOR, layouts, access, stages)
+}
+
+/// [`barrier`] for the subresources of `aspect` (a depth image's DEPTH).
+fn barrier_on(
+    image: vk::Image,
+    aspect: vk::ImageAspectFlags,
     (old, new): (vk::ImageLayout, vk::ImageLayout),
     (src, dst): (vk::AccessFlags2, vk::AccessFlags2),
     (src_stage, dst_stage): (vk::PipelineStageFlags2, vk::PipelineStageFlags2),
@@ -342,7 +391,7 @@ fn barrier(
         .src_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
         .dst_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
         .subresource_range(vk::ImageSubresourceRange {
-            aspect_mask: vk::ImageAspectFlags::COLOR,
+            aspect_mask: aspect,
             base_mip_level: 0,
             level_count: vk::REMAINING_MIP_LEVELS,
             base_array_layer: 0,
@@ -374,15 +423,6 @@ impl Drop for Pipe<'_> {
 }
 
 fn pipe<'c>(ctx: &'c Context, spirv: &[u8]) -> Res<Pipe<'c>> {
-    let d = ctx.device();
-    let mut p = Pipe {
-        ctx,
-        set_layout: vk::DescriptorSetLayout::null(),
-        layout: vk::PipelineLayout::null(),
-        pipeline: vk::Pipeline::null(),
-        pool: vk::DescriptorPool::null(),
-        set: vk::DescriptorSet::null(),
-    };
     let ty = |i: u32| if i < 2 { vk::DescriptorType::STORAGE_IMAGE } else { vk::DescriptorType::STORAGE_BUFFER };
     let bindings: Vec<_> = (0..3)
         .map(|i| {
@@ -393,16 +433,37 @@ fn pipe<'c>(ctx: &'c Context, spirv: &[u8]) -> Res<Pipe<'c>> {
                 .stage_flags(vk::ShaderStageFlags::COMPUTE)
         })
         .collect();
+    pipe_with(ctx, spirv, &bindings, 0)
+}
+
+/// A compute pipeline of `spirv` with one set of `bindings` (a pool sized for one set)
+/// and `push` bytes of push constants.
+fn pipe_with<'c>(
+    ctx: &'c Context,
+    spirv: &[u8],
+    bindings: &[vk::DescriptorSetLayoutBinding<'_>],
+    push: u32,
+) -> Res<Pipe<'c>> {
+    let d = ctx.device();
+    let mut p = Pipe {
+        ctx,
+        set_layout: vk::DescriptorSetLayout::null(),
+        layout: vk::PipelineLayout::null(),
+        pipeline: vk::Pipeline::null(),
+        pool: vk::DescriptorPool::null(),
+        set: vk::DescriptorSet::null(),
+    };
     let words = spirv_words(spirv)?;
+    let ranges = [vk::PushConstantRange::default().stage_flags(vk::ShaderStageFlags::COMPUTE).size(push)];
+    let ranges = if push > 0 { &ranges[..] } else { &[] };
     // SAFETY: valid device and create infos; objects are destroyed by Pipe::drop.
     unsafe {
         p.set_layout = d
-            .create_descriptor_set_layout(&vk::DescriptorSetLayoutCreateInfo::default().bindings(&bindings), None)
+            .create_descriptor_set_layout(&vk::DescriptorSetLayoutCreateInfo::default().bindings(bindings), None)
             .map_err(vkerr("vkCreateDescriptorSetLayout"))?;
         let set_layouts = [p.set_layout];
-        p.layout = d
-            .create_pipeline_layout(&vk::PipelineLayoutCreateInfo::default().set_layouts(&set_layouts), None)
-            .map_err(vkerr("vkCreatePipelineLayout"))?;
+        let info = vk::PipelineLayoutCreateInfo::default().set_layouts(&set_layouts).push_constant_ranges(ranges);
+        p.layout = d.create_pipeline_layout(&info, None).map_err(vkerr("vkCreatePipelineLayout"))?;
         let module = d
             .create_shader_module(&vk::ShaderModuleCreateInfo::default().code(&words), None)
             .map_err(vkerr("vkCreateShaderModule"))?;
@@ -417,10 +478,10 @@ fn pipe<'c>(ctx: &'c Context, spirv: &[u8]) -> Res<Pipe<'c>> {
         );
         d.destroy_shader_module(module, None);
         p.pipeline = r.map_err(|(_, e)| Error::Vulkan { call: "vkCreateComputePipelines", result: e })?[0];
-        let sizes = [
-            vk::DescriptorPoolSize::default().ty(vk::DescriptorType::STORAGE_IMAGE).descriptor_count(2),
-            vk::DescriptorPoolSize::default().ty(vk::DescriptorType::STORAGE_BUFFER).descriptor_count(1),
-        ];
+        let sizes: Vec<_> = bindings
+            .iter()
+            .map(|b| vk::DescriptorPoolSize::default().ty(b.descriptor_type).descriptor_count(b.descriptor_count))
+            .collect();
         p.pool = d
             .create_descriptor_pool(&vk::DescriptorPoolCreateInfo::default().max_sets(1).pool_sizes(&sizes), None)
             .map_err(vkerr("vkCreateDescriptorPool"))?;
@@ -536,6 +597,21 @@ fn supported(ctx: &Context, c: &Case) -> bool {
     p.optimal_tiling_features.contains(vk::FormatFeatureFlags::STORAGE_IMAGE)
 }
 
+/// Prints a case's `PASS`/`FAIL` line and raises `code` (1 on a mismatch, 2 on an error).
+fn report(name: &str, r: Res<Result<(), String>>, code: &mut u8) {
+    match r {
+        Ok(Ok(())) => println!("PASS {name}"),
+        Ok(Err(why)) => {
+            println!("FAIL {name}: {why}");
+            *code = (*code).max(1);
+        }
+        Err(e) => {
+            println!("FAIL {name}: {e}");
+            *code = 2;
+        }
+    }
+}
+
 fn main() -> ExitCode {
     let validate = std::env::args().any(|a| a == "--validate");
     let options = ContextOptions { app_name: "softnavi-images", device_filter: None, validate, shader_features: true };
@@ -553,18 +629,9 @@ fn main() -> ExitCode {
             println!("SKIP {}: {:?} has no storage image feature", c.name, c.format);
             continue;
         }
-        match run_case(&ctx, &c) {
-            Ok(Ok(())) => println!("PASS {}", c.name),
-            Ok(Err(why)) => {
-                println!("FAIL {}: {why}", c.name);
-                code = code.max(1);
-            }
-            Err(e) => {
-                println!("FAIL {}: {e}", c.name);
-                code = 2;
-            }
-        }
+        report(c.name, run_case(&ctx, &c), &mut code);
     }
+    sample::run_all(&ctx, &mut code);
     if let Some(v) = ctx.validation_counter() {
         let n = v.load(Ordering::Relaxed);
         println!("validation: {n} error/warning messages");
