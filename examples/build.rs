@@ -19,6 +19,9 @@ const SHADERS: &[&str] = &[
     "bench/collatz",
     "bench/reduce",
     "bench/transpose",
+    "bench/image_copy",
+    "bench/buffer_copy",
+    "bench/bilinear",
 ];
 
 fn fail(msg: &str) -> ! {

@@ -15,7 +15,7 @@ use std::time::Duration;
 
 use ash::vk;
 use clap::Parser;
-use softnavi_examples::{spirv_words, Buffer, Context, ContextOptions, Lcg, MemoryLocation, Result};
+use softnavi_examples::{spirv_words, Buffer, Context, ContextOptions, Error, Lcg, MemoryLocation, Result};
 
 const SGEMM_SPV: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/bench_sgemm.spv"));
 const SAXPY_SPV: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/bench_saxpy.spv"));
@@ -24,6 +24,9 @@ const HISTOGRAM_SPV: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/bench_his
 const COLLATZ_SPV: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/bench_collatz.spv"));
 const REDUCE_SPV: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/bench_reduce.spv"));
 const TRANSPOSE_SPV: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/bench_transpose.spv"));
+const IMAGE_COPY_SPV: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/bench_image_copy.spv"));
+const BUFFER_COPY_SPV: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/bench_buffer_copy.spv"));
+const BILINEAR_SPV: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/bench_bilinear.spv"));
 
 /// Runs the benchmark workloads on several Vulkan devices in one process.
 #[derive(Parser, Debug)]
@@ -59,6 +62,9 @@ const WORKLOADS: &[Workload] = &[
     Workload { name: "collatz", class: "collatz steps of 1 M u32 (divergent loop)", run: collatz },
     Workload { name: "reduce", class: "sum of 16 M u32 (strided loop, LDS tree)", run: reduce },
     Workload { name: "transpose", class: "transpose 2048x2048 u32 via LDS tile", run: transpose },
+    Workload { name: "image_copy", class: "2048x2048 rgba8 storage image copy, imageLoad/imageStore", run: image_copy },
+    Workload { name: "buffer_copy", class: "the same 16 MiB as a u32 SSBO copy, 8x8 groups", run: buffer_copy },
+    Workload { name: "bilinear", class: "1024² rgba8 sampled LINEAR to a 2048² storage image", run: bilinear },
 ];
 
 /// How a workload runs: its size divisor and the number of timed runs.
@@ -421,4 +427,421 @@ fn transpose(ctx: &Context, plan: &Plan) -> Result<Sample> {
             Ok((0..n * n).all(|i| dst[i] == src[(i % n) * n + i / n]))
         },
     )
+}
+
+fn buffer_copy(ctx: &Context, plan: &Plan) -> Result<Sample> {
+    let n = image_side(2048, plan);
+    let mut rng = Lcg::new(6);
+    let data: Vec<u32> = (0..n * n).map(|_| rng.next_u32()).collect();
+    let sb = ctx.create_buffer_with_data("src", storage(), MemoryLocation::CpuToGpu, &data)?;
+    let db = ctx.create_buffer("dst", u64::from(n * n) * 4, storage(), MemoryLocation::GpuToCpu)?;
+    let k = ctx.create_compute_kernel(&spirv_words(BUFFER_COPY_SPV)?, c"main", &[&sb, &db], 4)?;
+    let pc = push(&[n]);
+    measure(
+        ctx,
+        plan,
+        |cmd| {
+            k.record_dispatch(cmd, &pc, [n / 8, n / 8, 1])?;
+            ctx.cmd_compute_to_host_barrier(cmd);
+            Ok(())
+        },
+        || Ok(db.read::<u32>((n * n) as usize)? == data),
+    )
+}
+
+fn image_copy(ctx: &Context, plan: &Plan) -> Result<Sample> {
+    let n = image_side(2048, plan);
+    let mut rng = Lcg::new(6);
+    let data: Vec<u32> = (0..n * n).map(|_| rng.next_u32()).collect();
+    let src = Image::new(ctx, n, vk::ImageUsageFlags::STORAGE)?;
+    let dst = Image::new(ctx, n, vk::ImageUsageFlags::STORAGE)?;
+    src.init(Some(&data), vk::ImageLayout::GENERAL)?;
+    dst.init(None, vk::ImageLayout::GENERAL)?;
+    let k = ImageKernel::new(ctx, IMAGE_COPY_SPV, &[Binding::Storage(&src), Binding::Storage(&dst)], 0)?;
+    measure(
+        ctx,
+        plan,
+        |cmd| {
+            k.record_dispatch(cmd, &[], [n / 8, n / 8, 1]);
+            ctx.cmd_compute_to_host_barrier(cmd);
+            Ok(())
+        },
+        || Ok(dst.read()? == data),
+    )
+}
+
+fn bilinear(ctx: &Context, plan: &Plan) -> Result<Sample> {
+    let (m, n) = (image_side(1024, plan), image_side(2048, plan));
+    let mut rng = Lcg::new(7);
+    let data: Vec<u32> = (0..m * m).map(|_| rng.next_u32()).collect();
+    let src = Image::new(ctx, m, vk::ImageUsageFlags::SAMPLED)?;
+    let dst = Image::new(ctx, n, vk::ImageUsageFlags::STORAGE)?;
+    src.init(Some(&data), vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL)?;
+    dst.init(None, vk::ImageLayout::GENERAL)?;
+    let k = ImageKernel::new(ctx, BILINEAR_SPV, &[Binding::Sampled(&src), Binding::Storage(&dst)], 4)?;
+    let pc = push(&[(1.0 / n as f32).to_bits()]);
+    measure(
+        ctx,
+        plan,
+        |cmd| {
+            k.record_dispatch(cmd, &pc, [n / 8, n / 8, 1]);
+            ctx.cmd_compute_to_host_barrier(cmd);
+            Ok(())
+        },
+        || {
+            let got = dst.read()?;
+            // Vulkan's LINEAR filter at texel centres of the n x n output: the four
+            // neighbours of (x + 0.5) * m / n - 0.5, clamped to the edge, each channel
+            // within 2/255 of the exact weights' result.
+            let channel = |t: u32, c: usize| f64::from(t.to_le_bytes()[c]);
+            let taps = |x: u32| {
+                let u = (f64::from(x) + 0.5) * f64::from(m) / f64::from(n) - 0.5;
+                let i = u.floor();
+                let clamp = |i: f64| i.clamp(0.0, f64::from(m - 1)) as usize;
+                (clamp(i), clamp(i + 1.0), u - i)
+            };
+            let m = m as usize;
+            Ok((0..n).all(|y| {
+                let (y0, y1, b) = taps(y);
+                (0..n).all(|x| {
+                    let (x0, x1, a) = taps(x);
+                    let g = got[(y * n + x) as usize];
+                    (0..4).all(|c| {
+                        let t = |yy: usize, xx: usize| channel(data[yy * m + xx], c);
+                        let want = (1.0 - b) * ((1.0 - a) * t(y0, x0) + a * t(y0, x1))
+                            + b * ((1.0 - a) * t(y1, x0) + a * t(y1, x1));
+                        (channel(g, c) - want).abs() <= 2.0
+                    })
+                })
+            }))
+        },
+    )
+}
+
+/// The side of a square image workload of `full` texels a side, shrunk, a multiple of 8.
+fn image_side(full: u32, plan: &Plan) -> u32 {
+    (full / plan.shrink).max(8) / 8 * 8
+}
+
+fn vkerr(call: &'static str) -> impl Fn(vk::Result) -> Error {
+    move |result| Error::Vulkan { call, result }
+}
+
+/// A square R8G8B8A8_UNORM image (OPTIMAL tiling) with its own memory (the first type
+/// that fits) and a 2D view.
+struct Image<'c> {
+    ctx: &'c Context,
+    n: u32,
+    image: vk::Image,
+    memory: vk::DeviceMemory,
+    view: vk::ImageView,
+}
+
+impl Drop for Image<'_> {
+    fn drop(&mut self) {
+        let d = self.ctx.device();
+        // SAFETY: no submitted work uses the image anymore (every submission is waited
+        // for); null handles are ignored.
+        unsafe {
+            d.destroy_image_view(self.view, None);
+            d.destroy_image(self.image, None);
+            d.free_memory(self.memory, None);
+        }
+    }
+}
+
+impl<'c> Image<'c> {
+    const FORMAT: vk::Format = vk::Format::R8G8B8A8_UNORM;
+
+    fn new(ctx: &'c Context, n: u32, usage: vk::ImageUsageFlags) -> Result<Self> {
+        let d = ctx.device();
+        let mut img =
+            Image { ctx, n, image: vk::Image::null(), memory: vk::DeviceMemory::null(), view: vk::ImageView::null() };
+        let info = vk::ImageCreateInfo::default()
+            .image_type(vk::ImageType::TYPE_2D)
+            .format(Self::FORMAT)
+            .extent(vk::Extent3D { width: n, height: n, depth: 1 })
+            .mip_levels(1)
+            .array_layers(1)
+            .samples(vk::SampleCountFlags::TYPE_1)
+            .tiling(vk::ImageTiling::OPTIMAL)
+            .usage(usage | vk::ImageUsageFlags::TRANSFER_SRC | vk::ImageUsageFlags::TRANSFER_DST);
+        // SAFETY: valid device and create infos; `Image::drop` destroys what was created.
+        unsafe {
+            img.image = d.create_image(&info, None).map_err(vkerr("vkCreateImage"))?;
+            let req = d.get_image_memory_requirements(img.image);
+            let props = ctx.instance().get_physical_device_memory_properties(ctx.physical_device());
+            let ty = (0..props.memory_type_count)
+                .find(|&i| req.memory_type_bits >> i & 1 != 0)
+                .ok_or_else(|| Error::Unsupported("no memory type for the image".into()))?;
+            let alloc = vk::MemoryAllocateInfo::default().allocation_size(req.size).memory_type_index(ty);
+            img.memory = d.allocate_memory(&alloc, None).map_err(vkerr("vkAllocateMemory"))?;
+            d.bind_image_memory(img.image, img.memory, 0).map_err(vkerr("vkBindImageMemory"))?;
+            let view = vk::ImageViewCreateInfo::default()
+                .image(img.image)
+                .view_type(vk::ImageViewType::TYPE_2D)
+                .format(Self::FORMAT)
+                .subresource_range(Self::all());
+            img.view = d.create_image_view(&view, None).map_err(vkerr("vkCreateImageView"))?;
+        }
+        Ok(img)
+    }
+
+    fn all() -> vk::ImageSubresourceRange {
+        vk::ImageSubresourceRange {
+            aspect_mask: vk::ImageAspectFlags::COLOR,
+            base_mip_level: 0,
+            level_count: 1,
+            base_array_layer: 0,
+            layer_count: 1,
+        }
+    }
+
+    fn region(&self) -> [vk::BufferImageCopy; 1] {
+        [vk::BufferImageCopy::default()
+            .image_subresource(vk::ImageSubresourceLayers {
+                aspect_mask: vk::ImageAspectFlags::COLOR,
+                mip_level: 0,
+                base_array_layer: 0,
+                layer_count: 1,
+            })
+            .image_extent(vk::Extent3D { width: self.n, height: self.n, depth: 1 })]
+    }
+
+    /// Records a layout transition (or, with `old == new`, a plain dependency).
+    fn barrier(
+        &self,
+        cmd: vk::CommandBuffer,
+        (old, new): (vk::ImageLayout, vk::ImageLayout),
+        (src, dst): (vk::AccessFlags, vk::AccessFlags),
+        (src_stage, dst_stage): (vk::PipelineStageFlags, vk::PipelineStageFlags),
+    ) {
+        let b = [vk::ImageMemoryBarrier::default()
+            .image(self.image)
+            .old_layout(old)
+            .new_layout(new)
+            .src_access_mask(src)
+            .dst_access_mask(dst)
+            .src_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
+            .dst_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
+            .subresource_range(Self::all())];
+        // SAFETY: `cmd` is recording and the image is live.
+        unsafe {
+            self.ctx.device().cmd_pipeline_barrier(
+                cmd,
+                src_stage,
+                dst_stage,
+                vk::DependencyFlags::empty(),
+                &[],
+                &[],
+                &b,
+            )
+        };
+    }
+
+    /// Uploads `data` (n x n texels, if any) and leaves the image in `layout` for compute
+    /// shaders.
+    fn init(&self, data: Option<&[u32]>, layout: vk::ImageLayout) -> Result<()> {
+        use vk::{AccessFlags as A, ImageLayout as L, PipelineStageFlags as S};
+        let usage = vk::BufferUsageFlags::TRANSFER_SRC;
+        let staging = data.map(|d| self.ctx.create_buffer_with_data("staging", usage, MemoryLocation::CpuToGpu, d));
+        let staging = staging.transpose()?;
+        let shader = A::SHADER_READ | A::SHADER_WRITE;
+        self.ctx.submit_and_wait(|cmd| {
+            if let Some(b) = &staging {
+                self.barrier(
+                    cmd,
+                    (L::UNDEFINED, L::TRANSFER_DST_OPTIMAL),
+                    (A::NONE, A::TRANSFER_WRITE),
+                    (S::TOP_OF_PIPE, S::TRANSFER),
+                );
+                // SAFETY: recording; the buffer and image live until the submission completes.
+                unsafe {
+                    self.ctx.device().cmd_copy_buffer_to_image(
+                        cmd,
+                        b.handle(),
+                        self.image,
+                        L::TRANSFER_DST_OPTIMAL,
+                        &self.region(),
+                    )
+                };
+                self.barrier(
+                    cmd,
+                    (L::TRANSFER_DST_OPTIMAL, layout),
+                    (A::TRANSFER_WRITE, shader),
+                    (S::TRANSFER, S::COMPUTE_SHADER),
+                );
+            } else {
+                self.barrier(cmd, (L::UNDEFINED, layout), (A::NONE, shader), (S::TOP_OF_PIPE, S::COMPUTE_SHADER));
+            }
+            Ok(())
+        })?;
+        Ok(())
+    }
+
+    /// Reads back the texels compute shaders wrote (the image is in GENERAL layout).
+    fn read(&self) -> Result<Vec<u32>> {
+        use vk::{AccessFlags as A, ImageLayout as L, PipelineStageFlags as S};
+        let count = (self.n * self.n) as usize;
+        let usage = vk::BufferUsageFlags::TRANSFER_DST;
+        let buffer = self.ctx.create_buffer("readback", count as u64 * 4, usage, MemoryLocation::GpuToCpu)?;
+        self.ctx.submit_and_wait(|cmd| {
+            self.barrier(
+                cmd,
+                (L::GENERAL, L::GENERAL),
+                (A::SHADER_WRITE, A::TRANSFER_READ),
+                (S::COMPUTE_SHADER, S::TRANSFER),
+            );
+            let to_host =
+                [vk::MemoryBarrier::default().src_access_mask(A::TRANSFER_WRITE).dst_access_mask(A::HOST_READ)];
+            // SAFETY: recording; the buffer and image live until the submission completes.
+            unsafe {
+                let d = self.ctx.device();
+                d.cmd_copy_image_to_buffer(cmd, self.image, L::GENERAL, buffer.handle(), &self.region());
+                d.cmd_pipeline_barrier(cmd, S::TRANSFER, S::HOST, vk::DependencyFlags::empty(), &to_host, &[], &[]);
+            }
+            Ok(())
+        })?;
+        buffer.read(count)
+    }
+}
+
+/// A descriptor of an image workload's set 0: a storage image (GENERAL layout) or a
+/// combined image sampler (SHADER_READ_ONLY_OPTIMAL; the kernel's LINEAR, CLAMP_TO_EDGE
+/// sampler).
+enum Binding<'a, 'c> {
+    Storage(&'a Image<'c>),
+    Sampled(&'a Image<'c>),
+}
+
+/// A compute pipeline whose set 0 holds `Binding`s (binding i = the i-th), with its
+/// sampler, layouts and descriptor pool.
+struct ImageKernel<'c> {
+    ctx: &'c Context,
+    sampler: vk::Sampler,
+    set_layout: vk::DescriptorSetLayout,
+    layout: vk::PipelineLayout,
+    pipeline: vk::Pipeline,
+    pool: vk::DescriptorPool,
+    set: vk::DescriptorSet,
+}
+
+impl Drop for ImageKernel<'_> {
+    fn drop(&mut self) {
+        let d = self.ctx.device();
+        // SAFETY: no submitted work uses these objects anymore; null handles are ignored.
+        unsafe {
+            d.destroy_pipeline(self.pipeline, None);
+            d.destroy_descriptor_pool(self.pool, None);
+            d.destroy_pipeline_layout(self.layout, None);
+            d.destroy_descriptor_set_layout(self.set_layout, None);
+            d.destroy_sampler(self.sampler, None);
+        }
+    }
+}
+
+impl<'c> ImageKernel<'c> {
+    fn new(ctx: &'c Context, spirv: &[u8], bindings: &[Binding<'_, 'c>], push_size: u32) -> Result<Self> {
+        let d = ctx.device();
+        let mut k = ImageKernel {
+            ctx,
+            sampler: vk::Sampler::null(),
+            set_layout: vk::DescriptorSetLayout::null(),
+            layout: vk::PipelineLayout::null(),
+            pipeline: vk::Pipeline::null(),
+            pool: vk::DescriptorPool::null(),
+            set: vk::DescriptorSet::null(),
+        };
+        let ty = |b: &Binding<'_, '_>| match b {
+            Binding::Storage(_) => vk::DescriptorType::STORAGE_IMAGE,
+            Binding::Sampled(_) => vk::DescriptorType::COMBINED_IMAGE_SAMPLER,
+        };
+        let layout_bindings: Vec<_> = (0..)
+            .zip(bindings)
+            .map(|(i, b)| {
+                vk::DescriptorSetLayoutBinding::default()
+                    .binding(i)
+                    .descriptor_type(ty(b))
+                    .descriptor_count(1)
+                    .stage_flags(vk::ShaderStageFlags::COMPUTE)
+            })
+            .collect();
+        let pool_sizes: Vec<_> =
+            bindings.iter().map(|b| vk::DescriptorPoolSize::default().ty(ty(b)).descriptor_count(1)).collect();
+        let push_ranges = [vk::PushConstantRange::default().stage_flags(vk::ShaderStageFlags::COMPUTE).size(push_size)];
+        let words = spirv_words(spirv)?;
+        // SAFETY: valid device and create infos; `ImageKernel::drop` destroys what was
+        // created.
+        unsafe {
+            let sampler = vk::SamplerCreateInfo::default()
+                .mag_filter(vk::Filter::LINEAR)
+                .min_filter(vk::Filter::LINEAR)
+                .mipmap_mode(vk::SamplerMipmapMode::NEAREST)
+                .address_mode_u(vk::SamplerAddressMode::CLAMP_TO_EDGE)
+                .address_mode_v(vk::SamplerAddressMode::CLAMP_TO_EDGE)
+                .address_mode_w(vk::SamplerAddressMode::CLAMP_TO_EDGE);
+            k.sampler = d.create_sampler(&sampler, None).map_err(vkerr("vkCreateSampler"))?;
+            let info = vk::DescriptorSetLayoutCreateInfo::default().bindings(&layout_bindings);
+            k.set_layout = d.create_descriptor_set_layout(&info, None).map_err(vkerr("vkCreateDescriptorSetLayout"))?;
+            let set_layouts = [k.set_layout];
+            let mut info = vk::PipelineLayoutCreateInfo::default().set_layouts(&set_layouts);
+            if push_size > 0 {
+                info = info.push_constant_ranges(&push_ranges);
+            }
+            k.layout = d.create_pipeline_layout(&info, None).map_err(vkerr("vkCreatePipelineLayout"))?;
+            let info = vk::DescriptorPoolCreateInfo::default().max_sets(1).pool_sizes(&pool_sizes);
+            k.pool = d.create_descriptor_pool(&info, None).map_err(vkerr("vkCreateDescriptorPool"))?;
+            let info = vk::DescriptorSetAllocateInfo::default().descriptor_pool(k.pool).set_layouts(&set_layouts);
+            k.set = d.allocate_descriptor_sets(&info).map_err(vkerr("vkAllocateDescriptorSets"))?[0];
+            let infos: Vec<_> = bindings
+                .iter()
+                .map(|b| match b {
+                    Binding::Storage(i) => {
+                        [vk::DescriptorImageInfo::default().image_view(i.view).image_layout(vk::ImageLayout::GENERAL)]
+                    }
+                    Binding::Sampled(i) => [vk::DescriptorImageInfo::default()
+                        .sampler(k.sampler)
+                        .image_view(i.view)
+                        .image_layout(vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL)],
+                })
+                .collect();
+            let writes: Vec<_> = (0..)
+                .zip(bindings.iter().zip(&infos))
+                .map(|(i, (b, info))| {
+                    vk::WriteDescriptorSet::default()
+                        .dst_set(k.set)
+                        .dst_binding(i)
+                        .descriptor_type(ty(b))
+                        .image_info(info)
+                })
+                .collect();
+            d.update_descriptor_sets(&writes, &[]);
+            let module = d
+                .create_shader_module(&vk::ShaderModuleCreateInfo::default().code(&words), None)
+                .map_err(vkerr("vkCreateShaderModule"))?;
+            let stage = vk::PipelineShaderStageCreateInfo::default()
+                .stage(vk::ShaderStageFlags::COMPUTE)
+                .module(module)
+                .name(c"main");
+            let info = [vk::ComputePipelineCreateInfo::default().stage(stage).layout(k.layout)];
+            let r = d.create_compute_pipelines(vk::PipelineCache::null(), &info, None);
+            d.destroy_shader_module(module, None);
+            k.pipeline = r.map_err(|(_, result)| Error::Vulkan { call: "vkCreateComputePipelines", result })?[0];
+        }
+        Ok(k)
+    }
+
+    /// Records bind pipeline + set + push constants (if any) + dispatch.
+    fn record_dispatch(&self, cmd: vk::CommandBuffer, push_constants: &[u8], groups: [u32; 3]) {
+        let d = self.ctx.device();
+        // SAFETY: `cmd` is recording; every bound object outlives the submission.
+        unsafe {
+            d.cmd_bind_pipeline(cmd, vk::PipelineBindPoint::COMPUTE, self.pipeline);
+            d.cmd_bind_descriptor_sets(cmd, vk::PipelineBindPoint::COMPUTE, self.layout, 0, &[self.set], &[]);
+            if !push_constants.is_empty() {
+                d.cmd_push_constants(cmd, self.layout, vk::ShaderStageFlags::COMPUTE, 0, push_constants);
+            }
+            d.cmd_dispatch(cmd, groups[0], groups[1], groups[2]);
+        }
+    }
 }
