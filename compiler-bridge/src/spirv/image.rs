@@ -42,7 +42,12 @@ impl Module<'_> {
             return Ok(match self.types.get(&image) {
                 Some(t @ Type::Image { dim: Dim::DimBuffer, .. }) => Ok(t.clone()),
                 Some(Type::Image { .. }) => Ok(Type::SampledImage { image }),
-                _ => Err("OpTypeSampledImage of an image type that is not lowered".into()),
+                // A sampled image of an image type that is not lowered, for the same reason.
+                _ => Err(self
+                    .unsupported_types
+                    .get(&image)
+                    .cloned()
+                    .unwrap_or_else(|| "OpTypeSampledImage of an image type that is not lowered".into())),
             });
         }
         let sampled_ty = inst.id(0)?;

@@ -155,7 +155,7 @@ pub(crate) struct Module<'a> {
     /// Nesting depth of each type (scalars are 1).
     depth: HashMap<Id, u32>,
     /// Types we do not lower, by the opcode that declared them; an error only when used.
-    unsupported_types: HashMap<Id, String>,
+    pub(super) unsupported_types: HashMap<Id, String>,
     pub consts: HashMap<Id, Const>,
     pub globals: BTreeMap<Id, Global>,
     pub deco: Decorations,
