@@ -172,7 +172,9 @@ fn wrap_modes_and_border_colours() {
     let t = t_of(img_type::IMG_2D, w, h, 1, 0);
     let coords: Vec<(f32, f32)> = (0..32).map(|l| (-2.3 + l as f32 * 0.41, 1.7 - l as f32 * 0.23)).collect();
     let inputs: Vec<[u32; 4]> = coords.iter().map(|&(s, t)| [f(s), f(t), 0, 0]).collect();
-    let borders = [[0.0, 0.0, 0.0, 0.0], [0.0, 0.0, 0.0, 1.0], [1.0; 4]];
+    // Vulkan "Texel Replacement": the border colour replaces the texel, which then has only
+    // the R32_FLOAT image's components (R; G, B 0 and A 1 from "Conversion to RGBA").
+    let borders = [[0.0, 0.0, 0.0, 1.0], [0.0, 0.0, 0.0, 1.0], [1.0, 0.0, 0.0, 1.0]];
     for mode in [0, 1, 2, 3, 6, 7] {
         for bc in [border_color::TRANS_BLACK, border_color::OPAQUE_BLACK, border_color::OPAQUE_WHITE] {
             if bc != 0 && !matches!(mode, 6 | 7) {

@@ -980,7 +980,6 @@ fn bad_devices_13() -> Res<String> {
     let mut out = Vec::new();
     for (name, f) in [
         ("dynamicRendering", vk::PhysicalDeviceVulkan13Features::default().dynamic_rendering(true)),
-        ("robustImageAccess", vk::PhysicalDeviceVulkan13Features::default().robust_image_access(true)),
         ("inlineUniformBlock", vk::PhysicalDeviceVulkan13Features::default().inline_uniform_block(true)),
     ] {
         let r = match inst.device(&[], &f as *const _ as *const c_void) {
