@@ -84,7 +84,7 @@ use crate::format::BufFormat;
 use crate::isa::decode::{mflag, mimg, Inst, Operand};
 use crate::isa::table::Op;
 use crate::mem::atomic::AtomicOp;
-use crate::rsrc::{img_type, ImageResource, SW_LINEAR};
+use crate::rsrc::{img_type, ImageResource};
 
 /// Coordinate VGPRs per DIM (1D, 2D, 3D, CUBE, 1D_ARRAY, 2D_ARRAY).
 pub(super) const COORDS: [usize; 6] = [1, 2, 3, 3, 2, 3];
@@ -126,12 +126,6 @@ pub(super) fn refuse(inst: &Inst, t: &ImageResource, dim: u32, resinfo: bool) ->
     if resinfo {
         return None;
     }
-    if t.sw_mode != SW_LINEAR {
-        return Some(format!(
-            "{name}: the T# has SW_MODE {}; softnavi executes linear images (SW_MODE 0) only",
-            t.sw_mode
-        ));
-    }
     let Some(f) = BufFormat::from_image(t.format) else {
         return Some(format!(
             "{name}: the T# has image format {}; softnavi converts the formats 1..63 (those buffers share) and 64..71 (8_SRGB, 8_8_SRGB, 8_8_8_8_SRGB, 5_9_9_9_FLOAT, 5_6_5, 1_5_5_5, 5_5_5_1, 4_4_4_4 UNORM)",
@@ -144,13 +138,8 @@ pub(super) fn refuse(inst: &Inst, t: &ImageResource, dim: u32, resinfo: bool) ->
             t.format
         ));
     }
-    if t.linear_level(f.bytes as u32, t.base_level).is_none() {
-        return Some(format!(
-            "{name}: the gfx11 linear layout of this T# is not pinned down (texels of {} bytes, or a custom pitch {} with {} levels)",
-            f.bytes,
-            t.pitch_field() + 1,
-            t.max_mip + 1
-        ));
+    if let Some(why) = t.layout_unsupported(f.bytes as u32) {
+        return Some(format!("{name}: {why}"));
     }
     None
 }
