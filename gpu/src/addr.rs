@@ -31,6 +31,7 @@
 //!
 //! Tested against addrlib itself: `tests/swizzle.rs` and `tests/data/swizzle_vectors.txt`.
 
+#[rustfmt::skip]
 mod patterns;
 
 use crate::rsrc::{img_type, ImageResource, SW_LINEAR};
