@@ -361,7 +361,7 @@ fn unexecuted_forms_and_bad_tsharps_are_named_faults() {
         (ImageResource { sw_mode: 9, ..ok }, load, "SW_MODE 9"),
         (ImageResource { kind: img_type::IMG_3D, ..ok }, load, "dim:SQ_RSRC_IMG_2D on a T# of TYPE 10"),
         (ImageResource { kind: img_type::IMG_2D_MSAA, ..ok }, load, "TYPE 14"),
-        (ImageResource { format: 70, ..ok }, load, "image format 70"),
+        (ImageResource { format: 72, ..ok }, load, "image format 72"),
         (ok, "image_load v4, v[0:1], s[12:19] dmask:0x1 dim:SQ_RSRC_IMG_2D r128", "image_load with r128 is decoded"),
         (
             ok,
