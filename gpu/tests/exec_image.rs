@@ -1,4 +1,4 @@
-//! MIMG on linear images: image_load, image_load_mip, image_store, image_store_mip and
+//! MIMG on linear images (and, at the end, a swizzled one): image_load, image_load_mip, image_store, image_store_mip and
 //! image_get_resinfo against a CPU model written here from the sources `exec/image.rs`
 //! cites: the gfx11 linear layout (addrlib's `Gfx11Lib::HwlComputeSurfaceInfoLinear`: per
 //! slice, the mip chain smallest level first, rows padded to 256 bytes), range checks per
