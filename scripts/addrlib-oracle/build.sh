@@ -1,7 +1,9 @@
 #!/bin/sh
 # Builds gen.cpp against Mesa's addrlib and regenerates gpu/src/addr/patterns.rs and
 # gpu/tests/data/swizzle_vectors.txt. ADDRLIB: a Mesa checkout's src/amd/addrlib (the one
-# used: Mesa as of July 2024, gfx11addrlib.cpp with the 256KB modes).
+# used for the committed files: src/amd/addrlib of a Mesa tree of July 2024, the GitHub
+# mirror alexvorxx/zink-xlib-termux at c1567e96099df1328e8177445f84ea6a64d4bb7e, with
+# gfx11addrlib.cpp's 256KB modes). Needs g++; takes a minute or two.
 # Usage: ADDRLIB=/path/to/mesa/src/amd/addrlib scripts/addrlib-oracle/build.sh
 set -e
 here=$(cd "$(dirname "$0")" && pwd)
