@@ -5,6 +5,7 @@
 //! disassembler, executor), [`jit`] (the translation tier). [`winsys`] is the only way in, [`pm4`] the packet and register
 //! definitions shared with the ICD. Nothing here knows about Vulkan.
 
+pub mod addr;
 mod cp;
 pub mod format;
 pub mod info;

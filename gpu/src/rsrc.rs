@@ -148,7 +148,7 @@ pub mod img_type {
     pub const IMG_2D_MSAA_ARRAY: u32 = 15;
 }
 
-/// SW_MODE 0: `ADDR_SW_LINEAR`, the only swizzle mode softnavi executes.
+/// SW_MODE 0: `ADDR_SW_LINEAR`. The other modes softnavi addresses are in [`crate::addr`].
 pub const SW_LINEAR: u32 = 0;
 
 /// A decoded gfx11 image resource (T#, eight dwords).
@@ -208,7 +208,7 @@ pub struct ImageResource {
     /// The view's first and last levels (absolute level numbers).
     pub base_level: u32,
     pub last_level: u32,
-    /// Swizzle mode (0: linear, [`SW_LINEAR`]).
+    /// Swizzle mode (0: linear, [`SW_LINEAR`]; the others: [`crate::addr`]).
     pub sw_mode: u32,
     pub bc_swizzle: u32,
     /// Resource type ([`img_type`]).
@@ -326,12 +326,33 @@ impl ImageResource {
 
     /// The byte offset from [`Self::base`] of texel (`x`, `y`) of slice `slice` (the array
     /// layer counted from layer 0 of the resource, or the depth slice of a 3D image) of
-    /// level `level`, under the linear layout of [`Self::linear_level`]:
-    /// `slice * slice_pitch + offset(level) + y * row_pitch(level) + x * bpe`.
-    /// The coordinates are not range checked here.
+    /// level `level`: under the linear layout of [`Self::linear_level`],
+    /// `slice * slice_pitch + offset(level) + y * row_pitch(level) + x * bpe`; in the other
+    /// swizzle modes, addrlib's gfx11 layout ([`crate::addr`]). `None` where
+    /// [`Self::layout_unsupported`] says why. The coordinates are not range checked here.
     pub fn texel_offset(&self, bpe: u32, x: u32, y: u32, slice: u32, level: u32) -> Option<u64> {
+        if self.sw_mode != SW_LINEAR {
+            let s = crate::addr::surface(self, bpe).ok()?;
+            return (level < s.levels).then(|| s.offset(x, y, slice, level));
+        }
         let l = self.linear_level(bpe, level)?;
         Some(slice as u64 * l.slice_pitch + l.offset + y as u64 * l.row_pitch + x as u64 * bpe as u64)
+    }
+
+    /// Why softnavi cannot address the texels (of `bpe` bytes) of this T#, if it cannot: a
+    /// linear layout [`Self::linear_level`] does not pin down, or a swizzle mode, element size
+    /// or base address [`crate::addr::surface`] does not take.
+    pub fn layout_unsupported(&self, bpe: u32) -> Option<String> {
+        if self.sw_mode != SW_LINEAR {
+            return crate::addr::surface(self, bpe).err();
+        }
+        self.linear_level(bpe, self.base_level).is_none().then(|| {
+            format!(
+                "the gfx11 linear layout of this T# is not pinned down (texels of {bpe} bytes, or a custom pitch {} with {} levels)",
+                self.pitch_field() + 1,
+                self.max_mip + 1
+            )
+        })
     }
 
     pub fn decode(w: [u32; 8]) -> ImageResource {

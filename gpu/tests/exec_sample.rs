@@ -539,3 +539,40 @@ fn a16_packs_coordinates_and_lod_two_per_vgpr() {
         check4(&out, l, want, &format!("a16 at ({u}, {v}) lod {lod}"));
     }
 }
+
+/// A swizzled image (SW_256B_D: 256-byte blocks, which the harness's 256-aligned buffer
+/// holds): NEAREST and LINEAR sampling read each texel where `ImageResource::texel_offset`
+/// (addrlib's gfx11 layout, `tests/swizzle.rs`) puts it, on every level (image_sample_l).
+#[test]
+fn swizzled_image_samples_through_the_gfx11_layout() {
+    let (w, h, levels) = (13, 7, 3);
+    let t = ImageResource { sw_mode: 2, ..t_of(img_type::IMG_2D, w, h, levels, 0) };
+    let at = |x: u32, y: u32, m: u32| (IMG_OFF as u64 + t.texel_offset(4, x, y, 0, m).unwrap()) as usize / 4;
+    let mut mem = vec![0u32; at(0, 0, 0) + 2048];
+    for m in 0..levels {
+        for y in 0..(h >> m).max(1) {
+            for x in 0..(w >> m).max(1) {
+                mem[at(x, y, m)] = val(x, y, 0, m).to_bits();
+            }
+        }
+    }
+    let coords: Vec<(f32, f32, u32)> =
+        (0..32).map(|l| ((l % 8) as f32 * 0.37 + 0.1, ((l / 8) % 4) as f32 * 0.23 + 0.05, l % levels)).collect();
+    let inputs: Vec<[u32; 4]> = coords.iter().map(|&(u, v, m)| [f(u), f(v), f(m as f32), 0]).collect();
+    for filter in [tex_filter::POINT, tex_filter::BILINEAR] {
+        let s = samp(filter, mip_filter::POINT, tex_clamp::CLAMP_LAST_TEXEL);
+        let out = sample(
+            "image_sample_l v[4:7], v[0:2], s[12:19], s[20:23] dmask:0xf dim:SQ_RSRC_IMG_2D",
+            &t,
+            &s,
+            &inputs,
+            mem.clone(),
+        );
+        for (l, &(u, v, m)) in coords.iter().enumerate() {
+            let (lw, lh) = ((w >> m).max(1) as f32, (h >> m).max(1) as f32);
+            let linear = filter == tex_filter::BILINEAR;
+            let want = ref2d(w, h, m, 0, u * lw, v * lh, linear, tex_clamp::CLAMP_LAST_TEXEL, [0.0; 4]);
+            check4(&out, l, want, &format!("filter {filter} level {m} at ({u}, {v})"));
+        }
+    }
+}

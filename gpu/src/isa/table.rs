@@ -1852,12 +1852,15 @@ pub fn coverage_markdown() -> String {
          Images (MIMG): `image_load`, `image_load_mip`, `image_store`, `image_store_mip`,\n\
          `image_get_resinfo`, every `image_atomic_*` gfx11 has, the `image_sample` and\n\
          `image_gather4` families and `image_get_lod` are executed on linear images (SW_MODE 0)\n\
-         of the dims 1D, 2D, 3D, cube, 1D array and 2D array, in the formats buffers share and\n\
+         and on one-sample swizzled ones in every mode gfx11 addrlib has a colour surface in\n\
+         (256B_D, 4KB_S/D(_X), 64KB_S/D(_X/_T), 64KB_Z_X, 64KB_R_X and the 256KB ones; addressed\n\
+         as addrlib addresses them for gfx1100 with 32 pipes, without a pipe/bank XOR in the\n\
+         base address), of the dims 1D, 2D, 3D, cube, 1D array and 2D array, in the formats buffers share and\n\
          8_SRGB, 8_8_SRGB, 8_8_8_8_SRGB, 5_9_9_9_FLOAT and the 16-bit packed UNORM ones\n\
          (loads and sampling; atomics:\n\
          32_UINT, 32_SINT, 32_FLOAT; 64-bit ones 32_32_UINT and 32_32_SINT), with a16 on\n\
          every one of them and tfe and lwe on loads. Not executed: r128, the MSAA dims (gfx11\n\
-         MSAA surfaces are not linear), dmask 0, tfe and lwe on stores, atomics and sampling,\n\
+         MSAA surfaces are swizzled with several samples), dmask 0, tfe and lwe on stores, atomics and sampling,\n\
          g16 sampling, `image_gather4h`, `image_msaa_load`, the packed loads and\n\
          stores (`*_pck*`: no source pins down how their raw elements lie in VGPRs) and BVH.\n\n\
          Scalar and vector ALU: every opcode is executed except `s_subvector_loop_begin` and\n\

@@ -1,4 +1,4 @@
-//! Image instructions (MIMG) on linear images: `image_load`, `image_load_mip`,
+//! Image instructions (MIMG) on linear and swizzled images: `image_load`, `image_load_mip`,
 //! `image_store`, `image_store_mip`, `image_get_resinfo` and the `image_atomic_*`
 //! instructions, addressed through a T# ([`ImageResource`]).
 //!
@@ -6,7 +6,8 @@
 //! then the mip level of the `_mip` forms; in consecutive VGPRs or listed one by one with
 //! NSA; two per VGPR with A16), the level (BASE_LEVEL plus the mip operand), the range check
 //! against that level's size and the view's layers, the texel's address under the gfx11
-//! linear layout ([`ImageResource::texel_offset`]), then the same memory movement and
+//! layout of the T#'s SW_MODE ([`ImageResource::texel_offset`]: the linear layout, or
+//! addrlib's swizzled one, [`crate::addr`]), then the same memory movement and
 //! format conversion as the MUBUF format instructions (`crate::format::BufFormat`,
 //! `buffer.rs`), or the same memory atomics as buffer and global atomics (`flat.rs`).
 //!
@@ -26,12 +27,15 @@
 //!   layer; CUBE and 2D_ARRAY instructions and T#s are interchangeable.
 //! - The instruction's DIM must name the T#'s TYPE (CUBE and 2D_ARRAY aside): another
 //!   pairing is an Unsupported fault naming both. So is a T# whose TYPE is not an image
-//!   type (0..7), an MSAA type, a swizzle mode other than linear, a format past 71 (the
+//!   type (0..7), an MSAA type, a swizzle mode `crate::addr` does not address for the
+//!   T#'s type and texel size (named: reserved numbers, modes gfx11 addrlib has no colour
+//!   surface in, a base address not aligned to the block, which would hold a pipe/bank
+//!   XOR), a format past 71 (the
 //!   formats softnavi converts are the 63 it shares with buffers and the image-only
 //!   8_SRGB, 8_8_SRGB, 8_8_8_8_SRGB, 5_9_9_9_FLOAT and the 16-bit packed UNORM formats
 //!   5_6_5, 1_5_5_5, 5_5_5_1 and 4_4_4_4, `BufFormat::from_image`; stores to
 //!   the image-only ones are refused too) or INVALID, and a texel
-//!   size the linear rule does not cover. The all-zero T# is a null image (RADV writes it
+//!   size the linear rule does not cover (a 12-byte texel in a swizzled mode neither). The all-zero T# is a null image (RADV writes it
 //!   for a null descriptor): loads and `image_get_resinfo` return 0, stores and atomics do
 //!   nothing (atomics return 0 with GLC).
 //! - Loads: the format's components (those it lacks read as 0), DST_SEL applied as for
@@ -69,7 +73,7 @@
 //!   T#; what the missing dwords 4..7 mean is not written down), the MSAA dims and
 //!   `image_msaa_load` (gfx11 MSAA surfaces are never linear: addrlib's
 //!   `Gfx11Lib::ValidateSwModeParams` rejects a linear swizzle mode with several samples,
-//!   and softnavi executes linear images only), dmask 0, an atomic dmask other than LLVM's,
+//!   and softnavi addresses one-sample swizzled surfaces only), dmask 0, an atomic dmask other than LLVM's,
 //!   and the packed loads and stores (`image_load_pck`, `_pck_sgn`, `_mip_pck`,
 //!   `_mip_pck_sgn`, `image_store_pck`, `_mip_pck`): the ISA guide says only "without
 //!   format conversion; 8- and 16-bit elements are (not) sign-extended", which does not say
@@ -84,7 +88,7 @@ use crate::format::BufFormat;
 use crate::isa::decode::{mflag, mimg, Inst, Operand};
 use crate::isa::table::Op;
 use crate::mem::atomic::AtomicOp;
-use crate::rsrc::{img_type, ImageResource, SW_LINEAR};
+use crate::rsrc::{img_type, ImageResource};
 
 /// Coordinate VGPRs per DIM (1D, 2D, 3D, CUBE, 1D_ARRAY, 2D_ARRAY).
 pub(super) const COORDS: [usize; 6] = [1, 2, 3, 3, 2, 3];
@@ -126,12 +130,6 @@ pub(super) fn refuse(inst: &Inst, t: &ImageResource, dim: u32, resinfo: bool) ->
     if resinfo {
         return None;
     }
-    if t.sw_mode != SW_LINEAR {
-        return Some(format!(
-            "{name}: the T# has SW_MODE {}; softnavi executes linear images (SW_MODE 0) only",
-            t.sw_mode
-        ));
-    }
     let Some(f) = BufFormat::from_image(t.format) else {
         return Some(format!(
             "{name}: the T# has image format {}; softnavi converts the formats 1..63 (those buffers share) and 64..71 (8_SRGB, 8_8_SRGB, 8_8_8_8_SRGB, 5_9_9_9_FLOAT, 5_6_5, 1_5_5_5, 5_5_5_1, 4_4_4_4 UNORM)",
@@ -144,13 +142,8 @@ pub(super) fn refuse(inst: &Inst, t: &ImageResource, dim: u32, resinfo: bool) ->
             t.format
         ));
     }
-    if t.linear_level(f.bytes as u32, t.base_level).is_none() {
-        return Some(format!(
-            "{name}: the gfx11 linear layout of this T# is not pinned down (texels of {} bytes, or a custom pitch {} with {} levels)",
-            f.bytes,
-            t.pitch_field() + 1,
-            t.max_mip + 1
-        ));
+    if let Some(why) = t.layout_unsupported(f.bytes as u32) {
+        return Some(format!("{name}: {why}"));
     }
     None
 }

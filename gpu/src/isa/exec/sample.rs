@@ -1,4 +1,5 @@
-//! Sampling instructions (MIMG with an S#) on linear images: the `image_sample` family
+//! Sampling instructions (MIMG with an S#) on linear and swizzled images (texels addressed
+//! as `image.rs` addresses them, [`ImageResource::texel_offset`]): the `image_sample` family
 //! (`_l`, `_b`, `_lz`, `_c`, `_d`, `_cl` and their `_o` forms, in the combinations gfx11
 //! has), the `image_gather4` family and `image_get_lod`, addressed through a T#
 //! ([`ImageResource`], checked as `image.rs` checks it) and an S# ([`SamplerResource`], the
