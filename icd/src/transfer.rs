@@ -96,7 +96,9 @@ fn buffer_image(
     Ok(())
 }
 
-/// One image -> image region, row by row.
+/// One image -> image region, row by row. A 2D image's layers and a 3D image's depth
+/// slices pair up one to one (Vulkan's 2D <-> 3D copies: the 2D side's layer count is the
+/// 3D side's extent depth).
 fn image_image(c: vk::CommandBuffer, src: vk::Image, dst: vk::Image, r: &vk::ImageCopy) -> Result<(), String> {
     // SAFETY: live handles per the specification.
     let (s, d) = unsafe { (image(src), image(dst)) };
@@ -106,13 +108,21 @@ fn image_image(c: vk::CommandBuffer, src: vk::Image, dst: vk::Image, r: &vk::Ima
         return Err(format!("texel sizes differ: {:?} ({ts} bytes) to {:?} ({td} bytes)", s.format, d.format));
     }
     let e = r.extent;
-    let from = rows(s, &place(&r.src_subresource, r.src_offset), e)?;
-    let to = rows(d, &place(&r.dst_subresource, r.dst_offset), e)?;
-    for layer in 0..r.src_subresource.layer_count {
-        for z in 0..e.depth {
-            for y in 0..e.height {
-                dma_copy(c, "vkCmdCopyImage", to(layer, z, y), from(layer, z, y), e.width as u64 * ts);
-            }
+    let three_d = |i: &Image| i.image_type == vk::ImageType::TYPE_3D;
+    let n = if three_d(s) { e.depth } else { r.src_subresource.layer_count };
+    // Each side's place and extent, its slices as layers (2D) or depth (3D).
+    let side = |i: &Image, sub: &vk::ImageSubresourceLayers, off: vk::Offset3D| {
+        let p = Place { layers: if three_d(i) { 1 } else { n }, ..place(sub, off) };
+        (p, vk::Extent3D { depth: if three_d(i) { n } else { 1 }, ..e })
+    };
+    let (ps, es) = side(s, &r.src_subresource, r.src_offset);
+    let (pd, ed) = side(d, &r.dst_subresource, r.dst_offset);
+    let (from, to) = (rows(s, &ps, es)?, rows(d, &pd, ed)?);
+    let at = |i: &Image, k: u32| if three_d(i) { (0, k) } else { (k, 0) };
+    for k in 0..n {
+        let ((sl, sz), (dl, dz)) = (at(s, k), at(d, k));
+        for y in 0..e.height {
+            dma_copy(c, "vkCmdCopyImage", to(dl, dz, y), from(sl, sz, y), e.width as u64 * ts);
         }
     }
     Ok(())
