@@ -241,7 +241,7 @@ impl Wave {
 
     /// Address component `k` (x, y, slice, mip in order). With A16 two components share an
     /// address VGPR, the first in bits 15:0 (RDNA3 ISA guide, "A16"); they are unsigned.
-    fn mimg_coord(&self, inst: &Inst, k: usize) -> [u32; 64] {
+    pub(super) fn mimg_coord(&self, inst: &Inst, k: usize) -> [u32; 64] {
         if inst.imm & mimg::A16 == 0 {
             return self.mimg_addr(inst, k);
         }
@@ -283,6 +283,11 @@ impl Wave {
             return self.resinfo(&t, null, &mip_v, dmask, vdata, exec);
         }
         let fmt = if null { None } else { BufFormat::from_image(t.format) };
+        if let (Some(f), Kind::Load | Kind::Store) = (fmt, kind) {
+            if self.image_fast(inst, ctx, &t, f, kind == Kind::Store) {
+                return Ok(());
+            }
+        }
         let (addr, ok) = self.texel_addrs(inst, &t, fmt, dim);
         let elem = fmt.map_or(4, |f| f.bytes as u32);
         let npieces = elem.div_ceil(4) as usize;

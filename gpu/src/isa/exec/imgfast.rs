@@ -1,0 +1,381 @@
+//! The common case of `image_load(_mip)` and `image_store(_mip)`, done per instruction
+//! rather than per lane: the level's layout is computed once, the lanes' texels are
+//! located through one translation of their span, and the common formats convert through
+//! tables or as raw bits. It computes what `image.rs`'s general path computes (see its
+//! notes); where its preconditions fail (D16, a span not in one buffer object, no lane in
+//! range) it declines before touching the wave or memory, and the general path runs,
+//! which also reports faults at their exact address.
+
+use std::sync::OnceLock;
+
+use super::{Ctx, Wave};
+use crate::format::{BufFormat, Num};
+use crate::isa::decode::{mimg, Inst};
+use crate::isa::table::Op;
+use crate::rsrc::{img_type, sel, ImageResource};
+
+/// One level's extent and layout (`ImageResource::linear_level`).
+#[derive(Clone, Copy)]
+struct Level {
+    ext: [u32; 3],
+    offset: u64,
+    row: u64,
+    slice: u64,
+}
+
+/// The levels an instruction addresses, each computed at its first use (a mip operand may
+/// name a different level per lane; without one every lane uses BASE_LEVEL).
+struct Levels<'t> {
+    t: &'t ImageResource,
+    elem: u32,
+    cache: [Option<Option<Level>>; 16],
+}
+
+impl Levels<'_> {
+    /// Level `level` (absolute), `None` past LAST_LEVEL or MAX_MIP.
+    fn get(&mut self, level: u64) -> Option<Level> {
+        if level > self.t.last_level.min(self.t.max_mip) as u64 {
+            return None;
+        }
+        let (t, elem) = (self.t, self.elem);
+        *self.cache[level as usize].get_or_insert_with(|| {
+            let l = t.linear_level(elem, level as u32)?;
+            Some(Level { ext: t.level_extent(level as u32), offset: l.offset, row: l.row_pitch, slice: l.slice_pitch })
+        })
+    }
+}
+
+/// How a texel's components convert, chosen once per instruction.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Codec {
+    /// 8_8_8_8_UNORM: loads through a table, stores with `BufFormat::store32`'s rounding.
+    Rgba8Unorm,
+    /// 32-bit FLOAT, UINT or SINT components: loads and stores move the bits unchanged
+    /// (`load32` and `store32` are the identity on them).
+    Raw32,
+    /// 16_16_16_16_FLOAT: loads through a table of every half.
+    Rgba16Float,
+    /// Any other format: `BufFormat`'s per-component conversions.
+    General,
+}
+
+fn codec(f: &BufFormat) -> Codec {
+    match (f.num, f.bits) {
+        (Num::Unorm, [8, 8, 8, 8]) => Codec::Rgba8Unorm,
+        (Num::Float | Num::Uint | Num::Sint, [32, b, _, _]) if b == 0 || b == 32 => Codec::Raw32,
+        (Num::Float, [16, 16, 16, 16]) => Codec::Rgba16Float,
+        _ => Codec::General,
+    }
+}
+
+/// `load32` of every 8-bit UNORM value, built by the conversion itself so that the two
+/// agree bit for bit.
+fn unorm8_table() -> &'static [u32; 256] {
+    static T: OnceLock<[u32; 256]> = OnceLock::new();
+    T.get_or_init(|| {
+        let f =
+            BufFormat::from_unified(1).unwrap_or(BufFormat { comps: 1, bits: [8, 0, 0, 0], bytes: 1, num: Num::Unorm });
+        std::array::from_fn(|x| f.load32(0, x as u32))
+    })
+}
+
+/// `load32` of every 16-bit float, as [`unorm8_table`].
+fn f16_table() -> &'static [u32] {
+    static T: OnceLock<Vec<u32>> = OnceLock::new();
+    T.get_or_init(|| {
+        let f = BufFormat::from_unified(13).unwrap_or(BufFormat {
+            comps: 1,
+            bits: [16, 0, 0, 0],
+            bytes: 2,
+            num: Num::Float,
+        });
+        (0..=u16::MAX as u32).map(|h| f.load32(0, h)).collect()
+    })
+}
+
+/// Texel data per lane as columns: `w[k][l]` is dword `k` of lane `l`'s texel (the bytes
+/// past the texel's size are 0). Columns let the conversions run across the lanes.
+type Words = [[u32; 64]; 4];
+
+/// The texels' components as 32-bit VGPR values (before DST_SEL), `c[i][l]` for component
+/// `i` of lane `l`, for the first `n` lanes.
+fn decode(codec: Codec, f: &BufFormat, w: &Words, n: usize, c: &mut Words) {
+    match codec {
+        Codec::Rgba8Unorm => {
+            let t = unorm8_table();
+            for (i, col) in c.iter_mut().enumerate() {
+                for l in 0..n {
+                    col[l] = t[(w[0][l] >> (8 * i) & 0xff) as usize];
+                }
+            }
+        }
+        Codec::Raw32 => c[..f.comps as usize].copy_from_slice(&w[..f.comps as usize]),
+        Codec::Rgba16Float => {
+            let t = f16_table();
+            for (i, col) in c.iter_mut().enumerate() {
+                for l in 0..n {
+                    col[l] = t[(w[i / 2][l] >> (16 * (i % 2)) & 0xffff) as usize];
+                }
+            }
+        }
+        Codec::General => {
+            for l in 0..n {
+                let b: [u8; 16] = bytemuck_words([w[0][l], w[1][l], w[2][l], w[3][l]]);
+                let raw = f.unpack(&b);
+                for i in 0..f.comps as usize {
+                    c[i][l] = f.load32(i, raw[i]);
+                }
+            }
+        }
+    }
+}
+
+/// Four dwords as their 16 little-endian bytes.
+fn bytemuck_words(d: [u32; 4]) -> [u8; 16] {
+    (d[0] as u128 | (d[1] as u128) << 32 | (d[2] as u128) << 64 | (d[3] as u128) << 96).to_le_bytes()
+}
+
+/// `store32` for 8-bit UNORM, without the dispatch on the format (the same arithmetic).
+#[inline(always)]
+fn unorm8(v: u32) -> u32 {
+    let f = f32::from_bits(v) as f64;
+    let f = if f.is_nan() { 0.0 } else { f };
+    (f.clamp(0.0, 1.0) * 255.0).round_ties_even() as u32
+}
+
+/// The texels' dwords for memory components `c` (after DST_SEL), for the first `n` lanes.
+fn encode(codec: Codec, f: &BufFormat, c: [&[u32; 64]; 4], n: usize, w: &mut Words) {
+    match codec {
+        Codec::Rgba8Unorm => {
+            for l in 0..n {
+                w[0][l] = unorm8(c[0][l]) | unorm8(c[1][l]) << 8 | unorm8(c[2][l]) << 16 | unorm8(c[3][l]) << 24;
+            }
+        }
+        Codec::Raw32 => (0..f.comps as usize).for_each(|k| w[k] = *c[k]),
+        Codec::Rgba16Float | Codec::General => {
+            for l in 0..n {
+                let raw = std::array::from_fn(|k| if k < f.comps as usize { f.store32(k, c[k][l]) } else { 0 });
+                let b = u128::from_le_bytes(f.pack(raw));
+                for (k, col) in w.iter_mut().enumerate() {
+                    col[l] = (b >> (32 * k)) as u32;
+                }
+            }
+        }
+    }
+}
+
+/// The lanes' texel offsets from the T#'s base and the mask of lanes in range.
+struct Lanes {
+    off: [u64; 64],
+    inside: u64,
+}
+
+impl Wave {
+    /// Executes an image load or store (`store`) on the non-null, accepted T# `t` of format
+    /// `f` if the common case applies; `false` when it declined, having changed nothing.
+    pub(super) fn image_fast(
+        &mut self,
+        inst: &Inst,
+        ctx: &mut Ctx,
+        t: &ImageResource,
+        f: BufFormat,
+        store: bool,
+    ) -> bool {
+        if inst.imm & mimg::D16 != 0 {
+            return false;
+        }
+        let exec = self.exec();
+        let lanes = self.texel_lanes(inst, t, f.bytes as u32, exec);
+        if lanes.inside == 0 {
+            return false;
+        }
+        let (lo, hi) = span(&lanes);
+        let Some(len) = (hi - lo).checked_add(f.bytes as u64) else { return false };
+        let Ok(host) = ctx.tlb.translate(ctx.vm, t.base.wrapping_add(lo), len, store) else { return false };
+        // SAFETY (both): every lane in `inside` has its texel in [lo, hi + bytes), which
+        // `host` maps (one BO).
+        if store {
+            unsafe { self.fast_store(inst, t, &f, &lanes, host, lo) };
+        } else {
+            unsafe { self.fast_load(inst, t, &f, &lanes, host, lo, exec) };
+        }
+        true
+    }
+
+    /// Per active lane: the level, the range check and the texel's offset (as
+    /// `image.rs`'s `texel_offset`), with each level's layout computed once.
+    fn texel_lanes(&self, inst: &Inst, t: &ImageResource, elem: u32, exec: u64) -> Lanes {
+        let dim = (inst.imm >> mimg::DIM_SHIFT & 7) as usize;
+        let ncoords = super::image::COORDS.get(dim).copied().unwrap_or(0);
+        let coord = |k: usize| if k < ncoords { self.mimg_coord(inst, k) } else { [0; 64] };
+        let c = [coord(0), coord(1), coord(2)];
+        let mut levels = Levels { t, elem, cache: [None; 16] };
+        let mut out = Lanes { off: [0; 64], inside: 0 };
+        if !matches!(inst.op, Op::IMAGE_LOAD_MIP | Op::IMAGE_STORE_MIP) {
+            // Every lane addresses BASE_LEVEL: one layout, and a loop without branches.
+            if let Some(lv) = levels.get(t.base_level as u64) {
+                for l in 0..self.lanes {
+                    let (off, inside) = locate(t, &lv, elem, [c[0][l], c[1][l], c[2][l]]);
+                    out.off[l] = off;
+                    out.inside |= ((inside && exec >> l & 1 != 0) as u64) << l;
+                }
+            }
+            return out;
+        }
+        let mip = self.mimg_coord(inst, ncoords);
+        for l in (0..self.lanes).filter(|&l| exec >> l & 1 != 0) {
+            let Some(lv) = levels.get(t.base_level as u64 + mip[l] as u64) else { continue };
+            let (off, inside) = locate(t, &lv, elem, [c[0][l], c[1][l], c[2][l]]);
+            out.off[l] = off;
+            out.inside |= (inside as u64) << l;
+        }
+        out
+    }
+
+    /// Loads the lanes in range and writes the dmask'd components (after DST_SEL) to the
+    /// lanes in `exec`; lanes out of range get 0.
+    ///
+    /// # Safety
+    /// `host` maps every inside lane's texel at `off - lo`.
+    #[allow(clippy::too_many_arguments)] // the instruction, its texels and their mapping
+    unsafe fn fast_load(
+        &mut self,
+        inst: &Inst,
+        t: &ImageResource,
+        f: &BufFormat,
+        lanes: &Lanes,
+        host: *mut u8,
+        lo: u64,
+        exec: u64,
+    ) {
+        let n = self.lanes;
+        let mut w = [[0u32; 64]; 4];
+        // SAFETY: per the contract.
+        unsafe { gather(f.bytes as usize, lanes, host, lo, &mut w) };
+        let mut c = [[0u32; 64]; 4];
+        decode(codec(f), f, &w, n, &mut c);
+        let dmask = (inst.imm & mimg::DMASK) as u32;
+        let (swz, one) = (swizzle(t), f.one(false));
+        for (j, i) in (0..4).filter(|i| dmask >> i & 1 != 0).enumerate() {
+            let mut out = [0u32; 64];
+            for l in 0..n {
+                let v = match swz[i] {
+                    k @ 0..=3 => c[k][l],
+                    4 => one,
+                    _ => 0,
+                };
+                out[l] = if lanes.inside >> l & 1 != 0 { v } else { 0 };
+            }
+            self.vdst(&self.reg_plus(&inst.dst, j), &out, exec);
+        }
+    }
+
+    /// Stores the lanes in range, in lane order: memory component `i` takes the component
+    /// `DST_SEL[i]` names of the dmask'd VGPR data (the others 0).
+    ///
+    /// # Safety
+    /// As [`Self::fast_load`].
+    unsafe fn fast_store(&self, inst: &Inst, t: &ImageResource, f: &BufFormat, lanes: &Lanes, host: *mut u8, lo: u64) {
+        let dmask = (inst.imm & mimg::DMASK) as u32;
+        // The data's components X, Y, Z, W, then 1 and 0, as columns.
+        let mut src = [[0u32; 64]; 6];
+        for (j, i) in (0..4).filter(|i| dmask >> i & 1 != 0).enumerate() {
+            src[i] = self.vmem_src(&self.reg_plus(&inst.dst, j));
+        }
+        src[4] = [f.one(false); 64];
+        let swz = swizzle(t);
+        let mut w = [[0u32; 64]; 4];
+        encode(codec(f), f, swz.map(|k| &src[k]), self.lanes, &mut w);
+        // SAFETY: per the contract.
+        unsafe { scatter(f.bytes as usize, lanes, host, lo, &w) };
+    }
+}
+
+/// Reads the inside lanes' texels of `bytes` bytes into `w` (the others stay 0).
+///
+/// # Safety
+/// `host` maps every inside lane's texel at `off - lo`.
+unsafe fn gather(bytes: usize, lanes: &Lanes, host: *mut u8, lo: u64, w: &mut Words) {
+    let mut m = lanes.inside;
+    while m != 0 {
+        let l = m.trailing_zeros() as usize;
+        m &= m - 1;
+        // SAFETY: per the contract.
+        let p = unsafe { host.add((lanes.off[l] - lo) as usize) };
+        if bytes == 4 {
+            // SAFETY: as above.
+            w[0][l] = unsafe { p.cast::<u32>().read_unaligned() };
+            continue;
+        }
+        for (k, col) in w.iter_mut().enumerate().take(bytes.div_ceil(4)) {
+            let mut d = [0u8; 4];
+            let len = (bytes - 4 * k).min(4);
+            // SAFETY: as above; `len` bytes of the texel.
+            unsafe { std::ptr::copy_nonoverlapping(p.add(4 * k), d.as_mut_ptr(), len) };
+            col[l] = u32::from_le_bytes(d);
+        }
+    }
+}
+
+/// Writes the inside lanes' texels of `bytes` bytes from `w`, in lane order (the order
+/// decides between lanes writing one texel).
+///
+/// # Safety
+/// As [`gather`].
+unsafe fn scatter(bytes: usize, lanes: &Lanes, host: *mut u8, lo: u64, w: &Words) {
+    let mut m = lanes.inside;
+    while m != 0 {
+        let l = m.trailing_zeros() as usize;
+        m &= m - 1;
+        // SAFETY: per the contract.
+        let p = unsafe { host.add((lanes.off[l] - lo) as usize) };
+        if bytes == 4 {
+            // SAFETY: as above.
+            unsafe { p.cast::<u32>().write_unaligned(w[0][l]) };
+            continue;
+        }
+        for (k, col) in w.iter().enumerate().take(bytes.div_ceil(4)) {
+            let d = col[l].to_le_bytes();
+            // SAFETY: as above; `len` bytes of the texel.
+            unsafe { std::ptr::copy_nonoverlapping(d.as_ptr(), p.add(4 * k), (bytes - 4 * k).min(4)) };
+        }
+    }
+}
+
+/// DST_SEL as indices into a texel's four components followed by 1 and 0 (what
+/// `buffer::pick` selects).
+fn swizzle(t: &ImageResource) -> [usize; 4] {
+    t.dst_sel.map(|s| match s {
+        sel::ONE => 4,
+        sel::X..=sel::W => (s - sel::X) as usize,
+        _ => 5,
+    })
+}
+
+/// The offset of the texel at coordinates `c` (x, then y or the 1D array's slice, then z
+/// or the slice) in level `lv`, and whether it is in range (see `image.rs`'s notes).
+#[inline(always)]
+fn locate(t: &ImageResource, lv: &Level, elem: u32, c: [u32; 3]) -> (u64, bool) {
+    let [w, h, d] = lv.ext;
+    let [x, y, z] = c;
+    let base = t.base_array as u64;
+    let (y, slice, inside) = match t.kind {
+        img_type::IMG_1D => (0, 0, x < w),
+        img_type::IMG_2D => (y, 0, x < w && y < h),
+        img_type::IMG_3D => (y, z as u64, x < w && y < h && z < d),
+        img_type::IMG_1D_ARRAY => (0, base + y as u64, x < w && base + y as u64 <= t.depth as u64),
+        _ => (y, base + z as u64, x < w && y < h && base + z as u64 <= t.depth as u64),
+    };
+    (slice * lv.slice + lv.offset + y as u64 * lv.row + x as u64 * elem as u64, inside)
+}
+
+/// The smallest and largest offset of the lanes in range (at least one).
+fn span(lanes: &Lanes) -> (u64, u64) {
+    let (mut lo, mut hi) = (u64::MAX, 0);
+    for (l, &a) in lanes.off.iter().enumerate() {
+        let on = lanes.inside >> l & 1 != 0;
+        lo = lo.min(if on { a } else { u64::MAX });
+        hi = hi.max(if on { a } else { 0 });
+    }
+    (lo, hi)
+}
