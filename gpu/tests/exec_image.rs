@@ -52,10 +52,24 @@ const DIMS: [(&str, u32, &str); 6] = [
 /// image_load_mip of every dim, R32_UINT texels holding their own (x, y, slice, level):
 /// every level of a 3-level image, the view's levels (BASE_LEVEL 1) and layers
 /// (BASE_ARRAY 1, DEPTH = the last layer), and coordinates past each bound, which load 0.
+/// Also image_load (every lane at BASE_LEVEL), and both in wave64.
 #[test]
 fn image_load_mip_every_dim_level_and_layer() {
+    for (mip_form, wave64) in [(true, false), (false, false), (true, true), (false, true)] {
+        load_every_dim(mip_form, wave64);
+    }
+}
+
+fn load_every_dim(mip_form: bool, wave64: bool) {
     let mut rng = Rng(7);
+    let lanes = if wave64 { 64 } else { 32 };
     for (dim, kind, vaddr) in DIMS {
+        // Without the mip operand, one address VGPR fewer.
+        let vaddr = match (mip_form, vaddr) {
+            (true, v) => v.to_string(),
+            (false, "v[0:1]") => "v0".to_string(),
+            (false, v) => v.replace(&v[4..5], &(v[4..5].parse::<u32>().unwrap_or(1) - 1).to_string()),
+        };
         let (w, h) = (37, if matches!(kind, img_type::IMG_1D | img_type::IMG_1D_ARRAY) { 1 } else { 9 });
         let slices = match kind {
             img_type::IMG_3D => 5,
@@ -90,8 +104,8 @@ fn image_load_mip_every_dim_level_and_layer() {
         }
         let mut inputs = Vec::new();
         let mut want = Vec::new();
-        for l in 0..32 {
-            let mip = rng.next() % 3; // 2 is past LAST_LEVEL - BASE_LEVEL... level 3 is out
+        for l in 0..lanes {
+            let mip = if mip_form { rng.next() % 3 } else { 0 }; // 2 is past LAST_LEVEL - BASE_LEVEL... level 3 is out
             let level = 1 + mip;
             let (lw, lh) = ((w >> level.min(2)).max(1), (h >> level.min(2)).max(1));
             let ld = (slices >> level.min(2)).max(1);
@@ -116,15 +130,17 @@ fn image_load_mip_every_dim_level_and_layer() {
                 _ => [x, y, s, mip],
             });
         }
+        let op = if mip_form { "image_load_mip" } else { "image_load" };
         let body = format!(
             "{}
-             image_load_mip v4, {vaddr}, s[12:19] dmask:0x1 dim:SQ_RSRC_IMG_{dim} unorm
+             {op} v4, {vaddr}, s[12:19] dmask:0x1 dim:SQ_RSRC_IMG_{dim} unorm
              s_waitcnt vmcnt(0)",
             tsharp(&t)
         );
-        let (out, _) = run(&body, &inputs, mem);
-        for l in 0..32 {
-            assert_eq!(out.v[l][0], want[l], "{dim} lane {l} input {:?}", inputs[l]);
+        let env = WaveEnv { mem, ..WaveEnv::default() };
+        let (out, _) = common::run_wave_env(&body, &inputs, wave64, &env);
+        for l in 0..lanes {
+            assert_eq!(out.v[l][0], want[l], "{op} {dim} wave64 {wave64} lane {l} input {:?}", inputs[l]);
         }
     }
 }

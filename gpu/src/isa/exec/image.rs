@@ -219,6 +219,16 @@ fn texel_offset(t: &ImageResource, elem: u32, c: [u32; 3], mip: u32) -> Option<u
     inside.then(|| t.texel_offset(elem, x, y, slice as u32, level)).flatten()
 }
 
+/// The VGPR of address operand `k` (see [`Wave::mimg_addr`]), `None` without a VGPR VADDR.
+pub(super) fn mimg_addr_reg(inst: &Inst, k: usize) -> Option<u16> {
+    let Operand::Vgpr(v) = inst.src[0] else { return None };
+    Some(match (inst.imm & mimg::NSA != 0, k) {
+        (false, _) => v.wrapping_add(k as u16),
+        (true, 0) => v,
+        (true, _) => (inst.ext >> (8 * (k - 1)) & 0xff) as u16,
+    })
+}
+
 impl Wave {
     /// The T# in the eight SGPRs starting at `op` (4-aligned: the low bits are ignored).
     pub(super) fn tsharp(&self, op: &Operand) -> ImageResource {
@@ -230,13 +240,10 @@ impl Wave {
     /// The VGPR of address operand `k`: consecutive from VADDR, or with NSA VADDR and then
     /// the NSA dword's bytes.
     pub(super) fn mimg_addr(&self, inst: &Inst, k: usize) -> [u32; 64] {
-        let Operand::Vgpr(v) = inst.src[0] else { return [0; 64] };
-        let r = match (inst.imm & mimg::NSA != 0, k) {
-            (false, _) => v.wrapping_add(k as u16),
-            (true, 0) => v,
-            (true, _) => (inst.ext >> (8 * (k - 1)) & 0xff) as u16,
-        };
-        self.vmem_src(&Operand::Vgpr(r))
+        match mimg_addr_reg(inst, k) {
+            Some(r) => self.vmem_src(&Operand::Vgpr(r)),
+            None => [0; 64],
+        }
     }
 
     /// Address component `k` (x, y, slice, mip in order). With A16 two components share an

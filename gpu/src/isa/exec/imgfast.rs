@@ -10,7 +10,7 @@ use std::sync::OnceLock;
 
 use super::{Ctx, Wave};
 use crate::format::{BufFormat, Num};
-use crate::isa::decode::{mimg, Inst};
+use crate::isa::decode::{mimg, Inst, Operand};
 use crate::isa::table::Op;
 use crate::rsrc::{img_type, sel, ImageResource};
 
@@ -94,17 +94,18 @@ fn f16_table() -> &'static [u32] {
 }
 
 /// Texel data per lane as columns: `w[k][l]` is dword `k` of lane `l`'s texel (the bytes
-/// past the texel's size are 0). Columns let the conversions run across the lanes.
-type Words = [[u32; 64]; 4];
+/// past the texel's size are 0). Columns let the conversions run across the lanes, and
+/// the lane count `N` is the wave's, so that wave32 moves no unused lanes.
+type Words<const N: usize> = [[u32; N]; 4];
 
 /// The texels' components as 32-bit VGPR values (before DST_SEL), `c[i][l]` for component
-/// `i` of lane `l`, for the first `n` lanes.
-fn decode(codec: Codec, f: &BufFormat, w: &Words, n: usize, c: &mut Words) {
+/// `i` of lane `l`.
+fn decode<const N: usize>(codec: Codec, f: &BufFormat, w: &Words<N>, c: &mut Words<N>) {
     match codec {
         Codec::Rgba8Unorm => {
             let t = unorm8_table();
             for (i, col) in c.iter_mut().enumerate() {
-                for l in 0..n {
+                for l in 0..N {
                     col[l] = t[(w[0][l] >> (8 * i) & 0xff) as usize];
                 }
             }
@@ -113,14 +114,15 @@ fn decode(codec: Codec, f: &BufFormat, w: &Words, n: usize, c: &mut Words) {
         Codec::Rgba16Float => {
             let t = f16_table();
             for (i, col) in c.iter_mut().enumerate() {
-                for l in 0..n {
+                for l in 0..N {
                     col[l] = t[(w[i / 2][l] >> (16 * (i % 2)) & 0xffff) as usize];
                 }
             }
         }
         Codec::General => {
-            for l in 0..n {
-                let b: [u8; 16] = bytemuck_words([w[0][l], w[1][l], w[2][l], w[3][l]]);
+            for l in 0..N {
+                let b = (w[0][l] as u128 | (w[1][l] as u128) << 32 | (w[2][l] as u128) << 64 | (w[3][l] as u128) << 96)
+                    .to_le_bytes();
                 let raw = f.unpack(&b);
                 for i in 0..f.comps as usize {
                     c[i][l] = f.load32(i, raw[i]);
@@ -130,30 +132,33 @@ fn decode(codec: Codec, f: &BufFormat, w: &Words, n: usize, c: &mut Words) {
     }
 }
 
-/// Four dwords as their 16 little-endian bytes.
-fn bytemuck_words(d: [u32; 4]) -> [u8; 16] {
-    (d[0] as u128 | (d[1] as u128) << 32 | (d[2] as u128) << 64 | (d[3] as u128) << 96).to_le_bytes()
-}
-
 /// `store32` for 8-bit UNORM, without the dispatch on the format (the same arithmetic).
 #[inline(always)]
+#[allow(clippy::manual_clamp)] // `clamp` keeps NaN; `max` is what turns it into 0
 fn unorm8(v: u32) -> u32 {
-    let f = f32::from_bits(v) as f64;
-    let f = if f.is_nan() { 0.0 } else { f };
-    (f.clamp(0.0, 1.0) * 255.0).round_ties_even() as u32
+    // `max` takes the non-NaN operand: NaN becomes 0 as in `store32`, and the clamp is
+    // the same for every other value. The product is exact in f64 (24 + 8 bits), and
+    // adding 2^52 rounds it to an integer, ties to even, in the low mantissa bits: the
+    // same as `round_ties_even`, without a conversion that does not vectorise (checked
+    // for every u32).
+    let x = (f32::from_bits(v) as f64).max(0.0).min(1.0) * 255.0;
+    ((x + (1u64 << 52) as f64).to_bits() & 0xff) as u32
 }
 
-/// The texels' dwords for memory components `c` (after DST_SEL), for the first `n` lanes.
-fn encode(codec: Codec, f: &BufFormat, c: [&[u32; 64]; 4], n: usize, w: &mut Words) {
+/// The texels' dwords for memory components `c` (after DST_SEL).
+fn encode<const N: usize>(codec: Codec, f: &BufFormat, c: [&[u32; N]; 4], w: &mut Words<N>) {
     match codec {
         Codec::Rgba8Unorm => {
-            for l in 0..n {
-                w[0][l] = unorm8(c[0][l]) | unorm8(c[1][l]) << 8 | unorm8(c[2][l]) << 16 | unorm8(c[3][l]) << 24;
+            // A column at a time: each loop vectorises without shuffles between lanes.
+            for (i, col) in c.iter().enumerate() {
+                for l in 0..N {
+                    w[0][l] |= unorm8(col[l]) << (8 * i);
+                }
             }
         }
         Codec::Raw32 => (0..f.comps as usize).for_each(|k| w[k] = *c[k]),
         Codec::Rgba16Float | Codec::General => {
-            for l in 0..n {
+            for l in 0..N {
                 let raw = std::array::from_fn(|k| if k < f.comps as usize { f.store32(k, c[k][l]) } else { 0 });
                 let b = u128::from_le_bytes(f.pack(raw));
                 for (k, col) in w.iter_mut().enumerate() {
@@ -165,8 +170,8 @@ fn encode(codec: Codec, f: &BufFormat, c: [&[u32; 64]; 4], n: usize, w: &mut Wor
 }
 
 /// The lanes' texel offsets from the T#'s base and the mask of lanes in range.
-struct Lanes {
-    off: [u64; 64],
+struct Lanes<const N: usize> {
+    off: [u64; N],
     inside: u64,
 }
 
@@ -184,8 +189,23 @@ impl Wave {
         if inst.imm & mimg::D16 != 0 {
             return false;
         }
+        if self.lanes == 32 {
+            self.image_fast_n::<32>(inst, ctx, t, f, store)
+        } else {
+            self.image_fast_n::<64>(inst, ctx, t, f, store)
+        }
+    }
+
+    fn image_fast_n<const N: usize>(
+        &mut self,
+        inst: &Inst,
+        ctx: &mut Ctx,
+        t: &ImageResource,
+        f: BufFormat,
+        store: bool,
+    ) -> bool {
         let exec = self.exec();
-        let lanes = self.texel_lanes(inst, t, f.bytes as u32, exec);
+        let lanes = self.texel_lanes::<N>(inst, t, f.bytes as u32, exec);
         if lanes.inside == 0 {
             return false;
         }
@@ -202,30 +222,40 @@ impl Wave {
         true
     }
 
+    /// Address component `k` of the first `N` lanes, as [`Wave::mimg_coord`] reads it but
+    /// without copying a whole 64-lane register.
+    fn coord_n<const N: usize>(&self, inst: &Inst, k: usize) -> [u32; N] {
+        let a16 = inst.imm & mimg::A16 != 0;
+        let Some(r) = super::image::mimg_addr_reg(inst, if a16 { k / 2 } else { k }) else { return [0; N] };
+        // A register past the allocation reads as v0 (`Wave::vmem_src`).
+        let r = if self.vgprs_in_range(r, 1) { r } else { 0 };
+        let v = self.v(r as usize);
+        let shift = if a16 { 16 * (k % 2) } else { 0 };
+        let mask = if a16 { 0xffff } else { u32::MAX };
+        std::array::from_fn(|l| v[l] >> shift & mask)
+    }
+
     /// Per active lane: the level, the range check and the texel's offset (as
     /// `image.rs`'s `texel_offset`), with each level's layout computed once.
-    fn texel_lanes(&self, inst: &Inst, t: &ImageResource, elem: u32, exec: u64) -> Lanes {
+    fn texel_lanes<const N: usize>(&self, inst: &Inst, t: &ImageResource, elem: u32, exec: u64) -> Lanes<N> {
         let dim = (inst.imm >> mimg::DIM_SHIFT & 7) as usize;
         let ncoords = super::image::COORDS.get(dim).copied().unwrap_or(0);
-        let coord = |k: usize| if k < ncoords { self.mimg_coord(inst, k) } else { [0; 64] };
+        let coord = |k: usize| if k < ncoords { self.coord_n::<N>(inst, k) } else { [0; N] };
         let c = [coord(0), coord(1), coord(2)];
         let mut levels = Levels { t, elem, cache: [None; 16] };
-        let mut out = Lanes { off: [0; 64], inside: 0 };
+        let mut out = Lanes { off: [0; N], inside: 0 };
         if !matches!(inst.op, Op::IMAGE_LOAD_MIP | Op::IMAGE_STORE_MIP) {
-            // Every lane addresses BASE_LEVEL: one layout, and a loop without branches.
+            // Every lane addresses BASE_LEVEL: one layout, and loops without branches.
             if let Some(lv) = levels.get(t.base_level as u64) {
-                for l in 0..self.lanes {
-                    let (off, inside) = locate(t, &lv, elem, [c[0][l], c[1][l], c[2][l]]);
-                    out.off[l] = off;
-                    out.inside |= ((inside && exec >> l & 1 != 0) as u64) << l;
-                }
+                locate_all(t, &lv, elem, &c, &mut out);
+                out.inside &= exec;
             }
             return out;
         }
-        let mip = self.mimg_coord(inst, ncoords);
-        for l in (0..self.lanes).filter(|&l| exec >> l & 1 != 0) {
+        let mip = self.coord_n::<N>(inst, ncoords);
+        for l in (0..N).filter(|&l| exec >> l & 1 != 0) {
             let Some(lv) = levels.get(t.base_level as u64 + mip[l] as u64) else { continue };
-            let (off, inside) = locate(t, &lv, elem, [c[0][l], c[1][l], c[2][l]]);
+            let (off, inside) = locate(t, &lv, elem, at(&c, l));
             out.off[l] = off;
             out.inside |= (inside as u64) << l;
         }
@@ -238,35 +268,41 @@ impl Wave {
     /// # Safety
     /// `host` maps every inside lane's texel at `off - lo`.
     #[allow(clippy::too_many_arguments)] // the instruction, its texels and their mapping
-    unsafe fn fast_load(
+    unsafe fn fast_load<const N: usize>(
         &mut self,
         inst: &Inst,
         t: &ImageResource,
         f: &BufFormat,
-        lanes: &Lanes,
+        lanes: &Lanes<N>,
         host: *mut u8,
         lo: u64,
         exec: u64,
     ) {
-        let n = self.lanes;
-        let mut w = [[0u32; 64]; 4];
+        let mut w = [[0u32; N]; 4];
         // SAFETY: per the contract.
         unsafe { gather(f.bytes as usize, lanes, host, lo, &mut w) };
-        let mut c = [[0u32; 64]; 4];
-        decode(codec(f), f, &w, n, &mut c);
+        let mut c = [[0u32; N]; 4];
+        decode(codec(f), f, &w, &mut c);
         let dmask = (inst.imm & mimg::DMASK) as u32;
         let (swz, one) = (swizzle(t), f.one(false));
         for (j, i) in (0..4).filter(|i| dmask >> i & 1 != 0).enumerate() {
-            let mut out = [0u32; 64];
-            for l in 0..n {
-                let v = match swz[i] {
-                    k @ 0..=3 => c[k][l],
-                    4 => one,
-                    _ => 0,
-                };
-                out[l] = if lanes.inside >> l & 1 != 0 { v } else { 0 };
-            }
-            self.vdst(&self.reg_plus(&inst.dst, j), &out, exec);
+            let col = |l: usize| match swz[i] {
+                k @ 0..=3 => c[k][l],
+                4 => one,
+                _ => 0,
+            };
+            let vals: [u32; N] = std::array::from_fn(|l| if lanes.inside >> l & 1 != 0 { col(l) } else { 0 });
+            self.write_lanes(&self.reg_plus(&inst.dst, j), &vals, exec);
+        }
+    }
+
+    /// `Wave::vdst` for `N` lanes: the lanes in `exec` of VGPR `op` take `vals`.
+    fn write_lanes<const N: usize>(&mut self, op: &Operand, vals: &[u32; N], exec: u64) {
+        let Operand::Vgpr(r) = *op else { return };
+        let d = &mut self.v_mut(r as usize)[..N];
+        for l in 0..N {
+            // A select rather than a branch: the loop becomes blends.
+            d[l] = if exec >> l & 1 != 0 { vals[l] } else { d[l] };
         }
     }
 
@@ -275,17 +311,26 @@ impl Wave {
     ///
     /// # Safety
     /// As [`Self::fast_load`].
-    unsafe fn fast_store(&self, inst: &Inst, t: &ImageResource, f: &BufFormat, lanes: &Lanes, host: *mut u8, lo: u64) {
+    unsafe fn fast_store<const N: usize>(
+        &self,
+        inst: &Inst,
+        t: &ImageResource,
+        f: &BufFormat,
+        lanes: &Lanes<N>,
+        host: *mut u8,
+        lo: u64,
+    ) {
         let dmask = (inst.imm & mimg::DMASK) as u32;
         // The data's components X, Y, Z, W, then 1 and 0, as columns.
-        let mut src = [[0u32; 64]; 6];
+        let mut src = [[0u32; N]; 6];
         for (j, i) in (0..4).filter(|i| dmask >> i & 1 != 0).enumerate() {
-            src[i] = self.vmem_src(&self.reg_plus(&inst.dst, j));
+            let v = self.vmem_src(&self.reg_plus(&inst.dst, j));
+            src[i].copy_from_slice(&v[..N]);
         }
-        src[4] = [f.one(false); 64];
+        src[4] = [f.one(false); N];
         let swz = swizzle(t);
-        let mut w = [[0u32; 64]; 4];
-        encode(codec(f), f, swz.map(|k| &src[k]), self.lanes, &mut w);
+        let mut w = [[0u32; N]; 4];
+        encode(codec(f), f, swz.map(|k| &src[k]), &mut w);
         // SAFETY: per the contract.
         unsafe { scatter(f.bytes as usize, lanes, host, lo, &w) };
     }
@@ -295,7 +340,7 @@ impl Wave {
 ///
 /// # Safety
 /// `host` maps every inside lane's texel at `off - lo`.
-unsafe fn gather(bytes: usize, lanes: &Lanes, host: *mut u8, lo: u64, w: &mut Words) {
+unsafe fn gather<const N: usize>(bytes: usize, lanes: &Lanes<N>, host: *mut u8, lo: u64, w: &mut Words<N>) {
     let mut m = lanes.inside;
     while m != 0 {
         let l = m.trailing_zeros() as usize;
@@ -322,7 +367,7 @@ unsafe fn gather(bytes: usize, lanes: &Lanes, host: *mut u8, lo: u64, w: &mut Wo
 ///
 /// # Safety
 /// As [`gather`].
-unsafe fn scatter(bytes: usize, lanes: &Lanes, host: *mut u8, lo: u64, w: &Words) {
+unsafe fn scatter<const N: usize>(bytes: usize, lanes: &Lanes<N>, host: *mut u8, lo: u64, w: &Words<N>) {
     let mut m = lanes.inside;
     while m != 0 {
         let l = m.trailing_zeros() as usize;
@@ -356,10 +401,22 @@ fn swizzle(t: &ImageResource) -> [usize; 4] {
 /// or the slice) in level `lv`, and whether it is in range (see `image.rs`'s notes).
 #[inline(always)]
 fn locate(t: &ImageResource, lv: &Level, elem: u32, c: [u32; 3]) -> (u64, bool) {
+    match t.kind {
+        img_type::IMG_1D => locate_kind::<{ img_type::IMG_1D }>(t, lv, elem, c),
+        img_type::IMG_2D => locate_kind::<{ img_type::IMG_2D }>(t, lv, elem, c),
+        img_type::IMG_3D => locate_kind::<{ img_type::IMG_3D }>(t, lv, elem, c),
+        img_type::IMG_1D_ARRAY => locate_kind::<{ img_type::IMG_1D_ARRAY }>(t, lv, elem, c),
+        _ => locate_kind::<{ img_type::IMG_2D_ARRAY }>(t, lv, elem, c),
+    }
+}
+
+/// [`locate`] for a T# of TYPE `K` (CUBE as 2D_ARRAY).
+#[inline(always)]
+fn locate_kind<const K: u32>(t: &ImageResource, lv: &Level, elem: u32, c: [u32; 3]) -> (u64, bool) {
     let [w, h, d] = lv.ext;
     let [x, y, z] = c;
     let base = t.base_array as u64;
-    let (y, slice, inside) = match t.kind {
+    let (y, slice, inside) = match K {
         img_type::IMG_1D => (0, 0, x < w),
         img_type::IMG_2D => (y, 0, x < w && y < h),
         img_type::IMG_3D => (y, z as u64, x < w && y < h && z < d),
@@ -369,8 +426,39 @@ fn locate(t: &ImageResource, lv: &Level, elem: u32, c: [u32; 3]) -> (u64, bool) 
     (slice * lv.slice + lv.offset + y as u64 * lv.row + x as u64 * elem as u64, inside)
 }
 
+/// [`locate`] for every lane at one level, a loop per TYPE (each vectorises).
+fn locate_all<const N: usize>(t: &ImageResource, lv: &Level, elem: u32, c: &[[u32; N]; 3], out: &mut Lanes<N>) {
+    let mut ok = [false; N];
+    match t.kind {
+        img_type::IMG_1D => fill(out, &mut ok, |l| locate_kind::<{ img_type::IMG_1D }>(t, lv, elem, at(c, l))),
+        img_type::IMG_2D => fill(out, &mut ok, |l| locate_kind::<{ img_type::IMG_2D }>(t, lv, elem, at(c, l))),
+        img_type::IMG_3D => fill(out, &mut ok, |l| locate_kind::<{ img_type::IMG_3D }>(t, lv, elem, at(c, l))),
+        img_type::IMG_1D_ARRAY => {
+            fill(out, &mut ok, |l| locate_kind::<{ img_type::IMG_1D_ARRAY }>(t, lv, elem, at(c, l)))
+        }
+        _ => fill(out, &mut ok, |l| locate_kind::<{ img_type::IMG_2D_ARRAY }>(t, lv, elem, at(c, l))),
+    }
+    for (l, &k) in ok.iter().enumerate() {
+        out.inside |= (k as u64) << l;
+    }
+}
+
+/// Lane `l`'s coordinates.
+#[inline(always)]
+fn at<const N: usize>(c: &[[u32; N]; 3], l: usize) -> [u32; 3] {
+    [c[0][l], c[1][l], c[2][l]]
+}
+
+/// Fills every lane's offset and range bit from `f`.
+#[inline(always)]
+fn fill<const N: usize>(out: &mut Lanes<N>, ok: &mut [bool; N], f: impl Fn(usize) -> (u64, bool)) {
+    for l in 0..N {
+        (out.off[l], ok[l]) = f(l);
+    }
+}
+
 /// The smallest and largest offset of the lanes in range (at least one).
-fn span(lanes: &Lanes) -> (u64, u64) {
+fn span<const N: usize>(lanes: &Lanes<N>) -> (u64, u64) {
     let (mut lo, mut hi) = (u64::MAX, 0);
     for (l, &a) in lanes.off.iter().enumerate() {
         let on = lanes.inside >> l & 1 != 0;
