@@ -78,6 +78,7 @@
 
 use super::buffer::pick;
 use super::flat::AtomicArgs;
+use super::imgfast::{remember, Accepted};
 use super::vmem::atomic_op;
 use super::{unsupported, Ctx, FaultKind, Wave};
 use crate::format::BufFormat;
@@ -232,9 +233,14 @@ pub(super) fn mimg_addr_reg(inst: &Inst, k: usize) -> Option<u16> {
 impl Wave {
     /// The T# in the eight SGPRs starting at `op` (4-aligned: the low bits are ignored).
     pub(super) fn tsharp(&self, op: &Operand) -> ImageResource {
-        let Operand::Sgpr(i) = *op else { return ImageResource::default() };
+        self.tsharp_raw(op).map_or_else(ImageResource::default, ImageResource::decode)
+    }
+
+    /// The words of [`Self::tsharp`], `None` when `op` is not an SGPR.
+    pub(super) fn tsharp_raw(&self, op: &Operand) -> Option<[u32; 8]> {
+        let Operand::Sgpr(i) = *op else { return None };
         let i = (i & !3) as usize;
-        ImageResource::decode(std::array::from_fn(|k| self.sget(i + k)))
+        Some(std::array::from_fn(|k| self.sget(i + k)))
     }
 
     /// The VGPR of address operand `k`: consecutive from VADDR, or with NSA VADDR and then
@@ -257,6 +263,9 @@ impl Wave {
 
     pub(super) fn mimg(&mut self, inst: &Inst, ctx: &mut Ctx) -> Result<(), FaultKind> {
         let kind = kind(inst);
+        if matches!(kind, Kind::Load | Kind::Store) && self.image_fast_recalled(inst, ctx, kind == Kind::Store) {
+            return Ok(());
+        }
         let dmask = (inst.imm & mimg::DMASK) as u32;
         let dim = (inst.imm >> mimg::DIM_SHIFT & 7) as u32;
         let d16 = inst.imm & mimg::D16 != 0;
@@ -290,8 +299,11 @@ impl Wave {
             return self.resinfo(&t, null, &mip_v, dmask, vdata, exec);
         }
         let fmt = if null { None } else { BufFormat::from_image(t.format) };
-        if let (Some(f), Kind::Load | Kind::Store) = (fmt, kind) {
-            if self.image_fast(inst, ctx, &t, f, kind == Kind::Store) {
+        if let (Some(f), Kind::Load | Kind::Store, Some(raw)) = (fmt, kind, self.tsharp_raw(&inst.src[1])) {
+            // Accepted: the checks above passed for this T#, opcode and DIM.
+            let a = Accepted::new(&t, f);
+            remember(inst, raw, a);
+            if self.image_fast(inst, ctx, &a, kind == Kind::Store) {
                 return Ok(());
             }
         }

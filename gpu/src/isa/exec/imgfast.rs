@@ -6,11 +6,12 @@
 //! range) it declines before touching the wave or memory, and the general path runs,
 //! which also reports faults at their exact address.
 
+use std::cell::RefCell;
 use std::sync::OnceLock;
 
 use super::{Ctx, Wave};
 use crate::format::{BufFormat, Num};
-use crate::isa::decode::{mimg, Inst, Operand};
+use crate::isa::decode::{mflag, mimg, Inst, Operand};
 use crate::isa::table::Op;
 use crate::rsrc::{img_type, sel, ImageResource};
 
@@ -43,6 +44,62 @@ impl Levels<'_> {
             Some(Level { ext: t.level_extent(level as u32), offset: l.offset, row: l.row_pitch, slice: l.slice_pitch })
         })
     }
+}
+
+/// A T# that `image.rs`'s checks accepted for a load or store of one opcode and DIM, with
+/// what the fast path needs of it.
+#[derive(Clone, Copy)]
+pub(super) struct Accepted {
+    t: ImageResource,
+    f: BufFormat,
+    /// BASE_LEVEL's layout.
+    base: Option<Level>,
+}
+
+/// What the checks of a T# depend on: its words, the opcode and the DIM.
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct Key {
+    raw: [u32; 8],
+    op: Op,
+    dim: u32,
+}
+
+/// T#s accepted lately on this thread: decoding a T#, its checks and its level's layout
+/// cost more than a wave32 image load's data movement, and a program's image
+/// instructions use few T#s. The entries are pure functions of their keys, so they
+/// stay valid across waves and dispatches.
+struct Recent {
+    entries: [Option<(Key, Accepted)>; 4],
+    next: usize,
+}
+
+thread_local! {
+    static RECENT: RefCell<Recent> = const { RefCell::new(Recent { entries: [None; 4], next: 0 }) };
+}
+
+impl Accepted {
+    pub(super) fn new(t: &ImageResource, f: BufFormat) -> Accepted {
+        let mut levels = Levels { t, elem: f.bytes as u32, cache: [None; 16] };
+        Accepted { t: *t, f, base: levels.get(t.base_level as u64) }
+    }
+}
+
+fn key(inst: &Inst, raw: [u32; 8]) -> Key {
+    Key { raw, op: inst.op, dim: (inst.imm >> mimg::DIM_SHIFT & 7) as u32 }
+}
+
+/// Notes that `a` was accepted for `inst` with T# words `raw`.
+pub(super) fn remember(inst: &Inst, raw: [u32; 8], a: Accepted) {
+    RECENT.with_borrow_mut(|r| {
+        let k = r.next;
+        r.entries[k] = Some((key(inst, raw), a));
+        r.next = (k + 1) % r.entries.len();
+    });
+}
+
+fn recall(inst: &Inst, raw: [u32; 8]) -> Option<Accepted> {
+    let k = key(inst, raw);
+    RECENT.with_borrow(|r| r.entries.iter().flatten().find(|e| e.0 == k).map(|e| e.1))
 }
 
 /// How a texel's components convert, chosen once per instruction.
@@ -91,6 +148,22 @@ fn f16_table() -> &'static [u32] {
         });
         (0..=u16::MAX as u32).map(|h| f.load32(0, h)).collect()
     })
+}
+
+/// One texel's components as `BufFormat::load32` gives them (0 past the format's), through
+/// the same tables as image loads: for sampling's taps.
+pub(super) fn load_texel(f: &BufFormat, b: &[u8; 16]) -> [u32; 4] {
+    let word = |k: usize| u32::from_le_bytes([b[4 * k], b[4 * k + 1], b[4 * k + 2], b[4 * k + 3]]);
+    let comps = f.comps as usize;
+    match codec(f) {
+        Codec::Rgba8Unorm => [0, 8, 16, 24].map(|s| unorm8_table()[(word(0) >> s & 0xff) as usize]),
+        Codec::Raw32 => std::array::from_fn(|k| if k < comps { word(k) } else { 0 }),
+        Codec::Rgba16Float => [0, 16, 32, 48].map(|s| f16_table()[((word(s / 32) >> (s % 32)) & 0xffff) as usize]),
+        Codec::General => {
+            let raw = f.unpack(b);
+            std::array::from_fn(|k| if k < comps { f.load32(k, raw[k]) } else { 0 })
+        }
+    }
 }
 
 /// Texel data per lane as columns: `w[k][l]` is dword `k` of lane `l`'s texel (the bytes
@@ -178,34 +251,35 @@ struct Lanes<const N: usize> {
 impl Wave {
     /// Executes an image load or store (`store`) on the non-null, accepted T# `t` of format
     /// `f` if the common case applies; `false` when it declined, having changed nothing.
-    pub(super) fn image_fast(
-        &mut self,
-        inst: &Inst,
-        ctx: &mut Ctx,
-        t: &ImageResource,
-        f: BufFormat,
-        store: bool,
-    ) -> bool {
-        if inst.imm & mimg::D16 != 0 {
+    pub(super) fn image_fast(&mut self, inst: &Inst, ctx: &mut Ctx, a: &Accepted, store: bool) -> bool {
+        if inst.imm & mimg::D16 != 0 || !matches!(inst.dst, Operand::Vgpr(_)) {
             return false;
         }
         if self.lanes == 32 {
-            self.image_fast_n::<32>(inst, ctx, t, f, store)
+            self.image_fast_n::<32>(inst, ctx, a, store)
         } else {
-            self.image_fast_n::<64>(inst, ctx, t, f, store)
+            self.image_fast_n::<64>(inst, ctx, a, store)
         }
     }
 
-    fn image_fast_n<const N: usize>(
-        &mut self,
-        inst: &Inst,
-        ctx: &mut Ctx,
-        t: &ImageResource,
-        f: BufFormat,
-        store: bool,
-    ) -> bool {
+    /// [`Self::image_fast`] for a T# accepted before (see [`Recent`]), `false` when its
+    /// words are not among those or the fast path declines. A load whose registers lie
+    /// past the allocation is left to the general path, which drops it.
+    pub(super) fn image_fast_recalled(&mut self, inst: &Inst, ctx: &mut Ctx, store: bool) -> bool {
+        let Some(raw) = self.tsharp_raw(&inst.src[1]) else { return false };
+        let Some(a) = recall(inst, raw) else { return false };
+        let Operand::Vgpr(vdata) = inst.dst else { return false };
+        let regs = (inst.imm & mimg::DMASK).count_ones() + (inst.flags & mflag::TFE != 0) as u32;
+        if !store && !self.vgprs_in_range(vdata, regs) {
+            return false;
+        }
+        self.image_fast(inst, ctx, &a, store)
+    }
+
+    fn image_fast_n<const N: usize>(&mut self, inst: &Inst, ctx: &mut Ctx, a: &Accepted, store: bool) -> bool {
+        let (t, f) = (&a.t, a.f);
         let exec = self.exec();
-        let lanes = self.texel_lanes::<N>(inst, t, f.bytes as u32, exec);
+        let lanes = self.texel_lanes::<N>(inst, a, exec);
         if lanes.inside == 0 {
             return false;
         }
@@ -227,17 +301,30 @@ impl Wave {
     fn coord_n<const N: usize>(&self, inst: &Inst, k: usize) -> [u32; N] {
         let a16 = inst.imm & mimg::A16 != 0;
         let Some(r) = super::image::mimg_addr_reg(inst, if a16 { k / 2 } else { k }) else { return [0; N] };
-        // A register past the allocation reads as v0 (`Wave::vmem_src`).
+        let mut out = self.vgpr_n::<N>(r);
+        if a16 {
+            let shift = 16 * (k % 2);
+            for x in &mut out {
+                *x = *x >> shift & 0xffff;
+            }
+        }
+        out
+    }
+
+    /// VGPR `r`'s first `N` lanes, v0's when `r` is past the allocation (as
+    /// [`Wave::vmem_src`]).
+    fn vgpr_n<const N: usize>(&self, r: u16) -> [u32; N] {
         let r = if self.vgprs_in_range(r, 1) { r } else { 0 };
-        let v = self.v(r as usize);
-        let shift = if a16 { 16 * (k % 2) } else { 0 };
-        let mask = if a16 { 0xffff } else { u32::MAX };
-        std::array::from_fn(|l| v[l] >> shift & mask)
+        let mut out = [0; N];
+        // (Loops and copies rather than `array::from_fn`, which is not inlined here.)
+        out.copy_from_slice(&self.v(r as usize)[..N]);
+        out
     }
 
     /// Per active lane: the level, the range check and the texel's offset (as
     /// `image.rs`'s `texel_offset`), with each level's layout computed once.
-    fn texel_lanes<const N: usize>(&self, inst: &Inst, t: &ImageResource, elem: u32, exec: u64) -> Lanes<N> {
+    fn texel_lanes<const N: usize>(&self, inst: &Inst, a: &Accepted, exec: u64) -> Lanes<N> {
+        let (t, elem) = (&a.t, a.f.bytes as u32);
         let dim = (inst.imm >> mimg::DIM_SHIFT & 7) as usize;
         let ncoords = super::image::COORDS.get(dim).copied().unwrap_or(0);
         let coord = |k: usize| if k < ncoords { self.coord_n::<N>(inst, k) } else { [0; N] };
@@ -246,7 +333,7 @@ impl Wave {
         let mut out = Lanes { off: [0; N], inside: 0 };
         if !matches!(inst.op, Op::IMAGE_LOAD_MIP | Op::IMAGE_STORE_MIP) {
             // Every lane addresses BASE_LEVEL: one layout, and loops without branches.
-            if let Some(lv) = levels.get(t.base_level as u64) {
+            if let Some(lv) = a.base {
                 locate_all(t, &lv, elem, &c, &mut out);
                 out.inside &= exec;
             }
@@ -285,13 +372,18 @@ impl Wave {
         decode(codec(f), f, &w, &mut c);
         let dmask = (inst.imm & mimg::DMASK) as u32;
         let (swz, one) = (swizzle(t), f.one(false));
+        let ones = [one; N];
+        let zeros = [0; N];
         for (j, i) in (0..4).filter(|i| dmask >> i & 1 != 0).enumerate() {
-            let col = |l: usize| match swz[i] {
-                k @ 0..=3 => c[k][l],
-                4 => one,
-                _ => 0,
+            let col = match swz[i] {
+                k @ 0..=3 => &c[k],
+                4 => &ones,
+                _ => &zeros,
             };
-            let vals: [u32; N] = std::array::from_fn(|l| if lanes.inside >> l & 1 != 0 { col(l) } else { 0 });
+            let mut vals = [0u32; N];
+            for l in 0..N {
+                vals[l] = if lanes.inside >> l & 1 != 0 { col[l] } else { 0 };
+            }
             self.write_lanes(&self.reg_plus(&inst.dst, j), &vals, exec);
         }
     }
@@ -323,9 +415,9 @@ impl Wave {
         let dmask = (inst.imm & mimg::DMASK) as u32;
         // The data's components X, Y, Z, W, then 1 and 0, as columns.
         let mut src = [[0u32; N]; 6];
+        let Operand::Vgpr(vdata) = inst.dst else { return };
         for (j, i) in (0..4).filter(|i| dmask >> i & 1 != 0).enumerate() {
-            let v = self.vmem_src(&self.reg_plus(&inst.dst, j));
-            src[i].copy_from_slice(&v[..N]);
+            src[i] = self.vgpr_n::<N>(vdata.wrapping_add(j as u16));
         }
         src[4] = [f.one(false); N];
         let swz = swizzle(t);
