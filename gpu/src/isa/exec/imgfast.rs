@@ -505,6 +505,13 @@ fn locate(t: &ImageResource, lv: &Level, elem: u32, c: [u32; 3]) -> (u64, bool) 
 /// [`locate`] for a T# of TYPE `K` (CUBE as 2D_ARRAY).
 #[inline(always)]
 fn locate_kind<const K: u32>(t: &ImageResource, lv: &Level, elem: u32, c: [u32; 3]) -> (u64, bool) {
+    locate_in::<K, false>(t, lv, elem, c)
+}
+
+/// [`locate_kind`]; `NARROW` when the row and slice pitches are below 2^32, which lets the
+/// multiplications be 32 × 32 → 64 bits (one vector instruction, not a 64-bit emulation).
+#[inline(always)]
+fn locate_in<const K: u32, const NARROW: bool>(t: &ImageResource, lv: &Level, elem: u32, c: [u32; 3]) -> (u64, bool) {
     let [w, h, d] = lv.ext;
     let [x, y, z] = c;
     let base = t.base_array as u64;
@@ -515,23 +522,44 @@ fn locate_kind<const K: u32>(t: &ImageResource, lv: &Level, elem: u32, c: [u32; 
         img_type::IMG_1D_ARRAY => (0, base + y as u64, x < w && base + y as u64 <= t.depth as u64),
         _ => (y, base + z as u64, x < w && y < h && base + z as u64 <= t.depth as u64),
     };
-    (slice * lv.slice + lv.offset + y as u64 * lv.row + x as u64 * elem as u64, inside)
+    let (row, pitch) = if NARROW { (lv.row as u32 as u64, lv.slice as u32 as u64) } else { (lv.row, lv.slice) };
+    let slice = if NARROW { slice as u32 as u64 } else { slice };
+    // Lanes out of range compute an offset too (the loops have no branches): wrapping, as
+    // their coordinates are arbitrary; an inside lane's offset does not wrap.
+    let off = slice.wrapping_mul(pitch).wrapping_add(lv.offset).wrapping_add((y as u64).wrapping_mul(row));
+    (off.wrapping_add(x as u64 * elem as u64), inside)
 }
 
 /// [`locate`] for every lane at one level, a loop per TYPE (each vectorises).
 fn locate_all<const N: usize>(t: &ImageResource, lv: &Level, elem: u32, c: &[[u32; N]; 3], out: &mut Lanes<N>) {
     let mut ok = [false; N];
     match t.kind {
-        img_type::IMG_1D => fill(out, &mut ok, |l| locate_kind::<{ img_type::IMG_1D }>(t, lv, elem, at(c, l))),
-        img_type::IMG_2D => fill(out, &mut ok, |l| locate_kind::<{ img_type::IMG_2D }>(t, lv, elem, at(c, l))),
-        img_type::IMG_3D => fill(out, &mut ok, |l| locate_kind::<{ img_type::IMG_3D }>(t, lv, elem, at(c, l))),
-        img_type::IMG_1D_ARRAY => {
-            fill(out, &mut ok, |l| locate_kind::<{ img_type::IMG_1D_ARRAY }>(t, lv, elem, at(c, l)))
-        }
-        _ => fill(out, &mut ok, |l| locate_kind::<{ img_type::IMG_2D_ARRAY }>(t, lv, elem, at(c, l))),
+        img_type::IMG_1D => locate_loop::<N, { img_type::IMG_1D }>(t, lv, elem, c, out, &mut ok),
+        img_type::IMG_2D => locate_loop::<N, { img_type::IMG_2D }>(t, lv, elem, c, out, &mut ok),
+        img_type::IMG_3D => locate_loop::<N, { img_type::IMG_3D }>(t, lv, elem, c, out, &mut ok),
+        img_type::IMG_1D_ARRAY => locate_loop::<N, { img_type::IMG_1D_ARRAY }>(t, lv, elem, c, out, &mut ok),
+        _ => locate_loop::<N, { img_type::IMG_2D_ARRAY }>(t, lv, elem, c, out, &mut ok),
     }
     for (l, &k) in ok.iter().enumerate() {
         out.inside |= (k as u64) << l;
+    }
+}
+
+/// [`locate_all`] for TYPE `K`: narrow arithmetic where the pitches allow it (a slice
+/// index is below 2^13, so `slice * pitch` fits as well).
+#[inline(always)]
+fn locate_loop<const N: usize, const K: u32>(
+    t: &ImageResource,
+    lv: &Level,
+    elem: u32,
+    c: &[[u32; N]; 3],
+    out: &mut Lanes<N>,
+    ok: &mut [bool; N],
+) {
+    if lv.row <= u32::MAX as u64 && lv.slice <= u32::MAX as u64 {
+        fill(out, ok, |l| locate_in::<K, true>(t, lv, elem, at(c, l)));
+    } else {
+        fill(out, ok, |l| locate_in::<K, false>(t, lv, elem, at(c, l)));
     }
 }
 
