@@ -52,10 +52,24 @@ const DIMS: [(&str, u32, &str); 6] = [
 /// image_load_mip of every dim, R32_UINT texels holding their own (x, y, slice, level):
 /// every level of a 3-level image, the view's levels (BASE_LEVEL 1) and layers
 /// (BASE_ARRAY 1, DEPTH = the last layer), and coordinates past each bound, which load 0.
+/// Also image_load (every lane at BASE_LEVEL), and both in wave64.
 #[test]
 fn image_load_mip_every_dim_level_and_layer() {
+    for (mip_form, wave64) in [(true, false), (false, false), (true, true), (false, true)] {
+        load_every_dim(mip_form, wave64);
+    }
+}
+
+fn load_every_dim(mip_form: bool, wave64: bool) {
     let mut rng = Rng(7);
+    let lanes = if wave64 { 64 } else { 32 };
     for (dim, kind, vaddr) in DIMS {
+        // Without the mip operand, one address VGPR fewer.
+        let vaddr = match (mip_form, vaddr) {
+            (true, v) => v.to_string(),
+            (false, "v[0:1]") => "v0".to_string(),
+            (false, v) => v.replace(&v[4..5], &(v[4..5].parse::<u32>().unwrap_or(1) - 1).to_string()),
+        };
         let (w, h) = (37, if matches!(kind, img_type::IMG_1D | img_type::IMG_1D_ARRAY) { 1 } else { 9 });
         let slices = match kind {
             img_type::IMG_3D => 5,
@@ -90,8 +104,8 @@ fn image_load_mip_every_dim_level_and_layer() {
         }
         let mut inputs = Vec::new();
         let mut want = Vec::new();
-        for l in 0..32 {
-            let mip = rng.next() % 3; // 2 is past LAST_LEVEL - BASE_LEVEL... level 3 is out
+        for l in 0..lanes {
+            let mip = if mip_form { rng.next() % 3 } else { 0 }; // 2 is past LAST_LEVEL - BASE_LEVEL... level 3 is out
             let level = 1 + mip;
             let (lw, lh) = ((w >> level.min(2)).max(1), (h >> level.min(2)).max(1));
             let ld = (slices >> level.min(2)).max(1);
@@ -116,15 +130,17 @@ fn image_load_mip_every_dim_level_and_layer() {
                 _ => [x, y, s, mip],
             });
         }
+        let op = if mip_form { "image_load_mip" } else { "image_load" };
         let body = format!(
             "{}
-             image_load_mip v4, {vaddr}, s[12:19] dmask:0x1 dim:SQ_RSRC_IMG_{dim} unorm
+             {op} v4, {vaddr}, s[12:19] dmask:0x1 dim:SQ_RSRC_IMG_{dim} unorm
              s_waitcnt vmcnt(0)",
             tsharp(&t)
         );
-        let (out, _) = run(&body, &inputs, mem);
-        for l in 0..32 {
-            assert_eq!(out.v[l][0], want[l], "{dim} lane {l} input {:?}", inputs[l]);
+        let env = WaveEnv { mem, ..WaveEnv::default() };
+        let (out, _) = common::run_wave_env(&body, &inputs, wave64, &env);
+        for l in 0..lanes {
+            assert_eq!(out.v[l][0], want[l], "{op} {dim} wave64 {wave64} lane {l} input {:?}", inputs[l]);
         }
     }
 }
@@ -227,14 +243,22 @@ fn image_load_formats_dmask_and_dst_sel() {
 /// image_load_mip reads back what was stored.
 #[test]
 fn image_store_mip_round_trip_and_out_of_range_dropped() {
+    store_round_trip(false);
+    store_round_trip(true);
+}
+
+fn store_round_trip(wave64: bool) {
     let (w, h, layers, levels) = (21u32, 6u32, 3u32, 3u32);
+    let lanes = if wave64 { 64 } else { 32 };
+    // The lane number: v_mbcnt_hi adds the low half's lanes in wave64.
+    let mbcnt_hi = if wave64 { "v_mbcnt_hi_u32_b32 v10, -1, v10" } else { "" };
     for (format, bpe, dmask) in [(27u32, 4u32, 0x3u32), (63, 16, 0x3)] {
         let t = t_of(img_type::IMG_2D_ARRAY, format, w, h, layers - 1, levels);
         let bytes = IMG_OFF as usize + model_offset(w, h, levels, bpe, 0, 0, layers, 0);
         let mem0 = vec![0x5555_5555u32; bytes / 4];
         let mut want = mem0.clone();
         let mut inputs = Vec::new();
-        for l in 0..32u32 {
+        for l in 0..lanes as u32 {
             let m = l % 4; // level 3 is past the last
             let (lw, lh) = ((w >> m.min(2)).max(1), (h >> m.min(2)).max(1));
             let (x, y, s) = ((l * 5) % (lw + 1), (l / 3) % lh, l % (layers + 1));
@@ -253,6 +277,7 @@ fn image_store_mip_round_trip_and_out_of_range_dropped() {
         let body = format!(
             "{}
              v_mbcnt_lo_u32_b32 v10, -1, 0
+             {mbcnt_hi}
              v_mul_u32_u24 v4, 0x3e8, v10
              v_add_nc_u32 v4, 0x10000, v4
              v_mul_u32_u24 v5, 3, v10
@@ -262,9 +287,10 @@ fn image_store_mip_round_trip_and_out_of_range_dropped() {
              s_waitcnt vmcnt(0)",
             tsharp(&t)
         );
-        let (out, mem) = run(&body, &inputs, mem0);
-        assert!(mem == want, "format {format}: stored bytes differ");
-        for l in 0..32 {
+        let env = WaveEnv { mem: mem0, ..WaveEnv::default() };
+        let (out, mem) = common::run_wave_env(&body, &inputs, wave64, &env);
+        assert!(mem == want, "format {format} wave64 {wave64}: stored bytes differ");
+        for l in 0..lanes {
             let [x, y, s, m] = inputs[l];
             let (lw, lh) = ((w >> m.min(2)).max(1), (h >> m.min(2)).max(1));
             let inside = m < levels && x < lw && y < lh && s < layers;
@@ -277,7 +303,7 @@ fn image_store_mip_round_trip_and_out_of_range_dropped() {
             } else {
                 [want[a], want[a + 1]]
             };
-            assert_eq!([out.v[l][4], out.v[l][5]], back, "format {format} lane {l} {:?}", inputs[l]);
+            assert_eq!([out.v[l][4], out.v[l][5]], back, "format {format} wave64 {wave64} lane {l} {:?}", inputs[l]);
         }
     }
 }

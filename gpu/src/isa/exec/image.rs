@@ -82,6 +82,7 @@
 
 use super::buffer::pick;
 use super::flat::AtomicArgs;
+use super::imgfast::{remember, Accepted};
 use super::vmem::atomic_op;
 use super::{unsupported, Ctx, FaultKind, Wave};
 use crate::format::BufFormat;
@@ -212,29 +213,41 @@ fn texel_offset(t: &ImageResource, elem: u32, c: [u32; 3], mip: u32) -> Option<u
     inside.then(|| t.texel_offset(elem, x, y, slice as u32, level)).flatten()
 }
 
+/// The VGPR of address operand `k` (see [`Wave::mimg_addr`]), `None` without a VGPR VADDR.
+pub(super) fn mimg_addr_reg(inst: &Inst, k: usize) -> Option<u16> {
+    let Operand::Vgpr(v) = inst.src[0] else { return None };
+    Some(match (inst.imm & mimg::NSA != 0, k) {
+        (false, _) => v.wrapping_add(k as u16),
+        (true, 0) => v,
+        (true, _) => (inst.ext >> (8 * (k - 1)) & 0xff) as u16,
+    })
+}
+
 impl Wave {
     /// The T# in the eight SGPRs starting at `op` (4-aligned: the low bits are ignored).
     pub(super) fn tsharp(&self, op: &Operand) -> ImageResource {
-        let Operand::Sgpr(i) = *op else { return ImageResource::default() };
+        self.tsharp_raw(op).map_or_else(ImageResource::default, ImageResource::decode)
+    }
+
+    /// The words of [`Self::tsharp`], `None` when `op` is not an SGPR.
+    pub(super) fn tsharp_raw(&self, op: &Operand) -> Option<[u32; 8]> {
+        let Operand::Sgpr(i) = *op else { return None };
         let i = (i & !3) as usize;
-        ImageResource::decode(std::array::from_fn(|k| self.sget(i + k)))
+        Some(std::array::from_fn(|k| self.sget(i + k)))
     }
 
     /// The VGPR of address operand `k`: consecutive from VADDR, or with NSA VADDR and then
     /// the NSA dword's bytes.
     pub(super) fn mimg_addr(&self, inst: &Inst, k: usize) -> [u32; 64] {
-        let Operand::Vgpr(v) = inst.src[0] else { return [0; 64] };
-        let r = match (inst.imm & mimg::NSA != 0, k) {
-            (false, _) => v.wrapping_add(k as u16),
-            (true, 0) => v,
-            (true, _) => (inst.ext >> (8 * (k - 1)) & 0xff) as u16,
-        };
-        self.vmem_src(&Operand::Vgpr(r))
+        match mimg_addr_reg(inst, k) {
+            Some(r) => self.vmem_src(&Operand::Vgpr(r)),
+            None => [0; 64],
+        }
     }
 
     /// Address component `k` (x, y, slice, mip in order). With A16 two components share an
     /// address VGPR, the first in bits 15:0 (RDNA3 ISA guide, "A16"); they are unsigned.
-    fn mimg_coord(&self, inst: &Inst, k: usize) -> [u32; 64] {
+    pub(super) fn mimg_coord(&self, inst: &Inst, k: usize) -> [u32; 64] {
         if inst.imm & mimg::A16 == 0 {
             return self.mimg_addr(inst, k);
         }
@@ -243,6 +256,9 @@ impl Wave {
 
     pub(super) fn mimg(&mut self, inst: &Inst, ctx: &mut Ctx) -> Result<(), FaultKind> {
         let kind = kind(inst);
+        if matches!(kind, Kind::Load | Kind::Store) && self.image_fast_recalled(inst, ctx, kind == Kind::Store) {
+            return Ok(());
+        }
         let dmask = (inst.imm & mimg::DMASK) as u32;
         let dim = (inst.imm >> mimg::DIM_SHIFT & 7) as u32;
         let d16 = inst.imm & mimg::D16 != 0;
@@ -276,6 +292,14 @@ impl Wave {
             return self.resinfo(&t, null, &mip_v, dmask, vdata, exec);
         }
         let fmt = if null { None } else { BufFormat::from_image(t.format) };
+        if let (Some(f), Kind::Load | Kind::Store, Some(raw)) = (fmt, kind, self.tsharp_raw(&inst.src[1])) {
+            // Accepted: the checks above passed for this T#, opcode and DIM.
+            let a = Accepted::new(&t, f);
+            remember(inst, raw, a);
+            if self.image_fast(inst, ctx, &a, kind == Kind::Store) {
+                return Ok(());
+            }
+        }
         let (addr, ok) = self.texel_addrs(inst, &t, fmt, dim);
         let elem = fmt.map_or(4, |f| f.bytes as u32);
         let npieces = elem.div_ceil(4) as usize;

@@ -21,6 +21,8 @@ pub(crate) mod fp;
 #[allow(clippy::needless_range_loop)]
 mod image;
 #[allow(clippy::needless_range_loop)]
+mod imgfast;
+#[allow(clippy::needless_range_loop)]
 mod lanes;
 #[allow(clippy::needless_range_loop)]
 mod packed;

@@ -70,7 +70,7 @@ use crate::isa::decode::{mimg, Inst, Operand};
 use crate::isa::table::Op;
 use crate::rsrc::{
     border_color, depth_compare, filter_mode, img_type, mip_filter, s6_8_to_lod_bias, tex_clamp, tex_filter,
-    u4_8_to_lod, ImageResource, SamplerResource,
+    u4_8_to_lod, ImageResource, LinearLevel, SamplerResource,
 };
 
 /// What an opcode's name says about its operands.
@@ -149,6 +149,9 @@ struct Env {
     q: u32,
     border: [u32; 4],
     cmp: bool,
+    /// Each level's layout and extent, computed once per instruction rather than per tap
+    /// (`None` where the linear layout does not cover the level).
+    levels: [Option<(LinearLevel, [u32; 3])>; 16],
 }
 
 /// Why softnavi does not execute this S# with this format and form, if it does not.
@@ -223,7 +226,8 @@ impl Env {
     /// The texel at integer coordinates `c` of `level` and `slice` (absolute), or the border
     /// colour: converted, sRGB decoded, then DST_SEL.
     fn texel(&self, ctx: &mut Ctx, level: u32, c: [i64; 3], slice: u32) -> Result<[u32; 4], FaultKind> {
-        let ext = self.t.level_extent(level);
+        let layout = self.levels.get(level as usize).copied().flatten();
+        let ext = layout.map_or_else(|| self.t.level_extent(level), |(_, ext)| ext);
         let mut xyz = [0u32; 3];
         for a in 0..axes(self.t.kind) {
             match wrap(self.s.clamp[a], c[a], ext[a] as i64) {
@@ -233,11 +237,16 @@ impl Env {
         }
         let slice = if self.t.kind == img_type::IMG_3D { xyz[2] } else { slice };
         let bpe = self.f.bytes as u32;
-        let Some(off) = self.t.texel_offset(bpe, xyz[0], xyz[1], slice, level) else { return Ok([0; 4]) };
+        let off = match layout {
+            Some((l, _)) => {
+                Some(slice as u64 * l.slice_pitch + l.offset + xyz[1] as u64 * l.row_pitch + xyz[0] as u64 * bpe as u64)
+            }
+            None => self.t.texel_offset(bpe, xyz[0], xyz[1], slice, level),
+        };
+        let Some(off) = off else { return Ok([0; 4]) };
         let mut buf = [0u8; 16];
         ctx.tlb.read(ctx.vm, self.t.base.wrapping_add(off), &mut buf[..bpe as usize])?;
-        let raw = self.f.unpack(&buf);
-        Ok(self.swizzle(std::array::from_fn(|i| self.f.load32(i, raw[i]))))
+        Ok(self.swizzle(super::imgfast::load_texel(&self.f, &buf)))
     }
 
     /// A texel's converted components (or the border colour's) as the shader sees them:
@@ -370,6 +379,10 @@ impl Wave {
             q: t.last_level.min(t.max_mip) - t.base_level,
             border,
             cmp: fm.compare,
+            levels: std::array::from_fn(|m| {
+                let m = m as u32;
+                (m <= t.max_mip).then(|| Some((t.linear_level(f.bytes as u32, m)?, t.level_extent(m)))).flatten()
+            }),
         };
         let lanes = self.sample_operands(inst, fm, dim);
         let grads = self.gradients(inst, fm, dim, &lanes);
