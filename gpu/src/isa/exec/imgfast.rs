@@ -252,7 +252,9 @@ impl Wave {
     /// Executes an image load or store (`store`) on the non-null, accepted T# `t` of format
     /// `f` if the common case applies; `false` when it declined, having changed nothing.
     pub(super) fn image_fast(&mut self, inst: &Inst, ctx: &mut Ctx, a: &Accepted, store: bool) -> bool {
-        if inst.imm & mimg::D16 != 0 || !matches!(inst.dst, Operand::Vgpr(_)) {
+        // Linear images only: swizzled ones address texels through `crate::addr`.
+        let linear = a.t.sw_mode == crate::rsrc::SW_LINEAR;
+        if !linear || inst.imm & mimg::D16 != 0 || !matches!(inst.dst, Operand::Vgpr(_)) {
             return false;
         }
         if self.lanes == 32 {

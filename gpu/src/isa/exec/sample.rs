@@ -381,7 +381,11 @@ impl Wave {
             cmp: fm.compare,
             levels: std::array::from_fn(|m| {
                 let m = m as u32;
-                (m <= t.max_mip).then(|| Some((t.linear_level(f.bytes as u32, m)?, t.level_extent(m)))).flatten()
+                // Linear images only: swizzled ones go through `texel_offset` per texel.
+                let linear = t.sw_mode == crate::rsrc::SW_LINEAR;
+                (m <= t.max_mip && linear)
+                    .then(|| Some((t.linear_level(f.bytes as u32, m)?, t.level_extent(m))))
+                    .flatten()
             }),
         };
         let lanes = self.sample_operands(inst, fm, dim);
