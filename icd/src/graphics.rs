@@ -4,11 +4,17 @@
 //!
 //! - Objects that exist without a graphics queue are created for real: render passes
 //!   (both versions) and framebuffers here, images, views and samplers in `image.rs`.
-//! - Commands that need a graphics-capable queue (draws, render passes, dynamic state,
-//!   vertex and index buffers, attachment clears, blits and resolves) and `vkCmdBeginQuery` / `vkCmdEndQuery` (only
-//!   timestamp query pools exist) log their name and why, and fail their command buffer:
-//!   `vkEndCommandBuffer` returns `VK_ERROR_FEATURE_NOT_PRESENT`. Graphics pipelines,
-//!   sparse binding and Y'CbCr conversions are refused the same way at creation.
+//! - Render passes without draws are carried out: their CLEAR load operations clear the
+//!   attachments' views over the whole framebuffer (through the command processor, as
+//!   vkCmdClearColorImage); storing needs nothing (attachments are memory). Viewport and
+//!   scissor state is accepted and unused. This is how wgpu zero-fills new textures of a
+//!   renderable format, and what nothing but a clear can observe.
+//! - Commands that need a graphics-capable queue (draws, the other dynamic state, vertex
+//!   and index buffers, attachment clears, blits, resolves, dynamic rendering) and
+//!   `vkCmdBeginQuery` / `vkCmdEndQuery` (only timestamp query pools exist) log their name
+//!   and why, and fail their command buffer: `vkEndCommandBuffer` returns
+//!   `VK_ERROR_FEATURE_NOT_PRESENT`. Graphics pipelines, sparse binding and Y'CbCr
+//!   conversions are refused the same way at creation.
 
 use ash::vk;
 
@@ -50,8 +56,6 @@ macro_rules! refused {
 }
 
 refused! {
-    cmd_set_viewport "vkCmdSetViewport" PFN_vkCmdSetViewport Graphics (u32, u32, *const vk::Viewport);
-    cmd_set_scissor "vkCmdSetScissor" PFN_vkCmdSetScissor Graphics (u32, u32, *const vk::Rect2D);
     cmd_set_line_width "vkCmdSetLineWidth" PFN_vkCmdSetLineWidth Graphics (f32);
     cmd_set_depth_bias "vkCmdSetDepthBias" PFN_vkCmdSetDepthBias Graphics (f32, f32, f32);
     cmd_set_blend_constants "vkCmdSetBlendConstants" PFN_vkCmdSetBlendConstants Graphics (*const [f32; 4]);
@@ -68,19 +72,11 @@ refused! {
     cmd_draw_indirect_count "vkCmdDrawIndirectCount" PFN_vkCmdDrawIndirectCount Graphics (vk::Buffer, u64, vk::Buffer, u64, u32, u32);
     cmd_draw_indexed_indirect_count "vkCmdDrawIndexedIndirectCount" PFN_vkCmdDrawIndexedIndirectCount Graphics (vk::Buffer, u64, vk::Buffer, u64, u32, u32);
     cmd_clear_attachments "vkCmdClearAttachments" PFN_vkCmdClearAttachments Graphics (u32, *const vk::ClearAttachment, u32, *const vk::ClearRect);
-    cmd_begin_render_pass "vkCmdBeginRenderPass" PFN_vkCmdBeginRenderPass Graphics (*const vk::RenderPassBeginInfo<'_>, vk::SubpassContents);
-    cmd_next_subpass "vkCmdNextSubpass" PFN_vkCmdNextSubpass Graphics (vk::SubpassContents);
-    cmd_end_render_pass "vkCmdEndRenderPass" PFN_vkCmdEndRenderPass Graphics ();
-    cmd_begin_render_pass2 "vkCmdBeginRenderPass2" PFN_vkCmdBeginRenderPass2 Graphics (*const vk::RenderPassBeginInfo<'_>, *const vk::SubpassBeginInfo<'_>);
-    cmd_next_subpass2 "vkCmdNextSubpass2" PFN_vkCmdNextSubpass2 Graphics (*const vk::SubpassBeginInfo<'_>, *const vk::SubpassEndInfo<'_>);
-    cmd_end_render_pass2 "vkCmdEndRenderPass2" PFN_vkCmdEndRenderPass2 Graphics (*const vk::SubpassEndInfo<'_>);
     cmd_begin_rendering "vkCmdBeginRendering" PFN_vkCmdBeginRendering Graphics (*const vk::RenderingInfo<'_>);
     cmd_end_rendering "vkCmdEndRendering" PFN_vkCmdEndRendering Graphics ();
     cmd_set_cull_mode "vkCmdSetCullMode" PFN_vkCmdSetCullMode Graphics (vk::CullModeFlags);
     cmd_set_front_face "vkCmdSetFrontFace" PFN_vkCmdSetFrontFace Graphics (vk::FrontFace);
     cmd_set_primitive_topology "vkCmdSetPrimitiveTopology" PFN_vkCmdSetPrimitiveTopology Graphics (vk::PrimitiveTopology);
-    cmd_set_viewport_with_count "vkCmdSetViewportWithCount" PFN_vkCmdSetViewportWithCount Graphics (u32, *const vk::Viewport);
-    cmd_set_scissor_with_count "vkCmdSetScissorWithCount" PFN_vkCmdSetScissorWithCount Graphics (u32, *const vk::Rect2D);
     cmd_bind_vertex_buffers2 "vkCmdBindVertexBuffers2" PFN_vkCmdBindVertexBuffers2 Graphics (u32, u32, *const vk::Buffer, *const u64, *const u64, *const u64);
     cmd_set_depth_test_enable "vkCmdSetDepthTestEnable" PFN_vkCmdSetDepthTestEnable Graphics (vk::Bool32);
     cmd_set_depth_write_enable "vkCmdSetDepthWriteEnable" PFN_vkCmdSetDepthWriteEnable Graphics (vk::Bool32);
@@ -136,10 +132,10 @@ pub unsafe extern "system" fn queue_bind_sparse(
     vk::Result::ERROR_FEATURE_NOT_PRESENT
 }
 
-/// A render pass: what its attachments and subpasses are (kept for a graphics queue that
-/// may come; nothing reads them yet).
+/// A render pass: its attachments' formats and load operations (colour or depth, then
+/// stencil), and its subpass count.
 pub struct RenderPass {
-    pub attachments: Vec<vk::Format>,
+    pub attachments: Vec<(vk::Format, vk::AttachmentLoadOp, vk::AttachmentLoadOp)>,
     pub subpasses: u32,
 }
 object!(RenderPass, vk::RenderPass);
@@ -156,7 +152,10 @@ pub unsafe extern "system" fn create_render_pass(
         // SAFETY: valid per the specification.
         let i = unsafe { &*info };
         // SAFETY: as above.
-        let attachments = unsafe { slice(i.p_attachments, i.attachment_count) }.iter().map(|a| a.format).collect();
+        let attachments = unsafe { slice(i.p_attachments, i.attachment_count) }
+            .iter()
+            .map(|a| (a.format, a.load_op, a.stencil_load_op))
+            .collect();
         // SAFETY: out is valid per the specification.
         unsafe { *out = RenderPass { attachments, subpasses: i.subpass_count }.into_handle() };
         vk::Result::SUCCESS
@@ -175,7 +174,10 @@ pub unsafe extern "system" fn create_render_pass2(
         // SAFETY: valid per the specification.
         let i = unsafe { &*info };
         // SAFETY: as above.
-        let attachments = unsafe { slice(i.p_attachments, i.attachment_count) }.iter().map(|a| a.format).collect();
+        let attachments = unsafe { slice(i.p_attachments, i.attachment_count) }
+            .iter()
+            .map(|a| (a.format, a.load_op, a.stencil_load_op))
+            .collect();
         // SAFETY: out is valid per the specification.
         unsafe { *out = RenderPass { attachments, subpasses: i.subpass_count }.into_handle() };
         vk::Result::SUCCESS
@@ -240,3 +242,90 @@ pub unsafe extern "system" fn destroy_framebuffer(
     // SAFETY: the application no longer uses the object, per the specification.
     unsafe { destroy::<Framebuffer>("vkDestroyFramebuffer", f) }
 }
+
+/// The CLEAR load operations of a render pass begun with `info` (see the module
+/// documentation); the render area must be the whole framebuffer.
+fn begin(c: vk::CommandBuffer, name: &str, info: &vk::RenderPassBeginInfo<'_>) -> Result<(), String> {
+    // SAFETY: live handles per the specification.
+    let (rp, fb) = unsafe { (RenderPass::from_handle(info.render_pass), Framebuffer::from_handle(info.framebuffer)) };
+    let (Some(rp), Some(fb)) = (rp, fb) else { return Err("a null render pass or framebuffer".into()) };
+    // SAFETY: clear_value_count values, per the specification.
+    let values = unsafe { slice(info.p_clear_values, info.clear_value_count) };
+    let a = info.render_area;
+    let whole =
+        a.offset.x == 0 && a.offset.y == 0 && a.extent.width == fb.extent.width && a.extent.height == fb.extent.height;
+    let clears = rp
+        .attachments
+        .iter()
+        .enumerate()
+        .filter(|(_, (_, l, s))| *l == vk::AttachmentLoadOp::CLEAR || *s == vk::AttachmentLoadOp::CLEAR);
+    for (k, (format, load, _)) in clears {
+        if !whole {
+            return Err(format!("{name}: clearing attachment {k} over a partial render area {a:?} is not supported"));
+        }
+        if *load != vk::AttachmentLoadOp::CLEAR {
+            return Err(format!("{name}: attachment {k} ({format:?}) clears stencil, which softnavi has not"));
+        }
+        let view = *fb.attachments.get(k).ok_or_else(|| format!("{name}: the framebuffer has no attachment {k}"))?;
+        let value = values.get(k).ok_or_else(|| format!("{name}: no clear value for attachment {k}"))?;
+        crate::transfer::clear_view(c, view, value)?;
+    }
+    Ok(())
+}
+
+fn begin_or_fail(c: vk::CommandBuffer, name: &str, info: *const vk::RenderPassBeginInfo<'_>) {
+    guard(name, (), || {
+        // SAFETY: valid per the specification.
+        if let Err(e) = begin(c, name, unsafe { &*info }) {
+            crate::cmd::fail(c, name, vk::Result::ERROR_FEATURE_NOT_PRESENT, e);
+        }
+    })
+}
+
+/// # Safety
+/// Vulkan entry point.
+pub unsafe extern "system" fn cmd_begin_render_pass(
+    c: vk::CommandBuffer,
+    info: *const vk::RenderPassBeginInfo<'_>,
+    _contents: vk::SubpassContents,
+) {
+    begin_or_fail(c, "vkCmdBeginRenderPass", info)
+}
+
+/// # Safety
+/// Vulkan entry point.
+pub unsafe extern "system" fn cmd_begin_render_pass2(
+    c: vk::CommandBuffer,
+    info: *const vk::RenderPassBeginInfo<'_>,
+    _sub: *const vk::SubpassBeginInfo<'_>,
+) {
+    begin_or_fail(c, "vkCmdBeginRenderPass2", info)
+}
+
+/// Commands that change nothing softnavi carries out: subpass changes and the end of a
+/// render pass (the clears happened at its beginning, attachments are memory), viewport
+/// and scissor state (no draw can run).
+macro_rules! accepted {
+    ($( $f:ident $pfn:ident ( $($t:ty),* ); )*) => { $(
+        /// Accepted and unused (see the module documentation).
+        ///
+        /// # Safety
+        /// Vulkan entry point.
+        pub unsafe extern "system" fn $f(_c: vk::CommandBuffer $(, _: $t)*) {}
+        const _: vk::$pfn = $f;
+    )* };
+}
+
+accepted! {
+    cmd_next_subpass PFN_vkCmdNextSubpass (vk::SubpassContents);
+    cmd_end_render_pass PFN_vkCmdEndRenderPass ();
+    cmd_next_subpass2 PFN_vkCmdNextSubpass2 (*const vk::SubpassBeginInfo<'_>, *const vk::SubpassEndInfo<'_>);
+    cmd_end_render_pass2 PFN_vkCmdEndRenderPass2 (*const vk::SubpassEndInfo<'_>);
+    cmd_set_viewport PFN_vkCmdSetViewport (u32, u32, *const vk::Viewport);
+    cmd_set_scissor PFN_vkCmdSetScissor (u32, u32, *const vk::Rect2D);
+    cmd_set_viewport_with_count PFN_vkCmdSetViewportWithCount (u32, *const vk::Viewport);
+    cmd_set_scissor_with_count PFN_vkCmdSetScissorWithCount (u32, *const vk::Rect2D);
+}
+
+const _: vk::PFN_vkCmdBeginRenderPass = cmd_begin_render_pass;
+const _: vk::PFN_vkCmdBeginRenderPass2 = cmd_begin_render_pass2;

@@ -325,6 +325,25 @@ pub unsafe extern "system" fn cmd_clear_color_image(
     })
 }
 
+/// Clears every subresource of image view `v` with `value` (colour, or depth for the
+/// depth formats): the load operation CLEAR of a render pass attachment (graphics.rs).
+pub fn clear_view(c: vk::CommandBuffer, v: vk::ImageView, value: &vk::ClearValue) -> Result<(), String> {
+    // SAFETY: a live view handle per the specification.
+    let view =
+        unsafe { <crate::image::ImageView as crate::handle::Object>::from_handle(v) }.ok_or("a null image view")?;
+    // SAFETY: the view's image outlives it, per the specification.
+    let i = unsafe { image(view.image) }.ok_or("a view of a null image")?;
+    // SAFETY: the union member the attachment's aspect names, per the specification.
+    let (color, depth) = unsafe { (value.color, value.depth_stencil.depth) };
+    let texel = match view.format {
+        vk::Format::D32_SFLOAT => Some(depth.to_le_bytes().to_vec()),
+        vk::Format::D16_UNORM => Some((((depth.clamp(0.0, 1.0) * 65535.0).round()) as u16).to_le_bytes().to_vec()),
+        f => crate::texel::pack(f, &color),
+    };
+    let texel = texel.ok_or_else(|| format!("format {:?} cannot be cleared", view.format))?;
+    clear_range(c, i, &texel, &view.range)
+}
+
 const _: vk::PFN_vkCmdClearColorImage = cmd_clear_color_image;
 const _: vk::PFN_vkCmdCopyBufferToImage = cmd_copy_buffer_to_image;
 const _: vk::PFN_vkCmdCopyImageToBuffer = cmd_copy_image_to_buffer;

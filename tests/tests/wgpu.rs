@@ -10,12 +10,11 @@
 //! switch `SOFTNAVI_GRAPHICS_QUEUE_FLAG=1` (family 0 claims GRAPHICS; wgpu only computes) and
 //! requires all of them to pass. lavapipe runs, and must pass, every pass of the script.
 //!
-//! Left out of [`PASSES`]: `texture-zero-init`. wgpu zero-initialises a texture of a
-//! renderable format that has no COPY_DST usage with a render pass (a clearing load op,
-//! no draws) before its first use; softnavi reports COLOR_ATTACHMENT for those formats (the
-//! required format tables ask it) but fails the command buffer at vkCmdBeginRenderPass, so
-//! wgpu-native loses the device and aborts the process. The other texture passes give their
-//! textures COPY_DST, with which wgpu clears by buffer copies.
+//! `texture-zero-init`: wgpu zero-initialises a texture of a renderable format that has no
+//! COPY_DST usage with a render pass (a clearing load op, viewport and scissor, no draws)
+//! before its first use; softnavi carries out such render passes (icd/src/graphics.rs).
+//! The other texture passes give their textures COPY_DST, with which wgpu clears by buffer
+//! copies.
 //!
 //! Skips (passes, saying why) only when the venv cannot be created, e.g. without network.
 
@@ -24,7 +23,7 @@ use std::process::Command;
 
 use softnavi_tests::env::{lavapipe_manifest, output, softnavi_manifest, vk_command};
 
-const PASSES: [&str; 8] = [
+const PASSES: [&str; 9] = [
     "saxpy",
     "workgroup-reduce",
     "atomic-histogram",
@@ -33,6 +32,7 @@ const PASSES: [&str; 8] = [
     "storage-texture",
     "sampled-texture",
     "texture-copy",
+    "texture-zero-init",
 ];
 /// wgpu-hal's reason for hiding a device without a graphics queue (adapter.rs:2213).
 const NO_GRAPHICS_QUEUE: &str = "The first queue only exposes COMPUTE | TRANSFER";
