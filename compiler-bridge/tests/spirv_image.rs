@@ -1,7 +1,8 @@
 //! Texel buffers (`spirv/image.rs`): a GLSL shader with every texel buffer form lowers
 //! to the `llvm.amdgcn.struct.buffer.*` format intrinsics and compiles for gfx1100 to
-//! MUBUF format instructions with IDXEN; other image dimensions fail by name. (Results are
-//! checked end to end by `tests/tests/texel.rs`.)
+//! MUBUF format instructions with IDXEN; images (`spirv/mimg.rs`) lower to
+//! `llvm.amdgcn.image.*`; multisampled images fail by name. (Results are checked end to
+//! end by `tests/tests/texel.rs` and `tests/tests/images.rs`.)
 
 mod common;
 
@@ -104,4 +105,48 @@ OpFunctionEnd
         Err(CompileError::Unsupported { what }) => assert!(what.to_lowercase().contains("multisample"), "{what}"),
         other => panic!("expected Unsupported, got {other:?}"),
     }
+}
+
+/// Every sampling form of a cube array (a direction and a layer: four coordinates) and of
+/// the other dimensionalities lowers and compiles to MIMG sampling instructions (`mimg.rs`;
+/// results are checked end to end by `tests/tests/images.rs` and the CTS).
+#[test]
+fn sampling_every_dimensionality_compiles() {
+    let dir = common::TempDir::new("sample-dims");
+    let path = dir.path("dims.comp");
+    std::fs::write(
+        &path,
+        "#version 450\nlayout(local_size_x = 1) in;\n\
+         layout(set = 0, binding = 0) uniform samplerCubeArray ca;\n\
+         layout(set = 0, binding = 1) uniform sampler2DArray a2;\n\
+         layout(set = 0, binding = 2) uniform sampler3D t3;\n\
+         layout(set = 0, binding = 3) uniform sampler1DArray a1;\n\
+         layout(set = 0, binding = 4) buffer B { vec4 o[]; };\n\
+         void main() {\n\
+           o[0] = textureLod(ca, vec4(0.3, -1.0, 0.2, 1.0), 0.5);\n\
+           o[1] = textureGather(ca, vec4(1.0, 0.1, 0.2, 0.0), 2);\n\
+           o[2] = textureLod(a2, vec3(0.25, 0.75, 1.0), 1.0) + textureGrad(a2, vec3(0.5), vec2(0.1), vec2(0.2));\n\
+           o[3] = textureLodOffset(t3, vec3(0.5), 0.0, ivec3(1, -1, 2)) + textureLod(a1, vec2(0.5, 1.0), 0.0);\n\
+           o[4] = vec4(textureSize(ca, 0), textureQueryLevels(ca));\n\
+         }\n",
+    )
+    .unwrap();
+    let words = glsl_to_spirv(&path, None);
+    let b = |binding, kind| Binding { binding, kind, count: 1 };
+    let layout = PipelineLayout {
+        sets: vec![SetLayout::new(vec![
+            b(0, DescriptorKind::CombinedImageSampler),
+            b(1, DescriptorKind::CombinedImageSampler),
+            b(2, DescriptorKind::CombinedImageSampler),
+            b(3, DescriptorKind::CombinedImageSampler),
+            b(4, DescriptorKind::StorageBuffer),
+        ])],
+        push_constant_size: 0,
+    };
+    let input = ShaderInput { spirv: &words, entry_point: "main", layout: &layout, specialization: &[] };
+    let ir = lower(&input).unwrap_or_else(|e| panic!("{e}")).ir;
+    for name in ["image.sample.l.cube", "image.gather4.lz.cube", "image.sample.d.2darray", "image.sample.l.o.3d"] {
+        assert!(ir.contains(name), "{name} missing:\n{ir}");
+    }
+    compile(&input).unwrap_or_else(|e| panic!("{e}"));
 }

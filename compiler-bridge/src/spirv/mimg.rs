@@ -378,10 +378,11 @@ impl FnCx<'_, '_> {
 
     /// Float coordinates of a sample or gather (cube directions made face coordinates).
     fn float_coords(&mut self, shape: Shape, coord: Id) -> Result<Vec<String>, CompileError> {
-        let c = self.parts(coord, shape.coord_count(), "float")?;
         if shape.dim != Dim::DimCube {
-            return Ok(c);
+            return self.parts(coord, shape.coord_count(), "float");
         }
+        // A direction, then the layer of a cube array.
+        let c = self.parts(coord, 3 + usize::from(shape.arrayed), "float")?;
         let dir = c[..3].to_vec();
         let mut cube = |f: &str| self.call_intrinsic("float", &format!("llvm.amdgcn.cube{f}"), &dir);
         let (sc, tc, ma, id) = (cube("sc"), cube("tc"), cube("ma"), cube("id"));
