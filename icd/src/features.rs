@@ -665,6 +665,8 @@ pub fn device_extensions(sf: &ShaderFeatures) -> Vec<(&'static CStr, u32)> {
         ),
         (sf.buffer_device_address, vk::KHR_BUFFER_DEVICE_ADDRESS_NAME, vk::KHR_BUFFER_DEVICE_ADDRESS_SPEC_VERSION),
         (sf.variable_pointers, vk::KHR_VARIABLE_POINTERS_NAME, vk::KHR_VARIABLE_POINTERS_SPEC_VERSION),
+        // The Lod operand of OpImageRead/OpImageWrite: image_load_mip / image_store_mip.
+        (sf.storage_images, vk::AMD_SHADER_IMAGE_LOAD_STORE_LOD_NAME, vk::AMD_SHADER_IMAGE_LOAD_STORE_LOD_SPEC_VERSION),
         // The SubgroupBallotKHR / SubgroupVoteKHR capabilities (no feature structures).
         (
             sf.subgroup_operations & compiler_bridge::spirv::features::subgroup::BALLOT != 0,
@@ -938,8 +940,8 @@ mod tests {
         ];
         let api_on = gated.iter().filter(|&&b| b).count();
         // 9 extensions of the older fields, 2 for explicit layouts, 2 for the KHR ballot / vote
-        // capabilities, 3 for the new shader fields.
-        assert_eq!(device_extensions(&all).len(), ALWAYS_REPORTED + 9 + 2 + 2 + 3 + api_on);
+        // capabilities, 3 for the new shader fields, 1 for storage images (AMD load/store lod).
+        assert_eq!(device_extensions(&all).len(), ALWAYS_REPORTED + 9 + 2 + 2 + 3 + 1 + api_on);
         let none = ShaderFeatures {
             float64: false,
             int64: false,
@@ -964,6 +966,7 @@ mod tests {
             zero_initialize_workgroup_memory: false,
             subgroup_extended_types: false,
             subgroup_operations: 0,
+            storage_images: false,
             ..none
         };
         let di = usize::from(api::DESCRIPTOR_INDEXING);

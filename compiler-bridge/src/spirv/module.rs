@@ -81,6 +81,8 @@ const SUPPORTED_CAPABILITIES: &[Capability] = &[
     Capability::ImageGatherExtended,
     Capability::MinLod,
     Capability::StorageImageExtendedFormats,
+    // VK_AMD_shader_image_load_store_lod: a Lod operand on reads and writes (`_mip`).
+    Capability::ImageReadWriteLodAMD,
     Capability::SampledImageArrayDynamicIndexing,
     Capability::StorageImageArrayDynamicIndexing,
     Capability::SampledImageArrayNonUniformIndexing,
