@@ -97,6 +97,7 @@ fn expected_extensions() -> Vec<&'static str> {
         (SF.integer_dot_product, "VK_KHR_shader_integer_dot_product"),
         (SF.buffer_device_address, "VK_KHR_buffer_device_address"),
         (SF.variable_pointers, "VK_KHR_variable_pointers"),
+        (SF.storage_images, "VK_AMD_shader_image_load_store_lod"),
         (
             SF.subgroup_operations & compiler_bridge::spirv::features::subgroup::BALLOT != 0,
             "VK_EXT_shader_subgroup_ballot",
