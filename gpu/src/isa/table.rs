@@ -473,12 +473,10 @@ impl OpInfo {
     /// checks here are compile errors.
     const fn new(op: Op, enc: Encoding, code: u16, name: &'static str, ty: [Ty; 4], flags: u16, f: Facts) -> OpInfo {
         if flags & F::ATOMIC != 0 {
-            panic!("F::ATOMIC is derived from the facts column (rmw); a row does not state it");
-            // ok: const evaluation, a compile error
+            panic!("F::ATOMIC comes from the facts column (rmw), not a row"); // ok: a compile error
         }
         if is_mem_encoding(enc) != matches!(f.kind, Kind::Mem(_)) {
-            panic!("memory encodings, and only they, state a memory access (ld, st, rmw, special, ...)");
-            // ok: const evaluation, a compile error
+            panic!("memory encodings, and only they, state a memory access"); // ok: a compile error
         }
         let atomic = match f.kind {
             Kind::Mem(m) => matches!(m.access, Access::Atomic) && !matches!(enc, Encoding::Ds),
