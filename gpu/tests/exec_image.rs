@@ -609,3 +609,182 @@ fn swizzled_image_loads_and_stores_through_the_gfx11_layout() {
     }
     assert!(mem == want, "stored words differ");
 }
+
+/// `BufFormat::store32` of 8-bit UNORM, written from the rule (RDNA3-NOTES, "Buffer data
+/// formats": clamp to [0, 1], NaN as 0, round to nearest even) with host f64 arithmetic.
+fn unorm8_of(v: f32) -> u8 {
+    let f = if v.is_nan() { 0.0 } else { (v as f64).clamp(0.0, 1.0) };
+    (f * 255.0).round_ties_even() as u8
+}
+
+/// image_load / image_store on 8_8_8_8 UNORM with every lane in range (the translation
+/// tier's inline path under SOFTNAVI_JIT=on, the interpreter's otherwise: CI runs both):
+/// every byte value loads as `b / 255` rounded to f32, and stores round the edge values
+/// (ties at k + 0.5, NaN, ±0, ±inf, out of [0, 1]) to nearest even; wave32 and wave64,
+/// full and partial EXEC.
+#[test]
+fn rgba8_unorm_loads_every_byte_and_stores_round_to_nearest_even() {
+    let (w, h) = (16u32, 8u32);
+    let unorm = |b: u8| ((b as f64 / 255.0) as f32).to_bits();
+    let texel = |x: u32, y: u32| (IMG_OFF as usize + model_offset(w, h, 1, 4, x, y, 0, 0)) / 4;
+    let bytes = IMG_OFF as usize + model_offset(w, h, 1, 4, 0, h, 0, 0);
+    let mut mem = vec![0u32; bytes / 4];
+    for y in 0..h {
+        for x in 0..w {
+            let i = (y * w + x) * 4;
+            mem[texel(x, y)] = u32::from_le_bytes([i as u8, (i + 1) as u8, (i + 2) as u8, (i + 3) as u8]);
+        }
+    }
+    let t = t_of(img_type::IMG_2D, 42, w, h, 0, 1);
+    for wave64 in [false, true] {
+        let lanes = if wave64 { 64 } else { 32 };
+        for first in (0..w * h).step_by(lanes) {
+            let inputs: Vec<[u32; 4]> = (first..first + lanes as u32).map(|i| [i % w, i / w, 0, 0]).collect();
+            let body = format!(
+                "{}
+                 image_load v[4:7], v[0:1], s[12:19] dmask:0xf dim:SQ_RSRC_IMG_2D
+                 image_load v8, v[0:1], s[12:19] dmask:0x4 dim:SQ_RSRC_IMG_2D
+                 s_waitcnt vmcnt(0)",
+                tsharp(&t)
+            );
+            let (out, _) = run_wave64(&body, &inputs, mem.clone(), wave64);
+            for (l, &[x, y, _, _]) in inputs.iter().enumerate() {
+                let b = mem[texel(x, y)].to_le_bytes();
+                assert_eq!(
+                    out.v[l][..5],
+                    [unorm(b[0]), unorm(b[1]), unorm(b[2]), unorm(b[3]), unorm(b[2])],
+                    "lane {l}"
+                );
+            }
+        }
+    }
+    let edges = [
+        f32::NAN,
+        -0.0,
+        0.0,
+        -1.0,
+        1.0,
+        2.0,
+        f32::INFINITY,
+        f32::NEG_INFINITY,
+        0.5 / 255.0,
+        1.5 / 255.0,
+        2.5 / 255.0,
+        254.5 / 255.0,
+        127.5 / 255.0,
+        0.999,
+        1e-30,
+        0.3,
+    ];
+    let mut rng = Rng(5);
+    for (wave64, exec) in [(false, "s_mov_b32 exec_lo, 0x7fffbfff"), (true, "s_mov_b64 exec, -1"), (false, "")] {
+        let lanes = if wave64 { 64 } else { 32 };
+        let inputs: Vec<[u32; 4]> = (0..lanes)
+            .map(|l| {
+                std::array::from_fn(
+                    |k| if l < 16 { edges[(l + 5 * k) % 16].to_bits() } else { rng.next() % 0x3f90_0000 },
+                )
+            })
+            .collect();
+        let mbcnt_hi = if wave64 { "v_mbcnt_hi_u32_b32 v10, -1, v10" } else { "" };
+        let body = format!(
+            "{}
+             v_mbcnt_lo_u32_b32 v10, -1, 0
+             {mbcnt_hi}
+             v_and_b32 v8, 15, v10
+             v_lshrrev_b32 v9, 4, v10
+             {exec}
+             image_store v[0:3], v[8:9], s[12:19] dmask:0xf dim:SQ_RSRC_IMG_2D unorm
+             s_waitcnt_vscnt null, 0",
+            tsharp(&t)
+        );
+        let (_, got) = run_wave64(&body, &inputs, mem.clone(), wave64);
+        let mut want = mem.clone();
+        for (l, v) in inputs.iter().enumerate() {
+            let active = match exec {
+                "" => true,
+                e if wave64 => e.ends_with("-1"),
+                _ => 0x7fff_bfffu32 >> l & 1 != 0,
+            };
+            if active {
+                want[texel(l as u32 % w, l as u32 / w)] = u32::from_le_bytes(v.map(|b| unorm8_of(f32::from_bits(b))));
+            }
+        }
+        assert!(got == want, "wave64 {wave64} {exec}: stored texels differ");
+    }
+}
+
+fn run_wave64(body: &str, inputs: &[[u32; 4]], mem: Vec<u32>, wave64: bool) -> (common::WaveOut, Vec<u32>) {
+    common::run_wave_env(body, inputs, wave64, &WaveEnv { mem, ..WaveEnv::default() })
+}
+
+/// image_load / image_store of 32-bit components on the other TYPEs the inline path
+/// takes, every lane in range: R32_UINT on a 2D array view from layer 1, R32G32_UINT on a
+/// 3D image, R32G32B32A32_FLOAT on a 1D array; then the same with one lane out of range
+/// (the whole instruction goes to the interpreter: that lane loads 0 and stores nothing).
+#[test]
+fn inline_shapes_of_32_bit_image_loads_and_stores() {
+    // (TYPE, dim, format, bytes per texel, address VGPRs, extent, BASE_ARRAY, DEPTH field)
+    let cases = [
+        (img_type::IMG_2D_ARRAY, "2D_ARRAY", 20u32, 4u32, "v[0:2]", [7u32, 5, 4], 1u32, 3u32),
+        (img_type::IMG_3D, "3D", 48, 8, "v[0:2]", [6, 4, 3], 0, 2),
+        (img_type::IMG_1D_ARRAY, "1D_ARRAY", 63, 16, "v[0:1]", [9, 1, 5], 2, 4),
+    ];
+    for (kind, dim, format, bpe, vaddr, [w, h, slices], base_array, depth) in cases {
+        let one_d = kind == img_type::IMG_1D_ARRAY;
+        let mut t = t_of(kind, format, w, h, depth, 1);
+        t.base_array = base_array;
+        let layers = if kind == img_type::IMG_3D { slices } else { depth + 1 - base_array };
+        let first = if kind == img_type::IMG_3D { 0 } else { base_array };
+        let dwords = bpe / 4;
+        let texel = |x: u32, y: u32, s: u32| (IMG_OFF as usize + model_offset(w, h, 1, bpe, x, y, first + s, 0)) / 4;
+        let bytes = 4 * texel(0, 0, layers) + 64;
+        let mem: Vec<u32> = (0..bytes as u32 / 4).map(|i| i.wrapping_mul(0x9e37_79b9)).collect();
+        for out_of_range in [false, true] {
+            let inputs: Vec<[u32; 4]> = (0..32u32)
+                .map(|l| {
+                    let (x, rest) = (l % w, l / w);
+                    let (y, s) = if one_d { (0, rest % layers) } else { (rest % h, (rest / h) % layers) };
+                    let s = if out_of_range && l == 9 { layers } else { s };
+                    if one_d {
+                        [x, s, 0, 0]
+                    } else {
+                        [x, y, s, 0]
+                    }
+                })
+                .collect();
+            let at = |l: usize| {
+                let c = inputs[l];
+                let (y, s) = if one_d { (0, c[1]) } else { (c[1], c[2]) };
+                (s < layers).then(|| texel(c[0], y, s))
+            };
+            let dmask = (1u32 << dwords) - 1;
+            let regs = if dwords == 1 { "v4".to_string() } else { format!("v[4:{}]", 3 + dwords) };
+            let body = format!(
+                "{}
+                 image_load {regs}, {vaddr}, s[12:19] dmask:{dmask:#x} dim:SQ_RSRC_IMG_{dim}
+                 s_waitcnt vmcnt(0)
+                 v_xor_b32 v8, 0x5a5a, v4
+                 v_mov_b32 v9, v8
+                 v_mov_b32 v10, v8
+                 v_mov_b32 v11, v8
+                 image_store v[8:11], {vaddr}, s[12:19] dmask:0xf dim:SQ_RSRC_IMG_{dim}
+                 s_waitcnt_vscnt null, 0",
+                tsharp(&t)
+            );
+            let (out, got) = run(&body, &inputs, mem.clone());
+            let mut want = mem.clone();
+            for l in 0..32 {
+                let loaded: Vec<u32> = match at(l) {
+                    Some(a) => mem[a..a + dwords as usize].to_vec(),
+                    None => vec![0; dwords as usize],
+                };
+                assert_eq!(out.v[l][..dwords as usize], loaded[..], "{dim} oor {out_of_range} lane {l}");
+                if let Some(a) = at(l) {
+                    want[a..a + dwords as usize].fill(loaded[0] ^ 0x5a5a);
+                }
+            }
+            assert!(got == want, "{dim} out of range {out_of_range}: stored texels differ");
+        }
+    }
+}

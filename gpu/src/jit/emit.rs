@@ -74,6 +74,7 @@ fn class(inst: &Inst) -> Class {
         {
             Class::Mem
         }
+        Kind::Mem(_) if matches!(inst.op, Op::IMAGE_LOAD | Op::IMAGE_STORE) => Class::Mem,
         // Branches without a decoded target, jumps, messages, memory, and whatever else the
         // interpreter runs: call-outs that end their block.
         _ => Class::Callout,
@@ -155,6 +156,9 @@ impl Emit<'_> {
         // two elements, and up to four dwords per lane, in 64 lanes.
         self.ir.line("%scratch_at = alloca [128 x i64], align 32");
         self.ir.line("%scratch_data = alloca [256 x i32], align 32");
+        // What the image helper writes (jit/image.rs).
+        let img = std::mem::size_of::<super::image::JitImage>();
+        self.ir.line(&format!("%scratch_img = alloca [{img} x i8], align 8"));
         let cases: Vec<String> =
             (0..n).filter(|&i| self.leader[i] && self.reachable[i]).map(|i| format!("i32 {i}, label %b{i}")).collect();
         self.ir.line(&format!("switch i32 %pc, label %bad [ {} ]", cases.join(" ")));

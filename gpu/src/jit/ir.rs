@@ -31,6 +31,8 @@ pub struct Layout {
     pub translate: u64,
     /// Address of the memory access helper of the inline paths.
     pub access: u64,
+    /// Address of the image helper of inline image loads and stores (jit/image.rs).
+    pub image: u64,
 }
 
 /// Why an instruction is not translated inline (it then runs in the interpreter through a

@@ -19,8 +19,8 @@ use crate::isa::decode::{mflag, Inst, Operand};
 use crate::isa::table::{Encoding, Op::*, F};
 
 /// Memory counters (`Track::cnt` indices).
-const VM: usize = 0;
-const VS: usize = 1;
+pub(super) const VM: usize = 0;
+pub(super) const VS: usize = 1;
 const LGKM: usize = 2;
 
 /// Lowers memory instruction `inst` (at `idx`) with its interpreter fallback, or
@@ -32,6 +32,7 @@ pub fn memory(ir: &mut Ir, inst: &Inst, idx: usize) -> Lower {
         Encoding::Mubuf => mubuf(ir, inst, idx),
         Encoding::Global => global(ir, inst, idx),
         Encoding::Ds => ds(ir, inst, idx),
+        Encoding::Mimg => super::image::image(ir, inst, idx),
         _ => Err(NotInline),
     }
 }
@@ -48,14 +49,14 @@ fn split(ir: &mut Ir, ok: &str, idx: usize) -> String {
     join
 }
 
-fn and1(ir: &mut Ir, a: &str, b: &str) -> String {
+pub(super) fn and1(ir: &mut Ir, a: &str, b: &str) -> String {
     ir.val(&format!("and i1 {a}, {b}"))
 }
 
 /// What the access helper does (its `kind` argument): bit 0 stores, bit 1 the LDS
 /// (else memory at `base + offset` in a BO, `base` a GPU address).
 #[derive(Clone, Copy, PartialEq, Eq)]
-enum Access {
+pub(super) enum Access {
     Load = 0,
     Store = 1,
     LdsLoad = 2,
@@ -75,10 +76,10 @@ impl Access {
 /// Where an access goes: its kind, the GPU base address of a BO access (`"0"` for
 /// absolute addresses), and the end every element must stay at or below (NUM_RECORDS,
 /// the LDS allocation's length, or `-1`).
-struct Target<'a> {
-    kind: Access,
-    base: &'a str,
-    limit: &'a str,
+pub(super) struct Target<'a> {
+    pub kind: Access,
+    pub base: &'a str,
+    pub limit: &'a str,
 }
 
 /// The fast path's data movement: element `e` of lane `l` at offset `ats[e]`
@@ -239,7 +240,15 @@ fn helper_loads(ir: &mut Ir, t: &Target, at: &str, n: u32, exec: &str, slow: &st
 /// Loads `n` dwords per active lane at offsets `at` of the target: whole vectors for a
 /// full wave of consecutive lanes (up to [`VECTOR_DWORDS`]), else the helper. Returns the `n` vectors (inactive
 /// lanes: anything); a failed check goes to `slow`.
-fn load_lanes(ir: &mut Ir, t: &Target, at: &str, n: u32, full: &str, exec: &str, slow: &str) -> Lower<Vec<String>> {
+pub(super) fn load_lanes(
+    ir: &mut Ir,
+    t: &Target,
+    at: &str,
+    n: u32,
+    full: &str,
+    exec: &str,
+    slow: &str,
+) -> Lower<Vec<String>> {
     if n > VECTOR_DWORDS {
         return Ok(helper_loads(ir, t, at, n, exec, slow));
     }
@@ -283,7 +292,7 @@ fn load_lanes(ir: &mut Ir, t: &Target, at: &str, n: u32, full: &str, exec: &str,
 /// target: one vector store for a full wave of consecutive lanes writing one element (of
 /// up to [`VECTOR_DWORDS`]), else the helper, which writes lane by lane in the interpreter's
 /// order. A failed check goes to `slow`.
-fn store_lanes(
+pub(super) fn store_lanes(
     ir: &mut Ir,
     t: &Target,
     ats: &[String],
@@ -356,7 +365,7 @@ fn interleave(ir: &mut Ir, vals: &[String]) -> String {
 }
 
 /// Whether VGPRs `regs` (first, count) are all allocated to the wave.
-fn allocated(ir: &mut Ir, regs: &[(u16, u32)]) -> String {
+pub(super) fn allocated(ir: &mut Ir, regs: &[(u16, u32)]) -> String {
     let hi = regs.iter().map(|&(r, n)| r as u32 + n).max().unwrap_or(0);
     let p = ir.field("%w", ir.lay.vgprs);
     let v = ir.val(&format!("load i32, ptr {p}, align 4"));
@@ -370,13 +379,13 @@ fn unaligned_mode(ir: &mut Ir) -> String {
 }
 
 /// EXEC != 0.
-fn any_active(ir: &mut Ir) -> Lower<String> {
+pub(super) fn any_active(ir: &mut Ir) -> Lower<String> {
     let exec = ir.exec()?;
     Ok(ir.val(&format!("icmp ne {} {exec}, 0", ir.mi())))
 }
 
 /// The VGPR number of an operand.
-fn vreg(o: &Operand) -> Lower<u16> {
+pub(super) fn vreg(o: &Operand) -> Lower<u16> {
     match *o {
         Operand::Vgpr(r) => Ok(r),
         _ => Err(NotInline),

@@ -14,6 +14,7 @@
 //! dispatch's first wave runs; `off` interprets everything.
 
 pub mod emit;
+pub(crate) mod image;
 mod ir;
 mod mem;
 mod orc;

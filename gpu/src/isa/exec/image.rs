@@ -149,6 +149,17 @@ pub(super) fn refuse(inst: &Inst, t: &ImageResource, dim: u32, resinfo: bool) ->
     None
 }
 
+/// The T# words `raw` accepted for image load or store `inst` as [`Wave::mimg`] accepts
+/// them: not null, not refused, a format it converts.
+pub(super) fn accept(inst: &Inst, raw: [u32; 8]) -> Option<Accepted> {
+    let t = ImageResource::decode(raw);
+    let dim = (inst.imm >> mimg::DIM_SHIFT & 7) as u32;
+    if t.is_null() || refuse(inst, &t, dim, false).is_some() {
+        return None;
+    }
+    Some(Accepted::new(&t, BufFormat::from_image(t.format)?))
+}
+
 /// What a MIMG opcode softnavi executes does.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Kind {

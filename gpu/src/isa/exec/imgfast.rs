@@ -13,6 +13,7 @@ use super::{Ctx, Wave};
 use crate::format::{BufFormat, Num};
 use crate::isa::decode::{mflag, mimg, Inst, Operand};
 use crate::isa::table::Op;
+use crate::jit::image::{JitImage, CODEC_RGBA8};
 use crate::rsrc::{img_type, sel, ImageResource};
 
 /// One level's extent and layout (`ImageResource::linear_level`).
@@ -95,6 +96,50 @@ pub(super) fn remember(inst: &Inst, raw: [u32; 8], a: Accepted) {
         r.entries[k] = Some((key(inst, raw), a));
         r.next = (k + 1) % r.entries.len();
     });
+}
+
+/// What translated code's inline image_load / image_store needs of T# words `raw`
+/// (jit/image.rs), recalled or accepted here as the interpreter would (and remembered):
+/// `None` where the interpreter's fast path would not run (a null, refused or swizzled T#,
+/// BASE_LEVEL past LAST_LEVEL) or the lowering does not take the format: 8_8_8_8 UNORM
+/// or 32-bit components, each dmask'd one (loads) or each of the format's (stores, whose
+/// dmask is 0xf) named by its own DST_SEL, pitches below 2^32.
+pub(crate) fn jit_image(inst: &Inst, raw: [u32; 8]) -> Option<JitImage> {
+    let a = recall(inst, raw).or_else(|| {
+        let a = super::image::accept(inst, raw)?;
+        remember(inst, raw, a);
+        Some(a)
+    })?;
+    let (t, lv) = (&a.t, a.base?);
+    let codec = match codec(&a.f) {
+        Codec::Rgba8Unorm => CODEC_RGBA8,
+        Codec::Raw32 if a.f.comps != 3 => a.f.comps as u32,
+        _ => return None,
+    };
+    let swz = swizzle(t);
+    let dmask = (inst.imm & mimg::DMASK) as u32;
+    let store = inst.op == Op::IMAGE_STORE;
+    let used: Vec<usize> =
+        if store { (0..a.f.comps as usize).collect() } else { (0..4).filter(|i| dmask >> i & 1 != 0).collect() };
+    if (store && dmask != 0xf) || used.iter().any(|&i| i >= a.f.comps as usize || swz[i] != i) {
+        return None;
+    }
+    let elem = a.f.bytes as u64;
+    let [w, h, d] = lv.ext;
+    // Layers of an array from BASE_ARRAY to DEPTH (the last), folded into the base.
+    let layers = (t.depth + 1).saturating_sub(t.base_array);
+    let first = (t.base_array as u64).wrapping_mul(lv.slice);
+    let (lim, mult, off) = match t.kind {
+        img_type::IMG_1D => ([w, 0, 0], [elem, 0, 0], 0),
+        img_type::IMG_2D => ([w, h, 0], [elem, lv.row, 0], 0),
+        img_type::IMG_3D => ([w, h, d], [elem, lv.row, lv.slice], 0),
+        img_type::IMG_1D_ARRAY => ([w, layers, 0], [elem, lv.slice, 0], first),
+        _ => ([w, h, layers], [elem, lv.row, lv.slice], first),
+    };
+    if mult.iter().any(|&m| m > u32::MAX as u64) {
+        return None;
+    }
+    Some(JitImage { base: t.base.wrapping_add(lv.offset).wrapping_add(off), mult, lim, codec })
 }
 
 fn recall(inst: &Inst, raw: [u32; 8]) -> Option<Accepted> {

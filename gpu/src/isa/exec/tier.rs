@@ -10,6 +10,7 @@ use std::sync::atomic::Ordering;
 use super::{trap, Ctx, Leave, Wave};
 use crate::isa::program::Program;
 use crate::jit::emit::{RET_INTERP, RET_LEAVE, RET_RESUME};
+use crate::jit::image::JitImage;
 use crate::jit::Translated;
 
 /// A translated program's entry: `(wave, VGPR file, environment, instruction index)`.
@@ -64,6 +65,7 @@ pub(crate) fn layout() -> crate::jit::Layout {
         callout: callout as *const () as usize as u64,
         translate: translate as *const () as usize as u64,
         access: access as *const () as usize as u64,
+        image: image as *const () as usize as u64,
     }
 }
 
@@ -125,6 +127,29 @@ extern "C" fn translate(env: *mut Env, va: u64, len: u64, write: u32) -> *mut u8
     let env = unsafe { &mut *env };
     let ctx = &mut *env.ctx;
     ctx.tlb.translate(ctx.vm, va, len, write != 0).unwrap_or(std::ptr::null_mut())
+}
+
+/// Translated code's image helper (jit/image.rs): describes the T# of image load or
+/// store `idx` in `out` and returns its codec, or 0 when the inline path does not take
+/// it (the interpreter then runs the instruction).
+///
+/// # Safety
+/// `w` and `env` are the pointers `Wave::enter` gave translated code; `out` is valid for
+/// a `JitImage`.
+unsafe extern "C" fn image(w: *mut Wave, env: *mut Env, idx: u32, out: *mut JitImage) -> u32 {
+    // SAFETY: per the contract; translated code holds no other access during the call.
+    let (wave, env) = unsafe { (&*w, &*env) };
+    let Some(inst) = env.prog.insts().get(idx as usize) else { return 0 };
+    let Some(raw) = wave.tsharp_raw(&inst.src[1]) else { return 0 };
+    // A panic here declines; the interpreter then meets (and reports) it itself.
+    match catch_unwind(AssertUnwindSafe(|| super::imgfast::jit_image(inst, raw))) {
+        Ok(Some(j)) => {
+            // SAFETY: per the contract.
+            unsafe { out.write(j) };
+            j.codec
+        }
+        _ => 0,
+    }
 }
 
 /// The lane-by-lane path of translated code's memory instructions (jit/mem.rs): element
