@@ -105,6 +105,32 @@ pub(super) fn remember(inst: &Inst, raw: [u32; 8], a: Accepted) {
 /// or 32-bit components, each dmask'd one (loads) or each of the format's (stores, whose
 /// dmask is 0xf) named by its own DST_SEL, pitches below 2^32.
 pub(crate) fn jit_image(inst: &Inst, raw: [u32; 8]) -> Option<JitImage> {
+    let k = (key(inst, raw), inst.imm & mimg::DMASK);
+    if let Some(j) = JIT_RECENT.with_borrow(|r| r.entries.iter().flatten().find(|e| e.0 == k).map(|e| e.1)) {
+        return j;
+    }
+    let j = describe(inst, raw);
+    JIT_RECENT.with_borrow_mut(|r| {
+        let n = r.next;
+        r.entries[n] = Some((k, j));
+        r.next = (n + 1) % r.entries.len();
+    });
+    j
+}
+
+/// [`jit_image`]'s answers lately given on this thread, by T# words, opcode, DIM and dmask
+/// (what the answer is a pure function of): most waves of a dispatch ask about the same
+/// few T#s.
+struct JitRecent {
+    entries: [Option<((Key, i32), Option<JitImage>)>; 4],
+    next: usize,
+}
+
+thread_local! {
+    static JIT_RECENT: RefCell<JitRecent> = const { RefCell::new(JitRecent { entries: [None; 4], next: 0 }) };
+}
+
+fn describe(inst: &Inst, raw: [u32; 8]) -> Option<JitImage> {
     let a = recall(inst, raw).or_else(|| {
         let a = super::image::accept(inst, raw)?;
         remember(inst, raw, a);
