@@ -198,7 +198,7 @@ fn codec(f: &BufFormat) -> Codec {
 
 /// `load32` of every 8-bit UNORM value, built by the conversion itself so that the two
 /// agree bit for bit.
-fn unorm8_table() -> &'static [u32; 256] {
+pub(super) fn unorm8_table() -> &'static [u32; 256] {
     static T: OnceLock<[u32; 256]> = OnceLock::new();
     T.get_or_init(|| {
         let f =

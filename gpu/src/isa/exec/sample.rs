@@ -62,6 +62,9 @@
 //! marked executed or refused by `program.rs`). TRUNC_COORD, the PERF and aniso-bias fields are precision and performance
 //! hints with no effect here.
 
+#[path = "samplefast.rs"]
+mod fast;
+
 use super::buffer::pick;
 use super::image::{refuse, COORDS};
 use super::{unsupported, Ctx, FaultKind, Wave};
@@ -245,7 +248,16 @@ impl Env {
         };
         let Some(off) = off else { return Ok([0; 4]) };
         let mut buf = [0u8; 16];
-        ctx.tlb.read(ctx.vm, self.t.base.wrapping_add(off), &mut buf[..bpe as usize])?;
+        let p = ctx.tlb.translate(ctx.vm, self.t.base.wrapping_add(off), bpe as u64, false)?;
+        // SAFETY: `translate` maps `bpe` (at most 16) bytes at `p`; a 4-byte texel is read
+        // as one word (a variable-length copy is a call).
+        unsafe {
+            if bpe == 4 {
+                buf[..4].copy_from_slice(&p.cast::<[u8; 4]>().read_unaligned());
+            } else {
+                std::ptr::copy_nonoverlapping(p, buf.as_mut_ptr(), bpe as usize);
+            }
+        }
         Ok(self.swizzle(super::imgfast::load_texel(&self.f, &buf)))
     }
 
@@ -292,6 +304,9 @@ impl Env {
         let n = axes(self.t.kind);
         let z_linear = if self.s.z_filter == mip_filter::NONE { linear } else { self.s.z_filter == mip_filter::LINEAR };
         let lin = |a: usize| if a == 2 { z_linear } else { linear };
+        if n == 2 && linear {
+            return self.bilinear(ctx, l, level, [p[0], p[1]], slice);
+        }
         let mut acc = [0f32; 4];
         for corner in 0..(1usize << n) {
             let mut c = [0i64; 3];
@@ -313,6 +328,33 @@ impl Env {
                 continue;
             }
             let v = self.tap(ctx, l, level, c, slice)?;
+            for k in 0..4 {
+                acc[k] += w * v[k];
+            }
+        }
+        Ok(acc)
+    }
+
+    /// [`Self::filter`] for two LINEAR axes, written out: the same taps in the same order
+    /// (i0j0, i1j0, i0j1, i1j1), the same f32 weights `(1 · wx) · wy`, taps of weight 0
+    /// skipped, and each axis wrapped once per coordinate rather than once per tap.
+    fn bilinear(&self, ctx: &mut Ctx, l: &Lane, level: u32, p: [f32; 2], slice: u32) -> Result<[f32; 4], FaultKind> {
+        let axis = |a: usize| {
+            let u = p[a] - 0.5;
+            let i0 = u.floor();
+            (i0 as i64, u - i0)
+        };
+        let ((x0, ax), (y0, ay)) = (axis(0), axis(1));
+        let wx = [1.0 - ax, ax];
+        let wy = [1.0 - ay, ay];
+        let mut acc = [0f32; 4];
+        for corner in 0..4 {
+            let (hx, hy) = (corner & 1, corner >> 1);
+            let w = wx[hx] * wy[hy];
+            if w == 0.0 {
+                continue;
+            }
+            let v = self.tap(ctx, l, level, [x0 + hx as i64, y0 + hy as i64, 0], slice)?;
             for k in 0..4 {
                 acc[k] += w * v[k];
             }
@@ -389,9 +431,15 @@ impl Wave {
             }),
         };
         let lanes = self.sample_operands(inst, fm, dim);
-        let grads = self.gradients(inst, fm, dim, &lanes);
         let mut out = [[0u32; 4]; 64];
+        let fast = fast::Level::new(&env, fm, ctx);
+        // The per-instruction path samples one level: it needs no derivatives.
+        let grads = if fast.is_some() { Vec::new() } else { self.gradients(inst, fm, dim, &lanes) };
         for l in (0..self.lanes).filter(|&l| exec >> l & 1 != 0) {
+            if let Some(fast) = &fast {
+                out[l] = fast.sample(&env, &lanes[l]);
+                continue;
+            }
             let lambda = env.lambda(&lanes[l], fm, grads[l]);
             out[l] = if fm.get_lod {
                 let clamped = (lambda.1.max(0.0)).min(env.q as f32);
@@ -441,7 +489,7 @@ impl Wave {
             _ => None,
         };
         let f = |v: &[u32; 64], l: usize| f32::from_bits(v[l]);
-        (0..64)
+        (0..self.lanes)
             .map(|l| {
                 let o = offset.map_or(0, |v| v[l]);
                 let sext = |b: u32| ((o >> b & 0x3f) as i8) << 2 >> 2;
@@ -470,7 +518,7 @@ impl Wave {
             let first = [fm.offset, fm.bias, fm.compare].iter().filter(|&&b| b).count();
             let half = GRADS[dim] / 2;
             let g: Vec<[u32; 64]> = (0..2 * half).map(|k| self.mimg_addr(inst, first + k)).collect();
-            return (0..64)
+            return (0..self.lanes)
                 .map(|l| {
                     std::array::from_fn(|d| {
                         std::array::from_fn(|a| if a < half { f32::from_bits(g[d * half + a][l]) } else { 0.0 })
@@ -478,7 +526,7 @@ impl Wave {
                 })
                 .collect();
         }
-        (0..64)
+        (0..self.lanes)
             .map(|l| {
                 let q = l & !3;
                 let diff = |o: usize| std::array::from_fn(|a| lanes[q + o].coords[a] - lanes[q].coords[a]);
