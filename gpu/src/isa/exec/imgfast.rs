@@ -118,11 +118,14 @@ pub(crate) fn jit_image(inst: &Inst, raw: [u32; 8]) -> Option<JitImage> {
     j
 }
 
+/// A [`jit_image`] answer and what it was for: the T# key and the dmask.
+type JitEntry = ((Key, i32), Option<JitImage>);
+
 /// [`jit_image`]'s answers lately given on this thread, by T# words, opcode, DIM and dmask
 /// (what the answer is a pure function of): most waves of a dispatch ask about the same
 /// few T#s.
 struct JitRecent {
-    entries: [Option<((Key, i32), Option<JitImage>)>; 4],
+    entries: [Option<JitEntry>; 4],
     next: usize,
 }
 
