@@ -59,74 +59,8 @@ fn main() {
             Err(e) => panic!("cannot run {tool} ({e}); install glslang-tools (scripts/setup)"), // ok: build script
         }
     }
-    images(&tool, &out);
     opencl(&out);
     spirv_corpus(&out);
-}
-
-/// The shaders of softnavi-images: `image_sample.comp` per variant (name, then the ARRAY,
-/// SEPARATE, SHADOW and NOGATHER defines, all given: GLSL's `#if` rejects undefined names),
-/// and the storage image ones.
-fn images(tool: &str, out: &std::path::Path) {
-    let src = "shaders/image_sample.comp";
-    println!("cargo:rerun-if-changed={src}");
-    for (name, defs) in [
-        ("2d", [0, 0, 0, 0]),
-        ("2d_nogather", [0, 0, 0, 1]),
-        ("array_separate", [1, 1, 0, 0]),
-        ("shadow", [0, 0, 1, 0]),
-    ] {
-        let dst = out.join(format!("image_sample_{name}.spv"));
-        let mut cmd = Command::new(tool);
-        cmd.args(["-V", "--target-env", "vulkan1.1"]);
-        for (def, v) in ["ARRAY", "SEPARATE", "SHADOW", "NOGATHER"].iter().zip(defs) {
-            cmd.arg(format!("-D{def}={v}"));
-        }
-        cmd.arg(src).arg("-o").arg(&dst);
-        run(cmd, &format!("{tool} on {src} ({name})"));
-    }
-    image_rw(tool, out);
-}
-
-/// The storage image shaders of softnavi-images: `image_rw.comp` per image type and format
-/// (name, GLSL image type, format qualifier, texel type, coordinate dimensions, cube).
-fn image_rw(tool: &str, out: &std::path::Path) {
-    let src = "shaders/image_rw.comp";
-    println!("cargo:rerun-if-changed={src}");
-    for (name, img, fmt, vec, dim, cube) in [
-        ("2d_rgba8", "image2D", "rgba8", "vec4", 2, 0),
-        ("2d_r32f", "image2D", "r32f", "vec4", 2, 0),
-        ("3d_r32ui", "uimage3D", "r32ui", "uvec4", 3, 0),
-        ("2darray_rgba32f", "image2DArray", "rgba32f", "vec4", 3, 0),
-        ("1d_rgba16f", "image1D", "rgba16f", "vec4", 1, 0),
-        ("1darray_rg32i", "iimage1DArray", "rg32i", "ivec4", 2, 0),
-        ("cube_r32ui", "uimageCube", "r32ui", "uvec4", 3, 1),
-        ("2d_rgba8ui", "uimage2D", "rgba8ui", "uvec4", 2, 0),
-    ] {
-        let op = match vec {
-            "vec4" => "(v * 0.5)",
-            "uvec4" => "(v + 1u)",
-            _ => "(v + 1)",
-        };
-        let dst = out.join(format!("image_rw_{name}.spv"));
-        let o = Command::new(tool)
-            .args(["-V", "--target-env", "vulkan1.1"])
-            .arg(format!("-DIMG={img}"))
-            .arg(format!("-DFMT={fmt}"))
-            .arg(format!("-DVEC={vec}"))
-            .arg(format!("-DOP(v)={op}"))
-            .arg(format!("-DDIM={dim}"))
-            .arg(format!("-DCUBE={cube}"))
-            .arg(src)
-            .arg("-o")
-            .arg(&dst)
-            .output();
-        match o {
-            Ok(o) if o.status.success() => {}
-            Ok(o) => panic!("{tool} failed on {src} ({name}):\n{}", String::from_utf8_lossy(&o.stdout)), // ok: build script
-            Err(e) => panic!("cannot run {tool} ({e}); install glslang-tools (scripts/setup)"), // ok: build script
-        }
-    }
 }
 
 /// The SPIR-V test corpus run by `softnavi-spirv`: every `spirv/<family>/<name>.comp`

@@ -2,7 +2,7 @@
 //! to the `llvm.amdgcn.struct.buffer.*` format intrinsics and compiles for gfx1100 to
 //! MUBUF format instructions with IDXEN; images (`spirv/mimg.rs`) lower to
 //! `llvm.amdgcn.image.*`; multisampled images fail by name. (Results are checked end to
-//! end by `tests/tests/texel.rs` and `tests/tests/images.rs`.)
+//! end by `tests/tests/texel.rs` and the image group of `tests/spirv/` (`tests/tests/spirv.rs`).)
 
 mod common;
 
@@ -108,8 +108,9 @@ OpFunctionEnd
 }
 
 /// Every sampling form of a cube array (a direction and a layer: four coordinates) and of
-/// the other dimensionalities lowers and compiles to MIMG sampling instructions (`mimg.rs`;
-/// results are checked end to end by `tests/tests/images.rs` and the CTS).
+/// the other dimensionalities, and a gather with ConstOffsets (an array of four offsets),
+/// lowers and compiles to MIMG sampling instructions (`mimg.rs`;
+/// results are checked end to end by `tests/spirv/images/` and the CTS).
 #[test]
 fn sampling_every_dimensionality_compiles() {
     let dir = common::TempDir::new("sample-dims");
@@ -128,6 +129,7 @@ fn sampling_every_dimensionality_compiles() {
            o[2] = textureLod(a2, vec3(0.25, 0.75, 1.0), 1.0) + textureGrad(a2, vec3(0.5), vec2(0.1), vec2(0.2));\n\
            o[3] = textureLodOffset(t3, vec3(0.5), 0.0, ivec3(1, -1, 2)) + textureLod(a1, vec2(0.5, 1.0), 0.0);\n\
            o[4] = vec4(textureSize(ca, 0), textureQueryLevels(ca));\n\
+           o[5] = textureGatherOffsets(a2, vec3(0.5), ivec2[4](ivec2(0), ivec2(1, -1), ivec2(-2, 3), ivec2(7, -8)));\n\
          }\n",
     )
     .unwrap();
@@ -145,7 +147,8 @@ fn sampling_every_dimensionality_compiles() {
     };
     let input = ShaderInput { spirv: &words, entry_point: "main", layout: &layout, specialization: &[] };
     let ir = lower(&input).unwrap_or_else(|e| panic!("{e}")).ir;
-    for name in ["image.sample.l.cube", "image.gather4.lz.cube", "image.sample.d.2darray", "image.sample.l.o.3d"] {
+    let names = ["image.sample.l.cube", "image.gather4.lz.cube", "image.sample.d.2darray", "image.sample.l.o.3d"];
+    for name in names.into_iter().chain(["image.gather4.lz.o.2darray"]) {
         assert!(ir.contains(name), "{name} missing:\n{ir}");
     }
     compile(&input).unwrap_or_else(|e| panic!("{e}"));

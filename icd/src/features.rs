@@ -520,6 +520,9 @@ pub fn supported(sf: &ShaderFeatures, member: &str) -> bool {
             api::SAMPLERS && sf.sampled_images
         }
         "imageCubeArray" => api::SAMPLERS && sf.sampled_images && sf.storage_images,
+        // MIRROR_CLAMP_TO_EDGE is the S#'s MIRROR_ONCE_LAST_TEXEL (image.rs, gpu
+        // exec/sample.rs); tests/spirv/images checks it against the spec's wrap.
+        "samplerMirrorClampToEdge" => api::SAMPLERS && sf.sampled_images,
         "shaderSampledImageArrayNonUniformIndexing" | "descriptorBindingSampledImageUpdateAfterBind" => {
             api::DESCRIPTOR_INDEXING && sf.descriptor_indexing && api::SAMPLERS && sf.sampled_images
         }

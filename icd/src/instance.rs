@@ -434,6 +434,10 @@ impl PhysicalDevice {
             min_storage_buffer_offset_alignment: 4,
             min_texel_offset: -8,
             max_texel_offset: 7,
+            // shaderImageGatherExtended: a gather's offset VGPR holds 6-bit signed texel
+            // offsets (gpu exec/sample.rs), as RADV reports them.
+            min_texel_gather_offset: -32,
+            max_texel_gather_offset: 31,
             max_framebuffer_width: 4096,
             max_framebuffer_height: 4096,
             max_framebuffer_layers: 256,

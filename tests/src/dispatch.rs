@@ -6,6 +6,8 @@ use std::ffi::CString;
 use ash::vk;
 use softnavi_examples::{Context, Error, MemoryLocation};
 
+use crate::image::{self, ImageBinding};
+
 /// How a buffer reaches the shader.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Kind {
@@ -35,6 +37,15 @@ pub struct Dispatch<'a> {
     pub groups: [u32; 3],
     /// A required subgroup size (VK_EXT_subgroup_size_control), when the device allows it.
     pub subgroup_size: Option<u32>,
+    /// Image and sampler descriptors (set 0, at their own binding numbers).
+    pub images: &'a [ImageBinding],
+}
+
+/// What a dispatch leaves: every buffer binding's bytes, in binding order, and every
+/// image's texels ([`image::read_back`]).
+pub struct Results {
+    pub buffers: Vec<Vec<u8>>,
+    pub images: Vec<Vec<u8>>,
 }
 
 fn vkerr(call: &'static str) -> impl Fn(vk::Result) -> Error {
@@ -43,6 +54,63 @@ fn vkerr(call: &'static str) -> impl Fn(vk::Result) -> Error {
 
 /// Runs one dispatch; returns every binding's contents afterwards, in binding order.
 pub fn run(ctx: &Context, case: &Dispatch<'_>) -> Result<Vec<Vec<u8>>, Error> {
+    run_with_images(ctx, case).map(|r| r.buffers)
+}
+
+/// Set 0's layout bindings: the buffers' (at their positions) and the images'.
+fn layout_bindings<'a>(
+    described: &[(u32, vk::DescriptorType)],
+    images: &[ImageBinding],
+    objects: &'a image::Objects<'_>,
+) -> Result<Vec<vk::DescriptorSetLayoutBinding<'a>>, Error> {
+    let mut out: Vec<vk::DescriptorSetLayoutBinding<'a>> = described
+        .iter()
+        .map(|&(b, ty)| {
+            vk::DescriptorSetLayoutBinding::default()
+                .binding(b)
+                .descriptor_type(ty)
+                .descriptor_count(1)
+                .stage_flags(vk::ShaderStageFlags::COMPUTE)
+        })
+        .collect();
+    for (i, samplers) in images.iter().zip(&objects.immutable) {
+        if out.iter().any(|b| b.binding == i.binding) {
+            return Err(Error::Unsupported(format!("binding {} declared twice", i.binding)));
+        }
+        let mut b = vk::DescriptorSetLayoutBinding::default()
+            .binding(i.binding)
+            .descriptor_type(i.ty)
+            .descriptor_count(i.count())
+            .stage_flags(vk::ShaderStageFlags::COMPUTE);
+        if i.immutable {
+            b = b.immutable_samplers(samplers);
+        }
+        out.push(b);
+    }
+    Ok(out)
+}
+
+/// The image descriptors' writes (their infos must outlive the update).
+fn image_infos(o: &image::Objects<'_>, images: &[ImageBinding]) -> Vec<Vec<vk::DescriptorImageInfo>> {
+    images
+        .iter()
+        .zip(&o.elements)
+        .map(|(b, elems)| {
+            elems
+                .iter()
+                .map(|&(view, sampler)| {
+                    let layout =
+                        if view == vk::ImageView::null() { vk::ImageLayout::UNDEFINED } else { image::layout(b.ty) };
+                    let sampler = if b.immutable { vk::Sampler::null() } else { sampler };
+                    vk::DescriptorImageInfo::default().image_view(view).sampler(sampler).image_layout(layout)
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// Runs one dispatch with images; returns every buffer's and image's contents afterwards.
+pub fn run_with_images(ctx: &Context, case: &Dispatch<'_>) -> Result<Results, Error> {
     let d = ctx.device();
     let bda = case.bindings.iter().any(|b| b.kind == Kind::Address);
     let mut bufs = Vec::new();
@@ -71,16 +139,9 @@ pub fn run(ctx: &Context, case: &Dispatch<'_>) -> Result<Vec<Vec<u8>>, Error> {
             Kind::Address => None,
         })
         .collect();
-    let layout_bindings: Vec<_> = described
-        .iter()
-        .map(|&(b, ty)| {
-            vk::DescriptorSetLayoutBinding::default()
-                .binding(b)
-                .descriptor_type(ty)
-                .descriptor_count(1)
-                .stage_flags(vk::ShaderStageFlags::COMPUTE)
-        })
-        .collect();
+    let objects = image::create(ctx, case.images)?;
+    let layout_bindings = layout_bindings(&described, case.images, &objects)?;
+    let staging = image::staging(ctx, case.images)?;
     let mut push = Vec::new();
     if bda {
         // The KHR entry point: the instance asks for Vulkan 1.1, where the core one is absent.
@@ -152,10 +213,12 @@ pub fn run(ctx: &Context, case: &Dispatch<'_>) -> Result<Vec<Vec<u8>>, Error> {
                 )
                 .map_err(|(_, r)| Error::Vulkan { call: "vkCreateComputePipelines", result: r })?[0];
             let mut set = vk::DescriptorSet::null();
-            if !described.is_empty() {
-                let sizes: Vec<_> = described
+            if !layout_bindings.is_empty() {
+                let sizes: Vec<_> = layout_bindings
                     .iter()
-                    .map(|&(_, ty)| vk::DescriptorPoolSize::default().ty(ty).descriptor_count(1))
+                    .map(|b| {
+                        vk::DescriptorPoolSize::default().ty(b.descriptor_type).descriptor_count(b.descriptor_count)
+                    })
                     .collect();
                 pool = d
                     .create_descriptor_pool(
@@ -174,7 +237,7 @@ pub fn run(ctx: &Context, case: &Dispatch<'_>) -> Result<Vec<Vec<u8>>, Error> {
                         [vk::DescriptorBufferInfo::default().buffer(bufs[b as usize].handle()).range(vk::WHOLE_SIZE)]
                     })
                     .collect();
-                let writes: Vec<_> = described
+                let mut writes: Vec<_> = described
                     .iter()
                     .zip(&infos)
                     .map(|(&(b, ty), info)| {
@@ -185,9 +248,25 @@ pub fn run(ctx: &Context, case: &Dispatch<'_>) -> Result<Vec<Vec<u8>>, Error> {
                             .buffer_info(info)
                     })
                     .collect();
+                let image_infos = image_infos(&objects, case.images);
+                for (b, info) in case
+                    .images
+                    .iter()
+                    .zip(&image_infos)
+                    .filter(|(b, _)| !(b.immutable && b.ty == vk::DescriptorType::SAMPLER))
+                {
+                    writes.push(
+                        vk::WriteDescriptorSet::default()
+                            .dst_set(set)
+                            .dst_binding(b.binding)
+                            .descriptor_type(b.ty)
+                            .image_info(info),
+                    );
+                }
                 d.update_descriptor_sets(&writes, &[]);
             }
             ctx.submit_and_wait(|cmd| {
+                image::record_upload(ctx, cmd, &objects, &staging, case.images);
                 d.cmd_bind_pipeline(cmd, vk::PipelineBindPoint::COMPUTE, pipeline);
                 if set != vk::DescriptorSet::null() {
                     d.cmd_bind_descriptor_sets(cmd, vk::PipelineBindPoint::COMPUTE, layout, 0, &[set], &[]);
@@ -197,6 +276,7 @@ pub fn run(ctx: &Context, case: &Dispatch<'_>) -> Result<Vec<Vec<u8>>, Error> {
                 }
                 d.cmd_dispatch(cmd, case.groups[0], case.groups[1], case.groups[2]);
                 ctx.cmd_compute_to_host_barrier(cmd);
+                image::record_download(ctx, cmd, &objects, &staging, case.images);
                 Ok(())
             })?;
         }
@@ -204,7 +284,7 @@ pub fn run(ctx: &Context, case: &Dispatch<'_>) -> Result<Vec<Vec<u8>>, Error> {
         for (b, init) in bufs.iter().zip(case.bindings) {
             buffers.push(b.read::<u8>(init.data.len())?);
         }
-        Ok(buffers)
+        Ok(Results { buffers, images: image::read_back(&staging, case.images)? })
     })();
     // SAFETY: the device is idle (submit_and_wait waited) or lost; null handles are ignored.
     unsafe {

@@ -3,4 +3,5 @@
 pub mod check;
 pub mod dispatch;
 pub mod env;
+pub mod image;
 pub mod validation;

@@ -1,6 +1,6 @@
 //! Every core Vulkan 1.0-1.3 command is returned through the loader, and the objects that
 //! exist without a graphics queue (images, views, samplers, render passes, framebuffers)
-//! are real, and image copies and clears match a CPU reference: `softnavi-objects` on
+//! are real (image copies and clears: tests/transfer.rs): `softnavi-objects` on
 //! softnavi and, as the oracle for its checks, on lavapipe.
 //! A draw recorded on softnavi's compute queue fails its command buffer with a log line.
 
@@ -20,7 +20,6 @@ fn objects(icd: &Path, args: &[&str]) -> (String, String) {
 fn core_commands_and_objects_on_softnavi() {
     let (out, err) = objects(&softnavi_manifest(), &["--refused"]);
     assert!(out.contains("every core command is returned"), "{out}");
-    assert!(out.contains("image-to-buffer copies match"), "{out}");
     assert!(out.contains("vkEndCommandBuffer after vkCmdDraw: Err(ERROR_FEATURE_NOT_PRESENT)"), "{out}");
     assert!(err.contains("vkCmdDraw: needs a graphics-capable queue"), "{err}");
 }

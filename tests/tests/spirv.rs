@@ -19,7 +19,14 @@ struct Run {
 }
 
 fn run(manifest: &Path) -> Run {
-    let o = vk_command(Path::new(env!("CARGO_BIN_EXE_softnavi-spirv")), manifest).output().expect("the runner starts");
+    run_with(manifest, &[], &[])
+}
+
+/// The corpus (or the cases matching `filter`) with extra environment variables.
+fn run_with(manifest: &Path, filter: &[&str], env: &[(&str, &str)]) -> Run {
+    let mut cmd = vk_command(Path::new(env!("CARGO_BIN_EXE_softnavi-spirv")), manifest);
+    cmd.args(filter).envs(env.iter().copied());
+    let o = cmd.output().expect("the runner starts");
     let (out, err) = (String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr));
     assert!(o.status.success() && err.contains("=== end"), "runner failed:\n{out}\n{err}");
     softnavi_tests::env::assert_translated(&err);
@@ -61,5 +68,24 @@ fn corpus_matches_cpu_references_on_lavapipe() {
     let r = run(&lavapipe_manifest());
     eprintln!("lavapipe: {} passed, {} skipped:\n  {}", r.pass.len(), r.skip.len(), r.skip.join("\n  "));
     assert!(r.fail.is_empty(), "{} cases failed on lavapipe:\n{}", r.fail.len(), r.fail.join("\n"));
+    assert!(!r.pass.is_empty());
+}
+
+#[test]
+fn image_cases_are_validation_clean_on_softnavi_with_a_graphics_queue() {
+    let env = [("SOFTNAVI_SPIRV_VALIDATE", "1"), ("SOFTNAVI_GRAPHICS_QUEUE_FLAG", "1")];
+    let r = run_with(&softnavi_manifest(), &["images/"], &env);
+    eprintln!("softnavi: {} passed, {} skipped:\n  {}", r.pass.len(), r.skip.len(), r.skip.join("\n  "));
+    assert!(r.fail.is_empty(), "{} image cases failed on softnavi:\n{}", r.fail.len(), r.fail.join("\n"));
+    for shadow in ["images/shadow:linear_less", "images/shadow_array"] {
+        assert!(r.pass.iter().any(|p| p == shadow), "{shadow} did not run: {:?}", r.skip);
+    }
+}
+
+#[test]
+fn image_cases_are_validation_clean_on_lavapipe() {
+    let r = run_with(&lavapipe_manifest(), &["images/"], &[("SOFTNAVI_SPIRV_VALIDATE", "1")]);
+    eprintln!("lavapipe: {} passed, {} skipped:\n  {}", r.pass.len(), r.skip.len(), r.skip.join("\n  "));
+    assert!(r.fail.is_empty(), "{} image cases failed on lavapipe:\n{}", r.fail.len(), r.fail.join("\n"));
     assert!(!r.pass.is_empty());
 }

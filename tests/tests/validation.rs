@@ -47,6 +47,7 @@ const APPS: &[(&str, &[&str], Mode, Allowed)] = &[
     ("softnavi-lifecycle", &["2", "--validate"], Mode::Flag, &[]),
     ("softnavi-features", &["report", "--validate"], Mode::Flag, &[]),
     ("softnavi-features", &["subgroup-sizes"], Mode::Layer, BAD_SUBGROUP_SIZES),
+    ("softnavi-transfer", &["--validate"], Mode::Flag, &[]),
     ("softnavi-probe", &["copy"], Mode::Layer, &[]),
     ("softnavi-probe", &["transfer"], Mode::Layer, &[]),
     ("softnavi-probe", &["dispatch-variants"], Mode::Layer, &[]),

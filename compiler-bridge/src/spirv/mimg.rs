@@ -178,10 +178,18 @@ impl FnCx<'_, '_> {
         Ok(o)
     }
 
-    /// Component `k` of the value of `id` (a vector), or the scalar itself.
+    /// Component `k` of the value of `id` (a vector, or an array: ConstOffsets is an
+    /// array of four `ivec2`), or the scalar itself.
     fn component(&mut self, id: Id, k: usize) -> Result<(String, Id), CompileError> {
         let v = self.val(id)?;
         match self.m.ty(v.ty)? {
+            Type::Array { elem, len } => {
+                if k as u32 >= *len {
+                    return Err(CompileError::invalid(format!("%{id} has no element {k}")));
+                }
+                let (elem, lt) = (*elem, self.m.llty(v.ty)?);
+                Ok((self.def(format!("extractvalue {lt} {}, {k}", v.text)), elem))
+            }
             Type::Vector { elem, count } => {
                 if k as u32 >= *count {
                     return Err(CompileError::invalid(format!("%{id} has no component {k}")));

@@ -716,6 +716,7 @@ fn run(ctx: &Context, elf: &[u8], case: &Case) -> Result<Vec<Vec<u8>>, Error> {
             spec: &spec,
             groups: case.groups,
             subgroup_size: None,
+            images: &[],
         },
     )
 }

@@ -8,6 +8,8 @@
 //! stderr before each, so that the driver's log can be attributed to a case. A shader of
 //! the corpus that no case runs is a failure. A lost device is replaced and the run goes
 //! on. Exits 0 when every case could be attempted. FILTERs are substrings of case names.
+//! With `SOFTNAVI_SPIRV_VALIDATE` set, the Khronos validation layer runs too, and a case
+//! that draws any message from it fails.
 
 use std::collections::BTreeSet;
 use std::process::ExitCode;
@@ -28,10 +30,14 @@ mod control;
 mod glsl450;
 #[path = "spirv/harness.rs"]
 mod harness;
+#[path = "spirv/images.rs"]
+mod images;
 #[path = "spirv/memory.rs"]
 mod memory;
 #[path = "spirv/subgroup.rs"]
 mod subgroup;
+#[path = "spirv/texref.rs"]
+mod texref;
 #[path = "spirv/vk13.rs"]
 mod vk13;
 
@@ -45,6 +51,7 @@ fn all_cases() -> Vec<Case> {
     all.extend(glsl450::cases());
     all.extend(control::cases());
     all.extend(vk13::cases());
+    all.extend(images::cases());
     all
 }
 
@@ -55,6 +62,11 @@ fn context() -> Result<Context, Error> {
         validate: std::env::var_os("SOFTNAVI_SPIRV_VALIDATE").is_some(),
         shader_features: true,
     })
+}
+
+/// Validation messages so far (with SOFTNAVI_SPIRV_VALIDATE; 0 without).
+fn validation_messages(ctx: &Context) -> usize {
+    ctx.validation_counter().map_or(0, |c| c.load(std::sync::atomic::Ordering::Relaxed))
 }
 
 fn main() -> ExitCode {
@@ -87,6 +99,7 @@ fn main() -> ExitCode {
             continue;
         }
         eprintln!("=== case {}", case.name);
+        let messages = validation_messages(&ctx);
         let verdict = match softnavi_examples::spirv_words(bytes).and_then(|w| harness::run(&ctx, &w, case)) {
             Ok(out) => match (case.check)(&out) {
                 Ok(()) => "PASS".to_string(),
@@ -104,6 +117,11 @@ fn main() -> ExitCode {
                 }
                 format!("FAIL {e:?}")
             }
+        };
+        let verdict = match validation_messages(&ctx) - messages {
+            0 => verdict,
+            n if verdict == "PASS" => format!("FAIL {n} validation messages (on stderr)"),
+            n => format!("{verdict}; {n} validation messages"),
         };
         println!("CASE {} {verdict}", case.name);
     }

@@ -299,7 +299,9 @@ fn mimg_regs(r: &mut Regs, i: &Inst) {
     if i.imm & mimg::NSA != 0 {
         r.push(i.src[0], 1, false);
         for k in 1..addr {
-            r.push(Operand::Vgpr((i.ext >> (8 * (k - 1)) & 0xff) as u16), 1, false);
+            if let Some(v) = super::image::mimg_addr_reg(i, k) {
+                r.push(Operand::Vgpr(v), 1, false);
+            }
         }
     } else {
         r.push(i.src[0], addr as u32, false);

@@ -225,12 +225,18 @@ fn texel_offset(t: &ImageResource, elem: u32, c: [u32; 3], mip: u32) -> Option<u
 }
 
 /// The VGPR of address operand `k` (see [`Wave::mimg_addr`]), `None` without a VGPR VADDR.
+/// gfx11 has one NSA dword: its four bytes are addresses 1 to 4, and the last of them
+/// starts a run of consecutive VGPRs holding the rest (partial NSA: `image_sample_d` on 2D
+/// has six addresses, `[v10, v20, v30, v40, v[50:51]]`).
 pub(super) fn mimg_addr_reg(inst: &Inst, k: usize) -> Option<u16> {
     let Operand::Vgpr(v) = inst.src[0] else { return None };
     Some(match (inst.imm & mimg::NSA != 0, k) {
         (false, _) => v.wrapping_add(k as u16),
         (true, 0) => v,
-        (true, _) => (inst.ext >> (8 * (k - 1)) & 0xff) as u16,
+        (true, _) => {
+            let byte = (k - 1).min(3);
+            ((inst.ext >> (8 * byte) & 0xff) as u16).wrapping_add((k - 1 - byte) as u16)
+        }
     })
 }
 
@@ -511,5 +517,20 @@ impl Wave {
             self.vdst(&Operand::Vgpr(vdata.wrapping_add(k as u16)), vals, exec);
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    /// `image_sample_d v[0:3], [v10, v20, v30, v40, v[50:51]], s[0:7], s[8:11] dmask:0xf
+    /// dim:SQ_RSRC_IMG_2D`, encoded by llvm-mc-19: six addresses in one NSA dword, the
+    /// last two a VGPR pair (gfx11's partial NSA).
+    #[test]
+    fn partial_nsa_addresses_run_on_from_the_last_byte() {
+        let bytes = [0x05u8, 0x0f, 0x70, 0xf0, 0x0a, 0x00, 0x00, 0x08, 0x14, 0x1e, 0x28, 0x32];
+        let words: Vec<u32> = bytes.chunks(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect();
+        let inst = crate::isa::decode::decode(&words, false).expect("llvm-mc's encoding decodes");
+        let regs: Vec<_> = (0..6).map(|k| super::mimg_addr_reg(&inst, k)).collect();
+        assert_eq!(regs, [10, 20, 30, 40, 50, 51].map(Some));
     }
 }

@@ -5,6 +5,7 @@ use ash::vk;
 use softnavi_examples::{Context, Error, ShaderFeatures};
 use softnavi_tests::check::{compare, Tol, Val};
 use softnavi_tests::dispatch::{self, Binding, Dispatch, Kind};
+use softnavi_tests::image::{ImageBinding, ImageDesc};
 
 /// A device capability a case needs; cases whose needs the device lacks are skipped.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -37,6 +38,26 @@ pub enum Need {
     SubgroupExtendedTypes,
     /// All of these subgroup operation categories, in compute shaders.
     Subgroup(vk::SubgroupFeatureFlags),
+    /// A device feature of `VkPhysicalDeviceFeatures` or `VkPhysicalDeviceVulkan12Features`
+    /// (see [`crate::images::device_feature`]).
+    Device(Feature),
+    /// A format feature of an image format (optimal tiling).
+    Format(vk::Format, vk::FormatFeatureFlags2),
+}
+
+/// Device features image cases need (all supported ones are enabled by the context).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Feature {
+    ImageCubeArray,
+    StorageImageReadWithoutFormat,
+    StorageImageWriteWithoutFormat,
+    StorageImageExtendedFormats,
+    ImageGatherExtended,
+    ResourceMinLod,
+    SampledImageArrayDynamicIndexing,
+    StorageImageArrayDynamicIndexing,
+    SampledImageArrayNonUniformIndexing,
+    SamplerMirrorClampToEdge,
 }
 
 impl Need {
@@ -69,6 +90,8 @@ impl Need {
             Need::ZeroInitializeWorkgroupMemory => f.zero_initialize_workgroup_memory,
             Need::SubgroupExtendedTypes => f.subgroup_extended_types,
             Need::Subgroup(ops) => f.subgroup_operations.contains(ops),
+            // Checked through the Vulkan API by `skip_reason`.
+            Need::Device(_) | Need::Format(..) => true,
         }
     }
 }
@@ -77,6 +100,9 @@ impl Need {
 /// the subgroup size the pipeline ran with.
 pub struct Output {
     pub buffers: Vec<Vec<u8>>,
+    /// Every image's texels afterwards, in binding then array order (storage images read
+    /// back, the others as uploaded).
+    pub images: Vec<Vec<u8>>,
     pub subgroup_size: u32,
     /// `deviceName` of the driver that ran the case (for known driver bugs).
     pub device: String,
@@ -120,6 +146,8 @@ pub struct Case {
     /// A required subgroup size (VK_EXT_subgroup_size_control); skipped where not allowed.
     pub subgroup_size: Option<u32>,
     pub needs: Vec<Need>,
+    /// Image and sampler bindings (at their own binding numbers).
+    pub images: Vec<ImageBinding>,
     pub check: Check,
 }
 
@@ -136,6 +164,7 @@ impl Case {
             groups,
             subgroup_size: None,
             needs: Vec::new(),
+            images: Vec::new(),
             check: Box::new(|_| Err("no check".into())),
         }
     }
@@ -189,6 +218,25 @@ impl Case {
         self.needs.extend_from_slice(needs);
         self
     }
+    /// Adds a binding of images or samplers (`images` and `samplers` one per array element).
+    pub fn images(
+        mut self,
+        binding: u32,
+        ty: vk::DescriptorType,
+        images: Vec<ImageDesc>,
+        samplers: Vec<vk::SamplerCreateInfo<'static>>,
+    ) -> Case {
+        self.images.push(ImageBinding { binding, ty, images, samplers, immutable: false });
+        self
+    }
+    /// A storage image at `binding`.
+    pub fn storage_image(self, binding: u32, image: ImageDesc) -> Case {
+        self.images(binding, vk::DescriptorType::STORAGE_IMAGE, vec![image], Vec::new())
+    }
+    /// A combined image sampler at `binding`.
+    pub fn combined(self, binding: u32, image: ImageDesc, sampler: vk::SamplerCreateInfo<'static>) -> Case {
+        self.images(binding, vk::DescriptorType::COMBINED_IMAGE_SAMPLER, vec![image], vec![sampler])
+    }
     pub fn check(mut self, f: impl Fn(&Output) -> Result<(), String> + 'static) -> Case {
         self.check = Box::new(f);
         self
@@ -205,6 +253,9 @@ pub fn skip_reason(ctx: &Context, case: &Case) -> Option<String> {
     if let Some(n) = case.needs.iter().find(|n| !n.met(f)) {
         return Some(format!("device lacks {n:?}"));
     }
+    if let Some(why) = crate::images::skip_reason(ctx, case) {
+        return Some(why);
+    }
     if let Some(s) = case.subgroup_size {
         if s != f.subgroup_size
             && !(f.subgroup_size_control && (f.min_subgroup_size..=f.max_subgroup_size).contains(&s))
@@ -217,7 +268,7 @@ pub fn skip_reason(ctx: &Context, case: &Case) -> Option<String> {
 
 /// Runs `case` with SPIR-V `words`; returns what its check sees.
 pub fn run(ctx: &Context, words: &[u32], case: &Case) -> Result<Output, Error> {
-    let buffers = dispatch::run(
+    let dispatch::Results { buffers, images } = dispatch::run_with_images(
         ctx,
         &Dispatch {
             code: words,
@@ -227,8 +278,9 @@ pub fn run(ctx: &Context, words: &[u32], case: &Case) -> Result<Output, Error> {
             spec: &case.spec,
             groups: case.groups,
             subgroup_size: case.subgroup_size,
+            images: &case.images,
         },
     )?;
     let subgroup_size = case.subgroup_size.unwrap_or(ctx.shader_features().subgroup_size);
-    Ok(Output { buffers, subgroup_size, device: ctx.device_name().to_string() })
+    Ok(Output { buffers, images, subgroup_size, device: ctx.device_name().to_string() })
 }
