@@ -67,6 +67,8 @@ pub struct Request {
     pub syncobj_waits: Vec<(u32, u64)>,
     /// BO handles of the BO_HANDLES chunk.
     pub bo_handles: Option<Vec<u32>>,
+    /// The user fence: BO handle and byte offset.
+    pub user_fence: Option<(u32, u32)>,
 }
 
 /// Reads the chunks of a CS ioctl.
@@ -102,8 +104,8 @@ pub fn read_chunks(cs: &uapi::Cs) -> Result<Request, i32> {
                 r.bo_handles = Some(es.iter().map(|e| e.bo_handle).collect());
             }
             chunk::FENCE => {
-                tracing::warn!("CS fence chunk (a user fence BO): not implemented by softnavi (EINVAL)");
-                return Err(libc::EINVAL);
+                let f: uapi::CsChunkFence = user::read(c.chunk_data, bytes)?;
+                r.user_fence = Some((f.handle, f.offset));
             }
             other => {
                 tracing::warn!("CS chunk id {other:#x}: not known to softnavi (EINVAL, as the kernel)");
@@ -150,4 +152,33 @@ pub fn submit(ibs: &[CsChunkIb], wait: &Fence) -> Result<(u32, u64), i32> {
 /// Waits until ring `ring` completed `seq` or the deadline passes; `true` when it did.
 pub fn wait_seq(ring: u32, seq: u64, deadline: Option<Instant>) -> bool {
     crate::gpu::wait_until(deadline, || ring_completed(ring) >= seq)
+}
+
+/// User fences not yet written: (ring, sequence number, BO, offset).
+type UserFence = (u32, u64, Arc<crate::gem::Gem>, u32);
+static USER_FENCES: Mutex<Vec<UserFence>> = Mutex::new(Vec::new());
+
+/// Has the sequence number of submission `seq` on `ring` written into `gem` at `offset`
+/// once it completes, as the kernel's end-of-submission fence write does.
+pub fn add_user_fence(ring: u32, seq: u64, gem: Arc<crate::gem::Gem>, offset: u32) -> Result<(), i32> {
+    if offset % 8 != 0 || u64::from(offset) + 8 > gem.mem.size() {
+        return Err(libc::EINVAL);
+    }
+    USER_FENCES.lock().push((ring, seq, gem, offset));
+    write_user_fences();
+    Ok(())
+}
+
+/// Writes the user fences of completed submissions (called on every GPU interrupt).
+pub fn write_user_fences() {
+    let Some(mut pending) = USER_FENCES.try_lock() else { return };
+    pending.retain(|(ring, seq, gem, offset)| {
+        if ring_completed(*ring) < *seq {
+            return true;
+        }
+        // SAFETY: add_user_fence checked that offset + 8 lies in the BO's memory, which
+        // the entry keeps alive; the 8-byte write is aligned.
+        unsafe { (gem.mem.host_ptr().add(*offset as usize) as *mut u64).write_volatile(*seq) };
+        false
+    });
 }

@@ -523,7 +523,11 @@ fn cs(file: &DrmFile, a: &mut uapi::Cs) -> Res {
         (None, l) => file.bo_lists.lock().get(&l).cloned().ok_or(libc::ENOENT)?,
     };
     let bos: Vec<Arc<Gem>> = handles.iter().map(|h| file.bo(*h)).collect::<Result<_, _>>()?;
+    let fence_bo = r.user_fence.map(|(h, off)| file.bo(h).map(|g| (g, off))).transpose()?;
     let (ring, seq) = crate::cs::submit(&r.ibs, &wait)?;
+    if let Some((g, off)) = fence_bo {
+        crate::cs::add_user_fence(ring, seq, g, off)?;
+    }
     let done = Fence::on_ring(ring, seq);
     for g in &bos {
         let mut f = g.fence.lock();

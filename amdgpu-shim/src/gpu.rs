@@ -38,8 +38,9 @@ pub fn timestamp() -> u64 {
 /// Signalled whenever a fence may have signalled or a syncobj changed: waiters re-check.
 static EVENTS: (Mutex<u64>, Condvar) = (Mutex::new(0), Condvar::new());
 
-/// Wakes every waiter.
+/// Wakes every waiter (after writing the user fences that completed).
 pub fn notify() {
+    crate::cs::write_user_fences();
     let mut g = EVENTS.0.lock();
     *g = g.wrapping_add(1);
     EVENTS.1.notify_all();

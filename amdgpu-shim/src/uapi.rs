@@ -632,6 +632,15 @@ pub struct CsChunkIb {
     pub ring: u32,
 }
 
+/// `struct drm_amdgpu_cs_chunk_fence`: a BO and the offset in it where the submission's
+/// sequence number is written when it completes (a "user fence").
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct CsChunkFence {
+    pub handle: u32,
+    pub offset: u32,
+}
+
 /// `struct drm_amdgpu_cs_chunk_dep`, also `struct drm_amdgpu_fence` (same layout).
 #[repr(C)]
 #[derive(Clone, Copy, Debug)]
@@ -698,6 +707,7 @@ pod! {
     CsChunkIb = 32,
     CsChunkDep = 24,
     CsChunkSyncobj = 16,
+    CsChunkFence = 8,
     WaitCs = 32,
     WaitFences = 24,
     AmdgpuVm = 8,
