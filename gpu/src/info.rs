@@ -9,10 +9,33 @@ use crate::spi::{AlignMode, VmidRegs};
 #[derive(Clone, Debug)]
 pub struct ChipInfo {
     pub name: &'static str,
+    /// The board's marketing name (what amdgpu.ids gives for the PCI id and revision).
+    pub marketing_name: &'static str,
     /// LLVM processor name.
     pub gfx_target: &'static str,
     pub vendor_id: u32,
     pub device_id: u32,
+    /// PCI revision id (0xC8: the RX 7900 XTX's).
+    pub pci_revision: u32,
+    /// The amdgpu kernel driver's chip family and external revision (Mesa's
+    /// `FAMILY_GFX1100` and `AMDGPU_GFX1100_RANGE`; the kernel adds 1 to the ASIC revision).
+    pub amdgpu_family: u32,
+    pub chip_external_rev: u32,
+    /// Shader engines and shader arrays per engine: with `num_wgps`, the CU layout (Navi 31:
+    /// 6 SEs of 2 SAs of 4 WGPs, 96 CUs).
+    pub num_shader_engines: u32,
+    pub shader_arrays_per_engine: u32,
+    /// GB_ADDR_CONFIG: 32 pipes, 256-byte pipe interleave, 32 packers. The swizzle patterns
+    /// of crate::addr are addrlib's for this value.
+    pub gb_addr_config: u32,
+    /// L2 cache channels (TCC blocks) of 256 KiB: Navi 31's 6 MiB.
+    pub num_tcc_blocks: u32,
+    /// Render backends (the model has no graphics; reported as the chip has them).
+    pub num_rbs: u32,
+    /// Peak shader and memory clocks in kHz, and the memory bus (GDDR6, 384 bits).
+    pub max_engine_clock_khz: u64,
+    pub max_memory_clock_khz: u64,
+    pub vram_bit_width: u32,
     /// Modelled workgroup processors (used for occupancy figures, not for threads).
     pub num_wgps: u32,
     pub simds_per_wgp: u32,
@@ -118,9 +141,21 @@ impl Config {
     pub fn chip_info(&self) -> ChipInfo {
         ChipInfo {
             name: "AMD Radeon RX 7900 XTX (softnavi RDNA3 gfx1100)",
+            marketing_name: "AMD Radeon RX 7900 XTX",
             gfx_target: "gfx1100",
             vendor_id: 0x1002,
             device_id: 0x744c,
+            pci_revision: 0xc8,
+            amdgpu_family: 145,
+            chip_external_rev: 0x01,
+            num_shader_engines: 6,
+            shader_arrays_per_engine: 2,
+            gb_addr_config: 0x505,
+            num_tcc_blocks: 24,
+            num_rbs: 24,
+            max_engine_clock_khz: 2_500_000,
+            max_memory_clock_khz: 1_250_000,
+            vram_bit_width: 384,
             num_wgps: 48,
             simds_per_wgp: 4,
             max_waves_per_simd: 16,

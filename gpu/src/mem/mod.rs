@@ -22,8 +22,38 @@ pub const PAGE: u64 = 4096;
 /// Lowest address handed out: the first 4 GiB stay unmapped so that small integers used
 /// as pointers fault.
 const VA_START: u64 = 1 << 32;
-/// End of the 48-bit virtual address space.
+/// End of the range [`AddressSpace::alloc`] hands out: the low half of the 48-bit space.
+/// The high half is left to [`AddressSpace::map_at`], where a kernel-driver interface puts
+/// the addresses user space picks (amdgpu's "high" VA range).
 const VA_END: u64 = 1 << 47;
+/// GPU virtual addresses are 48 bits: the bits above are ignored, so that user space may
+/// write the high half sign-extended (0xffff_8000_0000_0000 and up), as amdgpu lets it.
+pub const VA_MASK: u64 = (1 << 48) - 1;
+
+/// Host memory for buffer objects: an anonymous mapping, page aligned, and zeroed lazily by
+/// the kernel, so that a large one costs nothing until it is touched. One may back BOs at
+/// several addresses ([`AddressSpace::map_at`]).
+pub struct Memory {
+    map: memmap2::MmapMut,
+}
+
+impl Memory {
+    /// `size` bytes, rounded up to a page.
+    pub fn new(size: u64) -> std::io::Result<Arc<Memory>> {
+        let size = size.max(1).div_ceil(PAGE) * PAGE;
+        let map = memmap2::MmapMut::map_anon(usize::try_from(size).map_err(std::io::Error::other)?)?;
+        Ok(Arc::new(Memory { map }))
+    }
+
+    pub fn size(&self) -> u64 {
+        self.map.len() as u64
+    }
+
+    /// Host address of the first byte; valid for `size` bytes while the Memory lives.
+    pub fn host_ptr(&self) -> *mut u8 {
+        self.map.as_ptr() as *mut u8
+    }
+}
 
 /// A buffer object: host memory that is mapped at a GPU virtual address. The memory is an
 /// anonymous mapping: page aligned, and zeroed lazily by the kernel, so allocating a large
@@ -32,10 +62,10 @@ pub struct Bo {
     va: u64,
     size: u64,
     ptr: *mut u8,
-    _map: memmap2::MmapMut,
+    _mem: Arc<Memory>,
 }
 
-// SAFETY: the mapping is owned by the Bo and only unmapped when it drops; access through
+// SAFETY: the mapping is held by the Bo and only unmapped when it drops; access through
 // the raw pointer is synchronised by the GPU programming model (see the module docs).
 unsafe impl Send for Bo {}
 // SAFETY: as above.
@@ -66,6 +96,15 @@ pub struct VmFault {
     pub addr: u64,
     pub len: u64,
     pub write: bool,
+}
+
+/// Why [`AddressSpace::map_at`] refused a mapping.
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+pub enum MapError {
+    #[error("cannot map {size:#x} bytes at {va:#x}: not page aligned, outside the memory, or outside the mappable high half of the address space")]
+    Invalid { va: u64, size: u64 },
+    #[error("cannot map {size:#x} bytes at {va:#x}: the range overlaps a mapping")]
+    Busy { va: u64, size: u64 },
 }
 
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
@@ -133,7 +172,7 @@ impl AddressSpace {
         if tail < hole.0 + hole.1 {
             g.free.insert(tail, hole.0 + hole.1 - tail);
         }
-        let mut map = match memmap2::MmapMut::map_anon(size as usize) {
+        let mem = match Memory::new(size) {
             Ok(m) => m,
             Err(_) => {
                 // Give the address range back before failing.
@@ -142,11 +181,47 @@ impl AddressSpace {
                 return Err(AllocError::OutOfMemory { requested: size, available: 0 });
             }
         };
-        let ptr = map.as_mut_ptr();
-        let bo = Arc::new(Bo { va: start, size, ptr, _map: map });
+        let bo = Arc::new(Bo { va: start, size, ptr: mem.host_ptr(), _mem: mem });
         g.bos.insert(start, bo.clone());
         g.allocated += size;
         Ok(bo)
+    }
+
+    /// Maps `size` bytes of `mem` from `offset` at `va` (its low 48 bits), as a kernel
+    /// driver maps a buffer object at the address user space chose. The range must be
+    /// page aligned, inside `mem`, and free: not mapped, not reserved for [`Self::alloc`].
+    /// The memory is not counted against the capacity: its creator accounts for it.
+    pub fn map_at(&self, va: u64, mem: &Arc<Memory>, offset: u64, size: u64) -> Result<Arc<Bo>, MapError> {
+        let va = va & VA_MASK;
+        let aligned = va % PAGE == 0 && offset % PAGE == 0 && size % PAGE == 0 && size > 0;
+        if !aligned || offset.checked_add(size).is_none_or(|e| e > mem.size()) || va < VA_END || va + size > VA_MASK + 1
+        {
+            return Err(MapError::Invalid { va, size });
+        }
+        let mut g = self.inner.write();
+        let clash = g.bos.range(..va + size).next_back().is_some_and(|(_, b)| b.va + b.size > va);
+        if clash {
+            return Err(MapError::Busy { va, size });
+        }
+        // SAFETY: offset + size <= mem.size(), checked above.
+        let ptr = unsafe { mem.host_ptr().add(offset as usize) };
+        let bo = Arc::new(Bo { va, size, ptr, _mem: mem.clone() });
+        g.bos.insert(va, bo.clone());
+        Ok(bo)
+    }
+
+    /// Removes the mapping [`Self::map_at`] made at `va`; GPU accesses to it fault from now on.
+    pub fn unmap_at(&self, va: u64) -> bool {
+        let va = va & VA_MASK;
+        if va < VA_END {
+            return false;
+        }
+        let mut g = self.inner.write();
+        let gone = g.bos.remove(&va).is_some();
+        if gone {
+            self.generation.fetch_add(1, Ordering::Release);
+        }
+        gone
     }
 
     /// Unmaps the BO at `va`. Its memory is freed once no wave or queue still holds it.
@@ -181,6 +256,7 @@ impl AddressSpace {
 
     /// The BO containing `[va, va + len)`, if one does.
     pub fn lookup(&self, va: u64, len: u64) -> Option<Arc<Bo>> {
+        let va = va & VA_MASK;
         let g = self.inner.read();
         let (_, bo) = g.bos.range(..=va).next_back()?;
         bo.contains(va, len).then(|| bo.clone())
@@ -254,6 +330,7 @@ impl Tlb {
     /// Host pointer for `[va, va + len)`, which must lie in one BO.
     #[inline]
     pub fn translate(&mut self, space: &AddressSpace, va: u64, len: u64, write: bool) -> Result<*mut u8, VmFault> {
+        let va = va & VA_MASK;
         if space.generation.load(Ordering::Acquire) == self.generation {
             for e in &self.entries {
                 if e.contains(va, len) {
@@ -377,6 +454,30 @@ mod tests {
         assert_eq!(c.va(), va);
         tlb.write_u32(&s, va + 8, 77).unwrap();
         assert_eq!(unsafe { (c.host_ptr().add(8) as *const u32).read() }, 77);
+    }
+
+    /// Memory mapped at an address user space chose (sign-extended high half), reached
+    /// through either spelling of the address; overlaps refused; unmapped ranges fault.
+    #[test]
+    fn map_at_a_chosen_high_address() {
+        let s = AddressSpace::new(1 << 30);
+        let mem = Memory::new(3 * PAGE).unwrap();
+        let va = 0xffff_8000_0001_0000;
+        let bo = s.map_at(va, &mem, PAGE, 2 * PAGE).unwrap();
+        assert_eq!(bo.va(), 0x8000_0001_0000);
+        s.write(va + 4, &[9, 8]).unwrap();
+        let mut out = [0u8; 2];
+        s.read(0x8000_0001_0004, &mut out).unwrap();
+        assert_eq!(out, [9, 8]);
+        assert_eq!(unsafe { *mem.host_ptr().add(PAGE as usize + 4) }, 9, "the mapping starts at the offset");
+        assert_eq!(s.map_at(va + PAGE, &mem, 0, PAGE).err(), Some(MapError::Busy { va: 0x8000_0001_1000, size: PAGE }));
+        assert!(matches!(s.map_at(0x1_0000_0000, &mem, 0, PAGE), Err(MapError::Invalid { .. })), "low half is alloc's");
+        assert!(matches!(s.map_at(va + 2 * PAGE, &mem, 2 * PAGE, 2 * PAGE), Err(MapError::Invalid { .. })));
+        let mut tlb = Tlb::default();
+        tlb.read_u32(&s, va).unwrap();
+        assert!(s.unmap_at(va));
+        assert!(tlb.read_u32(&s, va).is_err(), "unmapped: faults, even through a TLB that had it");
+        assert!(!s.unmap_at(va));
     }
 
     #[test]
