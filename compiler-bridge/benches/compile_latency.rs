@@ -154,12 +154,15 @@ fn fixed_cost() {
         "define amdgpu_kernel void @k(ptr addrspace(1) %p) {\n  store i32 1, ptr addrspace(1) %p\n  ret void\n}\n";
     let opts = CodegenOptions::default();
     for (what, ir, valid) in [("smallest kernel", KERNEL, true), ("invalid one-word module", "x", false)] {
-        let (mut inproc, mut server) = (Vec::new(), Vec::new());
+        let (mut inproc, mut server, mut inproc_cpu) = (Vec::new(), Vec::new(), Vec::new());
         for _ in 0..100 {
             for (backend, times) in [(Backend::InProcess, &mut inproc), (Backend::Server, &mut server)] {
-                let t = Instant::now();
+                let (t, cpu) = (Instant::now(), thread_cpu_time());
                 if compiler_bridge::llvm::compile_ir_with(ir, &opts, backend).is_ok() == valid {
                     times.push(t.elapsed());
+                    if backend == Backend::InProcess {
+                        inproc_cpu.push(thread_cpu_time() - cpu);
+                    }
                 }
             }
         }
@@ -168,11 +171,54 @@ fn fixed_cost() {
             v.get(v.len() / 2).map_or(f64::NAN, |d| d.as_secs_f64() * 1e3)
         };
         println!(
-            "{what}, 100 compiles each: in-process median {:.3} ms, server median {:.3} ms",
+            "{what}, 100 compiles each: in-process median {:.3} ms (CPU {:.3} ms), server median {:.3} ms",
             median(&mut inproc),
+            median(&mut inproc_cpu),
             median(&mut server)
         );
+        if valid {
+            if let Some(cpu) = server_cpu_per_compile(ir) {
+                println!("{what}: the server's CPU time per compile {:.3} ms", cpu.as_secs_f64() * 1e3);
+            }
+        }
     }
+}
+
+/// The server's CPU time per compile of `ir`: two private servers, one doing one compile
+/// and one doing 101, reaped; the difference of their CPU times over 100 (their start
+/// cancels out).
+fn server_cpu_per_compile(ir: &str) -> Option<Duration> {
+    use compiler_bridge::llvm::server::{locate, Pool};
+    let (program, id) = (locate().ok()?, Backend::Server.identity().ok()?);
+    let mut cpu = [Duration::ZERO; 2];
+    for (i, n) in [1, 101].into_iter().enumerate() {
+        let before = children_cpu_time();
+        let pool = Pool::new(program.clone(), id.clone(), None);
+        for _ in 0..n {
+            pool.compile(ir, &CodegenOptions::default()).ok()?;
+        }
+        drop(pool); // kills and reaps the server, adding its CPU time to the children's
+        cpu[i] = children_cpu_time() - before;
+    }
+    Some(cpu[1].saturating_sub(cpu[0]) / 100)
+}
+
+/// The CPU time of this process's reaped children.
+fn children_cpu_time() -> Duration {
+    // SAFETY: a zeroed rusage is a valid out-value.
+    let mut u: libc::rusage = unsafe { std::mem::zeroed() };
+    // SAFETY: a valid `who` and out-pointer.
+    unsafe { libc::getrusage(libc::RUSAGE_CHILDREN, &mut u) };
+    let tv = |t: libc::timeval| Duration::new(t.tv_sec as u64, t.tv_usec as u32 * 1000);
+    tv(u.ru_utime) + tv(u.ru_stime)
+}
+
+/// This thread's CPU time: what a compile costs without the machine's other load.
+fn thread_cpu_time() -> Duration {
+    let mut ts = libc::timespec { tv_sec: 0, tv_nsec: 0 };
+    // SAFETY: a valid clock id and out-pointer.
+    unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
+    Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32)
 }
 
 /// The median and 95th percentile over the shaders both measured of `a`'s figure minus
