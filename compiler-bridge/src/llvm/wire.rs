@@ -48,10 +48,17 @@ pub(super) fn write_frame(w: &mut impl Write, tag: u8, parts: &[&[u8]]) -> std::
 /// The next frame, `None` at a clean end of stream (between frames).
 pub(super) fn read_frame(r: &mut impl Read) -> std::io::Result<Option<(u8, Vec<u8>)>> {
     let mut head = [0u8; 5];
-    match r.read(&mut head[..1])? {
-        0 => return Ok(None),
-        _ => r.read_exact(&mut head[1..])?,
+    // A signal the application handles must not read as the server's end.
+    let first = loop {
+        match r.read(&mut head[..1]) {
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            other => break other?,
+        }
+    };
+    if first == 0 {
+        return Ok(None);
     }
+    r.read_exact(&mut head[1..])?;
     let len = u32::from_le_bytes([head[1], head[2], head[3], head[4]]);
     if len > MAX_PAYLOAD {
         return Err(std::io::Error::new(std::io::ErrorKind::InvalidData, format!("frame of {len} bytes")));
