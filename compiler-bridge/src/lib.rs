@@ -22,14 +22,15 @@ pub use spirv::{lower, lower_with, validate_module, Lowered, ShaderInput, SpecCo
 /// A compiled compute pipeline shader.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CompiledShader {
-    /// The AMDHSA code object (ET_DYN from the process backend, ET_REL from the in-process
-    /// one), ready for [`elf::CodeObject::parse`].
+    /// The AMDHSA code object (ET_DYN from the process backend, ET_REL from libLLVM),
+    /// ready for [`elf::CodeObject::parse`].
     pub elf: Vec<u8>,
     pub kernel_name: String,
     pub workgroup_size: [u32; 3],
     /// The LLVM IR it was compiled from (for debugging and dumps).
     pub llvm_ir: String,
-    /// The backend that built `elf` (possibly in an earlier process, when `from_cache`).
+    /// The backend that built `elf` (possibly in an earlier process, when `from_cache`;
+    /// `Process` when no compile server could be started).
     pub backend: Backend,
     /// Whether `elf` came from the disk cache.
     pub from_cache: bool,
@@ -74,6 +75,7 @@ pub fn compile_using(
     let cached = compiler.cache.and_then(|c| Some((c, cache::key_for(&lowered.ir, opts, compiler.backend)?)));
 
     let mut from_cache = false;
+    let mut backend = compiler.backend;
     let mut elf = None;
     if let Some((cache, key)) = &cached {
         if let Some(object) = cache.get(key) {
@@ -89,9 +91,11 @@ pub fn compile_using(
     let elf = match elf {
         Some(elf) => elf,
         None => {
-            let elf = llvm::compile_ir_with(&lowered.ir, opts, compiler.backend)?;
+            let (elf, fell_back) = llvm::compile_ir_by(&lowered.ir, opts, compiler.backend)?;
             check(&elf, &lowered, input)?;
-            if let Some((cache, key)) = &cached {
+            if fell_back {
+                backend = Backend::Process;
+            } else if let Some((cache, key)) = &cached {
                 cache.put(key, &elf);
             }
             elf
@@ -100,7 +104,7 @@ pub fn compile_using(
     tracing::debug!(
         entry_point = input.entry_point,
         workgroup_size = ?lowered.workgroup_size,
-        backend = compiler.backend.name(),
+        backend = backend.name(),
         from_cache,
         ir_bytes = lowered.ir.len(),
         elf_bytes = elf.len(),
@@ -113,7 +117,7 @@ pub fn compile_using(
         kernel_name: lowered.kernel_name,
         workgroup_size: lowered.workgroup_size,
         llvm_ir: lowered.ir,
-        backend: compiler.backend,
+        backend,
         from_cache,
     })
 }

@@ -466,10 +466,13 @@ fn build(
             let opts = compiler_bridge::CodegenOptions { wave64: wave_size == 64 };
             let c = match compiler_bridge::compile_with(&input, &opts) {
                 Ok(c) => c,
-                Err(e @ compiler_bridge::CompileError::Unsupported { .. }) => {
-                    return fail(vk::Result::ERROR_FEATURE_NOT_PRESENT, e.to_string())
+                Err(e) => {
+                    let code = match e {
+                        compiler_bridge::CompileError::Unsupported { .. } => vk::Result::ERROR_FEATURE_NOT_PRESENT,
+                        _ => vk::Result::ERROR_UNKNOWN,
+                    };
+                    return fail(code, format!("{}: {e}", shader_name(stage.module, words, &entry)));
                 }
-                Err(e) => return fail(vk::Result::ERROR_UNKNOWN, e.to_string()),
             };
             let e =
                 Arc::new(pcache::Entry { kernel_name: c.kernel_name, workgroup_size: c.workgroup_size, elf: c.elf });
@@ -507,6 +510,21 @@ fn build(
     p.executable.from_cache = from_cache;
     p.executable.compiler_cache = compiler_cache;
     Ok(p)
+}
+
+/// How a log line names a SPIR-V shader: the module's handle and debug-utils name, a
+/// SHA-256 prefix of its SPIR-V (the same in every run, to find the module again), and the
+/// entry point.
+fn shader_name(module: vk::ShaderModule, words: &[u32], entry: &str) -> String {
+    use ash::vk::Handle as _;
+    use sha2::Digest as _;
+    let mut h = sha2::Sha256::new();
+    for w in words {
+        h.update(w.to_le_bytes());
+    }
+    let hash: String = h.finalize()[..8].iter().map(|b| format!("{b:02x}")).collect();
+    let name = crate::debug::name_of(module.as_raw()).map_or(String::new(), |n| format!(" \"{n}\""));
+    format!("shader module {:#x}{name} (SPIR-V SHA-256 {hash}...), entry point \"{entry}\"", module.as_raw())
 }
 
 /// What a pipeline's executable is made from: the code object's bytes (for the kernel's

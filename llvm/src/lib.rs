@@ -31,6 +31,16 @@ pub struct Library {
     dispose_message: unsafe extern "C" fn(*mut c_char),
 }
 
+/// What [`fatal_error`] calls besides logging, set by [`on_fatal_error`].
+static FATAL_HOOK: OnceLock<fn(&str)> = OnceLock::new();
+
+/// Makes LLVM's fatal-error handler call `hook` with LLVM's reason before the process
+/// exits (the compile server, `softnavi-llvmd`, sends it to its client). The first hook
+/// set stays; set it before [`Library::get`] so that it covers every use.
+pub fn on_fatal_error(hook: fn(&str)) {
+    let _ = FATAL_HOOK.set(hook);
+}
+
 /// LLVM calls this instead of `abort` on a fatal error (then exits): at least say why.
 extern "C" fn fatal_error(reason: *const c_char) {
     let reason = if reason.is_null() {
@@ -40,6 +50,9 @@ extern "C" fn fatal_error(reason: *const c_char) {
         unsafe { CStr::from_ptr(reason) }.to_string_lossy()
     };
     tracing::error!(%reason, "LLVM fatal error");
+    if let Some(hook) = FATAL_HOOK.get() {
+        hook(&reason);
+    }
 }
 
 impl Library {

@@ -64,8 +64,6 @@ struct Api {
 pub(crate) struct Llvm {
     api: Api,
     pub lib: &'static Library,
-    /// The name it was loaded by.
-    pub path: &'static str,
     target: Ptr,
 }
 
@@ -138,7 +136,7 @@ impl Llvm {
             }
             target
         };
-        Ok(Llvm { api, lib, path: lib.path, target })
+        Ok(Llvm { api, lib, target })
     }
 
     /// Compiles IR text for gfx1100 as `clang -O2 -c` does (new pass manager `default<O2>`,

@@ -1,12 +1,20 @@
 //! LLVM 19 invocation: LLVM IR text → AMDHSA gfx1100 code object.
 //!
-//! Two backends behind [`compile_ir`]: libLLVM 19 driven in-process through its C API
-//! ([`Backend::InProcess`], an ET_REL object) and the `clang-19` / `ld.lld-19` processes
-//! ([`Backend::Process`], an ET_DYN object); the loader accepts both. `SOFTNAVI_LLVM`
-//! chooses: `inproc`, `process`, or `auto` (the default: in-process when libLLVM 19 loads).
+//! Three backends behind [`compile_ir`]: libLLVM 19 driven through its C API in the
+//! compile server `softnavi-llvmd` ([`Backend::Server`], an ET_REL object; [`server`] is
+//! the client, [`serve`] the server), the same in this process ([`Backend::InProcess`]),
+//! and the `clang-19` / `ld.lld-19` processes ([`Backend::Process`], an ET_DYN object);
+//! the loader accepts both kinds. Only the in-process one lets an LLVM crash end the
+//! application. `SOFTNAVI_LLVM` chooses: `server`, `inproc`, `process`, or `auto` (the
+//! default: the server when it is found and libLLVM 19 loads, else the processes).
 
 mod ffi;
 mod process;
+mod serve;
+pub mod server;
+mod wire;
+
+pub use serve::serve;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -25,7 +33,9 @@ pub struct CodegenOptions {
 /// Which LLVM compiles the IR.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Backend {
-    /// libLLVM 19 loaded into this process.
+    /// libLLVM 19 in `softnavi-llvmd` processes: contained.
+    Server,
+    /// libLLVM 19 loaded into this process: an LLVM crash ends the process.
     InProcess,
     /// `clang-19` and `ld.lld-19` run as processes.
     Process,
@@ -34,14 +44,17 @@ pub enum Backend {
 impl Backend {
     pub fn name(self) -> &'static str {
         match self {
+            Backend::Server => "server",
             Backend::InProcess => "inproc",
             Backend::Process => "process",
         }
     }
 
-    /// Whether this backend can be used here (libLLVM 19 loads / the tools exist).
+    /// Whether this backend can be used here (the server is found and libLLVM 19 loads /
+    /// libLLVM 19 loads / the tools exist).
     pub fn is_available(self) -> bool {
         match self {
+            Backend::Server => server::Pool::global().is_ok(),
             Backend::InProcess => ffi::Llvm::get().is_ok(),
             Backend::Process => tool_path(Tool::Clang).is_file() && tool_path(Tool::Lld).is_file(),
         }
@@ -49,13 +62,13 @@ impl Backend {
 
     /// What identifies the compiler behind this backend, for cache keys: the library or
     /// tools, their LLVM version, and the files' sizes and modification times (so that
-    /// an upgrade in place misses the cache).
+    /// an upgrade in place misses the cache). The server and the in-process backend run
+    /// the same code on the same library ([`library_identity`]), so they share entries.
     pub fn identity(self) -> Result<String, CompileError> {
         match self {
-            Backend::InProcess => {
-                let llvm = ffi::Llvm::get().map_err(|e| CompileError::Tool(format!("libLLVM 19: {e}")))?;
-                let (major, minor, patch) = llvm.lib.version;
-                Ok(format!("inproc libLLVM {major}.{minor}.{patch} {}", file_stamp(Path::new(llvm.path))))
+            Backend::Server | Backend::InProcess => {
+                let lib = llvm::Library::get().map_err(|e| CompileError::Tool(format!("libLLVM 19: {e}")))?;
+                Ok(library_identity(lib))
             }
             Backend::Process => {
                 static TOOLS: OnceLock<String> = OnceLock::new();
@@ -82,6 +95,13 @@ impl std::fmt::Display for Backend {
     }
 }
 
+/// The libLLVM `lib` is, for cache keys and the server's greeting: version, name and
+/// file stamp.
+fn library_identity(lib: &llvm::Library) -> String {
+    let (major, minor, patch) = lib.version;
+    format!("libLLVM {major}.{minor}.{patch} {} {}", lib.path, file_stamp(Path::new(lib.path)))
+}
+
 /// `size:mtime` of the file `path` names (following links, and searching the dynamic
 /// loader's usual directories for a bare library name), or `?` when it cannot be found.
 fn file_stamp(path: &Path) -> String {
@@ -104,14 +124,17 @@ fn file_stamp(path: &Path) -> String {
 }
 
 /// The backend `SOFTNAVI_LLVM` selects (read once; the choice and its reason are logged
-/// once): `inproc` (an error when libLLVM 19 cannot be loaded), `process`, or `auto` /
-/// unset (in-process when possible, else the processes).
+/// once): `server` or `inproc` (an error when the server cannot be found or libLLVM 19
+/// cannot be loaded), `process`, or `auto` / unset (the server when possible, else the
+/// processes).
 pub fn default_backend() -> Result<Backend, CompileError> {
     static CHOICE: OnceLock<Result<Backend, String>> = OnceLock::new();
     CHOICE
         .get_or_init(|| {
             let var = std::env::var("SOFTNAVI_LLVM").unwrap_or_default();
-            let choice = select(&var, ffi::Llvm::get().map(|l| l.path));
+            let lib = llvm::Library::get().map(|l| l.path);
+            let server = server::locate();
+            let choice = select(&var, lib, server.as_deref().map_err(String::as_str));
             match &choice {
                 Ok((backend, why)) => tracing::info!(backend = backend.name(), "LLVM backend: {why}"),
                 Err(why) => tracing::error!("no LLVM backend: {why}"),
@@ -123,17 +146,23 @@ pub fn default_backend() -> Result<Backend, CompileError> {
 }
 
 /// The backend for `SOFTNAVI_LLVM=var` given whether libLLVM loaded (its path, or why
-/// not), with the reason.
-fn select(var: &str, llvm: Result<&str, &str>) -> Result<(Backend, String), String> {
-    match (var.trim(), llvm) {
-        ("inproc", Ok(path)) => Ok((Backend::InProcess, format!("in-process {path} (SOFTNAVI_LLVM=inproc)"))),
-        ("inproc", Err(e)) => Err(format!("SOFTNAVI_LLVM=inproc but libLLVM 19 cannot be loaded: {e}")),
-        ("process", _) => Ok((Backend::Process, "clang-19 / ld.lld-19 processes (SOFTNAVI_LLVM=process)".into())),
-        ("" | "auto", Ok(path)) => Ok((Backend::InProcess, format!("in-process {path}"))),
-        ("" | "auto", Err(e)) => {
-            Ok((Backend::Process, format!("clang-19 / ld.lld-19 processes: libLLVM 19 cannot be loaded: {e}")))
+/// not) and where the server is (or why it was not found), with the reason.
+fn select(var: &str, llvm: Result<&str, &str>, server: Result<&Path, &str>) -> Result<(Backend, String), String> {
+    const PROCESSES: &str = "clang-19 / ld.lld-19 processes (contained, slower)";
+    match (var.trim(), llvm, server) {
+        ("inproc", Ok(path), _) => Ok((
+            Backend::InProcess,
+            format!("in-process {path} (SOFTNAVI_LLVM=inproc: an LLVM crash ends the application)"),
+        )),
+        ("inproc" | "server", Err(e), _) => Err(format!("SOFTNAVI_LLVM={var} but libLLVM 19 cannot be loaded: {e}")),
+        ("server", Ok(_), Err(e)) => Err(format!("SOFTNAVI_LLVM=server but {e}")),
+        ("server" | "" | "auto", Ok(path), Ok(server)) => {
+            Ok((Backend::Server, format!("compile server {} with {path}", server.display())))
         }
-        (other, _) => Err(format!("SOFTNAVI_LLVM={other}: expected auto, inproc or process")),
+        ("process", ..) => Ok((Backend::Process, format!("{PROCESSES} (SOFTNAVI_LLVM=process)"))),
+        ("" | "auto", Err(e), _) => Ok((Backend::Process, format!("{PROCESSES}: libLLVM 19 cannot be loaded: {e}"))),
+        ("" | "auto", Ok(_), Err(e)) => Ok((Backend::Process, format!("{PROCESSES}: {e}"))),
+        (other, ..) => Err(format!("SOFTNAVI_LLVM={other}: expected auto, server, inproc or process")),
     }
 }
 
@@ -143,22 +172,59 @@ pub fn compile_ir(ir: &str, opts: &CodegenOptions) -> Result<Vec<u8>, CompileErr
     compile_ir_with(ir, opts, default_backend()?)
 }
 
-/// [`compile_ir`] with the given backend: an ET_REL object in-process, an ET_DYN one from
-/// the processes. Invalid IR is an error from both, never an abort.
+/// [`compile_ir`] with the given backend: an ET_REL object from libLLVM, an ET_DYN one
+/// from the processes. Invalid IR is an error from all three, never an abort; a fatal
+/// error or crash inside LLVM is an error from the server and the processes.
 pub fn compile_ir_with(ir: &str, opts: &CodegenOptions, backend: Backend) -> Result<Vec<u8>, CompileError> {
+    compile_ir_by(ir, opts, backend).map(|(elf, _)| elf)
+}
+
+/// [`compile_ir_with`], and whether it fell back to the processes because no server could
+/// be started (then the object is not the backend's, and must not be cached as its).
+pub(crate) fn compile_ir_by(
+    ir: &str,
+    opts: &CodegenOptions,
+    backend: Backend,
+) -> Result<(Vec<u8>, bool), CompileError> {
     match backend {
-        // The SLP vectoriser of the in-process pipeline cannot be turned off (its
+        // The SLP vectoriser of libLLVM's pipeline cannot be turned off (its
         // PassBuilderOptions setting has no effect there): such modules go to clang.
-        Backend::InProcess if !slp_safe(ir) => {
+        Backend::Server | Backend::InProcess if !slp_allowed(ir) => {
             tracing::debug!("8- or 16-bit buffer accesses: compiled by clang-19 without SLP vectorisation");
-            process::compile(ir, opts)
+            process::compile(ir, opts).map(|elf| (elf, false))
+        }
+        Backend::Server => {
+            let pool = server::Pool::global().map_err(|e| CompileError::Tool(format!("compile server: {e}")))?;
+            match pool.compile(ir, opts) {
+                Ok(elf) => Ok((elf, false)),
+                Err(server::Failure::Compile(e)) => Err(e),
+                Err(server::Failure::Start(why)) => {
+                    tracing::debug!("{why}: compiled by the clang-19 / ld.lld-19 processes");
+                    process::compile(ir, opts).map(|elf| (elf, true))
+                }
+            }
         }
         Backend::InProcess => {
             let llvm = ffi::Llvm::get().map_err(|e| CompileError::Tool(format!("libLLVM 19: {e}")))?;
-            llvm.compile(ir, opts.wave64)
+            llvm.compile(ir, opts.wave64).map(|elf| (elf, false))
         }
-        Backend::Process => process::compile(ir, opts),
+        Backend::Process => process::compile(ir, opts).map(|elf| (elf, false)),
     }
+}
+
+/// Whether `ir` may be compiled with SLP vectorisation: when [`slp_safe`], or when
+/// `SOFTNAVI_LLVM_SLP=on` turns the workaround off (every module then goes to the chosen
+/// backend with SLP on: to see whether a newer LLVM still needs the workaround, and for
+/// the tests that LLVM's failures are contained). Read once.
+pub(crate) fn slp_allowed(ir: &str) -> bool {
+    static FORCED: OnceLock<bool> = OnceLock::new();
+    *FORCED.get_or_init(|| {
+        let on = std::env::var("SOFTNAVI_LLVM_SLP").is_ok_and(|v| v.trim() == "on");
+        if on {
+            tracing::warn!("SOFTNAVI_LLVM_SLP=on: SLP vectorisation for every shader; LLVM 19 fails on some");
+        }
+        on
+    }) || slp_safe(ir)
 }
 
 /// Whether the SLP vectoriser may run on `ir`. LLVM 19's AMDGPU instruction selection
@@ -274,15 +340,23 @@ mod tests {
     fn backend_selection_follows_softnavi_llvm() {
         let loaded: Result<&str, &str> = Ok("libLLVM.so.19.1");
         let missing: Result<&str, &str> = Err("not found");
-        let pick = |var, llvm| select(var, llvm).map(|(b, _)| b);
-        assert_eq!(pick("", loaded), Ok(Backend::InProcess));
-        assert_eq!(pick("auto", loaded), Ok(Backend::InProcess));
-        assert_eq!(pick("", missing), Ok(Backend::Process));
-        assert_eq!(pick("process", loaded), Ok(Backend::Process));
-        assert_eq!(pick("inproc", loaded), Ok(Backend::InProcess));
-        assert!(pick("inproc", missing).unwrap_err().contains("not found"));
-        assert!(pick("llvm", loaded).is_err());
-        assert!(select("", missing).unwrap().1.contains("not found"), "the log says why");
+        let found: Result<&Path, &str> = Ok(Path::new("/x/softnavi-llvmd"));
+        let absent: Result<&Path, &str> = Err("softnavi-llvmd not found (looked for /x/softnavi-llvmd)");
+        let pick = |var, llvm, server| select(var, llvm, server).map(|(b, _)| b);
+        assert_eq!(pick("", loaded, found), Ok(Backend::Server));
+        assert_eq!(pick("auto", loaded, found), Ok(Backend::Server));
+        assert_eq!(pick("server", loaded, found), Ok(Backend::Server));
+        assert_eq!(pick("", missing, found), Ok(Backend::Process));
+        assert_eq!(pick("", loaded, absent), Ok(Backend::Process));
+        assert_eq!(pick("process", loaded, found), Ok(Backend::Process));
+        assert_eq!(pick("inproc", loaded, absent), Ok(Backend::InProcess));
+        assert!(pick("inproc", missing, found).unwrap_err().contains("not found"));
+        assert!(pick("server", loaded, absent).unwrap_err().contains("looked for"));
+        assert!(pick("server", missing, found).is_err());
+        assert!(pick("llvm", loaded, found).is_err());
+        assert!(select("", missing, found).unwrap().1.contains("not found"), "the log says why");
+        assert!(select("", loaded, absent).unwrap().1.contains("looked for"), "the log says why");
+        assert!(select("inproc", loaded, found).unwrap().1.contains("crash ends the application"));
     }
 }
 

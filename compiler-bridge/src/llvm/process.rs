@@ -45,7 +45,7 @@ pub(super) fn compile(ir: &str, opts: &CodegenOptions) -> Result<Vec<u8>, Compil
     if opts.wave64 {
         args.push("-mwavefrontsize64".as_ref());
     }
-    if !super::slp_safe(ir) {
+    if !super::slp_allowed(ir) {
         args.push("-fno-slp-vectorize".as_ref());
     }
     run(Tool::Clang, &args)?;

@@ -15,6 +15,8 @@ const SPIN: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/spin.spv"));
 const COPY: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/copy.spv"));
 const IDS: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/ids.spv"));
 const SUBGROUP: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/subgroup.spv"));
+/// From the SPIR-V corpus: 8- and 16-bit vectors in storage buffer structs.
+const STORAGE8_STRUCT: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/spirv/memory/storage8_struct.spv"));
 
 fn context() -> Result<Context, Error> {
     Context::new(&ContextOptions {
@@ -107,6 +109,29 @@ fn fault_then_recover() -> Result<String, Error> {
     let ctx = context()?;
     let ok = copy_dispatch(&ctx, 10_000)?;
     Ok(format!("{first}; new device: {}", if ok { "verified" } else { "WRONG RESULTS" }))
+}
+
+/// A pipeline whose shader makes LLVM fail (`storage8_struct.comp` under
+/// `SOFTNAVI_LLVM_SLP=on`, set by the test) must be an error from vkCreateComputePipelines,
+/// and the same device must then create and run a pipeline normally.
+fn llvm_failure_then_recover() -> Result<String, Error> {
+    let ctx = Context::new(&ContextOptions {
+        app_name: "softnavi-probe",
+        device_filter: None,
+        validate: false,
+        shader_features: true,
+    })?;
+    let usage = vk::BufferUsageFlags::STORAGE_BUFFER;
+    let a = ctx.create_buffer("a", 4096, usage, MemoryLocation::CpuToGpu)?;
+    let o = ctx.create_buffer("o", 4096, usage, MemoryLocation::CpuToGpu)?;
+    let r = ctx.create_buffer("r", 4096, usage, MemoryLocation::CpuToGpu)?;
+    let first = match ctx.create_compute_kernel(&spirv_words(STORAGE8_STRUCT)?, c"main", &[&a, &o, &r], 0) {
+        Ok(_) => "pipeline created".to_string(),
+        Err(Error::Vulkan { call, result }) => format!("{call} returned {result:?}"),
+        Err(e) => return Err(e),
+    };
+    let ok = copy_dispatch(&ctx, 10_000)?;
+    Ok(format!("{first}; same device: {}", if ok { "verified" } else { "WRONG RESULTS" }))
 }
 
 /// A shader that never ends is a GPU hang after SOFTNAVI_HANG_TIMEOUT_MS: device lost, and
@@ -572,6 +597,7 @@ fn main() -> ExitCode {
         "garbage-module" => garbage_module(),
         "fault-then-recover" => fault_then_recover(),
         "hang-then-recover" => hang_then_recover(),
+        "llvm-failure-then-recover" => llvm_failure_then_recover(),
         "transfer" => transfer(),
         "dispatch-variants" => dispatch_variants(),
         "many-dispatches" => many_dispatches(),
@@ -587,7 +613,7 @@ fn main() -> ExitCode {
         }),
         _ => {
             eprintln!(
-                "usage: softnavi-probe unsupported-spirv|garbage-module|fault-then-recover|hang-then-recover|copy"
+                "usage: softnavi-probe unsupported-spirv|garbage-module|fault-then-recover|hang-then-recover|llvm-failure-then-recover|copy|..."
             );
             return ExitCode::from(2);
         }
