@@ -149,15 +149,19 @@ pub(super) fn lower_module(m: &Module, layout: &PipelineLayout, wave_size: u32) 
     }
     let total = x * y * z;
     // Float controls: LLVM's AMDGPU default is IEEE denormals (kept) for every width; these
-    // attributes set the kernel descriptor's FLOAT_DENORM_MODE_32 / _16_64 fields. Inlined
-    // functions must carry the same ones (the inliner requires matching denormal modes).
-    let mut denorm = String::new();
-    if m.float_modes.flush32 {
-        denorm.push_str(" \"denormal-fp-math-f32\"=\"preserve-sign,preserve-sign\"");
-    }
-    if m.float_modes.flush16_64 {
-        denorm.push_str(" \"denormal-fp-math\"=\"preserve-sign,preserve-sign\"");
-    }
+    // attributes set the kernel descriptor's FLOAT_DENORM_MODE_32 / _16_64 fields. Both are
+    // spelt out: "denormal-fp-math" alone would apply to f32 as well. Inlined functions
+    // must carry the same ones (the inliner requires matching denormal modes).
+    let mode = |flush: bool| if flush { "preserve-sign,preserve-sign" } else { "ieee,ieee" };
+    let denorm = if m.float_modes == Default::default() {
+        String::new()
+    } else {
+        format!(
+            " \"denormal-fp-math\"=\"{}\" \"denormal-fp-math-f32\"=\"{}\"",
+            mode(m.float_modes.flush16_64),
+            mode(m.float_modes.flush32)
+        )
+    };
     let _ = writeln!(
         ir,
         "\nattributes #0 = {{{denorm} \"amdgpu-flat-work-group-size\"=\"{total},{total}\" \"uniform-work-group-size\"=\"true\" \
@@ -350,6 +354,32 @@ impl<'c, 'a> FnCx<'c, 'a> {
         } else {
             self.def(call)
         }
+    }
+
+    /// `text`, a float scalar or vector of SPIR-V type `ty`, with denormals flushed to zero
+    /// when the entry point's `DenormFlushToZero` covers its width (else `text` itself).
+    /// See [`Self::flush_denormals_of`].
+    pub fn flush_denormals(&mut self, ty: Id, text: String) -> Result<String, CompileError> {
+        match self.m.scalar_kind(ty) {
+            Ok((width, false, true)) => {
+                let t = self.m.llty(ty)?;
+                Ok(self.flush_denormals_of(&t, width, text))
+            }
+            _ => Ok(text),
+        }
+    }
+
+    /// [`Self::flush_denormals`] for LLVM type `t` of `width`-bit floats. Conversions,
+    /// arithmetic and GLSL.std.450 instructions must flush (VK_KHR_shader_float_controls,
+    /// issue 1), but LLVM only may: it lowers fneg, fabs, copysign and selects to bit
+    /// operations and folds constant conversions without flushing. `llvm.canonicalize` must
+    /// flush under "preserve-sign" (RADV's LLVM path adds it after fneg and fabs for the same
+    /// reason), and LLVM drops it where the value is known to be canonical already.
+    pub fn flush_denormals_of(&mut self, t: &str, width: u32, text: String) -> String {
+        if !self.m.float_modes.flushes(width) {
+            return text;
+        }
+        self.call_intrinsic(t, &format!("llvm.canonicalize.{}", intrinsic_suffix(t)), &[format!("{t} {text}")])
     }
 
     pub fn set(&mut self, id: Id, ty: Id, text: String) {
@@ -1449,7 +1479,9 @@ impl<'c, 'a> FnCx<'c, 'a> {
             }
             FNegate => {
                 let a = self.val(inst.id(0)?)?;
-                self.define(inst, format!("fneg {} {}", self.m.llty(a.ty)?, a.text))
+                let r = self.def(format!("fneg {} {}", self.m.llty(a.ty)?, a.text));
+                let r = self.flush_denormals(a.ty, r)?;
+                self.alias(inst, r)
             }
             Select => {
                 self.check_variable_pointers(&[inst.id(1)?, inst.id(2)?])?;
@@ -1546,8 +1578,12 @@ impl<'c, 'a> FnCx<'c, 'a> {
                     (_, std::cmp::Ordering::Equal) => return self.alias(inst, a.text),
                     (UConvert, std::cmp::Ordering::Greater) => "zext",
                     (SConvert, std::cmp::Ordering::Greater) => "sext",
-                    (FConvert, std::cmp::Ordering::Greater) => "fpext",
-                    (FConvert, _) => "fptrunc",
+                    (FConvert, std::cmp::Ordering::Greater) => {
+                        // A denormal source flushes by its own width's mode; the wider
+                        // result of a normal source cannot be denormal.
+                        let text = self.flush_denormals(a.ty, a.text.clone())?;
+                        return self.convert(inst, &Val { ty: a.ty, text }, "fpext");
+                    }
                     _ => "trunc",
                 };
                 self.convert(inst, &a, llop)
@@ -1610,12 +1646,17 @@ impl<'c, 'a> FnCx<'c, 'a> {
     /// (overflow to infinity becomes the largest finite value; NaN and exact results stay).
     fn fptrunc_rounded(&mut self, inst: &dr::Instruction, a: &Val) -> Result<(), CompileError> {
         use spirv::FPRoundingMode as M;
+        let rty = inst.rtype()?;
         match self.m.deco.fp_rounding.get(&inst.result()?).copied() {
-            None | Some(M::RTE) => return self.convert(inst, a, "fptrunc"),
+            None | Some(M::RTE) => {
+                let r = self.def(format!("fptrunc {} to {}", self.typed(a)?, self.m.llty(rty)?));
+                let r = self.flush_denormals(rty, r)?;
+                return self.alias(inst, r);
+            }
             Some(M::RTZ) => {}
             Some(m) => return Err(CompileError::unsupported(format!("OpFConvert with FPRoundingMode {m:?}"))),
         }
-        let (st, dt) = (self.m.llty(a.ty)?, self.m.llty(inst.rtype()?)?);
+        let (st, dt) = (self.m.llty(a.ty)?, self.m.llty(rty)?);
         let it = dt.replace("half", "i16").replace("float", "i32");
         let one = match dt.strip_prefix('<').and_then(|s| s.split_once(" x ")) {
             Some((n, e)) => {
@@ -1635,6 +1676,7 @@ impl<'c, 'a> FnCx<'c, 'a> {
         let less = self.def(format!("sub {it} {bits}, {one}"));
         let toward = self.def(format!("bitcast {it} {less} to {dt}"));
         let r = self.def(format!("select {} {away}, {dt} {toward}, {dt} {near}", bool_ty(&dt)));
+        let r = self.flush_denormals(rty, r)?;
         self.alias(inst, r)
     }
 

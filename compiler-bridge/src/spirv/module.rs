@@ -114,6 +114,17 @@ pub(crate) struct FloatModes {
     pub flush16_64: bool,
 }
 
+impl FloatModes {
+    /// Whether denormals of `width`-bit floats are flushed to zero.
+    pub fn flushes(&self, width: u32) -> bool {
+        if width == 32 {
+            self.flush32
+        } else {
+            self.flush16_64
+        }
+    }
+}
+
 /// Extended instruction sets we know.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum ExtSet {

@@ -37,6 +37,8 @@ pub enum Need {
     SubgroupExtendedTypes,
     /// All of these subgroup operation categories, in compute shaders.
     Subgroup(vk::SubgroupFeatureFlags),
+    /// `shaderDenormFlushToZeroFloat{16,32,64}`: the `DenormFlushToZero` mode for this width.
+    DenormFlushToZero(u32),
 }
 
 impl Need {
@@ -69,6 +71,11 @@ impl Need {
             Need::ZeroInitializeWorkgroupMemory => f.zero_initialize_workgroup_memory,
             Need::SubgroupExtendedTypes => f.subgroup_extended_types,
             Need::Subgroup(ops) => f.subgroup_operations.contains(ops),
+            Need::DenormFlushToZero(width) => match width {
+                16 => f.denorm_flush_to_zero[0],
+                32 => f.denorm_flush_to_zero[1],
+                _ => f.denorm_flush_to_zero[2],
+            },
         }
     }
 }
