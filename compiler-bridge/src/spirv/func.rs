@@ -950,7 +950,7 @@ impl<'c, 'a> FnCx<'c, 'a> {
                 let l = self.m.default_matrix_layout(ty, rule)?;
                 self.load_matrix(ptr, asp, rule, ty, l, volatile)
             }
-            Type::Pointer { .. } => self.load_pointer(ptr, asp, ty, volatile),
+            Type::Pointer { .. } => self.load_pointer(ptr, asp, rule, ty, volatile),
             Type::Image { .. } | Type::Sampler | Type::SampledImage { .. } if asp == 4 => {
                 // A descriptor: loaded whole, with scalar loads (uniform) or a waterfall.
                 let t = self.m.llty(ty)?;
@@ -1015,7 +1015,7 @@ impl<'c, 'a> FnCx<'c, 'a> {
                 let l = self.m.default_matrix_layout(ty, rule)?;
                 self.store_matrix(ptr, asp, rule, ty, l, value, volatile)?;
             }
-            Type::Pointer { .. } => self.store_pointer(ptr, asp, ty, value, volatile)?,
+            Type::Pointer { .. } => self.store_pointer(ptr, asp, rule, ty, value, volatile)?,
             _ => return Err(CompileError::invalid(format!("store of type %{ty}, which has no value form"))),
         }
         Ok(())
@@ -1214,6 +1214,8 @@ impl<'c, 'a> FnCx<'c, 'a> {
                 self.set(result, rty, v);
             }
             Store => {
+                // A pointer stored and loaded back is a variable pointer too.
+                self.check_variable_pointers(&[inst.id(1)?])?;
                 let p = self.val(inst.id(0)?)?;
                 let v = self.val(inst.id(1)?)?;
                 let (asp, rule, pointee) = self.pointer_info(&p)?;
