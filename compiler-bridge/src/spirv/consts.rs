@@ -84,6 +84,17 @@ impl Module<'_> {
         self.zero_inner(ty)
     }
 
+    /// The value OpUndef of `ty` gets: zero (a defined value keeps results reproducible;
+    /// any value is allowed), an all-zero descriptor for images and samplers, and none for
+    /// a runtime array, which has no value form (any use of it is then an error).
+    pub(crate) fn undef(&self, ty: Id) -> Result<Option<Value>, CompileError> {
+        match self.ty(ty)? {
+            Type::Image { .. } | Type::Sampler | Type::SampledImage { .. } => Ok(Some(Value::Scalar(0))),
+            Type::RuntimeArray { .. } => Ok(None),
+            _ => self.zero(ty).map(Some),
+        }
+    }
+
     fn zero_inner(&self, ty: Id) -> Result<Value, CompileError> {
         Ok(match self.ty(ty)? {
             Type::Bool | Type::Int { .. } | Type::Float { .. } | Type::Pointer { .. } => Value::Scalar(0),
@@ -291,6 +302,9 @@ impl Module<'_> {
             (Type::Int { width, .. }, Value::Scalar(v)) => Ok(sext(*v, *width).to_string()),
             (Type::Float { width }, Value::Scalar(v)) => Ok(float_literal(*width, *v)),
             (Type::Pointer { .. }, Value::Scalar(0)) => Ok("null".into()),
+            (Type::Image { .. } | Type::Sampler | Type::SampledImage { .. }, Value::Scalar(0)) => {
+                Ok("zeroinitializer".into())
+            }
             (
                 Type::Vector { elem, .. } | Type::Array { elem, .. } | Type::Matrix { col: elem, .. },
                 Value::Composite(parts),

@@ -1242,9 +1242,10 @@ impl<'c, 'a> FnCx<'c, 'a> {
             }
             Undef => {
                 let ty = inst.rtype()?;
-                let z = self.m.zero(ty)?;
-                let text = self.m.render(ty, &z)?;
-                self.set(inst.result()?, ty, text);
+                if let Some(z) = self.m.undef(ty)? {
+                    let text = self.m.render(ty, &z)?;
+                    self.set(inst.result()?, ty, text);
+                }
             }
             Phi => {
                 let mut incoming = Vec::new();

@@ -488,10 +488,10 @@ impl<'a> Module<'a> {
                 Ok(())
             }
             Op::Undef => {
-                // A defined value keeps results reproducible; any value is allowed.
                 let ty = inst.rtype()?;
-                let value = self.zero(ty)?;
-                self.add_const(inst.result()?, Const { ty, value })?;
+                if let Some(value) = self.undef(ty)? {
+                    self.add_const(inst.result()?, Const { ty, value })?;
+                }
                 Ok(())
             }
             Op::Variable => {
