@@ -93,6 +93,8 @@ pub(super) fn lower_module(m: &Module, layout: &PipelineLayout, wave_size: u32) 
     for f in &reachable {
         used.extend(referenced_globals(m, m.functions[f]));
     }
+    // A Private variable's initialiser may be another variable (a pointer: VariablePointers).
+    used.extend(initialiser_globals(m, &used));
     for id in &used {
         let g = &m.globals[id];
         if storage_info(g.storage).is_none() {
@@ -272,6 +274,15 @@ fn referenced_globals(m: &Module, f: &dr::Function) -> BTreeSet<Id> {
     out
 }
 
+/// The globals that initialise the Private variables among `used` (pointers to them).
+fn initialiser_globals(m: &Module, used: &BTreeSet<Id>) -> BTreeSet<Id> {
+    used.iter()
+        .filter(|id| m.globals[*id].storage == StorageClass::Private)
+        .filter_map(|id| m.globals[id].init)
+        .filter(|init| m.globals.contains_key(init))
+        .collect()
+}
+
 /// syncscope of a SPIR-V scope: `None` for Invocation (no fence needed), `Some("")` for
 /// the system scope.
 pub(super) fn sync_scope(scope: u64) -> Result<Option<&'static str>, CompileError> {
@@ -444,7 +455,7 @@ impl<'c, 'a> FnCx<'c, 'a> {
             params.push(format!("{} %v{pid}", self.m.llty(pty)?));
             self.set(pid, pty, format!("%v{pid}"));
         }
-        self.materialise_globals(f)?;
+        self.materialise_globals(referenced_globals(self.m, f))?;
         self.cfg_edges(f)?;
         for block in &f.blocks {
             let label = block.label.as_ref().ok_or_else(|| CompileError::invalid("block without OpLabel"))?.result()?;
@@ -498,9 +509,10 @@ impl<'c, 'a> FnCx<'c, 'a> {
         self.m.globals.get(&g).map(|gl| gl.ptr_ty).ok_or_else(|| CompileError::invalid(format!("%{g} is not a global")))
     }
 
-    /// Makes the buffer, push-constant and workgroup globals `f` uses available as values.
-    fn materialise_globals(&mut self, f: &dr::Function) -> Result<(), CompileError> {
-        for g in referenced_globals(self.m, f) {
+    /// Makes the buffer, push-constant and workgroup globals among `globals` available as
+    /// values.
+    fn materialise_globals(&mut self, globals: BTreeSet<Id>) -> Result<(), CompileError> {
+        for g in globals {
             let gl = &self.m.globals[&g];
             let ptr = self.global_ptr_type(g)?;
             match gl.storage {
@@ -658,10 +670,19 @@ impl<'c, 'a> FnCx<'c, 'a> {
     /// The kernel body: per-invocation variables, then a call of the entry function.
     fn lower_kernel(mut self) -> Result<String, CompileError> {
         let mut args = vec!["ptr addrspace(4) %kernarg".to_string()];
-        for g in &self.hidden.clone() {
+        let hidden = self.hidden.clone();
+        for g in &hidden {
             let gl = &self.m.globals[g];
             let (size, align) = self.m.size_align(gl.pointee, Rule::Natural)?;
             self.emit(format!("%g{g} = alloca [{} x i8], align {}, addrspace(5)", size.max(1), align.max(4)));
+            self.set(*g, gl.ptr_ty, format!("%g{g}"));
+            args.push(format!("ptr addrspace(5) %g{g}"));
+        }
+        // Initialisers that are variables (pointers) need those as values first.
+        let used: BTreeSet<Id> = hidden.iter().copied().collect();
+        self.materialise_globals(initialiser_globals(self.m, &used))?;
+        for g in &hidden {
+            let gl = &self.m.globals[g];
             if gl.storage == StorageClass::Input {
                 let b =
                     *self.m.deco.builtin.get(g).ok_or_else(|| {
@@ -673,7 +694,6 @@ impl<'c, 'a> FnCx<'c, 'a> {
                 let v = self.val(init)?;
                 self.store_typed(&format!("%g{g}"), 5, Rule::Natural, gl.pointee, &v.text, false)?;
             }
-            args.push(format!("ptr addrspace(5) %g{g}"));
         }
         self.zero_workgroup_memory()?;
         let entry = self.m.entry_fn;
