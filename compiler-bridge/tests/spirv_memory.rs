@@ -194,6 +194,18 @@ fn selected_matrix_pointers_are_named_unsupported() {
         Err(CompileError::Unsupported { what }) => assert!(what.contains("explicitly laid out matrix"), "{what}"),
         other => panic!("expected Unsupported, got {other:?}"),
     }
+    // Nor may such a pointer go through memory (a Function variable holding it).
+    let stored = MATRIX_SELECT
+        .replace(
+            "%true = OpConstantTrue %bool",
+            "%true = OpConstantTrue %bool\n%f_pmat = OpTypePointer Function %p_mat2",
+        )
+        .replace("%entry = OpLabel", "%entry = OpLabel\n%fv = OpVariable %f_pmat Function")
+        .replace("%p = OpSelect %p_mat2 %true %p0 %p1", "OpStore %fv %p0\n%p = OpLoad %p_mat2 %fv");
+    match lower(&input(&spirv_as(&stored, "vulkan1.1"), &layout, &[])) {
+        Err(CompileError::Unsupported { what }) => assert!(what.contains("stored"), "{what}"),
+        other => panic!("expected Unsupported, got {other:?}"),
+    }
     // Without the selection the same module lowers.
     let direct = MATRIX_SELECT.replace("%p = OpSelect %p_mat2 %true %p0 %p1", "%p = OpCopyObject %p_mat2 %p0");
     lower(&input(&spirv_as(&direct, "vulkan1.1"), &layout, &[])).unwrap();

@@ -16,10 +16,10 @@ fn corpus_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/spirv/vk13")
 }
 
-/// Bindings 0..6 of set 0 (binding 1 a uniform buffer, for broadcast_dynamic_id) and 32
+/// Bindings 0..7 of set 0 (binding 1 a uniform buffer, for broadcast_dynamic_id) and 32
 /// bytes of push constants.
 fn layout(uniform1: bool) -> PipelineLayout {
-    let bindings = (0..6)
+    let bindings = (0..7)
         .map(|b| {
             let kind = if b == 1 && uniform1 { DescriptorKind::UniformBuffer } else { DescriptorKind::StorageBuffer };
             Binding { binding: b, kind, count: 1 }
@@ -119,13 +119,19 @@ fn float_controls_set_the_kernel_descriptor_denorm_modes() {
     // COMPUTE_PGM_RSRC1: FLOAT_DENORM_MODE_32 [17:16], FLOAT_DENORM_MODE_16_64 [19:18]
     // (3: keep input and output denormals, 0: flush both); FLOAT_ROUND_MODE_* [15:12] 0 (RNE).
     let layout = layout(false);
-    for (name, denorm) in [("denorm_flush.spvasm", 0u32), ("denorm_preserve.spvasm", 3)] {
+    // denorm_mixed: the two fields independently (32-bit kept, 64-bit flushed).
+    for (name, mode32, mode16_64) in [
+        ("denorm_flush.spvasm", 0u32, 0u32),
+        ("denorm_preserve.spvasm", 3, 3),
+        ("denorm_mixed.spvasm", 3, 0),
+        ("denorm_flush_ops.spvasm", 0, 0),
+    ] {
         let words = corpus_spirv(name);
         let shader = compile_with(&input(&words, &layout), &CodegenOptions::default()).unwrap();
         let co = CodeObject::parse(&shader.elf).unwrap();
         let rsrc1 = co.kernels[0].descriptor.compute_pgm_rsrc1;
-        assert_eq!(rsrc1 >> 16 & 3, denorm, "{name}: FLOAT_DENORM_MODE_32 of {rsrc1:#x}");
-        assert_eq!(rsrc1 >> 18 & 3, denorm, "{name}: FLOAT_DENORM_MODE_16_64 of {rsrc1:#x}");
+        assert_eq!(rsrc1 >> 16 & 3, mode32, "{name}: FLOAT_DENORM_MODE_32 of {rsrc1:#x}");
+        assert_eq!(rsrc1 >> 18 & 3, mode16_64, "{name}: FLOAT_DENORM_MODE_16_64 of {rsrc1:#x}");
         assert_eq!(rsrc1 >> 12 & 0xf, 0, "{name}: FLOAT_ROUND_MODE of {rsrc1:#x}");
     }
     // The reported properties say the same.

@@ -277,6 +277,9 @@ pub struct ShaderFeatures {
     pub max_subgroup_size: u32,
     /// `VkSubgroupFeatureFlags` for compute (0 if compute is not a supported stage).
     pub subgroup_operations: vk::SubgroupFeatureFlags,
+    /// `shaderDenormFlushToZeroFloat16/32/64` (Vulkan 1.2 float controls properties):
+    /// which widths the `DenormFlushToZero` execution mode may be used with.
+    pub denorm_flush_to_zero: [bool; 3],
     /// Device extensions enabled.
     pub extensions: Vec<String>,
 }
@@ -1351,13 +1354,22 @@ impl FeatureChain {
 
         let mut subgroup = vk::PhysicalDeviceSubgroupProperties::default();
         let mut size_control = vk::PhysicalDeviceSubgroupSizeControlProperties::default();
+        let mut float_controls = vk::PhysicalDeviceFloatControlsProperties::default();
         let mut props = vk::PhysicalDeviceProperties2::default().push_next(&mut subgroup);
         if ssc {
             props = props.push_next(&mut size_control);
         }
+        if core13 || enable(ash::khr::shader_float_controls::NAME, ext_ptrs) {
+            props = props.push_next(&mut float_controls);
+        }
         // SAFETY: as above.
         unsafe { instance.get_physical_device_properties2(device, &mut props) };
         out.subgroup_size = subgroup.subgroup_size;
+        out.denorm_flush_to_zero = [
+            b(float_controls.shader_denorm_flush_to_zero_float16),
+            b(float_controls.shader_denorm_flush_to_zero_float32),
+            b(float_controls.shader_denorm_flush_to_zero_float64),
+        ];
         out.subgroup_operations = if subgroup.supported_stages.contains(vk::ShaderStageFlags::COMPUTE) {
             subgroup.supported_operations
         } else {

@@ -84,6 +84,17 @@ impl Module<'_> {
         self.zero_inner(ty)
     }
 
+    /// The value OpUndef of `ty` gets: zero (a defined value keeps results reproducible;
+    /// any value is allowed), an all-zero descriptor for images and samplers, and none for
+    /// a runtime array, which has no value form (any use of it is then an error).
+    pub(crate) fn undef(&self, ty: Id) -> Result<Option<Value>, CompileError> {
+        match self.ty(ty)? {
+            Type::Image { .. } | Type::Sampler | Type::SampledImage { .. } => Ok(Some(Value::Scalar(0))),
+            Type::RuntimeArray { .. } => Ok(None),
+            _ => self.zero(ty).map(Some),
+        }
+    }
+
     fn zero_inner(&self, ty: Id) -> Result<Value, CompileError> {
         Ok(match self.ty(ty)? {
             Type::Bool | Type::Int { .. } | Type::Float { .. } | Type::Pointer { .. } => Value::Scalar(0),
@@ -291,6 +302,9 @@ impl Module<'_> {
             (Type::Int { width, .. }, Value::Scalar(v)) => Ok(sext(*v, *width).to_string()),
             (Type::Float { width }, Value::Scalar(v)) => Ok(float_literal(*width, *v)),
             (Type::Pointer { .. }, Value::Scalar(0)) => Ok("null".into()),
+            (Type::Image { .. } | Type::Sampler | Type::SampledImage { .. }, Value::Scalar(0)) => {
+                Ok("zeroinitializer".into())
+            }
             (
                 Type::Vector { elem, .. } | Type::Array { elem, .. } | Type::Matrix { col: elem, .. },
                 Value::Composite(parts),
@@ -332,10 +346,41 @@ fn float_value(x: u64, width: u32) -> f64 {
 /// The bits of `v` rounded (to nearest even) to a float of `width` bits.
 fn float_bits(v: f64, width: u32) -> u64 {
     match width {
-        16 => u64::from(half::f16::from_f64(v).to_bits()),
+        16 => u64::from(f64_to_f16_bits(v)),
         32 => u64::from((v as f32).to_bits()),
         _ => v.to_bits(),
     }
+}
+
+/// `v` rounded to the nearest f16, ties to even, in one step. (`half`'s `from_f64` goes
+/// through f32 where the CPU has F16C, rounding twice, and its fallback ignores the low 32
+/// bits of the significand: both can be one unit off.)
+pub(crate) fn f64_to_f16_bits(v: f64) -> u16 {
+    let bits = v.to_bits();
+    let sign = ((bits >> 48) & 0x8000) as u16;
+    let exp = ((bits >> 52) & 0x7ff) as i32;
+    let frac = bits & ((1 << 52) - 1);
+    if exp == 0x7ff {
+        // Infinity, or a quiet NaN keeping the top of the payload.
+        return sign | 0x7c00 | if frac == 0 { 0 } else { 0x200 | (frac >> 42) as u16 };
+    }
+    if exp == 0 {
+        return sign; // f64 denormals are far below f16's smallest denormal
+    }
+    let sig = frac | (1 << 52);
+    // Bits of `sig` below the f16 result's last place: 42 for normal results, more for
+    // denormal ones (whose last place is 2^-24).
+    let shift = 42 + (-14 - (exp - 1023)).max(0);
+    if shift > 53 {
+        return sign; // below half the smallest denormal
+    }
+    let kept = sig >> shift;
+    let rest = sig & ((1 << shift) - 1);
+    let half_way = 1 << (shift - 1);
+    let rounded = kept + u64::from(rest > half_way || (rest == half_way && kept & 1 == 1));
+    // A normal result's implicit bit moves into the exponent field, carries included.
+    let biased = if shift == 42 { rounded + (((exp - 1023 + 15 - 1) as u64) << 10) } else { rounded };
+    sign | biased.min(0x7c00) as u16
 }
 
 /// OpQuantizeToF16: `v` rounded to f16 precision and range; values too small for a normal
@@ -430,5 +475,59 @@ mod tests {
         assert_eq!(f(0x8000_0000, 4) & mask(32), 0xf800_0000);
         let f = binary_fold(Op::UDiv, 32, 32).unwrap();
         assert_eq!(f(7, 0), 0);
+    }
+
+    fn f16_value(h: u16) -> f64 {
+        f64::from(half::f16::from_bits(h))
+    }
+
+    /// Whether `h` is the f16 nearest to positive finite `v`, ties to even: `v` lies between
+    /// the midpoints to its neighbours (exact in f64), on one only if `h` is even. Infinity
+    /// stands for 2^16 (where rounding overflows).
+    fn is_nearest_f16(v: f64, h: u16) -> bool {
+        let value = |h: u16| if h == 0x7c00 { 65536.0 } else { f16_value(h) };
+        let lo = if h == 0 { 0.0 } else { (value(h - 1) + value(h)) / 2.0 };
+        let hi = if h == 0x7c00 { f64::INFINITY } else { (value(h) + value(h + 1)) / 2.0 };
+        let even = h & 1 == 0;
+        (lo < v || (lo == v && even) || h == 0) && (v < hi || (v == hi && even))
+    }
+
+    /// f64 -> f16 in one rounding: against the CPU's own f32 -> f16 (F16C where present)
+    /// on values exact in f32, and the nearest-value property elsewhere, including just
+    /// above and below every kind of tie (what rounding through f32 gets wrong).
+    #[test]
+    fn f64_to_f16_rounds_once_to_nearest_even() {
+        // The CTS's float_controls rounding_rte_sconst_conv_from_fp64_up value: above the
+        // midpoint of 0x7b9a and 0x7b9b by less than f32 can tell.
+        let mid = (f16_value(0x7b9a) + f16_value(0x7b9b)) / 2.0;
+        assert_eq!(f64_to_f16_bits(mid + mid * 2f64.powi(-40)), 0x7b9b);
+        assert_eq!(f64_to_f16_bits(mid), 0x7b9a);
+        assert_eq!(f64_to_f16_bits(-(mid + mid * 2f64.powi(-40))), 0xfb9b);
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        for i in 0..200_000u32 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            // Exponents from far below f16's denormals to beyond its range.
+            let e = 1023 - 30 + (x >> 52) % 48;
+            let mut v = f64::from_bits((e << 52) | (x & ((1 << 52) - 1)));
+            if i % 4 == 0 {
+                // A tie between two f16s, nudged by one f64 unit or not at all.
+                let h = (x >> 20) as u16 % 0x7c00;
+                let tie = (f16_value(h) + f16_value(h + 1).min(65536.0)) / 2.0;
+                v = f64::from_bits([tie.to_bits(), tie.to_bits() + 1, tie.to_bits() - 1][(x % 3) as usize]);
+            }
+            let h = f64_to_f16_bits(v);
+            assert!(is_nearest_f16(v, h), "{v:e} ({:#x}) -> {h:#06x}", v.to_bits());
+            assert_eq!(f64_to_f16_bits(-v), h | 0x8000);
+            if f64::from(v as f32) == v {
+                assert_eq!(h, half::f16::from_f32(v as f32).to_bits(), "{v:e}");
+            }
+        }
+        assert_eq!(f64_to_f16_bits(f64::INFINITY), 0x7c00);
+        assert_eq!(f64_to_f16_bits(f64::NAN) & 0x7e00, 0x7e00);
+        assert_eq!(f64_to_f16_bits(f64::from_bits(1)), 0);
+        assert_eq!(f64_to_f16_bits(65520.0), 0x7c00);
+        assert_eq!(f64_to_f16_bits(65519.99), 0x7bff);
     }
 }

@@ -93,6 +93,8 @@ pub(super) fn lower_module(m: &Module, layout: &PipelineLayout, wave_size: u32) 
     for f in &reachable {
         used.extend(referenced_globals(m, m.functions[f]));
     }
+    // A Private variable's initialiser may be another variable (a pointer: VariablePointers).
+    used.extend(initialiser_globals(m, &used));
     for id in &used {
         let g = &m.globals[id];
         if storage_info(g.storage).is_none() {
@@ -149,15 +151,19 @@ pub(super) fn lower_module(m: &Module, layout: &PipelineLayout, wave_size: u32) 
     }
     let total = x * y * z;
     // Float controls: LLVM's AMDGPU default is IEEE denormals (kept) for every width; these
-    // attributes set the kernel descriptor's FLOAT_DENORM_MODE_32 / _16_64 fields. Inlined
-    // functions must carry the same ones (the inliner requires matching denormal modes).
-    let mut denorm = String::new();
-    if m.float_modes.flush32 {
-        denorm.push_str(" \"denormal-fp-math-f32\"=\"preserve-sign,preserve-sign\"");
-    }
-    if m.float_modes.flush16_64 {
-        denorm.push_str(" \"denormal-fp-math\"=\"preserve-sign,preserve-sign\"");
-    }
+    // attributes set the kernel descriptor's FLOAT_DENORM_MODE_32 / _16_64 fields. Both are
+    // spelt out: "denormal-fp-math" alone would apply to f32 as well. Inlined functions
+    // must carry the same ones (the inliner requires matching denormal modes).
+    let mode = |flush: bool| if flush { "preserve-sign,preserve-sign" } else { "ieee,ieee" };
+    let denorm = if m.float_modes == Default::default() {
+        String::new()
+    } else {
+        format!(
+            " \"denormal-fp-math\"=\"{}\" \"denormal-fp-math-f32\"=\"{}\"",
+            mode(m.float_modes.flush16_64),
+            mode(m.float_modes.flush32)
+        )
+    };
     let _ = writeln!(
         ir,
         "\nattributes #0 = {{{denorm} \"amdgpu-flat-work-group-size\"=\"{total},{total}\" \"uniform-work-group-size\"=\"true\" \
@@ -268,6 +274,15 @@ fn referenced_globals(m: &Module, f: &dr::Function) -> BTreeSet<Id> {
     out
 }
 
+/// The globals that initialise the Private variables among `used` (pointers to them).
+fn initialiser_globals(m: &Module, used: &BTreeSet<Id>) -> BTreeSet<Id> {
+    used.iter()
+        .filter(|id| m.globals[*id].storage == StorageClass::Private)
+        .filter_map(|id| m.globals[id].init)
+        .filter(|init| m.globals.contains_key(init))
+        .collect()
+}
+
 /// syncscope of a SPIR-V scope: `None` for Invocation (no fence needed), `Some("")` for
 /// the system scope.
 pub(super) fn sync_scope(scope: u64) -> Result<Option<&'static str>, CompileError> {
@@ -352,6 +367,32 @@ impl<'c, 'a> FnCx<'c, 'a> {
         }
     }
 
+    /// `text`, a float scalar or vector of SPIR-V type `ty`, with denormals flushed to zero
+    /// when the entry point's `DenormFlushToZero` covers its width (else `text` itself).
+    /// See [`Self::flush_denormals_of`].
+    pub fn flush_denormals(&mut self, ty: Id, text: String) -> Result<String, CompileError> {
+        match self.m.scalar_kind(ty) {
+            Ok((width, false, true)) => {
+                let t = self.m.llty(ty)?;
+                Ok(self.flush_denormals_of(&t, width, text))
+            }
+            _ => Ok(text),
+        }
+    }
+
+    /// [`Self::flush_denormals`] for LLVM type `t` of `width`-bit floats. Conversions,
+    /// arithmetic and GLSL.std.450 instructions must flush (VK_KHR_shader_float_controls,
+    /// issue 1), but LLVM only may: it lowers fneg, fabs, copysign and selects to bit
+    /// operations and folds constant conversions without flushing. `llvm.canonicalize` must
+    /// flush under "preserve-sign" (RADV's LLVM path adds it after fneg and fabs for the same
+    /// reason), and LLVM drops it where the value is known to be canonical already.
+    pub fn flush_denormals_of(&mut self, t: &str, width: u32, text: String) -> String {
+        if !self.m.float_modes.flushes(width) {
+            return text;
+        }
+        self.call_intrinsic(t, &format!("llvm.canonicalize.{}", intrinsic_suffix(t)), &[format!("{t} {text}")])
+    }
+
     pub fn set(&mut self, id: Id, ty: Id, text: String) {
         self.values.insert(id, Val { ty, text });
     }
@@ -414,7 +455,7 @@ impl<'c, 'a> FnCx<'c, 'a> {
             params.push(format!("{} %v{pid}", self.m.llty(pty)?));
             self.set(pid, pty, format!("%v{pid}"));
         }
-        self.materialise_globals(f)?;
+        self.materialise_globals(referenced_globals(self.m, f))?;
         self.cfg_edges(f)?;
         for block in &f.blocks {
             let label = block.label.as_ref().ok_or_else(|| CompileError::invalid("block without OpLabel"))?.result()?;
@@ -468,9 +509,10 @@ impl<'c, 'a> FnCx<'c, 'a> {
         self.m.globals.get(&g).map(|gl| gl.ptr_ty).ok_or_else(|| CompileError::invalid(format!("%{g} is not a global")))
     }
 
-    /// Makes the buffer, push-constant and workgroup globals `f` uses available as values.
-    fn materialise_globals(&mut self, f: &dr::Function) -> Result<(), CompileError> {
-        for g in referenced_globals(self.m, f) {
+    /// Makes the buffer, push-constant and workgroup globals among `globals` available as
+    /// values.
+    fn materialise_globals(&mut self, globals: BTreeSet<Id>) -> Result<(), CompileError> {
+        for g in globals {
             let gl = &self.m.globals[&g];
             let ptr = self.global_ptr_type(g)?;
             match gl.storage {
@@ -628,10 +670,19 @@ impl<'c, 'a> FnCx<'c, 'a> {
     /// The kernel body: per-invocation variables, then a call of the entry function.
     fn lower_kernel(mut self) -> Result<String, CompileError> {
         let mut args = vec!["ptr addrspace(4) %kernarg".to_string()];
-        for g in &self.hidden.clone() {
+        let hidden = self.hidden.clone();
+        for g in &hidden {
             let gl = &self.m.globals[g];
             let (size, align) = self.m.size_align(gl.pointee, Rule::Natural)?;
             self.emit(format!("%g{g} = alloca [{} x i8], align {}, addrspace(5)", size.max(1), align.max(4)));
+            self.set(*g, gl.ptr_ty, format!("%g{g}"));
+            args.push(format!("ptr addrspace(5) %g{g}"));
+        }
+        // Initialisers that are variables (pointers) need those as values first.
+        let used: BTreeSet<Id> = hidden.iter().copied().collect();
+        self.materialise_globals(initialiser_globals(self.m, &used))?;
+        for g in &hidden {
+            let gl = &self.m.globals[g];
             if gl.storage == StorageClass::Input {
                 let b =
                     *self.m.deco.builtin.get(g).ok_or_else(|| {
@@ -643,7 +694,6 @@ impl<'c, 'a> FnCx<'c, 'a> {
                 let v = self.val(init)?;
                 self.store_typed(&format!("%g{g}"), 5, Rule::Natural, gl.pointee, &v.text, false)?;
             }
-            args.push(format!("ptr addrspace(5) %g{g}"));
         }
         self.zero_workgroup_memory()?;
         let entry = self.m.entry_fn;
@@ -920,7 +970,7 @@ impl<'c, 'a> FnCx<'c, 'a> {
                 let l = self.m.default_matrix_layout(ty, rule)?;
                 self.load_matrix(ptr, asp, rule, ty, l, volatile)
             }
-            Type::Pointer { .. } => self.load_pointer(ptr, asp, ty, volatile),
+            Type::Pointer { .. } => self.load_pointer(ptr, asp, rule, ty, volatile),
             Type::Image { .. } | Type::Sampler | Type::SampledImage { .. } if asp == 4 => {
                 // A descriptor: loaded whole, with scalar loads (uniform) or a waterfall.
                 let t = self.m.llty(ty)?;
@@ -985,7 +1035,7 @@ impl<'c, 'a> FnCx<'c, 'a> {
                 let l = self.m.default_matrix_layout(ty, rule)?;
                 self.store_matrix(ptr, asp, rule, ty, l, value, volatile)?;
             }
-            Type::Pointer { .. } => self.store_pointer(ptr, asp, ty, value, volatile)?,
+            Type::Pointer { .. } => self.store_pointer(ptr, asp, rule, ty, value, volatile)?,
             _ => return Err(CompileError::invalid(format!("store of type %{ty}, which has no value form"))),
         }
         Ok(())
@@ -1184,6 +1234,8 @@ impl<'c, 'a> FnCx<'c, 'a> {
                 self.set(result, rty, v);
             }
             Store => {
+                // A pointer stored and loaded back is a variable pointer too.
+                self.check_variable_pointers(&[inst.id(1)?])?;
                 let p = self.val(inst.id(0)?)?;
                 let v = self.val(inst.id(1)?)?;
                 let (asp, rule, pointee) = self.pointer_info(&p)?;
@@ -1210,9 +1262,10 @@ impl<'c, 'a> FnCx<'c, 'a> {
             }
             Undef => {
                 let ty = inst.rtype()?;
-                let z = self.m.zero(ty)?;
-                let text = self.m.render(ty, &z)?;
-                self.set(inst.result()?, ty, text);
+                if let Some(z) = self.m.undef(ty)? {
+                    let text = self.m.render(ty, &z)?;
+                    self.set(inst.result()?, ty, text);
+                }
             }
             Phi => {
                 let mut incoming = Vec::new();
@@ -1449,7 +1502,9 @@ impl<'c, 'a> FnCx<'c, 'a> {
             }
             FNegate => {
                 let a = self.val(inst.id(0)?)?;
-                self.define(inst, format!("fneg {} {}", self.m.llty(a.ty)?, a.text))
+                let r = self.def(format!("fneg {} {}", self.m.llty(a.ty)?, a.text));
+                let r = self.flush_denormals(a.ty, r)?;
+                self.alias(inst, r)
             }
             Select => {
                 self.check_variable_pointers(&[inst.id(1)?, inst.id(2)?])?;
@@ -1546,8 +1601,12 @@ impl<'c, 'a> FnCx<'c, 'a> {
                     (_, std::cmp::Ordering::Equal) => return self.alias(inst, a.text),
                     (UConvert, std::cmp::Ordering::Greater) => "zext",
                     (SConvert, std::cmp::Ordering::Greater) => "sext",
-                    (FConvert, std::cmp::Ordering::Greater) => "fpext",
-                    (FConvert, _) => "fptrunc",
+                    (FConvert, std::cmp::Ordering::Greater) => {
+                        // A denormal source flushes by its own width's mode; the wider
+                        // result of a normal source cannot be denormal.
+                        let text = self.flush_denormals(a.ty, a.text.clone())?;
+                        return self.convert(inst, &Val { ty: a.ty, text }, "fpext");
+                    }
                     _ => "trunc",
                 };
                 self.convert(inst, &a, llop)
@@ -1610,12 +1669,17 @@ impl<'c, 'a> FnCx<'c, 'a> {
     /// (overflow to infinity becomes the largest finite value; NaN and exact results stay).
     fn fptrunc_rounded(&mut self, inst: &dr::Instruction, a: &Val) -> Result<(), CompileError> {
         use spirv::FPRoundingMode as M;
+        let rty = inst.rtype()?;
         match self.m.deco.fp_rounding.get(&inst.result()?).copied() {
-            None | Some(M::RTE) => return self.convert(inst, a, "fptrunc"),
+            None | Some(M::RTE) => {
+                let r = self.def(format!("fptrunc {} to {}", self.typed(a)?, self.m.llty(rty)?));
+                let r = self.flush_denormals(rty, r)?;
+                return self.alias(inst, r);
+            }
             Some(M::RTZ) => {}
             Some(m) => return Err(CompileError::unsupported(format!("OpFConvert with FPRoundingMode {m:?}"))),
         }
-        let (st, dt) = (self.m.llty(a.ty)?, self.m.llty(inst.rtype()?)?);
+        let (st, dt) = (self.m.llty(a.ty)?, self.m.llty(rty)?);
         let it = dt.replace("half", "i16").replace("float", "i32");
         let one = match dt.strip_prefix('<').and_then(|s| s.split_once(" x ")) {
             Some((n, e)) => {
@@ -1635,6 +1699,7 @@ impl<'c, 'a> FnCx<'c, 'a> {
         let less = self.def(format!("sub {it} {bits}, {one}"));
         let toward = self.def(format!("bitcast {it} {less} to {dt}"));
         let r = self.def(format!("select {} {away}, {dt} {toward}, {dt} {near}", bool_ty(&dt)));
+        let r = self.flush_denormals(rty, r)?;
         self.alias(inst, r)
     }
 

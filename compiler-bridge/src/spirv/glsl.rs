@@ -647,7 +647,9 @@ impl FnCx<'_, '_> {
                 acc
             }
             n::PACK_HALF2X16 => {
+                // The halves are 16-bit floats: their width's denormal mode applies.
                 let h = self.def(format!("fptrunc {t} {xs} to <2 x half>"));
+                let h = self.flush_denormals_of("<2 x half>", 16, h);
                 self.def(format!("bitcast <2 x half> {h} to i32"))
             }
             n::PACK_DOUBLE2X32 => self.def(format!("bitcast {t} {xs} to double")),
@@ -677,6 +679,7 @@ impl FnCx<'_, '_> {
             n::UNPACK_HALF2X16 => {
                 let rt = self.m.llty(inst.rtype()?)?;
                 let h = self.def(format!("bitcast {t} {xs} to <2 x half>"));
+                let h = self.flush_denormals_of("<2 x half>", 16, h);
                 self.def(format!("fpext <2 x half> {h} to {rt}"))
             }
             n::UNPACK_DOUBLE2X32 => {
@@ -794,6 +797,9 @@ impl FnCx<'_, '_> {
             // fragment-only InterpolateAt* end here, by name.
             other => return Err(CompileError::unsupported(name(other))),
         };
+        // GLSL.std.450 float results must not be denormal under DenormFlushToZero; FAbs,
+        // FSign, Length of a scalar and FaceForward would otherwise keep a denormal input.
+        let r = self.flush_denormals(inst.rtype()?, r)?;
         self.alias(inst, r)
     }
 }

@@ -348,35 +348,51 @@ impl FnCx<'_, '_> {
         Ok(size > 16 || size % 4 != 0 || self.m.scalar_size(ty)? == 1)
     }
 
-    /// Loads a pointer of type `ty` stored in memory: only PhysicalStorageBuffer pointers
-    /// (64-bit addresses) have a memory form.
-    pub(super) fn load_pointer(&mut self, ptr: &str, asp: u32, ty: Id, vol: bool) -> Result<String, CompileError> {
-        self.check_stored_pointer(ty)?;
+    /// Loads a pointer of type `ty` stored in memory (address space `asp`, laid out by
+    /// `rule`): see [`Self::stored_pointer`].
+    pub(super) fn load_pointer(
+        &mut self,
+        ptr: &str,
+        asp: u32,
+        rule: Rule,
+        ty: Id,
+        vol: bool,
+    ) -> Result<String, CompileError> {
+        let (t, align) = self.stored_pointer(rule, ty)?;
         let vol = if vol { "volatile " } else { "" };
-        Ok(self.def(format!("load {vol}ptr addrspace(1), {} {ptr}, align 8", ptr_ty(asp))))
+        Ok(self.def(format!("load {vol}{t}, {} {ptr}, align {align}", ptr_ty(asp))))
     }
 
+    #[allow(clippy::too_many_arguments)]
     pub(super) fn store_pointer(
         &mut self,
         ptr: &str,
         asp: u32,
+        rule: Rule,
         ty: Id,
         value: &str,
         vol: bool,
     ) -> Result<(), CompileError> {
-        self.check_stored_pointer(ty)?;
+        let (t, align) = self.stored_pointer(rule, ty)?;
         let vol = if vol { "volatile " } else { "" };
-        self.emit(format!("store {vol}ptr addrspace(1) {value}, {} {ptr}, align 8", ptr_ty(asp)));
+        self.emit(format!("store {vol}{t} {value}, {} {ptr}, align {align}", ptr_ty(asp)));
         Ok(())
     }
 
-    fn check_stored_pointer(&self, ty: Id) -> Result<(), CompileError> {
-        match self.m.pointer(ty)? {
-            (StorageClass::PhysicalStorageBuffer, _) => Ok(()),
-            (storage, _) => {
-                Err(CompileError::unsupported(format!("pointer to {storage:?} stored in memory (variable pointers)")))
-            }
+    /// (LLVM type, alignment) of a pointer of type `ty` kept in memory laid out by `rule`. PhysicalStorageBuffer pointers (64-bit addresses) may be stored anywhere;
+    /// other pointers only in our own memory (Function, Private and Workgroup variables:
+    /// VariablePointers), where LLVM stores them whole (a buffer fat pointer as its V# and
+    /// offset). Externally visible memory holds no logical pointers (the Vulkan
+    /// environment forbids them).
+    fn stored_pointer(&self, rule: Rule, ty: Id) -> Result<(String, u64), CompileError> {
+        let (storage, _) = self.m.pointer(ty)?;
+        if storage != StorageClass::PhysicalStorageBuffer && rule == Rule::Explicit {
+            return Err(CompileError::unsupported(format!(
+                "pointer to {storage:?} stored in externally visible memory (only PhysicalStorageBuffer pointers have a memory form there)"
+            )));
         }
+        let (_, align) = self.m.size_align(ty, rule)?;
+        Ok((self.m.llty(ty)?, align))
     }
 
     /// OpBitcast to or from a PhysicalStorageBuffer pointer: the other side is a 64-bit
@@ -400,13 +416,13 @@ impl FnCx<'_, '_> {
         }
     }
 
-    /// Pointers that go through OpSelect, OpPhi, a function call or return lose what the access
-    /// chain that made them knew about their matrix layout: refuse those rather than
-    /// read a matrix with the wrong layout.
+    /// Pointers that go through OpSelect, OpPhi, a function call or return, or memory lose
+    /// what the access chain that made them knew about their matrix layout: refuse those
+    /// rather than read a matrix with the wrong layout.
     pub(super) fn check_variable_pointers(&self, ids: &[Id]) -> Result<(), CompileError> {
         match ids.iter().find(|id| self.ptr_layout.contains_key(id)) {
             Some(id) => Err(CompileError::unsupported(format!(
-                "pointer %{id} into an explicitly laid out matrix selected, merged or passed to a function"
+                "pointer %{id} into an explicitly laid out matrix selected, merged, stored or passed to a function"
             ))),
             None => Ok(()),
         }

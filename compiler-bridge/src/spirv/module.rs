@@ -114,6 +114,17 @@ pub(crate) struct FloatModes {
     pub flush16_64: bool,
 }
 
+impl FloatModes {
+    /// Whether denormals of `width`-bit floats are flushed to zero.
+    pub fn flushes(&self, width: u32) -> bool {
+        if width == 32 {
+            self.flush32
+        } else {
+            self.flush16_64
+        }
+    }
+}
+
 /// Extended instruction sets we know.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum ExtSet {
@@ -477,10 +488,10 @@ impl<'a> Module<'a> {
                 Ok(())
             }
             Op::Undef => {
-                // A defined value keeps results reproducible; any value is allowed.
                 let ty = inst.rtype()?;
-                let value = self.zero(ty)?;
-                self.add_const(inst.result()?, Const { ty, value })?;
+                if let Some(value) = self.undef(ty)? {
+                    self.add_const(inst.result()?, Const { ty, value })?;
+                }
                 Ok(())
             }
             Op::Variable => {
@@ -782,7 +793,7 @@ impl<'a> Module<'a> {
                 }
                 (align_up(end, align), align)
             }
-            Type::Pointer { .. } => (8, 8),
+            Type::Pointer { storage, .. } => pointer_size_align(*storage, rule)?,
             // Descriptors in descriptor memory (only UniformConstant variables hold images
             // and samplers): the ABI's sizes; arrays of them are indexed by the binding's
             // descriptor size instead (func.rs `descriptor_address`).
@@ -878,4 +889,22 @@ fn decoration(inst: &dr::Instruction, i: usize) -> Result<Decoration, CompileErr
         Some(dr::Operand::Decoration(d)) => Ok(*d),
         _ => Err(inst.bad(&format!("operand {i} is not a decoration"))),
     }
+}
+
+/// (size, alignment) of a pointer into `storage` stored in memory laid out by `rule`. In
+/// explicitly laid out memory only PhysicalStorageBuffer addresses are valid (8 bytes);
+/// our own memory (Function, Private, Workgroup: variable pointers) holds a pointer as
+/// LLVM stores it: 4 bytes for LDS and scratch offsets, 8 for flat and constant addresses,
+/// 20 for a buffer fat pointer (the 128-bit V# and a 32-bit offset).
+fn pointer_size_align(storage: StorageClass, rule: Rule) -> Result<(u64, u64), CompileError> {
+    if rule == Rule::Explicit {
+        return Ok((8, 8));
+    }
+    let (asp, _) = super::types::storage_info(storage)
+        .ok_or_else(|| CompileError::unsupported(format!("storage class {storage:?}")))?;
+    Ok(match asp {
+        3 | 5 => (4, 4),
+        7 => (20, 4),
+        _ => (8, 8),
+    })
 }

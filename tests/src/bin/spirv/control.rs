@@ -1,7 +1,7 @@
 //! Cases of `tests/spirv/control/`: structured control flow (loops, switches, phis),
 //! function calls and hand-written SPIR-V forms, against the same programs in Rust.
 
-use softnavi_tests::check::{i32s, u32s, Tol, N};
+use softnavi_tests::check::{f32s_in, i32s, u32s, Tol, N};
 
 use crate::harness::{Case, Need};
 
@@ -25,6 +25,7 @@ pub fn cases() -> Vec<Case> {
         two_entries(true, None),
         two_entries(true, Some(16)),
         debuginfo(),
+        undef_opaque(),
     ]
 }
 
@@ -402,4 +403,10 @@ fn debuginfo() -> Case {
     let a = u32s(44);
     let want: Vec<u32> = a.iter().map(|&x| (x & 3).wrapping_mul(x.wrapping_mul(2).wrapping_add(1))).collect();
     Case::new("control/debuginfo", [2, 1, 1]).storage_of(&a).output(4 * N).expect(1, want, Tol::Exact)
+}
+
+fn undef_opaque() -> Case {
+    let a = f32s_in(45, -10.0, 10.0);
+    let want: Vec<f32> = a.iter().map(|x| -x).collect();
+    Case::new("control/undef_opaque", [2, 1, 1]).storage_of(&a).output(4 * N).expect(1, want, Tol::Exact)
 }

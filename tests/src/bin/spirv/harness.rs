@@ -43,6 +43,8 @@ pub enum Need {
     Device(Feature),
     /// A format feature of an image format (optimal tiling).
     Format(vk::Format, vk::FormatFeatureFlags2),
+    /// `shaderDenormFlushToZeroFloat{16,32,64}`: the `DenormFlushToZero` mode for this width.
+    DenormFlushToZero(u32),
 }
 
 /// Device features image cases need (all supported ones are enabled by the context).
@@ -90,6 +92,11 @@ impl Need {
             Need::ZeroInitializeWorkgroupMemory => f.zero_initialize_workgroup_memory,
             Need::SubgroupExtendedTypes => f.subgroup_extended_types,
             Need::Subgroup(ops) => f.subgroup_operations.contains(ops),
+            Need::DenormFlushToZero(width) => match width {
+                16 => f.denorm_flush_to_zero[0],
+                32 => f.denorm_flush_to_zero[1],
+                _ => f.denorm_flush_to_zero[2],
+            },
             // Checked through the Vulkan API by `skip_reason`.
             Need::Device(_) | Need::Format(..) => true,
         }

@@ -792,6 +792,29 @@ fn pointer_cases(out: &mut Vec<Case>) {
             }),
     );
 
+    // Pointers kept in Function, Private and Workgroup-pointer variables (see the shader).
+    let want: Vec<u32> = (0..64)
+        .flat_map(|i| {
+            let odd = i % 2 == 1;
+            let k = (i >> 1) & 1;
+            [
+                if odd { va[i] } else { vb[i] },
+                if odd { vb[i] } else { va[i] },
+                if k == 0 { va[i] } else { vb[i] },
+                1,
+                ((i as u32 + 1) % 64) * 3,
+            ]
+        })
+        .collect();
+    out.push(
+        Case::new("memory/variable_pointers_stored", [1, 1, 1])
+            .needs(&[Need::VariablePointers, Need::VariablePointersStorageBuffer])
+            .storage_of(&va)
+            .storage_of(&vb)
+            .output(4 * 5 * 64)
+            .expect(2, want, Tol::Exact),
+    );
+
     let src: Vec<i32> = i32s(41).iter().map(|v| v >> 4).collect();
     let want: Vec<i32> = (0..64).map(|i| src[(i + 1) % 64] + 1000 + src[(i + 1) % 64 + 1]).collect();
     out.push(

@@ -4,6 +4,7 @@
 //! OpCopyLogical) and the float controls execution modes.
 
 use ash::vk::SubgroupFeatureFlags as F;
+use half::f16;
 use softnavi_tests::check::{bytes, u32s, Lcg, Tol};
 
 use crate::harness::{Case, Need, Output};
@@ -15,6 +16,7 @@ pub fn cases() -> Vec<Case> {
     subgroup_cases(&mut out);
     spirv16_cases(&mut out);
     float_control_cases(&mut out);
+    out.push(denorm_flush_ops_case());
     out.push(ptr_diff_case());
     out
 }
@@ -344,8 +346,10 @@ fn float_control_cases(out: &mut Vec<Case>) {
     let pad = |v: &[f32]| -> Vec<f32> { v.iter().cycle().take(64).copied().collect() };
     let pad64 = |v: &[f64]| -> Vec<f64> { v.iter().cycle().take(64).copied().collect() };
     for (shader, want32, want64, tol) in [
-        ("vk13/denorm_flush", ftz32, ftz64, Tol::Abs(0.0)),
+        ("vk13/denorm_flush", ftz32, ftz64.clone(), Tol::Abs(0.0)),
         ("vk13/denorm_preserve", keep32.clone(), keep64.clone(), Tol::Exact),
+        // 32-bit denormals kept while 64-bit ones flush (denormBehaviorIndependence).
+        ("vk13/denorm_mixed", keep32.clone(), ftz64, Tol::Abs(0.0)),
     ] {
         let (want32, want64) = (pad(&want32), pad64(&want64));
         let (keep32, keep64) = (pad(&keep32), pad64(&keep64));
@@ -380,6 +384,70 @@ fn float_control_cases(out: &mut Vec<Case>) {
                 }),
         );
     }
+}
+
+/// `denorm_flush_ops.spvasm`: negation, FAbs, Length, FSign and the half packing under
+/// DenormFlushToZero, against the float controls rule (arithmetic, conversions and
+/// GLSL.std.450 results flush denormal inputs and results; zeros compare equal whatever
+/// their sign). Skipped where the mode is not offered (lavapipe, whose compiler crashes on
+/// the flushing half unpack).
+fn denorm_flush_ops_case() -> Case {
+    let a32 = [f32::from_bits(0x0040_0000), -f32::from_bits(1), 1.5, -2.0, -0.0, f32::MIN_POSITIVE, -3.0e-39, 0.25];
+    let a64 =
+        [f64::from_bits(0x0008_0000_0000_0000), -f64::from_bits(1), 1.5, -2.0, -0.0, f64::MIN_POSITIVE, -1e-310, 0.25];
+    let halves: [u32; 8] =
+        [0x8001_0001, 0x03ff_0400, 0x3c00_8200, 0xc000_0000, 0x7bff_83ff, 0x0200_3800, 0, 0x8400_0123];
+    let h32 = [1e-5f32, 3e-8, 6.1e-5, 1.0, 65504.0, f32::from_bits(0x0040_0000), 7e-5, -2.5e-6];
+    let pad = |n: usize| (0..64).map(move |i| i % n);
+    let (a32, a64): (Vec<f32>, Vec<f64>) = (pad(8).map(|i| a32[i]).collect(), pad(8).map(|i| a64[i]).collect());
+    let (halves, h32): (Vec<u32>, Vec<f32>) = (pad(8).map(|i| halves[i]).collect(), pad(8).map(|i| h32[i]).collect());
+    // (flushing, keeping) references.
+    let refs = |flush: bool| {
+        let f = |v: f32| if flush && v.is_subnormal() { 0.0 } else { v };
+        let d = |v: f64| if flush && v.is_subnormal() { 0.0 } else { v };
+        let h = |v: f16| if flush && !v.is_normal() && v.is_finite() { 0.0 } else { f32::from(v) };
+        let sign = |v: f64| if v == 0.0 { 0.0 } else { v.signum() };
+        let r32: Vec<f32> = (0..64)
+            .flat_map(|i| {
+                let x = f(a32[i]);
+                let (lo, hi) = (f16::from_bits(halves[i] as u16), f16::from_bits((halves[i] >> 16) as u16));
+                [-x, x.abs(), x.abs(), sign(x.into()) as f32, h(lo), h(hi)]
+            })
+            .collect();
+        let r64: Vec<f64> = (0..64).map(|i| d(a64[i])).flat_map(|x| [-x, x.abs(), x.abs(), sign(x)]).collect();
+        let p: Vec<f32> = (0..64)
+            .flat_map(|i| {
+                let x = f(h32[i]);
+                [h(f16::from_f32(x)), h(f16::from_f32(-x))]
+            })
+            .collect();
+        (r32, r64, p)
+    };
+    let want = refs(true);
+    assert!(want != refs(false), "the inputs have denormals");
+    Case::new("vk13/denorm_flush_ops", [1, 1, 1])
+        .needs(&[Need::Float64, Need::DenormFlushToZero(16), Need::DenormFlushToZero(32), Need::DenormFlushToZero(64)])
+        .storage_of(&a32)
+        .storage_of(&a64)
+        .storage_of(&halves)
+        .storage_of(&h32)
+        .output(64 * 6 * 4)
+        .output(64 * 4 * 8)
+        .output(64 * 4)
+        .check(move |o: &Output| {
+            let p: Vec<f32> = o
+                .get::<u32>(6)
+                .iter()
+                .flat_map(|w| [*w as u16, (w >> 16) as u16])
+                .map(|h| f16::from_bits(h).into())
+                .collect();
+            o.expect(4, &want.0, Tol::Abs(0.0))?;
+            o.expect(5, &want.1, Tol::Abs(0.0))?;
+            match p.iter().zip(&want.2).position(|(g, w)| g != w) {
+                Some(j) => Err(format!("packed half {j} (binding 6): {:e}, want {:e}", p[j], want.2[j])),
+                None => Ok(()),
+            }
+        })
 }
 
 /// OpPtrDiff (`ptr_diff.spvasm`): element distances in a buffer array and a Workgroup array.
