@@ -293,6 +293,23 @@ pub fn surface(t: &ImageResource, bpe: u32) -> Result<Surface, String> {
     Ok(Surface { pat, extent: t.level_extent(0), levels })
 }
 
+/// The swizzle mode and bytes of an MSAA colour image of `2^elem_log2`-byte texels,
+/// `samples` (2, 4 or 8) samples, `w` x `h` and `layers` layers, as RADV has addrlib choose
+/// it (`Addr2GetPreferredSurfaceSetting` with `opt4space`, on a dGPU): of the two modes
+/// addrlib allows MSAA colour, SW_256KB_R_X when its surface is at most 3/2 the size of
+/// SW_64KB_R_X's (`Addr2BlockTypeWithinMemoryBudget` with opt4space's ratio 3:2), else
+/// SW_64KB_R_X. `None` for a texel size or sample count without a pattern. Checked against
+/// addrlib: `tests/swizzle.rs`, `tests/data/msaa_preferred.txt`.
+pub fn msaa_layout(elem_log2: u32, samples: u32, w: u32, h: u32, layers: u32) -> Option<(u32, u64)> {
+    let size = |mode: u32| -> Option<u64> {
+        let p = pattern(mode, false, elem_log2, samples.trailing_zeros()).filter(|_| samples.is_power_of_two())?;
+        let [bw, bh, _] = p.block();
+        Some((align(w, bw) * align(h, bh) * samples as u64) << elem_log2)
+    };
+    let (s64, s256) = (size(27)? * layers as u64, size(31)? * layers as u64);
+    Some(if 2 * s256 <= 3 * s64 { (31, s256) } else { (27, s64) })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -194,6 +194,21 @@ fn unaddressed_modes_are_refused_by_name() {
     assert_eq!(ImageResource { base: 0x3_0000, ..xor }.layout_unsupported(4), None);
 }
 
+/// The swizzle mode and size of MSAA colour images, as RADV has addrlib choose them
+/// (`data/msaa_preferred.txt`, from `Addr2GetPreferredSurfaceSetting`).
+#[test]
+fn msaa_mode_and_size_match_addrlib() {
+    let mut n = 0;
+    for l in include_str!("data/msaa_preferred.txt").lines().filter(|l| !l.starts_with('#')) {
+        let v: Vec<u64> = l.split_whitespace().map(|f| f.parse().unwrap()).collect();
+        let [e, w, h, layers, samples, mode, size] = v[..] else { panic!("{l}") };
+        let got = gpu::addr::msaa_layout(e as u32, samples as u32, w as u32, h as u32, layers as u32);
+        assert_eq!(got, Some((mode as u32, size)), "{l}");
+        n += 1;
+    }
+    assert!(n >= 400);
+}
+
 /// An MSAA T# in a mode addrlib refuses for MSAA colour (Z order, the S and D modes) or
 /// linear is refused by name.
 #[test]
