@@ -21,6 +21,8 @@ fn main() {
         "desc_push",
         "desc_dynamic",
         "desc_copy",
+        "msaa_write",
+        "msaa_read",
     ] {
         let src = format!("shaders/{name}.comp");
         println!("cargo:rerun-if-changed={src}");

@@ -1,8 +1,9 @@
 //! Texel buffers (`spirv/image.rs`): a GLSL shader with every texel buffer form lowers
 //! to the `llvm.amdgcn.struct.buffer.*` format intrinsics and compiles for gfx1100 to
 //! MUBUF format instructions with IDXEN; images (`spirv/mimg.rs`) lower to
-//! `llvm.amdgcn.image.*`; multisampled images fail by name. (Results are checked end to
-//! end by `tests/tests/texel.rs` and the image group of `tests/spirv/` (`tests/tests/spirv.rs`).)
+//! `llvm.amdgcn.image.*`, multisampled ones to the MSAA dims with the sample last. (Results
+//! are checked end to end by `tests/tests/texel.rs`, the image group of `tests/spirv/`
+//! (`tests/tests/spirv.rs`) and `tests/tests/msaa.rs`.)
 
 mod common;
 
@@ -68,10 +69,12 @@ fn reflection_finds_texel_buffers() {
     );
 }
 
-#[test]
-fn multisampled_images_are_unsupported_by_name() {
-    let text = r#"OpCapability Shader
+/// A multisampled storage image array: read and written with a Sample operand, queried
+/// for its samples and size.
+const MSAA_ASM: &str = r#"OpCapability Shader
 OpCapability StorageImageMultisample
+OpCapability ImageMSArray
+OpCapability ImageQuery
 OpMemoryModel Logical GLSL450
 OpEntryPoint GLCompute %main "main"
 OpExecutionMode %main LocalSize 1 1 1
@@ -82,27 +85,62 @@ OpDecorate %img Binding 0
 %f32 = OpTypeFloat 32
 %i32 = OpTypeInt 32 1
 %v4 = OpTypeVector %f32 4
-%v2i = OpTypeVector %i32 2
+%v3i = OpTypeVector %i32 3
 %c0 = OpConstant %i32 0
-%coord = OpConstantComposite %v2i %c0 %c0
-%Img = OpTypeImage %f32 2D 0 0 1 2 Rgba32f
+%c3 = OpConstant %i32 3
+%coord = OpConstantComposite %v3i %c0 %c0 %c0
+%Img = OpTypeImage %f32 DIM 0 1 1 2 Rgba32f
 %pImg = OpTypePointer UniformConstant %Img
 %img = OpVariable %pImg UniformConstant
 %main = OpFunction %void None %fn
 %entry = OpLabel
 %l = OpLoad %Img %img
-%t = OpImageRead %v4 %l %coord Sample %c0
+%n = OpImageQuerySamples %i32 %l
+%size = OpImageQuerySize %v3i %l
+%t = OpImageRead %v4 %l %coord Sample %n
+OpImageWrite %l %coord %t Sample %c3
 OpReturn
 OpFunctionEnd
 "#;
-    let words = spirv_as(text, "vulkan1.1");
-    let layout = PipelineLayout {
-        sets: vec![SetLayout::new(vec![Binding { binding: 0, kind: DescriptorKind::StorageTexelBuffer, count: 1 }])],
+
+fn msaa_input_layout() -> PipelineLayout {
+    PipelineLayout {
+        sets: vec![SetLayout::new(vec![Binding { binding: 0, kind: DescriptorKind::StorageImage, count: 1 }])],
         push_constant_size: 0,
-    };
+    }
+}
+
+#[test]
+fn multisampled_images_lower_to_msaa_dims() {
+    let words = spirv_as(&MSAA_ASM.replace("DIM", "2D"), "vulkan1.1");
+    let layout = msaa_input_layout();
+    let input = ShaderInput { spirv: &words, entry_point: "main", layout: &layout, specialization: &[] };
+    let ir = lower(&input).expect("lowers").ir;
+    for want in [
+        "llvm.amdgcn.image.load.2darraymsaa",
+        "llvm.amdgcn.image.store.2darraymsaa",
+        // The size, not the level count (LAST_LEVEL holds log2(samples)).
+        "llvm.amdgcn.image.getresinfo.2darraymsaa.v4f32.i32(i32 7",
+        // OpImageQuerySamples reads LAST_LEVEL: dword 3 bits 19:16.
+        "lshr i32",
+    ] {
+        assert!(ir.contains(want), "{want} missing from\n{ir}");
+    }
+    let code = compile(&input).expect("compiles");
+    let asm = compiler_bridge::llvm::disassemble(&code.elf).expect("llvm-objdump-19 disassembles");
+    for want in ["image_load", "image_store", "dim:SQ_RSRC_IMG_2D_MSAA_ARRAY"] {
+        assert!(asm.contains(want), "{want} missing from\n{asm}");
+    }
+}
+
+/// Multisampled images of another Dim (Vulkan has 2D ones only) are refused by name.
+#[test]
+fn multisampled_3d_images_are_unsupported_by_name() {
+    let words = spirv_as(&MSAA_ASM.replace("DIM", "3D").replace("OpCapability ImageMSArray\n", ""), "spv1.0");
+    let layout = msaa_input_layout();
     let input = ShaderInput { spirv: &words, entry_point: "main", layout: &layout, specialization: &[] };
     match lower(&input) {
-        Err(CompileError::Unsupported { what }) => assert!(what.to_lowercase().contains("multisample"), "{what}"),
+        Err(CompileError::Unsupported { what }) => assert!(what.contains("multisampled images of Dim"), "{what}"),
         other => panic!("expected Unsupported, got {other:?}"),
     }
 }

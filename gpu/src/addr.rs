@@ -1,6 +1,6 @@
-//! gfx11 swizzled surface addressing: where texel (x, y, slice) of mip level `m` of an
-//! image in a non-linear swizzle mode lies, for colour images of one sample (the T#'s
-//! 1D, 2D, 3D, CUBE and array types).
+//! gfx11 swizzled surface addressing: where sample `s` of texel (x, y, slice) of mip level
+//! `m` of an image in a non-linear swizzle mode lies, for colour images (the T#'s 1D, 2D,
+//! 3D, CUBE and array types, of one sample, and 2D_MSAA and 2D_MSAA_ARRAY, of 2, 4 or 8).
 //!
 //! The rules are AMD's addrlib for gfx11 (`Gfx11Lib`, `src/amd/addrlib/src/gfx11/gfx11addrlib.cpp`
 //! in Mesa and PAL), written again here:
@@ -12,6 +12,14 @@
 //!   counts. [`patterns`] holds them for softnavi's chip (gfx1100, GB_ADDR_CONFIG 0x505:
 //!   32 pipes, 256-byte pipe interleave, 32 packers, Mesa's `gfx11_32pipe` test
 //!   configuration), read back from addrlib by `scripts/addrlib-oracle`.
+//! - **Samples.** gfx11 has no FMASK: a multisampled colour surface keeps every sample of
+//!   every texel, and the sample index is one more coordinate of the pattern (addrlib's
+//!   `_2xaa`, `_4xaa`, `_8xaa` patterns); a block holds fewer texels, each `samples` times.
+//!   addrlib accepts only the Z_X and R_X modes for MSAA (`Gfx11MsaaSwModeMask`) and no Z
+//!   order for colour surfaces (`ValidateSwModeParams`), nor mip levels with MSAA: colour
+//!   MSAA surfaces are `SW_64KB_R_X` or `SW_256KB_R_X`, one level. The T# of an MSAA image
+//!   holds log2(samples) in LAST_LEVEL (and MAX_MIP), BASE_LEVEL 0 (Mesa's
+//!   `ac_build_gfx10_texture_descriptor`); [`ImageResource::samples_log2`] reads it.
 //! - **Blocks.** `ComputeThinBlockDimension` / `ComputeThickBlockDimension` (addrlib2.cpp):
 //!   1D, 2D and the Z/R modes of 3D images are thin (one slice per block); the S and D modes
 //!   of 3D images are thick (blocks of several slices). Blocks follow one another in rows of
@@ -36,7 +44,7 @@ mod patterns;
 
 use crate::rsrc::{img_type, ImageResource, SW_LINEAR};
 
-/// One swizzle pattern: a mode, resource class and element size.
+/// One swizzle pattern: a mode, resource class, element size and sample count.
 pub struct Pattern {
     /// The SW_MODE (`AddrSwizzleMode`) number.
     pub mode: u8,
@@ -44,10 +52,13 @@ pub struct Pattern {
     pub dim3: bool,
     /// log2 of the element's bytes.
     pub elem_log2: u8,
+    /// log2 of the samples per texel (0: single-sample).
+    pub samples_log2: u8,
     /// log2 of the block's width, height and depth in elements.
     pub block_log2: [u8; 3],
-    /// Per byte address bit inside the block, lowest first: the x, y and z bits XORed.
-    pub bits: &'static [[u16; 3]],
+    /// Per byte address bit inside the block, lowest first: the x, y, z and sample bits
+    /// XORed.
+    pub bits: &'static [[u16; 4]],
 }
 
 /// The names of the gfx11 swizzle modes (`AddrSwizzleMode`), for messages.
@@ -76,9 +87,14 @@ pub fn mode_name(mode: u32) -> &'static str {
 }
 
 /// The pattern of `mode` for a 3D image (`dim3`) or another one, elements of `2^elem_log2`
-/// bytes, if softnavi has it.
-pub fn pattern(mode: u32, dim3: bool, elem_log2: u32) -> Option<&'static Pattern> {
-    patterns::PATTERNS.iter().find(|p| p.mode as u32 == mode && p.dim3 == dim3 && p.elem_log2 as u32 == elem_log2)
+/// bytes and `2^samples_log2` samples, if softnavi has it.
+pub fn pattern(mode: u32, dim3: bool, elem_log2: u32, samples_log2: u32) -> Option<&'static Pattern> {
+    patterns::PATTERNS.iter().find(|p| {
+        p.mode as u32 == mode
+            && p.dim3 == dim3
+            && p.elem_log2 as u32 == elem_log2
+            && p.samples_log2 as u32 == samples_log2
+    })
 }
 
 impl Pattern {
@@ -94,11 +110,14 @@ impl Pattern {
         self.block_log2[2] > 0
     }
 
-    /// The byte offset inside a block of element (x, y, z): each address bit is the parity of
-    /// the coordinate bits its pattern names.
-    pub fn offset(&self, x: u32, y: u32, z: u32) -> u64 {
-        self.bits.iter().enumerate().fold(0, |acc, (i, &[mx, my, mz])| {
-            let v = (x & mx as u32).count_ones() ^ (y & my as u32).count_ones() ^ (z & mz as u32).count_ones();
+    /// The byte offset inside a block of sample `s` of element (x, y, z): each address bit
+    /// is the parity of the coordinate bits its pattern names.
+    pub fn offset(&self, x: u32, y: u32, z: u32, s: u32) -> u64 {
+        self.bits.iter().enumerate().fold(0, |acc, (i, &[mx, my, mz, ms])| {
+            let v = (x & mx as u32).count_ones()
+                ^ (y & my as u32).count_ones()
+                ^ (z & mz as u32).count_ones()
+                ^ (s & ms as u32).count_ones();
             acc | ((v & 1) as u64) << i
         })
     }
@@ -149,9 +168,10 @@ impl Surface {
         let bpe = 1u64 << e;
         let blog2 = p.block_bytes_log2();
         let block = 1u64 << blog2;
+        let samples = 1u64 << p.samples_log2;
         let size2d = |m: u32| {
             let [w, h, _] = self.mip_extent(m);
-            align(w, bw) * align(h, bh) * bpe
+            align(w, bw) * align(h, bh) * bpe * samples
         };
         let pitch_blocks = |m: u32| align(self.mip_extent(m)[0], bw) / bw as u64;
         if blog2 == 8 {
@@ -215,9 +235,9 @@ impl Surface {
         SwizzledLevel { slice_pitch, offset: 0, pitch_blocks: 0, tail: Some([mx * micro[0], my * micro[1]]) }
     }
 
-    /// The byte offset of element (x, y, z) of level `level` from the surface's base (z the
-    /// slice; the coordinates inside the level).
-    pub fn offset(&self, x: u32, y: u32, z: u32, level: u32) -> u64 {
+    /// The byte offset of sample `s` of element (x, y, z) of level `level` from the
+    /// surface's base (z the slice; the coordinates inside the level).
+    pub fn offset(&self, x: u32, y: u32, z: u32, level: u32, s: u32) -> u64 {
         let p = self.pat;
         let [bw, bh, bd] = p.block();
         let l = self.level(level);
@@ -227,7 +247,7 @@ impl Surface {
         let block_index = (y / bh) as u64 * l.pitch_blocks + (x / bw) as u64;
         // 256-byte modes take no z in the equation (ComputeSurfaceAddrFromCoordMicroTiled).
         let ez = if blog2 == 8 { 0 } else { z };
-        slice_bytes * slice_id as u64 + l.offset + (block_index << blog2) + p.offset(x + tx, y + ty, ez)
+        slice_bytes * slice_id as u64 + l.offset + (block_index << blog2) + p.offset(x + tx, y + ty, ez, s)
     }
 }
 
@@ -244,14 +264,18 @@ pub fn surface(t: &ImageResource, bpe: u32) -> Result<Surface, String> {
         ));
     }
     let one_d = matches!(t.kind, img_type::IMG_1D | img_type::IMG_1D_ARRAY);
+    let slog2 = t.samples_log2();
     // addrlib's Gfx11Rsrc1dSwModeMask: 1D images are linear, 64KB_Z_X or 64KB_R_X.
-    let Some(pat) = pattern(mode, dim3, bpe.trailing_zeros()).filter(|_| !one_d || matches!(mode, 24 | 27)) else {
+    let Some(pat) = pattern(mode, dim3, bpe.trailing_zeros(), slog2).filter(|_| !one_d || matches!(mode, 24 | 27))
+    else {
         let kind = if dim3 {
-            "3D"
+            "3D".to_string()
         } else if one_d {
-            "1D"
+            "1D".to_string()
+        } else if slog2 > 0 {
+            format!("2D {}-sample", 1u32 << slog2)
         } else {
-            "2D"
+            "2D".to_string()
         };
         return Err(format!(
             "the T# has SW_MODE {mode} ({name}); softnavi does not address that mode for {kind} images of {bpe}-byte texels (gfx11 addrlib has no such colour surface)"
@@ -264,7 +288,26 @@ pub fn surface(t: &ImageResource, bpe: u32) -> Result<Surface, String> {
             t.base
         ));
     }
-    Ok(Surface { pat, extent: t.level_extent(0), levels: t.max_mip + 1 })
+    // An MSAA T#'s MAX_MIP holds log2(samples): its surface has one level.
+    let levels = if slog2 > 0 { 1 } else { t.max_mip + 1 };
+    Ok(Surface { pat, extent: t.level_extent(0), levels })
+}
+
+/// The swizzle mode and bytes of an MSAA colour image of `2^elem_log2`-byte texels,
+/// `samples` (2, 4 or 8) samples, `w` x `h` and `layers` layers, as RADV has addrlib choose
+/// it (`Addr2GetPreferredSurfaceSetting` with `opt4space`, on a dGPU): of the two modes
+/// addrlib allows MSAA colour, SW_256KB_R_X when its surface is at most 3/2 the size of
+/// SW_64KB_R_X's (`Addr2BlockTypeWithinMemoryBudget` with opt4space's ratio 3:2), else
+/// SW_64KB_R_X. `None` for a texel size or sample count without a pattern. Checked against
+/// addrlib: `tests/swizzle.rs`, `tests/data/msaa_preferred.txt`.
+pub fn msaa_layout(elem_log2: u32, samples: u32, w: u32, h: u32, layers: u32) -> Option<(u32, u64)> {
+    let size = |mode: u32| -> Option<u64> {
+        let p = pattern(mode, false, elem_log2, samples.trailing_zeros()).filter(|_| samples.is_power_of_two())?;
+        let [bw, bh, _] = p.block();
+        Some((align(w, bw) * align(h, bh) * samples as u64) << elem_log2)
+    };
+    let (s64, s256) = (size(27)? * layers as u64, size(31)? * layers as u64);
+    Some(if 2 * s256 <= 3 * s64 { (31, s256) } else { (27, s64) })
 }
 
 #[cfg(test)]
@@ -276,7 +319,8 @@ mod tests {
     fn blocks_fill_their_bytes() {
         for p in patterns::PATTERNS {
             let [w, h, d] = p.block_log2.map(|b| b as u32);
-            assert_eq!(w + h + d + p.elem_log2 as u32, p.block_bytes_log2(), "mode {} dim3 {}", p.mode, p.dim3);
+            let bits = w + h + d + p.elem_log2 as u32 + p.samples_log2 as u32;
+            assert_eq!(bits, p.block_bytes_log2(), "mode {} dim3 {} samples_log2 {}", p.mode, p.dim3, p.samples_log2);
         }
     }
 }

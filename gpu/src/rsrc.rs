@@ -324,6 +324,22 @@ impl ImageResource {
         Some(LinearLevel { offset, row_pitch: pitch_of(level)? * bpe as u64, slice_pitch })
     }
 
+    /// log2 of the samples of an MSAA T# (TYPE 2D_MSAA or 2D_MSAA_ARRAY): LAST_LEVEL holds
+    /// it, BASE_LEVEL is 0 (Mesa's `ac_build_gfx10_texture_descriptor`, and
+    /// `ac_nir_lower_resinfo`'s `query_samples`, which reads it back); 0 for the other types.
+    pub fn samples_log2(&self) -> u32 {
+        if self.is_msaa() {
+            self.last_level
+        } else {
+            0
+        }
+    }
+
+    /// TYPE is 2D_MSAA or 2D_MSAA_ARRAY.
+    pub fn is_msaa(&self) -> bool {
+        matches!(self.kind, img_type::IMG_2D_MSAA | img_type::IMG_2D_MSAA_ARRAY)
+    }
+
     /// The byte offset from [`Self::base`] of texel (`x`, `y`) of slice `slice` (the array
     /// layer counted from layer 0 of the resource, or the depth slice of a 3D image) of
     /// level `level`: under the linear layout of [`Self::linear_level`],
@@ -331,9 +347,18 @@ impl ImageResource {
     /// swizzle modes, addrlib's gfx11 layout ([`crate::addr`]). `None` where
     /// [`Self::layout_unsupported`] says why. The coordinates are not range checked here.
     pub fn texel_offset(&self, bpe: u32, x: u32, y: u32, slice: u32, level: u32) -> Option<u64> {
+        self.sample_offset(bpe, x, y, slice, level, 0)
+    }
+
+    /// [`Self::texel_offset`] of sample `sample` (of an MSAA T#; 0 otherwise). MSAA surfaces
+    /// are never linear (addrlib refuses it).
+    pub fn sample_offset(&self, bpe: u32, x: u32, y: u32, slice: u32, level: u32, sample: u32) -> Option<u64> {
         if self.sw_mode != SW_LINEAR {
             let s = crate::addr::surface(self, bpe).ok()?;
-            return (level < s.levels).then(|| s.offset(x, y, slice, level));
+            return (level < s.levels).then(|| s.offset(x, y, slice, level, sample));
+        }
+        if self.is_msaa() {
+            return None;
         }
         let l = self.linear_level(bpe, level)?;
         Some(slice as u64 * l.slice_pitch + l.offset + y as u64 * l.row_pitch + x as u64 * bpe as u64)
@@ -345,6 +370,12 @@ impl ImageResource {
     pub fn layout_unsupported(&self, bpe: u32) -> Option<String> {
         if self.sw_mode != SW_LINEAR {
             return crate::addr::surface(self, bpe).err();
+        }
+        if self.is_msaa() {
+            return Some(
+                "the T# is multisampled and linear (SW_MODE 0); gfx11 MSAA surfaces are swizzled (addrlib's ValidateSwModeParams refuses a linear one)"
+                    .into(),
+            );
         }
         self.linear_level(bpe, self.base_level).is_none().then(|| {
             format!(

@@ -374,8 +374,8 @@ fn null_tsharp_loads_zero_and_drops_stores() {
 }
 
 /// What softnavi does not execute is a named fault, never a wrong answer: a T# whose TYPE
-/// is not an image type, a swizzled T#, a DIM that does not match the TYPE, an MSAA T#,
-/// r128, the MSAA dims and image_msaa_load, the packed loads and stores, tfe on stores and
+/// is not an image type, a swizzled T#, a DIM that does not match the TYPE (an MSAA T# and
+/// dim among them), r128, the packed loads and stores, tfe on stores and
 /// atomics, the g16 sampling forms, an atomic on a format it cannot use; and a T# over
 /// unmapped memory is a VM fault.
 #[test]
@@ -386,20 +386,20 @@ fn unexecuted_forms_and_bad_tsharps_are_named_faults() {
         (ImageResource { kind: 0, ..ok }, load, "TYPE 0"),
         (ImageResource { sw_mode: 9, ..ok }, load, "SW_MODE 9"),
         (ImageResource { kind: img_type::IMG_3D, ..ok }, load, "dim:SQ_RSRC_IMG_2D on a T# of TYPE 10"),
-        (ImageResource { kind: img_type::IMG_2D_MSAA, ..ok }, load, "TYPE 14"),
+        (ImageResource { kind: img_type::IMG_2D_MSAA, ..ok }, load, "on a T# of TYPE 14 (2D_MSAA)"),
         (ImageResource { format: 72, ..ok }, load, "image format 72"),
         (ok, "image_load v4, v[0:1], s[12:19] dmask:0x1 dim:SQ_RSRC_IMG_2D r128", "image_load with r128 is decoded"),
         (
             ok,
             "image_load v4, v[0:2], s[12:19] dmask:0x1 dim:SQ_RSRC_IMG_2D_MSAA",
-            "image_load with an MSAA dim is decoded",
+            "dim:SQ_RSRC_IMG_2D_MSAA on a T# of TYPE 9 (2D)",
         ),
         (ok, "image_load_pck v4, v[0:1], s[12:19] dmask:0x1 dim:SQ_RSRC_IMG_2D", "image_load_pck is decoded"),
         (ok, "image_store_pck v4, v[0:1], s[12:19] dmask:0x1 dim:SQ_RSRC_IMG_2D", "image_store_pck is decoded"),
         (
             ok,
             "image_msaa_load v[4:7], v[0:2], s[12:19] dmask:0x1 dim:SQ_RSRC_IMG_2D_MSAA",
-            "image_msaa_load is decoded",
+            "image_msaa_load: dim:SQ_RSRC_IMG_2D_MSAA on a T# of TYPE 9",
         ),
         (ok, "image_store v[4:5], v[0:1], s[12:19] dmask:0x1 dim:SQ_RSRC_IMG_2D tfe", "with tfe or lwe"),
         (ok, "image_atomic_add v[4:5], v[0:1], s[12:19] dmask:0x1 dim:SQ_RSRC_IMG_2D glc tfe", "with tfe or lwe"),

@@ -1,8 +1,9 @@
 //! gfx11 swizzled image addressing (`gpu::addr`) against AMD's addrlib: the byte
 //! offsets in `data/swizzle_vectors.txt`, which `scripts/addrlib-oracle` computed with
 //! addrlib's `Addr2ComputeSurfaceAddrFromCoord` (gfx1100, 32 pipes, 32 packers) for random
-//! 1D, 2D and 3D colour surfaces in every swizzle mode softnavi addresses, and the refusals
-//! of the modes it does not.
+//! 1D, 2D and 3D colour surfaces in every swizzle mode softnavi addresses, and for 2D and
+//! 2D array colour surfaces of 2, 4 and 8 samples in the modes addrlib allows them
+//! (SW_64KB_R_X, SW_256KB_R_X), and the refusals of the modes it does not.
 
 use gpu::rsrc::{img_type, ImageResource};
 
@@ -15,6 +16,9 @@ struct Vector {
     mip: u32,
     at: [u32; 3],
     offset: u64,
+    /// log2 of the samples and the sample (multisampled vectors), else 0 and 0.
+    samples_log2: u32,
+    sample: u32,
 }
 
 fn vectors() -> Vec<Vector> {
@@ -23,7 +27,7 @@ fn vectors() -> Vec<Vector> {
         .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
         .map(|l| {
             let v: Vec<u64> = l.split_whitespace().map(|f| f.parse().unwrap()).collect();
-            assert_eq!(v.len(), 12, "{l}");
+            assert!(v.len() == 12 || v.len() == 14, "{l}");
             let u = |i: usize| v[i] as u32;
             Vector {
                 rtype: u(0),
@@ -34,15 +38,31 @@ fn vectors() -> Vec<Vector> {
                 mip: u(7),
                 at: [u(8), u(9), u(10)],
                 offset: v[11],
+                samples_log2: v.get(12).map_or(0, |&n| n.trailing_zeros()),
+                sample: v.get(13).map_or(0, |&s| s as u32),
             }
         })
         .collect()
 }
 
 /// The T# of a vector's surface: an array for 1D and 2D (the layers in DEPTH), 3D with its
-/// depth.
+/// depth; a multisampled one is a 2D_MSAA_ARRAY with log2(samples) in LAST_LEVEL and MAX_MIP,
+/// as Mesa writes it.
 fn tsharp(v: &Vector) -> ImageResource {
     let [w, h, d] = v.extent;
+    if v.samples_log2 > 0 {
+        return ImageResource {
+            base: 0x100_0000,
+            width: w - 1,
+            height: h - 1,
+            depth: d - 1,
+            max_mip: v.samples_log2,
+            last_level: v.samples_log2,
+            sw_mode: v.mode,
+            kind: img_type::IMG_2D_MSAA_ARRAY,
+            ..Default::default()
+        };
+    }
     ImageResource {
         base: 0x100_0000,
         width: w - 1,
@@ -63,11 +83,21 @@ fn offsets_match_addrlib() {
     let mut bad = Vec::new();
     for v in &vs {
         let t = tsharp(v);
-        let got = t.texel_offset(1 << v.elem_log2, v.at[0], v.at[1], v.at[2], v.mip);
+        let got = t.sample_offset(1 << v.elem_log2, v.at[0], v.at[1], v.at[2], v.mip, v.sample);
         if got != Some(v.offset) {
             bad.push(format!(
-                "rtype {} mode {} elem_log2 {} {:?} levels {} mip {} at {:?}: addrlib {}, softnavi {:?}",
-                v.rtype, v.mode, v.elem_log2, v.extent, v.levels, v.mip, v.at, v.offset, got
+                "rtype {} mode {} elem_log2 {} {:?} levels {} mip {} at {:?} sample {} of {}: addrlib {}, softnavi {:?}",
+                v.rtype,
+                v.mode,
+                v.elem_log2,
+                v.extent,
+                v.levels,
+                v.mip,
+                v.at,
+                v.sample,
+                1 << v.samples_log2,
+                v.offset,
+                got
             ));
         }
     }
@@ -85,12 +115,55 @@ fn vectors_cover_every_pattern() {
     ] {
         for &mode in modes {
             for e in 0..5 {
-                let have = gpu::addr::pattern(mode, dim3, e).is_some();
-                let tested = vs.iter().any(|v| (v.rtype == 3) == dim3 && v.mode == mode && v.elem_log2 == e);
+                let have = gpu::addr::pattern(mode, dim3, e, 0).is_some();
+                let tested = vs
+                    .iter()
+                    .any(|v| (v.rtype == 3) == dim3 && v.mode == mode && v.elem_log2 == e && v.samples_log2 == 0);
                 assert_eq!(have, tested, "mode {mode} dim3 {dim3} elem_log2 {e}");
             }
         }
     }
+    // Multisampled: every 2D mode (addrlib accepts R_X only for colour), 2, 4, 8 samples.
+    for mode in [2, 6, 10, 18, 22, 24, 26, 27, 28, 30, 31] {
+        for e in 0..5 {
+            for sl in 1..4 {
+                let have = gpu::addr::pattern(mode, false, e, sl).is_some();
+                let tested = vs.iter().any(|v| v.mode == mode && v.elem_log2 == e && v.samples_log2 == sl);
+                assert_eq!(have, tested, "mode {mode} elem_log2 {e} samples_log2 {sl}");
+                assert_eq!(have, matches!(mode, 27 | 31), "MSAA mode {mode} elem_log2 {e} samples_log2 {sl}");
+            }
+        }
+    }
+}
+
+/// Every sample of every texel of a multisampled surface has its own element: the offsets
+/// of a small 4-sample array are distinct and fill the slices without gaps.
+#[test]
+fn msaa_samples_fill_the_surface() {
+    let t = ImageResource {
+        base: 0x100_0000,
+        width: 255,
+        height: 127,
+        depth: 1,
+        max_mip: 2,
+        last_level: 2,
+        sw_mode: 27,
+        kind: img_type::IMG_2D_MSAA_ARRAY,
+        ..Default::default()
+    };
+    let mut seen = std::collections::HashSet::new();
+    for layer in 0..2 {
+        for y in 0..128 {
+            for x in 0..256 {
+                for s in 0..4 {
+                    let o = t.sample_offset(4, x, y, layer, 0, s).expect("addressed");
+                    assert_eq!(o % 4, 0);
+                    assert!(seen.insert(o), "({x}, {y}, {layer}) sample {s} at {o} twice");
+                }
+            }
+        }
+    }
+    assert_eq!(seen.iter().max().copied(), Some(2 * 256 * 128 * 4 * 4 - 4));
 }
 
 fn refusal(t: &ImageResource, bpe: u32) -> String {
@@ -119,6 +192,39 @@ fn unaddressed_modes_are_refused_by_name() {
     let xor = ImageResource { sw_mode: 27, base: 0x1_0000 | 3 << 8, ..t2 };
     assert!(refusal(&xor, 4).contains("not aligned to its 65536-byte block"));
     assert_eq!(ImageResource { base: 0x3_0000, ..xor }.layout_unsupported(4), None);
+}
+
+/// The swizzle mode and size of MSAA colour images, as RADV has addrlib choose them
+/// (`data/msaa_preferred.txt`, from `Addr2GetPreferredSurfaceSetting`).
+#[test]
+fn msaa_mode_and_size_match_addrlib() {
+    let mut n = 0;
+    for l in include_str!("data/msaa_preferred.txt").lines().filter(|l| !l.starts_with('#')) {
+        let v: Vec<u64> = l.split_whitespace().map(|f| f.parse().unwrap()).collect();
+        let [e, w, h, layers, samples, mode, size] = v[..] else { panic!("{l}") };
+        let got = gpu::addr::msaa_layout(e as u32, samples as u32, w as u32, h as u32, layers as u32);
+        assert_eq!(got, Some((mode as u32, size)), "{l}");
+        n += 1;
+    }
+    assert!(n >= 400);
+}
+
+/// An MSAA T# in a mode addrlib refuses for MSAA colour (Z order, the S and D modes) or
+/// linear is refused by name.
+#[test]
+fn msaa_outside_r_x_is_refused() {
+    let t = ImageResource {
+        width: 63,
+        height: 63,
+        kind: img_type::IMG_2D_MSAA,
+        last_level: 2,
+        max_mip: 2,
+        ..Default::default()
+    };
+    assert!(refusal(&t, 4).contains("multisampled and linear"));
+    assert!(refusal(&ImageResource { sw_mode: 24, ..t }, 4).contains("2D 4-sample"));
+    assert!(refusal(&ImageResource { sw_mode: 26, ..t }, 4).contains("SW_64KB_D_X"));
+    assert_eq!(ImageResource { sw_mode: 31, ..t }.layout_unsupported(4), None);
 }
 
 /// A level past the resource's levels has no address (callers range-check first).

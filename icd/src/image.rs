@@ -14,6 +14,12 @@
 //! `vkGetImageSubresourceLayout`; OPTIMAL tiling uses it too for now (its layout is opaque
 //! to applications; gfx11's swizzled modes are not modelled). The rule is defined for
 //! texels of a power-of-two size only, so 3-, 6-, 12- and 24-byte formats have no images.
+//!
+//! Multisampled images (2, 4 or 8 samples: 2D, OPTIMAL, one level, colour formats with a T#
+//! format and texels of at most 16 bytes) are never linear on gfx11: they take the swizzle
+//! mode RADV has addrlib choose (`gpu::addr::msaa_layout`: SW_64KB_R_X or SW_256KB_R_X), whose
+//! block is their alignment, each layer a whole number of blocks; their views' T#s are
+//! 2D_MSAA(_ARRAY) with log2(samples) in LAST_LEVEL and MAX_MIP (Mesa's gfx11 T#).
 
 use std::sync::Arc;
 
@@ -129,8 +135,28 @@ fn shader_features(f: vk::Format) -> vk::FormatFeatureFlags2 {
     out
 }
 
+/// The sample counts of multisampled images (`msaa_ok`): every count gfx11 addrlib has
+/// MSAA colour patterns for. They are also the device's `sampledImageColorSampleCounts`,
+/// `sampledImageIntegerSampleCounts` and `storageImageSampleCounts` (instance.rs).
+pub const MSAA_COUNTS: vk::SampleCountFlags = vk::SampleCountFlags::from_raw(0b1111);
+
+/// Whether images of `f` may have several samples (in 2D, OPTIMAL tiling, one level, not
+/// cube compatible): colour formats with an attachment feature (Vulkan gives the others one
+/// sample) and a T# format, texels of a power of two up to 16 bytes (the MSAA patterns).
+/// Depth formats are not: their MSAA surfaces are Z order, whose MSAA patterns softnavi does
+/// not carry.
+pub fn msaa_format(f: vk::Format) -> bool {
+    let depth = matches!(f, vk::Format::D16_UNORM | vk::Format::D32_SFLOAT);
+    let small = texel_size(f).is_some_and(|t| t.is_power_of_two() && t <= 16);
+    !depth
+        && small
+        && crate::format::image_format(f).is_some()
+        && features(f).contains(vk::FormatFeatureFlags2::COLOR_ATTACHMENT)
+}
+
 /// `vkGetPhysicalDeviceImageFormatProperties` for an image of `f` with `features(f)`:
-/// usages those features allow, the device's image limits, one sample.
+/// usages those features allow, the device's image limits, and several samples where
+/// [`msaa_format`] allows them (2D, OPTIMAL, not cube compatible).
 pub fn format_properties(
     f: vk::Format,
     ty: vk::ImageType,
@@ -174,11 +200,15 @@ pub fn format_properties(
         _ => return None,
     };
     let largest = extent.width.max(extent.height).max(extent.depth);
+    let msaa = ty == vk::ImageType::TYPE_2D
+        && tiling == vk::ImageTiling::OPTIMAL
+        && !flags.contains(vk::ImageCreateFlags::CUBE_COMPATIBLE)
+        && msaa_format(f);
     Some(vk::ImageFormatProperties {
         max_extent: extent,
         max_mip_levels: 32 - largest.leading_zeros(),
         max_array_layers: layers,
-        sample_counts: vk::SampleCountFlags::TYPE_1,
+        sample_counts: if msaa { MSAA_COUNTS } else { vk::SampleCountFlags::TYPE_1 },
         max_resource_size: 1 << 32,
     })
 }
@@ -194,6 +224,10 @@ pub struct Image {
     pub usage: vk::ImageUsageFlags,
     pub levels: Vec<Level>,
     pub size: u64,
+    /// SW_MODE of its layout: 0 (linear), or an MSAA image's (`gpu::addr::msaa_layout`).
+    pub sw_mode: u32,
+    /// Alignment of its memory: [`IMAGE_ALIGN`], or an MSAA layout's block.
+    pub align: u64,
     /// The memory it is bound to (kept alive by the binding) and the GPU address.
     pub bound: Option<(Arc<gpu::mem::Bo>, u64)>,
 }
@@ -213,7 +247,19 @@ fn check(info: &vk::ImageCreateInfo<'_>) -> Result<u64, String> {
         .filter(|t| t.is_power_of_two())
         .ok_or_else(|| format!("format {:?} is not supported for images", info.format))?;
     if info.samples != vk::SampleCountFlags::TYPE_1 {
-        return Err(format!("multisampled images are not supported ({:?})", info.samples));
+        let ok = MSAA_COUNTS.contains(info.samples)
+            && info.samples.as_raw().is_power_of_two()
+            && info.image_type == vk::ImageType::TYPE_2D
+            && info.tiling == vk::ImageTiling::OPTIMAL
+            && info.mip_levels == 1
+            && !info.flags.contains(vk::ImageCreateFlags::CUBE_COMPATIBLE)
+            && msaa_format(info.format);
+        if !ok {
+            return Err(format!(
+                "multisampled images ({:?}) are 2D, OPTIMAL, of one level, not cube compatible, in a colour format with 2, 4 or 8 samples ({:?}, {:?}, {:?}, {} levels)",
+                info.samples, info.format, info.image_type, info.tiling, info.mip_levels
+            ));
+        }
     }
     let e = info.extent;
     if e.width == 0 || e.height == 0 || e.depth == 0 || info.mip_levels == 0 || info.array_layers == 0 {
@@ -272,12 +318,31 @@ fn lay_out(info: &vk::ImageCreateInfo<'_>, texel: u64) -> Option<(Vec<Level>, u6
     Some((levels, slice.checked_mul(slices)?))
 }
 
+/// The layout of a multisampled image: its one level (every layer a whole number of
+/// blocks), size, swizzle mode and alignment (the mode's block).
+fn lay_out_msaa(info: &vk::ImageCreateInfo<'_>, texel: u64) -> Option<(Vec<Level>, u64, u32, u64)> {
+    let e = info.extent;
+    let samples = info.samples.as_raw();
+    let (mode, size) = gpu::addr::msaa_layout(texel.trailing_zeros(), samples, e.width, e.height, info.array_layers)?;
+    let fits = e.width <= 1 << 14 && e.height <= 1 << 14 && info.array_layers <= 1 << 13;
+    let layer = size / info.array_layers as u64;
+    let level = Level { offset: 0, row_pitch: 0, depth_pitch: 0, layer_pitch: layer, size: layer };
+    let block =
+        1u64 << gpu::addr::pattern(mode, false, texel.trailing_zeros(), samples.trailing_zeros())?.block_bytes_log2();
+    fits.then(|| (vec![level], size, mode, block.max(IMAGE_ALIGN)))
+}
+
 impl Image {
     fn new(info: &vk::ImageCreateInfo<'_>) -> Result<Image, String> {
         let texel = check(info)?;
-        let (levels, size) = lay_out(info, texel).ok_or_else(|| {
-            format!("an image of extent {:?} and {} layers is too large", info.extent, info.array_layers)
-        })?;
+        let too_large =
+            || format!("an image of extent {:?} and {} layers is too large", info.extent, info.array_layers);
+        let (levels, size, sw_mode, align) = if info.samples == vk::SampleCountFlags::TYPE_1 {
+            let (levels, size) = lay_out(info, texel).ok_or_else(too_large)?;
+            (levels, size, gpu::rsrc::SW_LINEAR, IMAGE_ALIGN)
+        } else {
+            lay_out_msaa(info, texel).ok_or_else(too_large)?
+        };
         Ok(Image {
             image_type: info.image_type,
             format: info.format,
@@ -289,15 +354,40 @@ impl Image {
             usage: info.usage,
             levels,
             size,
+            sw_mode,
+            align,
             bound: None,
         })
     }
 
     fn requirements(&self) -> vk::MemoryRequirements {
         vk::MemoryRequirements {
-            size: self.size.next_multiple_of(IMAGE_ALIGN),
-            alignment: IMAGE_ALIGN,
+            size: self.size.next_multiple_of(self.align),
+            alignment: self.align,
             memory_type_bits: crate::memory::ALL_TYPES,
+        }
+    }
+
+    /// Several samples per texel.
+    pub fn is_msaa(&self) -> bool {
+        self.samples != vk::SampleCountFlags::TYPE_1
+    }
+
+    /// The T# fields that place the samples of a multisampled image bound at `va` (all its
+    /// layers; `gpu::rsrc::ImageResource::sample_offset` addresses them): what its views
+    /// and its copies use.
+    pub fn msaa_resource(&self, va: u64) -> gpu::rsrc::ImageResource {
+        let log2 = self.samples.as_raw().trailing_zeros();
+        gpu::rsrc::ImageResource {
+            base: va,
+            width: self.extent.width - 1,
+            height: self.extent.height - 1,
+            depth: self.array_layers - 1,
+            max_mip: log2,
+            last_level: log2,
+            sw_mode: self.sw_mode,
+            kind: gpu::rsrc::img_type::IMG_2D_MSAA_ARRAY,
+            ..Default::default()
         }
     }
 
@@ -567,6 +657,27 @@ fn view_tsharp(img: &Image, va: u64, i: &vk::ImageViewCreateInfo<'_>) -> Result<
         }
         _ => (IMG_2D_ARRAY, va, r.base_array_layer, r.base_array_layer + layers - 1),
     };
+    if img.is_msaa() {
+        // As RADV's radv_tex_dim: the type follows the image's layers, and a 2D view of a
+        // layered image is the array type with BASE_ARRAY at its layer (a layer's samples
+        // are swizzled with its index, so the base cannot move to it); BASE_LEVEL 0.
+        let (kind, base_array, depth) = match (img.array_layers > 1, kind) {
+            (false, _) => (IMG_2D_MSAA, 0, 0),
+            (true, IMG_2D) => (IMG_2D_MSAA_ARRAY, r.base_array_layer, r.base_array_layer),
+            (true, _) => (IMG_2D_MSAA_ARRAY, base_array, depth),
+        };
+        let base = va;
+        let t = gpu::rsrc::ImageResource {
+            format: hw.hw,
+            dst_sel: [dst_sel[0], dst_sel[1], dst_sel[2], dst_sel[3]],
+            kind,
+            base,
+            base_array,
+            depth,
+            ..img.msaa_resource(va)
+        };
+        return Ok(t.encode());
+    }
     let t = gpu::rsrc::ImageResource {
         base,
         format: hw.hw,
@@ -860,6 +971,21 @@ mod tests {
     }
 
     #[test]
+    fn multisampled_images_take_addrlibs_layout() {
+        let e = vk::Extent3D { width: 100, height: 60, depth: 1 };
+        let i = info(vk::Format::R8G8B8A8_UNORM, e, 1, 3)
+            .samples(vk::SampleCountFlags::TYPE_4)
+            .tiling(vk::ImageTiling::OPTIMAL);
+        let img = Image::new(&i).unwrap();
+        let (mode, size) = gpu::addr::msaa_layout(2, 4, 100, 60, 3).unwrap();
+        assert_eq!((img.sw_mode, img.size), (mode, size));
+        assert_eq!(img.levels[0].layer_pitch * 3, size);
+        assert_eq!(img.requirements().alignment % (1 << 16), 0);
+        let t = img.msaa_resource(0x10_0000);
+        assert_eq!((t.samples_log2(), t.layout_unsupported(4)), (2, None));
+    }
+
+    #[test]
     fn impossible_images_are_refused_with_a_reason() {
         let e = vk::Extent3D { width: 4, height: 4, depth: 1 };
         assert!(err(&info(vk::Format::BC1_RGB_UNORM_BLOCK, e, 1, 1)).contains("not supported"));
@@ -869,7 +995,11 @@ mod tests {
         assert!(err(&info(vk::Format::R64G64B64A64_SFLOAT, huge, 1, u32::MAX)).contains("too large"));
         // gfx11's linear rule is for power-of-two texel sizes.
         assert!(err(&info(vk::Format::R8G8B8_UNORM, e, 1, 1)).contains("not supported"));
-        let msaa = info(vk::Format::R8_UNORM, e, 1, 1).samples(vk::SampleCountFlags::TYPE_4);
+        let msaa = info(vk::Format::R8_UNORM, e, 2, 1).samples(vk::SampleCountFlags::TYPE_4);
+        assert!(err(&msaa).contains("multisampled"));
+        let msaa = info(vk::Format::D32_SFLOAT, e, 1, 1).samples(vk::SampleCountFlags::TYPE_4);
+        assert!(err(&msaa).contains("multisampled"));
+        let msaa = info(vk::Format::R8_UNORM, e, 1, 1).samples(vk::SampleCountFlags::TYPE_16);
         assert!(err(&msaa).contains("multisampled"));
         let sparse = info(vk::Format::R8_UNORM, e, 1, 1).flags(vk::ImageCreateFlags::SPARSE_BINDING);
         assert!(err(&sparse).contains("sparse"));

@@ -446,11 +446,14 @@ impl PhysicalDevice {
             framebuffer_stencil_sample_counts: one_four,
             framebuffer_no_attachments_sample_counts: one_four,
             max_color_attachments: 4,
-            sampled_image_color_sample_counts: one_four,
-            sampled_image_integer_sample_counts: vk::SampleCountFlags::TYPE_1,
+            // Multisampled colour images work in compute (image.rs MSAA_COUNTS: fetches, storage
+            // loads, stores and atomics); depth ones cannot be created (Z-order MSAA layouts
+            // are not modelled), but the Required Limits table asks 1 | 4 of these anyway.
+            sampled_image_color_sample_counts: crate::image::MSAA_COUNTS,
+            sampled_image_integer_sample_counts: crate::image::MSAA_COUNTS,
             sampled_image_depth_sample_counts: one_four,
             sampled_image_stencil_sample_counts: one_four,
-            storage_image_sample_counts: vk::SampleCountFlags::TYPE_1,
+            storage_image_sample_counts: crate::image::MSAA_COUNTS,
             max_sample_mask_words: 1,
             // Every queue (there are only compute and transfer ones) writes timestamps.
             timestamp_compute_and_graphics: vk::TRUE,

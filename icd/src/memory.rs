@@ -91,6 +91,20 @@ impl Drop for DeviceMemory {
     }
 }
 
+/// The alignment of a memory object's GPU address: swizzled (MSAA) images need their
+/// block's (64 or 256 KiB, image.rs), and an image's offset in its memory is only aligned
+/// relative to the memory's start. An image's block is no larger than the image, nor than
+/// the memory holding it: the largest power of two up to the size, at most 256 KiB, covers
+/// every image the memory can hold without reserving 256 KiB of address space for small
+/// allocations.
+fn bo_align(size: u64) -> u64 {
+    const LARGEST_BLOCK: u64 = 256 << 10;
+    if size == 0 {
+        return 0;
+    }
+    (1u64 << (63 - size.leading_zeros())).min(LARGEST_BLOCK)
+}
+
 /// # Safety
 /// Vulkan entry point.
 pub unsafe extern "system" fn allocate_memory(
@@ -118,7 +132,7 @@ pub unsafe extern "system" fn allocate_memory(
                 tracing::warn!("vkAllocateMemory: ignoring {t:?} in pNext");
             }
         }
-        match d.shared.gpu.alloc(info.allocation_size, 0) {
+        match d.shared.gpu.alloc(info.allocation_size, bo_align(info.allocation_size)) {
             Ok(bo) => {
                 HEAP_USAGE[heap as usize].fetch_add(info.allocation_size, Ordering::Relaxed);
                 let m = DeviceMemory {

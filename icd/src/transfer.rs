@@ -7,6 +7,14 @@
 //! A region outside its image, an unbound image, a combined depth/stencil format (whose
 //! aspects are copied separately, in buffer layouts of their own) or images of different
 //! texel sizes fail the command buffer with a log line naming the command.
+//!
+//! Multisampled images (swizzled, image.rs): `vkCmdCopyImage` between two of the same sample
+//! count and layout copies whole layers of equal index (the pattern XORs the layer index into
+//! a layer's bytes) with one DMA range each, and other regions sample by
+//! sample, each sample's element where `gpu::rsrc::ImageResource::sample_offset` puts it on
+//! both sides (runs that are contiguous on both sides merged); `vkCmdClearColorImage` fills
+//! every layer of the range, which is nothing but its texels' samples, by WRITE_DATA and CP DMA.
+//! Buffer copies of multisampled images are invalid in Vulkan and refused by name.
 
 use ash::vk;
 
@@ -107,6 +115,9 @@ fn image_image(c: vk::CommandBuffer, src: vk::Image, dst: vk::Image, r: &vk::Ima
     if ts != td {
         return Err(format!("texel sizes differ: {:?} ({ts} bytes) to {:?} ({td} bytes)", s.format, d.format));
     }
+    if s.is_msaa() || d.is_msaa() {
+        return msaa_copy(c, s, d, r, ts);
+    }
     let e = r.extent;
     let three_d = |i: &Image| i.image_type == vk::ImageType::TYPE_3D;
     let n = if three_d(s) { e.depth } else { r.src_subresource.layer_count };
@@ -123,6 +134,98 @@ fn image_image(c: vk::CommandBuffer, src: vk::Image, dst: vk::Image, r: &vk::Ima
         let ((sl, sz), (dl, dz)) = (at(s, k), at(d, k));
         for y in 0..e.height {
             dma_copy(c, "vkCmdCopyImage", to(dl, dz, y), from(sl, sz, y), e.width as u64 * ts);
+        }
+    }
+    Ok(())
+}
+
+/// The GPU address of the image's memory.
+fn va(i: &Image) -> u64 {
+    i.bound.as_ref().map_or(0, |(_, va)| *va)
+}
+
+/// One region of `vkCmdCopyImage` between multisampled images of one sample count: whole
+/// layers of equal layouts as one range each, else sample by sample (see the module's notes).
+fn msaa_copy(c: vk::CommandBuffer, s: &Image, d: &Image, r: &vk::ImageCopy, texel: u64) -> Result<(), String> {
+    if s.samples != d.samples {
+        return Err(format!("sample counts differ: {:?} to {:?}", s.samples, d.samples));
+    }
+    let (ss, ds) = (&r.src_subresource, &r.dst_subresource);
+    let e = r.extent;
+    let n = ss.layer_count;
+    let inside = |i: &Image, sub: &vk::ImageSubresourceLayers, o: vk::Offset3D| {
+        let fits = |at: i32, len: u32, max: u32| at >= 0 && at as u64 + len as u64 <= max as u64;
+        sub.mip_level == 0
+            && fits(o.x, e.width, i.extent.width)
+            && fits(o.y, e.height, i.extent.height)
+            && o.z == 0
+            && e.depth == 1
+            && sub.base_array_layer as u64 + n as u64 <= i.array_layers as u64
+    };
+    if !inside(s, ss, r.src_offset) || !inside(d, ds, r.dst_offset) {
+        return Err(format!("region {e:?}, {n} layers, outside a multisampled image"));
+    }
+    let (sl, dl) = (s.levels[0].layer_pitch, d.levels[0].layer_pitch);
+    let whole =
+        |i: &Image, o: vk::Offset3D| o.x == 0 && o.y == 0 && e.width == i.extent.width && e.height == i.extent.height;
+    // The pattern XORs layer bits into a layer's bytes: only a layer of the same index and
+    // layout holds the same bytes.
+    let same = s.sw_mode == d.sw_mode && sl == dl && s.extent == d.extent && ss.base_array_layer == ds.base_array_layer;
+    if same && whole(s, r.src_offset) && whole(d, r.dst_offset) {
+        let (from, to) = (va(s) + sl * ss.base_array_layer as u64, va(d) + dl * ds.base_array_layer as u64);
+        dma_copy(c, "vkCmdCopyImage", to, from, sl * n as u64);
+        return Ok(());
+    }
+    let (ts, td) = (s.msaa_resource(va(s)), d.msaa_resource(va(d)));
+    if let Some(why) = ts.layout_unsupported(texel as u32).or_else(|| td.layout_unsupported(texel as u32)) {
+        return Err(why);
+    }
+    let samples = s.samples.as_raw();
+    let at = |t: &gpu::rsrc::ImageResource, x: u32, y: u32, l: u32, k: u32| {
+        t.sample_offset(texel as u32, x, y, l, 0, k).map(|o| t.base + o).ok_or("no MSAA layout for the image")
+    };
+    // Runs contiguous on both sides become one packet.
+    let mut run: Option<(u64, u64, u64)> = None;
+    for l in 0..n {
+        for y in 0..e.height {
+            for x in 0..e.width {
+                for k in 0..samples {
+                    let (sx, sy) = (r.src_offset.x as u32 + x, r.src_offset.y as u32 + y);
+                    let (dx, dy) = (r.dst_offset.x as u32 + x, r.dst_offset.y as u32 + y);
+                    let from = at(&ts, sx, sy, ss.base_array_layer + l, k)?;
+                    let to = at(&td, dx, dy, ds.base_array_layer + l, k)?;
+                    run = match run {
+                        Some((f, t, len)) if f + len == from && t + len == to => Some((f, t, len + texel)),
+                        Some((f, t, len)) => {
+                            dma_copy(c, "vkCmdCopyImage", t, f, len);
+                            Some((from, to, texel))
+                        }
+                        None => Some((from, to, texel)),
+                    };
+                }
+            }
+        }
+    }
+    if let Some((f, t, len)) = run {
+        dma_copy(c, "vkCmdCopyImage", t, f, len);
+    }
+    Ok(())
+}
+
+/// Clears layers `layers` of a multisampled image: the first 16 KiB of each (or all of it)
+/// by WRITE_DATA of the repeated texel, then CP DMA copies of that piece over the rest.
+fn clear_msaa(c: vk::CommandBuffer, i: &Image, texel: &[u8], layers: std::ops::Range<u32>) -> Result<(), String> {
+    const PIECE: u64 = 16384;
+    let pitch = i.levels[0].layer_pitch;
+    let piece = PIECE.min(pitch);
+    // Texels are a power of two up to 16 bytes: they tile the piece exactly.
+    let bytes: Vec<u8> = texel.iter().copied().cycle().take(piece as usize).collect();
+    let words: Vec<u32> = bytes.chunks(4).map(|b| u32::from_le_bytes(b.try_into().expect("4 bytes"))).collect();
+    for l in layers {
+        let first = va(i) + pitch * l as u64;
+        crate::cmd::write_data(c, "vkCmdClearColorImage", first, &words);
+        for at in (piece..pitch).step_by(piece as usize) {
+            dma_copy(c, "vkCmdClearColorImage", first + at, first, piece.min(pitch - at));
         }
     }
     Ok(())
@@ -274,6 +377,15 @@ fn span(base: u32, count: u32, total: u32) -> std::ops::Range<u32> {
 /// the range.
 fn clear_range(c: vk::CommandBuffer, i: &Image, texel: &[u8], r: &vk::ImageSubresourceRange) -> Result<(), String> {
     let t = texel.len() as u64;
+    if i.is_msaa() {
+        if i.bound.is_none() {
+            return Err("the image is not bound to memory".into());
+        }
+        if !span(r.base_mip_level, r.level_count, i.mip_levels).contains(&0) {
+            return Ok(());
+        }
+        return clear_msaa(c, i, texel, span(r.base_array_layer, r.layer_count, i.array_layers));
+    }
     for level in span(r.base_mip_level, r.level_count, i.mip_levels) {
         let layers = span(r.base_array_layer, r.layer_count, i.array_layers);
         let p = Place { level, layer: layers.start, layers: layers.len() as u32, offset: vk::Offset3D::default() };

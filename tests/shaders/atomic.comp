@@ -1,8 +1,12 @@
 #version 450
-// Uses an atomic on a multisampled storage image: softnavi has no multisampled images, so
-// pipeline creation must fail with an error that names what is missing.
+#extension GL_ARB_sparse_texture2 : require
+// Uses sparse residency (a sparse texel fetch): softnavi has none, so pipeline creation must
+// fail with an error that names what is missing.
 layout(local_size_x = 64) in;
-layout(set = 0, binding = 0, r32ui) uniform uimage2DMS counter;
+layout(set = 0, binding = 1) uniform sampler2D t;
+layout(set = 0, binding = 0) buffer B { vec4 o; };
 void main() {
-    imageAtomicAdd(counter, ivec2(0), 0, 1u);
+    vec4 v;
+    sparseTexelFetchARB(t, ivec2(0), 0, v);
+    o = v;
 }

@@ -53,6 +53,11 @@ pub struct ShaderFeatures {
     /// Sampled images and samplers: explicit-LOD sampling, depth compares, gathers (any
     /// offsets), `MinLod`, fetches and queries.
     pub sampled_images: bool,
+    /// `shaderStorageImageMultisample`: multisampled storage images (and sampled ones,
+    /// fetched) read, written, queried (`OpImageQuerySamples`, `OpImageQuerySize`) and
+    /// used by atomics with the `Sample` operand (`mimg.rs`; the `StorageImageMultisample`
+    /// and `ImageMSArray` capabilities).
+    pub storage_image_multisample: bool,
     /// `vulkanMemoryModel` / `vulkanMemoryModelDeviceScope` /
     /// `vulkanMemoryModelAvailabilityVisibilityChains` (the `VulkanMemoryModel` capability).
     pub vulkan_memory_model: bool,
@@ -103,6 +108,7 @@ pub const SHADER_FEATURES: ShaderFeatures = ShaderFeatures {
     texel_buffers: true,
     storage_images: true,
     sampled_images: true,
+    storage_image_multisample: true,
     vulkan_memory_model: true,
     zero_initialize_workgroup_memory: true,
     subgroup_extended_types: true,

@@ -61,8 +61,8 @@ impl Module<'_> {
             Dim::DimBuffer | Dim::Dim1D | Dim::Dim2D | Dim::Dim3D | Dim::DimCube => {}
             _ => return Ok(Err(format!("OpTypeImage with Dim {dim:?}"))),
         }
-        if ms {
-            return Ok(Err("multisampled images (softnavi offers no multisampled image)".into()));
+        if ms && dim != Dim::Dim2D {
+            return Ok(Err(format!("multisampled images of Dim {dim:?} (Vulkan has 2D ones only)")));
         }
         if !matches!(sampled, 1 | 2) {
             return Ok(Err(format!("image with Sampled {sampled} (known only at run time)")));

@@ -1,4 +1,5 @@
-//! Images other than texel buffers (1D, 2D, 3D, cube, 1D and 2D arrays, cube arrays): the
+//! Images other than texel buffers (1D, 2D, 3D, cube, 1D and 2D arrays, cube arrays, 2D
+//! multisampled images and their arrays): the
 //! SPIR-V image instructions valid in compute, lowered to LLVM's `llvm.amdgcn.image.*`
 //! intrinsics, which the AMDGPU backend makes MIMG instructions of (executed by the GPU
 //! model on the view's T#, and the sampler's S# for sampling and gathers).
@@ -16,13 +17,19 @@
 //! - Offsets (`ConstOffset`, `Offset`) are packed 6 bits per coordinate, x in bits 5:0, y
 //!   in 13:8, z in 21:16; fetch and read add them to the coordinates instead. `ConstOffsets`
 //!   gathers four times, one offset each, and takes texel i0j0 (`w`) of each.
+//! - Multisampled images (`MS` 1): the `Sample` operand is the last address component of
+//!   `image.load.2dmsaa` / `2darraymsaa` and `image.store.*` (and of atomics through a
+//!   texel pointer), as LLVM's MSAA dims take it. `OpImageQuerySamples` reads the T# as
+//!   Mesa's `ac_nir_lower_resinfo` does: 2^LAST_LEVEL, 0 for a null descriptor (dword 1
+//!   zero); `OpImageQuerySize` asks `getresinfo` for the size and layers only (dmask 0x7:
+//!   an MSAA T#'s LAST_LEVEL holds log2(samples), not levels).
 //! - Explicit LOD: `Lod` is `sample.l`, `Grad` is `sample.d` (not on cubes: the derivative
 //!   transform onto the face is not written), `MinLod` adds `.cl`. Gathers read level 0
 //!   (`gather4.lz`). Depth references make the `.c` forms, which return one float.
 //!
 //! Not lowered, by name: implicit-LOD sampling and `OpImageQueryLod` (compute has no
-//! derivatives), projective sampling, sparse residency, multisampled images, texels of 16
-//! or 64 bits, and gradients on cubes.
+//! derivatives), projective sampling, sparse residency, texels of 16 or 64 bits, and
+//! gradients on cubes.
 
 use rspirv::dr;
 use spirv::{Dim, ImageOperands, Op};
@@ -38,6 +45,8 @@ use crate::CompileError;
 pub(super) struct Shape {
     pub dim: Dim,
     pub arrayed: bool,
+    /// Multisampled (2D only).
+    pub ms: bool,
 }
 
 impl Shape {
@@ -45,6 +54,8 @@ impl Shape {
     /// in the face coordinate).
     fn llvm(self) -> &'static str {
         match (self.dim, self.arrayed) {
+            (Dim::Dim2D, false) if self.ms => "2dmsaa",
+            (Dim::Dim2D, true) if self.ms => "2darraymsaa",
             (Dim::Dim1D, false) => "1d",
             (Dim::Dim1D, true) => "1darray",
             (Dim::Dim2D, false) => "2d",
@@ -112,10 +123,10 @@ impl FnCx<'_, '_> {
             Type::Image { .. } => (v.ty, false),
             _ => return Err(inst.bad(&format!("operand {i} is not an image"))),
         };
-        let Type::Image { sampled_ty, dim, arrayed, .. } = *self.m.ty(image_ty)? else {
+        let Type::Image { sampled_ty, dim, arrayed, ms, .. } = *self.m.ty(image_ty)? else {
             return Err(inst.bad("a sampled image of something other than an image"));
         };
-        let shape = Shape { dim, arrayed };
+        let shape = Shape { dim, arrayed, ms };
         if !samp {
             return Ok((v.text, None, shape, sampled_ty));
         }
@@ -299,13 +310,27 @@ impl FnCx<'_, '_> {
             Op::ImageGather | Op::ImageDrefGather => self.mimg_gather(inst),
             Op::ImageQuerySize | Op::ImageQuerySizeLod | Op::ImageQueryLevels => self.mimg_query(inst),
             Op::ImageTexelPointer => self.mimg_texel_pointer(inst),
-            Op::ImageQuerySamples => Err(CompileError::unsupported(
-                "OpImageQuerySamples (softnavi offers no multisampled image)".to_string(),
-            )),
+            Op::ImageQuerySamples => self.mimg_query_samples(inst),
             _ => Err(CompileError::unsupported(format!(
                 "{} (no derivatives, projection or sparse residency)",
                 inst.name()
             ))),
+        }
+    }
+
+    /// The `Sample` operand as the last address component of a multisampled image's access;
+    /// nothing for other images. SPIR-V requires it exactly on multisampled images.
+    fn sample_coord(
+        &mut self,
+        inst: &dr::Instruction,
+        shape: Shape,
+        sample: Option<Id>,
+    ) -> Result<Vec<String>, CompileError> {
+        match (shape.ms, sample) {
+            (true, Some(s)) => Ok(vec![self.int_operand(s)?]),
+            (false, None) => Ok(Vec::new()),
+            (true, None) => Err(inst.bad("a multisampled image accessed without a Sample operand")),
+            (false, Some(_)) => Err(inst.bad("a Sample operand on an image that is not multisampled")),
         }
     }
 
@@ -325,12 +350,13 @@ impl FnCx<'_, '_> {
     fn mimg_load(&mut self, inst: &dr::Instruction) -> Result<(), CompileError> {
         let (t, _, shape, sty) = self.mimg_operand(inst, 0)?;
         let o = self.mimg_operands(inst, 2)?;
-        if o.sample.is_some() || o.grad.is_some() || o.offsets.is_some() {
-            return Err(CompileError::unsupported(format!("{} with Sample, Grad or ConstOffsets", inst.name())));
+        if o.grad.is_some() || o.offsets.is_some() || shape.ms && o.lod.is_some() {
+            return Err(CompileError::unsupported(format!("{} with Grad, ConstOffsets or (MSAA) Lod", inst.name())));
         }
         let e = self.mimg_elem(sty)?;
         let mut args = vec!["i32 15".to_string()];
         args.extend(self.int_coords(shape, inst.id(1)?, o.offset)?);
+        args.extend(self.sample_coord(inst, shape, o.sample)?);
         let mip = if let Some(l) = o.lod {
             args.push(self.int_operand(l)?);
             ".mip"
@@ -347,8 +373,8 @@ impl FnCx<'_, '_> {
     fn mimg_store(&mut self, inst: &dr::Instruction) -> Result<(), CompileError> {
         let (t, _, shape, _) = self.mimg_operand(inst, 0)?;
         let o = self.mimg_operands(inst, 3)?;
-        if o.sample.is_some() || o.grad.is_some() || o.offsets.is_some() || o.offset.is_some() {
-            return Err(CompileError::unsupported(format!("{} with Sample, Grad or offsets", inst.name())));
+        if o.grad.is_some() || o.offsets.is_some() || o.offset.is_some() || shape.ms && o.lod.is_some() {
+            return Err(CompileError::unsupported(format!("{} with Grad, offsets or (MSAA) Lod", inst.name())));
         }
         let texel = self.val(inst.id(2)?)?;
         let (elem, count) = match self.m.ty(texel.ty)? {
@@ -372,6 +398,7 @@ impl FnCx<'_, '_> {
         let data = if e == "float" { data } else { self.def(format!("bitcast <4 x i32> {data} to <4 x float>")) };
         let mut args = vec![format!("<4 x float> {data}"), "i32 15".to_string()];
         args.extend(self.int_coords(shape, inst.id(1)?, None)?);
+        args.extend(self.sample_coord(inst, shape, o.sample)?);
         let mip = if let Some(l) = o.lod {
             args.push(self.int_operand(l)?);
             ".mip"
@@ -426,6 +453,9 @@ impl FnCx<'_, '_> {
         let dref = inst.class.opcode == Op::ImageSampleDrefExplicitLod;
         let (t, s, shape, sty) = self.mimg_operand(inst, 0)?;
         let s = s.ok_or_else(|| inst.bad("sampling an image that is not a sampled image"))?;
+        if shape.ms {
+            return Err(inst.bad("sampling a multisampled image"));
+        }
         let o = self.mimg_operands(inst, if dref { 3 } else { 2 })?;
         if o.sample.is_some() || o.offsets.is_some() {
             return Err(CompileError::unsupported(format!("{} with Sample or ConstOffsets", inst.name())));
@@ -494,8 +524,8 @@ impl FnCx<'_, '_> {
         let dref = inst.class.opcode == Op::ImageDrefGather;
         let (t, s, shape, sty) = self.mimg_operand(inst, 0)?;
         let s = s.ok_or_else(|| inst.bad("gathering from an image that is not a sampled image"))?;
-        if shape.dim == Dim::Dim1D || shape.dim == Dim::Dim3D {
-            return Err(inst.bad("gathers take 2D and cube images"));
+        if shape.dim == Dim::Dim1D || shape.dim == Dim::Dim3D || shape.ms {
+            return Err(inst.bad("gathers take 2D (one sample) and cube images"));
         }
         let o = self.mimg_operands(inst, 3)?;
         if o.sample.is_some() || o.lod.is_some() || o.grad.is_some() || o.min_lod.is_some() {
@@ -569,7 +599,12 @@ impl FnCx<'_, '_> {
             Op::ImageQuerySizeLod => self.int_operand(inst.id(1)?)?,
             _ => "i32 0".to_string(),
         };
-        let args = ["i32 15".to_string(), mip, format!("<8 x i32> {t}"), "i32 0".into(), "i32 0".into()];
+        if shape.ms && inst.class.opcode == Op::ImageQueryLevels {
+            return Err(inst.bad("OpImageQueryLevels of a multisampled image"));
+        }
+        // Not the level count of an MSAA T# (see the module's notes).
+        let dmask = if shape.ms { "i32 7" } else { "i32 15" };
+        let args = [dmask.to_string(), mip, format!("<8 x i32> {t}"), "i32 0".into(), "i32 0".into()];
         let name = format!("llvm.amdgcn.image.getresinfo.{}.v4f32.i32", shape.llvm());
         let f = self.call_intrinsic("<4 x float>", &name, &args);
         let v = self.def(format!("bitcast <4 x float> {f} to <4 x i32>"));
@@ -597,26 +632,47 @@ impl FnCx<'_, '_> {
         Ok(())
     }
 
+    /// OpImageQuerySamples: 2^LAST_LEVEL of the T# (an MSAA T# holds log2(samples) there),
+    /// 0 for a null descriptor, as Mesa's `ac_nir_lower_resinfo` reads it.
+    fn mimg_query_samples(&mut self, inst: &dr::Instruction) -> Result<(), CompileError> {
+        let (t, _, shape, _) = self.mimg_operand(inst, 0)?;
+        if !shape.ms {
+            return Err(inst.bad("OpImageQuerySamples of an image that is not multisampled"));
+        }
+        let w3 = self.def(format!("extractelement <8 x i32> {t}, i32 3"));
+        let last = self.def(format!("lshr i32 {w3}, 16"));
+        let last = self.def(format!("and i32 {last}, 15"));
+        let n = self.def(format!("shl i32 1, {last}"));
+        let w1 = self.def(format!("extractelement <8 x i32> {t}, i32 1"));
+        let null = self.def(format!("icmp eq i32 {w1}, 0"));
+        let v = self.def(format!("select i1 {null}, i32 0, i32 {n}"));
+        self.set(inst.result()?, inst.rtype()?, v);
+        Ok(())
+    }
+
     /// OpImageTexelPointer on an image: the T# and integer coordinates, for atomics.
     fn mimg_texel_pointer(&mut self, inst: &dr::Instruction) -> Result<(), CompileError> {
         let p = self.val(inst.id(0)?)?;
         let (asp, _, pointee) = self.pointer_info(&p)?;
-        let Type::Image { dim, arrayed, .. } = *self.m.ty(pointee)? else {
+        let Type::Image { dim, arrayed, ms, .. } = *self.m.ty(pointee)? else {
             return Err(inst.bad("OpImageTexelPointer on something other than an image"));
         };
         if asp != 4 {
             return Err(inst.bad("OpImageTexelPointer on an image that is not a descriptor"));
         }
-        let shape = Shape { dim, arrayed };
+        let shape = Shape { dim, arrayed, ms };
         let rsrc = self.def(format!(
             "load <8 x i32>, ptr addrspace(4) {}, align 16, !invariant.load {}",
             p.text,
             super::func::MD_INVARIANT
         ));
-        if self.val(inst.id(2)?)?.text != "0" {
-            return Err(CompileError::unsupported("texel pointers into multisampled images".to_string()));
+        let mut coords = self.int_coords(shape, inst.id(1)?, None)?;
+        // The Sample operand: the last address component of an MSAA image (0 otherwise).
+        if ms {
+            coords.push(self.int_operand(inst.id(2)?)?);
+        } else if self.val(inst.id(2)?)?.text != "0" {
+            return Err(inst.bad("a nonzero Sample in a texel pointer into an image that is not multisampled"));
         }
-        let coords = self.int_coords(shape, inst.id(1)?, None)?;
         self.texel_ptrs
             .insert(inst.result()?, TexelPointer { rsrc, index: String::new(), image: Some((shape.llvm(), coords)) });
         Ok(())

@@ -72,8 +72,10 @@ const SUPPORTED_CAPABILITIES: &[Capability] = &[
     Capability::StorageImageReadWithoutFormat,
     Capability::StorageImageWriteWithoutFormat,
     Capability::ImageQuery,
-    // Images and samplers (`mimg.rs`): every dimensionality compute can use but MSAA,
-    // gathers with any offsets, MinLod, formats the T# converts.
+    // Images and samplers (`mimg.rs`): every dimensionality compute can use, multisampled
+    // 2D images and arrays too, gathers with any offsets, MinLod, formats the T# converts.
+    Capability::StorageImageMultisample,
+    Capability::ImageMSArray,
     Capability::Image1D,
     Capability::Sampled1D,
     Capability::ImageCubeArray,

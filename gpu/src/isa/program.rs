@@ -289,8 +289,10 @@ fn dpp_not_executed(i: &Inst) -> Option<&'static str> {
 }
 
 /// Why a form of an executed MIMG opcode is not executed, if it is not (`exec/image.rs`):
-/// a 128-bit resource, the MSAA dims, dmask 0, the texture-fail and LOD-warning status on
-/// stores and atomics, and an atomic whose dmask is not one LLVM gives it.
+/// a 128-bit resource, the MSAA dims on sampling, gathers and the `_mip` forms (LLVM has none
+/// of those), `image_msaa_load` on a dim that is not MSAA (LLVM's assembler: "invalid dim;
+/// must be MSAA type"), dmask 0, the texture-fail and LOD-warning status on stores and
+/// atomics, and an atomic whose dmask is not one LLVM gives it.
 fn mimg_not_executed(i: &Inst) -> Option<&'static str> {
     use super::decode::mimg;
     if i.op.encoding() != Encoding::Mimg {
@@ -302,10 +304,12 @@ fn mimg_not_executed(i: &Inst) -> Option<&'static str> {
     let status = i.flags & mflag::TFE != 0 || i.imm & mimg::LWE != 0;
     // Sampling, gathers and image_get_lod (exec/sample.rs) write no status VGPR.
     let filtered = i.op.mem().is_some_and(|m| m.access == table::Access::Sample);
+    let msaa = (i.imm >> mimg::DIM_SHIFT & 7) >= 6;
     Some(match () {
         _ if filtered && status => " with tfe or lwe",
         _ if i.imm & mimg::R128 != 0 => " with r128",
-        _ if (i.imm >> mimg::DIM_SHIFT & 7) >= 6 => " with an MSAA dim",
+        _ if msaa && (filtered || matches!(i.op, Op::IMAGE_LOAD_MIP | Op::IMAGE_STORE_MIP)) => " with an MSAA dim",
+        _ if !msaa && i.op == Op::IMAGE_MSAA_LOAD => " with a dim that is not MSAA",
         _ if dmask == 0 => " with dmask 0",
         _ if status && (store || atomic) => " with tfe or lwe",
         _ if atomic && mimg::atomic_wide(i.op == Op::IMAGE_ATOMIC_CMPSWAP, dmask).is_none() => {

@@ -1518,7 +1518,7 @@ opcode_table! {
         0x15 IMAGE_ATOMIC_INC "image_atomic_inc" [N N N N] X => rmw(0, Inc);
         0x16 IMAGE_ATOMIC_DEC "image_atomic_dec" [N N N N] X => rmw(0, Dec);
         0x17 IMAGE_GET_RESINFO "image_get_resinfo" [N N N N] X => ld(0);
-        0x18 IMAGE_MSAA_LOAD "image_msaa_load" [N N N N] NONE => ld(0);
+        0x18 IMAGE_MSAA_LOAD "image_msaa_load" [N N N N] X => ld(0);
         0x19 IMAGE_BVH_INTERSECT_RAY "image_bvh_intersect_ray" [N N N N] NONE => bvh;
         0x1a IMAGE_BVH64_INTERSECT_RAY "image_bvh64_intersect_ray" [N N N N] NONE => bvh;
         0x1b IMAGE_SAMPLE "image_sample" [N N N N] X => sample;
@@ -1853,13 +1853,16 @@ pub fn coverage_markdown() -> String {
          and on one-sample swizzled ones in every mode gfx11 addrlib has a colour surface in\n\
          (256B_D, 4KB_S/D(_X), 64KB_S/D(_X/_T), 64KB_Z_X, 64KB_R_X and the 256KB ones; addressed\n\
          as addrlib addresses them for gfx1100 with 32 pipes, without a pipe/bank XOR in the\n\
-         base address), of the dims 1D, 2D, 3D, cube, 1D array and 2D array, in the formats buffers share and\n\
+         base address), of the dims 1D, 2D, 3D, cube, 1D array and 2D array, and (loads, stores,\n\
+         atomics, `image_msaa_load` and `image_get_resinfo`) 2D MSAA and MSAA arrays of 2, 4 and 8\n\
+         samples in 64KB_R_X and 256KB_R_X, the modes addrlib gives MSAA colour surfaces, in the formats buffers share and\n\
          8_SRGB, 8_8_SRGB, 8_8_8_8_SRGB, 5_9_9_9_FLOAT and the 16-bit packed UNORM ones\n\
          (loads and sampling; atomics:\n\
          32_UINT, 32_SINT, 32_FLOAT; 64-bit ones 32_32_UINT and 32_32_SINT), with a16 on\n\
-         every one of them and tfe and lwe on loads. Not executed: r128, the MSAA dims (gfx11\n\
-         MSAA surfaces are swizzled with several samples), dmask 0, tfe and lwe on stores, atomics and sampling,\n\
-         g16 sampling, `image_gather4h`, `image_msaa_load`, the packed loads and\n\
+         every one of them and tfe and lwe on loads. Not executed: r128, the MSAA dims on sampling,\n\
+         gathers and the `_mip` forms, dmask 0, tfe and lwe on stores, atomics and sampling,\n\
+         g16 sampling, `image_gather4h`, `image_msaa_load` of several components, at a FRAGID that is\n\
+         not a multiple of 4 or through a swizzling DST_SEL (gfx11.0's MSAA DST_SEL erratum), the packed loads and\n\
          stores (`*_pck*`: no source pins down how their raw elements lie in VGPRs) and BVH.\n\n\
          Scalar and vector ALU: every opcode is executed except `s_subvector_loop_begin` and\n\
          `s_subvector_loop_end`, whose semantics AMD's documentation leaves unclear (Mesa's ACO\n\

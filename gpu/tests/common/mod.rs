@@ -417,6 +417,9 @@ pub struct WaveEnv {
     /// Run under the debug checker (default: on when `SOFTNAVI_CHECK=1` is set, so that
     /// the whole suite can be run under it).
     pub check: bool,
+    /// Alignment of the data buffer's address (default 256; 65536 for a T# in a 64 KiB
+    /// swizzle mode based at the buffer).
+    pub data_align: u64,
 }
 
 impl Default for WaveEnv {
@@ -431,6 +434,7 @@ impl Default for WaveEnv {
             rsrc2_or: 0,
             rsrc3: 0,
             check: check_from_env(),
+            data_align: 256,
         }
     }
 }
@@ -505,7 +509,8 @@ pub fn try_run_wave_env(
     let inb = gpu.buffer(&input);
     let out = gpu.alloc((lanes * 32 + 96) as u64);
     write_words(&out, 0, &vec![0xdead_beef; lanes * 8 + 24]);
-    let data = gpu.buffer(&env.mem);
+    let data = gpu.dev.alloc(4 * env.mem.len().max(1) as u64, env.data_align).unwrap();
+    write_words(&data, 0, &env.mem);
     let mut user = addr(inb.va()).to_vec();
     user.extend(addr(out.va()));
     user.extend(addr(data.va()));

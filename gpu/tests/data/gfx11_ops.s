@@ -2009,6 +2009,11 @@ image_store v[0:3], v0, s[0:7] dmask:0xf dim:SQ_RSRC_IMG_1D
 image_load_mip v[0:3], [v0, v1], s[0:7] dmask:0xf dim:SQ_RSRC_IMG_1D
 image_store_mip v[0:3], [v4, v5], s[0:7] dmask:0xf dim:SQ_RSRC_IMG_1D
 image_get_resinfo v[0:3], v0, s[0:7] dmask:0xf dim:SQ_RSRC_IMG_1D
+image_msaa_load v[0:3], v[4:6], s[0:7] dmask:0x1 dim:SQ_RSRC_IMG_2D_MSAA
+image_msaa_load v[0:3], [v4, v5, v6, v7], s[0:7] dmask:0x4 dim:SQ_RSRC_IMG_2D_MSAA_ARRAY
+image_msaa_load v[0:1], v[4:6], s[0:7] dmask:0x2 dim:SQ_RSRC_IMG_2D_MSAA d16
+image_load v4, v[0:2], s[0:7] dmask:0x1 dim:SQ_RSRC_IMG_2D_MSAA
+image_store v[4:7], v[0:3], s[0:7] dmask:0xf dim:SQ_RSRC_IMG_2D_MSAA_ARRAY
 image_load v[4:5], [v0, v2, v7], s[8:15] dmask:0x9 dim:SQ_RSRC_IMG_2D_ARRAY glc
 image_load v[0:3], v0, s[0:7] dmask:0xf dim:SQ_RSRC_IMG_1D a16
 image_load v[0:4], [v0, v1], s[0:7] dmask:0xf dim:SQ_RSRC_IMG_2D tfe

@@ -23,9 +23,9 @@ ds_add_gs_reg_rtn v[2:3], v1 offset:8 gds
 ds_bvh_stack_rtn_b32 v1, v2, v3, v[4:7] offset:4
 ds_store_b32 v1, v2 gds
 // More MIMG forms (in place of the FLAT lines and the aperture sources, now executed):
-image_msaa_load v[0:3], [v4, v5, v6], s[0:7] dmask:0x1 dim:SQ_RSRC_IMG_2D_MSAA
+image_sample_l v0, [v4, v5, v6, v7], s[0:7], s[8:11] dmask:0x1 dim:SQ_RSRC_IMG_2D_MSAA
 image_load v4, v[0:1], s[0:7] dmask:0x1 dim:SQ_RSRC_IMG_2D r128
-image_load v4, v[0:2], s[0:7] dmask:0x1 dim:SQ_RSRC_IMG_2D_MSAA
+image_load_mip v4, v[0:3], s[0:7] dmask:0x1 dim:SQ_RSRC_IMG_2D_MSAA
 image_load_pck v[0:3], v[4:5], s[0:7] dmask:0xf dim:SQ_RSRC_IMG_2D
 image_load_mip_pck_sgn v0, v[4:6], s[0:7] dmask:0x1 dim:SQ_RSRC_IMG_2D
 image_store_pck v[0:1], v4, s[0:7] dmask:0x3 dim:SQ_RSRC_IMG_1D

@@ -44,7 +44,7 @@ fn copy_dispatch(ctx: &Context, n: u32) -> Result<bool, Error> {
     Ok(out.iter().zip(&src_data).all(|(d, s)| *d == s.wrapping_add(1)))
 }
 
-/// Pipeline creation with SPIR-V the lowering does not support (an image) must fail with an
+/// Pipeline creation with SPIR-V the lowering does not support (sparse residency) must fail with an
 /// error code (the ICD logs what is unsupported), not crash.
 fn unsupported_spirv() -> Result<String, Error> {
     let ctx = context()?;

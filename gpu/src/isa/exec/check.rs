@@ -254,11 +254,11 @@ fn mimg_regs(r: &mut Regs, i: &Inst) {
     use crate::isa::decode::mimg;
     let sampling = super::sample::executes(i.op);
     let gather = i.op.name().starts_with("image_gather4");
-    let n = if gather { 4 } else { (i.imm & mimg::DMASK).count_ones() };
+    let n = if gather || i.op == Op::IMAGE_MSAA_LOAD { 4 } else { (i.imm & mimg::DMASK).count_ones() };
     let data = if i.imm & mimg::D16 != 0 { n.div_ceil(2) } else { n };
     let tfe = (i.flags & mflag::TFE != 0) as u32;
     let mip = match i.op {
-        Op::IMAGE_LOAD | Op::IMAGE_LOAD_MIP | Op::IMAGE_GET_RESINFO => {
+        Op::IMAGE_LOAD | Op::IMAGE_LOAD_MIP | Op::IMAGE_MSAA_LOAD | Op::IMAGE_GET_RESINFO => {
             r.push(i.dst, data + tfe, true);
             i.op == Op::IMAGE_LOAD_MIP
         }

@@ -27,7 +27,7 @@
 //!   layer; CUBE and 2D_ARRAY instructions and T#s are interchangeable.
 //! - The instruction's DIM must name the T#'s TYPE (CUBE and 2D_ARRAY aside): another
 //!   pairing is an Unsupported fault naming both. So is a T# whose TYPE is not an image
-//!   type (0..7), an MSAA type, a swizzle mode `crate::addr` does not address for the
+//!   type (0..7), a swizzle mode `crate::addr` does not address for the
 //!   T#'s type and texel size (named: reserved numbers, modes gfx11 addrlib has no colour
 //!   surface in, a base address not aligned to the block, which would hold a pipe/bank
 //!   XOR), a format past 71 (the
@@ -69,11 +69,34 @@
 //!   (but a 1D array's layers) and z are 0. Integers, dmask'd, no DST_SEL.
 //! - UNORM and the cache bits have no effect on loads, stores and atomics (but GLC's
 //!   return).
+//! - MSAA (dims 2D_MSAA and 2D_MSAA_ARRAY, on T#s of those types): the sample index is the
+//!   last address component (after the layer), as LLVM's `AMDGPUDim2DMsaa` /
+//!   `AMDGPUDim2DArrayMsaa` name them (`fragid`); the sample count is 2^LAST_LEVEL (Mesa's
+//!   gfx11 T#: LAST_LEVEL and MAX_MIP hold log2(samples), BASE_LEVEL 0). The texel lies where
+//!   addrlib's MSAA patterns put it ([`crate::addr`]). The 2D_MSAA dim also reads a
+//!   2D_MSAA_ARRAY T#, at layer BASE_ARRAY: RADV types a view by its image's layers
+//!   (`radv_tex_dim`: a 2D view of a layered MSAA image is an array T# with BASE_ARRAY at the
+//!   layer) and ACO takes the dim from the shader. A sample index at or past the count
+//!   is out of range like any other coordinate (loads 0, stores and atomics dropped): AMD
+//!   documents nothing about it, and this is what Vulkan's robust image access asks of an
+//!   invalid sample (RADV, which reports `robustImageAccess` on gfx11, adds no check of its
+//!   own). `image_get_resinfo` on an MSAA T#: x, y the size, z the view's layers (array) or
+//!   0; lanes whose mip operand is not 0 get 0 (there is one level); the level count (dmask
+//!   bit 3) is not executed, as LAST_LEVEL holds log2(samples) there and no source says
+//!   what the hardware returns (ACO and RADV read the T# instead, `ac_nir_lower_resinfo`).
+//! - `image_msaa_load` (RDNA3 ISA guide: "Load up to 4 samples of 1 component from an MSAA
+//!   resource with a user-specified fragment ID"): dmask names one component; its four
+//!   returned registers (two with D16) hold that component of samples FRAGID + 0..3, as
+//!   LLVM's `AMDGPUImageIntrinsicOptimizer` uses it (it makes one of four `image_load`s of
+//!   samples 4k..4k+3 and takes register i for sample 4k + i). Samples past the count read
+//!   0. Not executed, by name: a dmask of more or fewer than one component, a FRAGID that
+//!   is not a multiple of 4 (which samples come back then is not written down), and a T#
+//!   whose DST_SEL for the component is not that component itself: gfx11.0 MSAA loads do
+//!   not honour DST_SEL (LLVM's `FeatureMSAALoadDstSelBug`, which keeps LLVM from emitting
+//!   `image_msaa_load` for gfx1100), and how they fail is not written down.
 //! - Not executed (the decoded-but-not-executed exception, `program.rs`): R128 (a 128-bit
-//!   T#; what the missing dwords 4..7 mean is not written down), the MSAA dims and
-//!   `image_msaa_load` (gfx11 MSAA surfaces are never linear: addrlib's
-//!   `Gfx11Lib::ValidateSwModeParams` rejects a linear swizzle mode with several samples,
-//!   and softnavi addresses one-sample swizzled surfaces only), dmask 0, an atomic dmask other than LLVM's,
+//!   T#; what the missing dwords 4..7 mean is not written down), the MSAA dims on the `_mip`
+//!   forms (LLVM has none), dmask 0, an atomic dmask other than LLVM's,
 //!   and the packed loads and stores (`image_load_pck`, `_pck_sgn`, `_mip_pck`,
 //!   `_mip_pck_sgn`, `image_store_pck`, `_mip_pck`): the ISA guide says only "without
 //!   format conversion; 8- and 16-bit elements are (not) sign-extended", which does not say
@@ -91,8 +114,9 @@ use crate::isa::table::Op;
 use crate::mem::atomic::AtomicOp;
 use crate::rsrc::{img_type, ImageResource};
 
-/// Coordinate VGPRs per DIM (1D, 2D, 3D, CUBE, 1D_ARRAY, 2D_ARRAY).
-pub(super) const COORDS: [usize; 6] = [1, 2, 3, 3, 2, 3];
+/// Coordinate VGPRs per DIM (1D, 2D, 3D, CUBE, 1D_ARRAY, 2D_ARRAY, 2D_MSAA,
+/// 2D_MSAA_ARRAY): the MSAA ones end with the sample index.
+pub(super) const COORDS: [usize; 8] = [1, 2, 3, 3, 2, 3, 3, 4];
 
 /// The T# type a DIM addresses; CUBE and 2D_ARRAY share one.
 fn dim_type(dim: u32) -> u32 {
@@ -113,14 +137,18 @@ fn type_name(t: u32) -> &'static str {
 pub(super) fn refuse(inst: &Inst, t: &ImageResource, dim: u32, resinfo: bool) -> Option<String> {
     let name = inst.op.name();
     let kind = if t.kind == img_type::CUBE { img_type::IMG_2D_ARRAY } else { t.kind };
-    if !(img_type::IMG_1D..=img_type::IMG_2D_ARRAY).contains(&t.kind) {
+    if !(img_type::IMG_1D..=img_type::IMG_2D_MSAA_ARRAY).contains(&t.kind) {
         return Some(format!(
-            "{name}: the T# has TYPE {} ({}); softnavi executes image instructions on the types 1D, 2D, 3D, CUBE, 1D_ARRAY and 2D_ARRAY",
+            "{name}: the T# has TYPE {} ({}); image instructions take the types 1D .. 2D_MSAA_ARRAY (8..15)",
             t.kind,
             type_name(t.kind)
         ));
     }
-    if kind != dim_type(dim) {
+    // RADV gives a 2D view of a layered MSAA image the array type with BASE_ARRAY at the
+    // layer (`radv_tex_dim` types views by the image's layers) while ACO takes the dim from
+    // the shader: the 2D_MSAA dim on a 2D_MSAA_ARRAY T# reads layer BASE_ARRAY.
+    let msaa_2d_on_array = dim == 6 && t.kind == img_type::IMG_2D_MSAA_ARRAY;
+    if kind != dim_type(dim) && !msaa_2d_on_array {
         return Some(format!(
             "{name}: dim:SQ_RSRC_IMG_{} on a T# of TYPE {} ({}) is not executed by softnavi",
             mimg::DIMS[dim as usize],
@@ -129,7 +157,15 @@ pub(super) fn refuse(inst: &Inst, t: &ImageResource, dim: u32, resinfo: bool) ->
         ));
     }
     if resinfo {
-        return None;
+        let dmask = (inst.imm & mimg::DMASK) as u32;
+        return (t.is_msaa() && dmask & 8 != 0).then(|| {
+            format!("{name}: the level count (dmask bit 3) of an MSAA T# is not executed: its LAST_LEVEL holds log2(samples), and no source says what the hardware returns")
+        });
+    }
+    if inst.op == Op::IMAGE_MSAA_LOAD {
+        if let Some(why) = refuse_msaa_load(inst, t) {
+            return Some(why);
+        }
     }
     let Some(f) = BufFormat::from_image(t.format) else {
         return Some(format!(
@@ -149,12 +185,29 @@ pub(super) fn refuse(inst: &Inst, t: &ImageResource, dim: u32, resinfo: bool) ->
     None
 }
 
+/// Why `image_msaa_load` is not executed on T# `t`, if it is not (see the module's notes).
+fn refuse_msaa_load(inst: &Inst, t: &ImageResource) -> Option<String> {
+    let dmask = (inst.imm & mimg::DMASK) as u32;
+    if dmask.count_ones() != 1 {
+        return Some(format!("image_msaa_load with dmask {dmask:#x}: it returns one component of four samples; softnavi executes a dmask of one component"));
+    }
+    let c = dmask.trailing_zeros() as usize;
+    // SQ_SEL_X + c: the component itself.
+    (t.dst_sel[c] != 4 + c as u32).then(|| {
+        format!(
+            "image_msaa_load of component {c} on a T# whose DST_SEL for it is {}: gfx11.0 MSAA loads do not honour DST_SEL (LLVM's FeatureMSAALoadDstSelBug) and how they fail is not written down",
+            t.dst_sel[c]
+        )
+    })
+}
+
 /// The T# words `raw` accepted for image load or store `inst` as [`Wave::mimg`] accepts
-/// them: not null, not refused, a format it converts.
+/// them: not null, not refused, a format it converts, not MSAA (the fast path addresses one
+/// sample per texel).
 pub(super) fn accept(inst: &Inst, raw: [u32; 8]) -> Option<Accepted> {
     let t = ImageResource::decode(raw);
     let dim = (inst.imm >> mimg::DIM_SHIFT & 7) as u32;
-    if t.is_null() || refuse(inst, &t, dim, false).is_some() {
+    if t.is_null() || t.is_msaa() || refuse(inst, &t, dim, false).is_some() {
         return None;
     }
     Some(Accepted::new(&t, BufFormat::from_image(t.format)?))
@@ -164,6 +217,8 @@ pub(super) fn accept(inst: &Inst, raw: [u32; 8]) -> Option<Accepted> {
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Kind {
     Load,
+    /// `image_msaa_load`: one component of four samples.
+    MsaaLoad,
     Store,
     Resinfo,
     /// 64-bit (`wide`) or 32-bit, from dmask.
@@ -176,6 +231,7 @@ fn kind(inst: &Inst) -> Kind {
     let dmask = (inst.imm & mimg::DMASK) as u32;
     match inst.op {
         Op::IMAGE_LOAD | Op::IMAGE_LOAD_MIP => Kind::Load,
+        Op::IMAGE_MSAA_LOAD => Kind::MsaaLoad,
         Op::IMAGE_STORE | Op::IMAGE_STORE_MIP => Kind::Store,
         Op::IMAGE_GET_RESINFO => Kind::Resinfo,
         // program.rs keeps the other dmasks from executing.
@@ -202,9 +258,9 @@ fn atomic_format(name: &str, wide: bool, format: u32) -> Option<String> {
 }
 
 /// The byte offset from the T#'s base of the texel at coordinates `c` (x, then y or the
-/// 1D array's slice, then z or the slice) of level BASE_LEVEL + `mip`, `None` when that is
-/// out of range (see the module's notes).
-fn texel_offset(t: &ImageResource, elem: u32, c: [u32; 3], mip: u32) -> Option<u64> {
+/// 1D array's slice, then z or the slice, then the sample of MSAA T#s) of level
+/// BASE_LEVEL + `mip`, `None` when that is out of range (see the module's notes).
+fn texel_offset(t: &ImageResource, elem: u32, c: [u32; 4], mip: u32, dim: u32) -> Option<u64> {
     let level = t.base_level as u64 + mip as u64;
     if level > t.last_level.min(t.max_mip) as u64 {
         return None;
@@ -212,6 +268,17 @@ fn texel_offset(t: &ImageResource, elem: u32, c: [u32; 3], mip: u32) -> Option<u
     let level = level as u32;
     let [w, h, d] = t.level_extent(level);
     let layer = |k: usize| t.base_array as u64 + c[k] as u64;
+    if t.is_msaa() {
+        // The 2D_MSAA dim on an array T#: layer BASE_ARRAY (see `refuse`).
+        let (slice, sample) = match (t.kind == img_type::IMG_2D_MSAA_ARRAY, dim == 7) {
+            (true, true) => (layer(2), c[3]),
+            (true, false) => (t.base_array as u64, c[2]),
+            (false, _) => (0, c[2]),
+        };
+        let array = t.kind == img_type::IMG_2D_MSAA_ARRAY;
+        let inside = c[0] < w && c[1] < h && sample < 1 << t.samples_log2() && (!array || slice <= t.depth as u64);
+        return inside.then(|| t.sample_offset(elem, c[0], c[1], slice as u32, level, sample)).flatten();
+    }
     let (x, y, slice, inside) = match t.kind {
         img_type::IMG_1D => (c[0], 0, 0, c[0] < w),
         img_type::IMG_2D => (c[0], c[1], 0, c[0] < w && c[1] < h),
@@ -279,7 +346,7 @@ impl Wave {
         let dmask = (inst.imm & mimg::DMASK) as u32;
         let dim = (inst.imm >> mimg::DIM_SHIFT & 7) as u32;
         let d16 = inst.imm & mimg::D16 != 0;
-        let n = dmask.count_ones() as usize;
+        let n = if kind == Kind::MsaaLoad { 4 } else { dmask.count_ones() as usize };
         let regs = if d16 { n.div_ceil(2) } else { n };
         let vdata = match inst.dst {
             Operand::Vgpr(r) => r,
@@ -300,7 +367,8 @@ impl Wave {
         // RDNA3-NOTES, "VGPR out-of-range behaviour": returned registers outside the
         // allocation (the TFE status register counted) issue the instruction with EXEC = 0.
         let tfe = (inst.flags & mflag::TFE != 0) as u32;
-        if matches!(kind, Kind::Load | Kind::Resinfo) && !self.vgprs_in_range(vdata, regs as u32 + tfe) {
+        if matches!(kind, Kind::Load | Kind::MsaaLoad | Kind::Resinfo) && !self.vgprs_in_range(vdata, regs as u32 + tfe)
+        {
             return Ok(());
         }
         let exec = self.exec();
@@ -309,7 +377,11 @@ impl Wave {
             return self.resinfo(&t, null, &mip_v, dmask, vdata, exec);
         }
         let fmt = if null { None } else { BufFormat::from_image(t.format) };
-        if let (Some(f), Kind::Load | Kind::Store, Some(raw)) = (fmt, kind, self.tsharp_raw(&inst.src[1])) {
+        if kind == Kind::MsaaLoad {
+            return self.msaa_load(inst, ctx, &t, fmt, dim, exec);
+        }
+        let fast = !t.is_msaa();
+        if let (Some(f), Kind::Load | Kind::Store, Some(raw), true) = (fmt, kind, self.tsharp_raw(&inst.src[1]), fast) {
             // Accepted: the checks above passed for this T#, opcode and DIM.
             let a = Accepted::new(&t, f);
             remember(inst, raw, a);
@@ -317,7 +389,7 @@ impl Wave {
                 return Ok(());
             }
         }
-        let (addr, ok) = self.texel_addrs(inst, &t, fmt, dim);
+        let (addr, ok) = self.texel_addrs(inst, &t, fmt, dim, 0);
         let elem = fmt.map_or(4, |f| f.bytes as u32);
         let npieces = elem.div_ceil(4) as usize;
         let mut bytes = [[0u8; 16]; 64];
@@ -338,19 +410,24 @@ impl Wave {
 
     /// Per lane: the level (BASE_LEVEL plus the mip operand), the range check against that
     /// level's size and the view's layers, and the texel's address (its dwords, `ok` bits
-    /// set for lanes in range). Lanes of a null T# (`fmt` None) are out of range.
+    /// set for lanes in range). Lanes of a null T# (`fmt` None) are out of range. `plus` is
+    /// added to the last address component (`image_msaa_load`'s sample after FRAGID).
     fn texel_addrs(
         &self,
         inst: &Inst,
         t: &ImageResource,
         fmt: Option<BufFormat>,
         dim: u32,
+        plus: u32,
     ) -> ([[u64; 4]; 64], [u8; 64]) {
         let has_mip = matches!(inst.op, Op::IMAGE_LOAD_MIP | Op::IMAGE_STORE_MIP);
         let ncoords = COORDS.get(dim as usize).copied().unwrap_or(0);
         let mut addr_v = [[0u32; 64]; 4];
         for (k, a) in addr_v.iter_mut().enumerate().take(ncoords) {
             *a = self.mimg_coord(inst, k);
+        }
+        if let Some(last) = ncoords.checked_sub(1) {
+            addr_v[last] = addr_v[last].map(|c| c.wrapping_add(plus));
         }
         let mip_v = if has_mip { self.mimg_coord(inst, ncoords) } else { [0; 64] };
         let elem = fmt.map_or(4, |f| f.bytes as u32);
@@ -359,8 +436,8 @@ impl Wave {
         let mut ok = [0u8; 64];
         let active = if fmt.is_some() { self.exec() } else { 0 };
         for l in (0..self.lanes).filter(|&l| active >> l & 1 != 0) {
-            let c = [addr_v[0][l], addr_v[1][l], addr_v[2][l]];
-            let Some(off) = texel_offset(t, elem, c, mip_v[l]) else { continue };
+            let c = [addr_v[0][l], addr_v[1][l], addr_v[2][l], addr_v[3][l]];
+            let Some(off) = texel_offset(t, elem, c, mip_v[l], dim) else { continue };
             let a = t.base.wrapping_add(off);
             for (k, p) in addr[l].iter_mut().enumerate().take(npieces) {
                 *p = a.wrapping_add(4 * k as u64);
@@ -486,6 +563,52 @@ impl Wave {
         self.vmem_atomic_with(inst, ctx, &a, None, inside, &args)
     }
 
+    /// `image_msaa_load`: one component (dmask's) of samples FRAGID + 0..3 to four
+    /// registers (two with D16), converted as loads convert; see the module's notes.
+    fn msaa_load(
+        &mut self,
+        inst: &Inst,
+        ctx: &mut Ctx,
+        t: &ImageResource,
+        fmt: Option<BufFormat>,
+        dim: u32,
+        exec: u64,
+    ) -> Result<(), FaultKind> {
+        let ncoords = COORDS.get(dim as usize).copied().unwrap_or(0);
+        let frag = self.mimg_coord(inst, ncoords.saturating_sub(1));
+        if let Some(l) = (0..self.lanes).find(|&l| exec >> l & 1 != 0 && frag[l] % 4 != 0) {
+            return Err(unsupported(format!(
+                "image_msaa_load with FRAGID {} (lane {l}), not a multiple of 4: which samples it returns is not written down",
+                frag[l]
+            )));
+        }
+        let c = (inst.imm & mimg::DMASK).trailing_zeros() as usize;
+        let d16 = inst.imm & mimg::D16 != 0;
+        let elem = fmt.map_or(4, |f| f.bytes as u32);
+        let npieces = elem.div_ceil(4) as usize;
+        let mut out = [[0u32; 64]; 4];
+        for i in 0..4u32 {
+            let (addr, ok) = self.texel_addrs(inst, t, fmt, dim, i);
+            let mut bytes = [[0u8; 16]; 64];
+            self.buffer_move(ctx, &addr, &ok, &mut bytes, npieces, elem, false)?;
+            let Some(f) = fmt else { continue };
+            for l in (0..self.lanes).filter(|&l| ok[l] != 0 && c < f.comps as usize) {
+                let raw = f.unpack(&bytes[l])[c];
+                let v = if d16 { f.load16(c, raw) as u32 } else { f.load32(c, raw) };
+                if d16 {
+                    out[i as usize / 2][l] |= (v & 0xffff) << (16 * (i % 2));
+                } else {
+                    out[i as usize][l] = v;
+                }
+            }
+        }
+        let regs = if d16 { 2 } else { 4 };
+        for (k, vals) in out.iter().enumerate().take(regs) {
+            self.vdst(&self.reg_plus(&inst.dst, k), vals, exec);
+        }
+        Ok(())
+    }
+
     /// `image_get_resinfo`: see the module's notes.
     fn resinfo(
         &mut self,
@@ -500,6 +623,16 @@ impl Wave {
         let layers = (t.depth + 1).saturating_sub(t.base_array);
         let mut out = [[0u32; 64]; 4];
         for l in (0..self.lanes).filter(|_| !null) {
+            if t.is_msaa() {
+                // One level; the sample count is not among the results.
+                let [w, h, _] = t.level_extent(0);
+                let z = if t.kind == img_type::IMG_2D_MSAA_ARRAY { layers } else { 0 };
+                let vals = if mip_v[l] == 0 { [w, h, z, 0] } else { [0; 4] };
+                for (j, i) in (0..4).filter(|i| dmask >> i & 1 != 0).enumerate() {
+                    out[j][l] = vals[i];
+                }
+                continue;
+            }
             let level = t.base_level as u64 + mip_v[l] as u64;
             let [w, h, d] = if level <= t.last_level as u64 { t.level_extent(level as u32) } else { [0; 3] };
             let vals = match t.kind {
