@@ -119,8 +119,13 @@ fn layout_from(info: &vk::DescriptorSetLayoutCreateInfo<'_>) -> Result<Descripto
         if !unknown.is_empty() {
             return Err(format!("binding {} flags {unknown:?} are not supported", b.binding));
         }
-        if k.is_dynamic() && !flags.is_empty() {
-            return Err(format!("binding {}: dynamic buffers take no binding flags ({flags:?})", b.binding));
+        // VUID-VkDescriptorSetLayoutBindingFlagsCreateInfo-None-03015 and -03011: dynamic
+        // buffers have a fixed count and are never updated after binding; partially bound
+        // (unused elements need no valid descriptor) holds for them as for any binding.
+        let not_dynamic =
+            vk::DescriptorBindingFlags::UPDATE_AFTER_BIND | vk::DescriptorBindingFlags::VARIABLE_DESCRIPTOR_COUNT;
+        if k.is_dynamic() && flags.intersects(not_dynamic) {
+            return Err(format!("binding {}: dynamic buffers take no {:?}", b.binding, flags & not_dynamic));
         }
         if push && k.is_dynamic() {
             return Err(format!("binding {}: push descriptor layouts hold no dynamic buffers", b.binding));
@@ -825,4 +830,30 @@ pub unsafe extern "system" fn update_descriptor_set_with_template(
         // SAFETY: the application's data matches the template, per the specification.
         unsafe { t.for_each(data, |at, item| set.write(at, item)) };
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn dynamic_layout(flags: vk::DescriptorBindingFlags) -> Result<DescriptorSetLayout, String> {
+        let b = [vk::DescriptorSetLayoutBinding::default()
+            .binding(0)
+            .descriptor_type(vk::DescriptorType::STORAGE_BUFFER_DYNAMIC)
+            .descriptor_count(4)
+            .stage_flags(vk::ShaderStageFlags::COMPUTE)];
+        let f = [flags];
+        let mut bf = vk::DescriptorSetLayoutBindingFlagsCreateInfo::default().binding_flags(&f);
+        layout_from(&vk::DescriptorSetLayoutCreateInfo::default().bindings(&b).push_next(&mut bf))
+    }
+
+    /// VUID-VkDescriptorSetLayoutBindingFlagsCreateInfo-None-03011 / -03015 forbid only
+    /// UPDATE_AFTER_BIND and VARIABLE_DESCRIPTOR_COUNT on dynamic buffers; PARTIALLY_BOUND
+    /// is valid (CTS `descriptor_indexing.*_buffer_dynamic*` failed layout creation).
+    #[test]
+    fn dynamic_buffers_may_be_partially_bound() {
+        assert!(dynamic_layout(vk::DescriptorBindingFlags::PARTIALLY_BOUND).is_ok());
+        assert!(dynamic_layout(vk::DescriptorBindingFlags::UPDATE_AFTER_BIND).is_err());
+        assert!(dynamic_layout(vk::DescriptorBindingFlags::VARIABLE_DESCRIPTOR_COUNT).is_err());
+    }
 }

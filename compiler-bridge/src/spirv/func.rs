@@ -877,6 +877,11 @@ impl<'c, 'a> FnCx<'c, 'a> {
                 expect(self, "i32")?;
                 Ok((size[0] * size[1] * size[2]).div_ceil(self.wave_size).to_string())
             }
+            // softnavi's device groups hold one physical device (vkEnumeratePhysicalDeviceGroups).
+            BuiltIn::DeviceIndex => {
+                expect(self, "i32")?;
+                Ok("0".into())
+            }
             other => Err(CompileError::unsupported(format!("built-in {other:?}"))),
         }
     }

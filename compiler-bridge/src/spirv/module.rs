@@ -76,6 +76,8 @@ const SUPPORTED_CAPABILITIES: &[Capability] = &[
     // 2D images and arrays too, gathers with any offsets, MinLod, formats the T# converts.
     Capability::StorageImageMultisample,
     Capability::ImageMSArray,
+    // Vulkan 1.1 core: the DeviceIndex built-in (func.rs); a device group of one device.
+    Capability::DeviceGroup,
     Capability::Image1D,
     Capability::Sampled1D,
     Capability::ImageCubeArray,

@@ -18,6 +18,7 @@ pub fn cases() -> Vec<Case> {
     float_control_cases(&mut out);
     out.push(denorm_flush_ops_case());
     out.push(ptr_diff_case());
+    out.push(device_index_case());
     out
 }
 
@@ -451,6 +452,13 @@ fn denorm_flush_ops_case() -> Case {
 }
 
 /// OpPtrDiff (`ptr_diff.spvasm`): element distances in a buffer array and a Workgroup array.
+/// `gl_DeviceIndex` is 0: one device per device group (CTS
+/// `compute.pipeline.device_group.device_index` failed pipeline creation before).
+pub fn device_index_case() -> Case {
+    let want: Vec<u32> = (0..128u32).collect();
+    Case::new("vk13/device_index", [2, 1, 1]).output(128 * 4).expect(0, want, Tol::Exact)
+}
+
 pub fn ptr_diff_case() -> Case {
     let want: Vec<i32> = (0..64i32).flat_map(|i| [((i * 3) & 63) - i, i]).collect();
     Case::new("vk13/ptr_diff", [1, 1, 1]).output(64 * 12).output(64 * 8).needs(&[Need::VariablePointers]).expect(
