@@ -110,6 +110,8 @@ pub enum LaunchError {
     Resources(Occupancy),
     #[error("{0} is not supported by softnavi")]
     Unsupported(&'static str),
+    #[error("a grid of {0}x{1}x{2} workgroups: more than 2^64 in one dispatch is not supported")]
+    Grid(u32, u32, u32),
 }
 
 /// The gfx1100 resources the SPI allocates when it places workgroups on a WGP.
@@ -404,6 +406,11 @@ impl Dispatch {
                 return Err(LaunchError::GroupSize(x, y, z));
             }
         }
+        // Groups are counted and numbered in 64 bits (three 32-bit dimensions may need 96).
+        let [gx, gy, gz] = self.grid();
+        if (gx as u64).checked_mul(gy as u64).and_then(|n| n.checked_mul(gz as u64)).is_none() {
+            return Err(LaunchError::Grid(gx, gy, gz));
+        }
         if self.lds_bytes() > limits::LDS_PER_CU {
             return Err(LaunchError::Lds(self.lds_bytes()));
         }
@@ -693,6 +700,18 @@ mod tests {
         assert_eq!(w.exec(), 0xff); // work-items 32..39
         assert_eq!(w.v(0)[0], 4 << 10); // item 32: x = 0, y = 4
         assert_eq!(waves[0].sgpr[17], 2 | 1 << 31); // first wave flag
+    }
+
+    /// Fuzz finding (pm4, docs/FUZZING.md): DISPATCH_DIRECT of 0x05050505 groups in each
+    /// dimension made `group_count` overflow u64 (a panic on the CP thread); the launch is
+    /// refused by name instead.
+    #[test]
+    fn a_grid_of_more_than_2_pow_64_groups_is_refused() {
+        let regs = [(reg::COMPUTE_NUM_THREAD_X, 64), (reg::COMPUTE_NUM_THREAD_Y, 1), (reg::COMPUTE_NUM_THREAD_Z, 1)];
+        let w32 = initiator::COMPUTE_SHADER_EN | initiator::FORCE_START_AT_000 | initiator::CS_W32_EN;
+        let d = dispatch(&regs, [0x0505_0505; 3], w32);
+        assert!(matches!(d.validate(), Err(LaunchError::Grid(0x0505_0505, 0x0505_0505, 0x0505_0505))));
+        dispatch(&regs, [u32::MAX, u32::MAX, 1], w32).validate().unwrap();
     }
 
     #[test]
