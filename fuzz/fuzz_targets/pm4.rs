@@ -10,9 +10,11 @@ use libfuzzer_sys::fuzz_target;
 use softnavi_fuzz::pm4::Setup;
 
 fuzz_target!(|data: &[u8]| {
-    softnavi_fuzz::write_seeds_once("pm4", || Setup::new().seeds().into_iter().map(|(n, w)| (n, bytes(&w))).collect());
+    softnavi_fuzz::write_seeds_once("pm4", || {
+        Setup::fresh().seeds().into_iter().map(|(n, w)| (n, bytes(&w))).collect()
+    });
     let words: Vec<u32> = data.chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect();
-    Setup::new().run(&words);
+    Setup::fresh().run(&words);
 });
 
 fn bytes(words: &[u32]) -> Vec<u8> {

@@ -58,12 +58,14 @@ pub fn through_icd(data: &[u8], kernels: &[CString]) {
             {
                 vk.inspect(p);
                 lost = vk.dispatch(p, [2, 1, 1]) == Err(DispatchError::Lost);
+                // SAFETY: live handles of this device and valid create infos, as Vulkan requires.
                 unsafe { vk.device.destroy_pipeline(p, None) };
             }
             if lost {
                 break;
             }
         }
+        // SAFETY: live handles of this device and valid create infos, as Vulkan requires.
         unsafe { vk.device.destroy_shader_module(module, None) };
         lost
     });

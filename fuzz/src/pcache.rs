@@ -57,11 +57,16 @@ impl Real {
 
 /// Compiles the saxpy pipeline into an empty cache and returns the cache's data.
 fn compile(vk: &Vk) -> Vec<u8> {
+    // SAFETY: live handles of this device and valid create infos, as Vulkan requires.
     let cache = unsafe { vk.device.create_pipeline_cache(&ash_vk::PipelineCacheCreateInfo::default(), None) }
         .expect("vkCreatePipelineCache"); // ok: harness set-up
     let module = vk.shader_module(SAXPY).expect("saxpy is valid SPIR-V"); // ok: set-up
     let p = vk.pipeline(module, c"main", cache, ash_vk::PipelineCreateFlags::empty()).expect("saxpy compiles"); // ok: set-up
+
+    // SAFETY: live handles of this device and valid create infos, as Vulkan requires.
     let blob = unsafe { vk.device.get_pipeline_cache_data(cache) }.expect("vkGetPipelineCacheData"); // ok: set-up
+
+    // SAFETY: live handles of this device and valid create infos, as Vulkan requires.
     unsafe {
         vk.device.destroy_pipeline(p, None);
         vk.device.destroy_shader_module(module, None);
@@ -91,6 +96,7 @@ pub fn run(data: &[u8]) {
 /// pipeline's dispatch lost the device.
 fn use_cache(vk: &Vk, initial: &[u8]) -> bool {
     let info = ash_vk::PipelineCacheCreateInfo::default().initial_data(initial);
+    // SAFETY: live handles of this device and valid create infos, as Vulkan requires.
     let cache =
         unsafe { vk.device.create_pipeline_cache(&info, None) }.expect("vkCreatePipelineCache ignores bad data"); // ok: the finding
     let module = vk.shader_module(SAXPY).expect("saxpy is valid SPIR-V"); // ok: set-up
@@ -99,9 +105,12 @@ fn use_cache(vk: &Vk, initial: &[u8]) -> bool {
     if let Ok(p) = vk.pipeline(module, c"main", cache, flags) {
         vk.inspect(p);
         lost = vk.dispatch(p, [1, 1, 1]) == Err(DispatchError::Lost);
+        // SAFETY: live handles of this device and valid create infos, as Vulkan requires.
         unsafe { vk.device.destroy_pipeline(p, None) };
     }
+    // SAFETY: live handles of this device and valid create infos, as Vulkan requires.
     let _ = std::hint::black_box(unsafe { vk.device.get_pipeline_cache_data(cache) });
+    // SAFETY: live handles of this device and valid create infos, as Vulkan requires.
     unsafe {
         vk.device.destroy_shader_module(module, None);
         vk.device.destroy_pipeline_cache(cache, None);

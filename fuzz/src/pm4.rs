@@ -44,7 +44,7 @@ pub struct Setup {
 }
 
 impl Setup {
-    pub fn new() -> Setup {
+    pub fn fresh() -> Setup {
         let config = Config {
             threads: 2,
             hang_timeout: Duration::from_millis(500),

@@ -59,17 +59,21 @@ pub enum DispatchError {
 
 impl Vk {
     /// A fresh instance and device.
-    pub fn new() -> Vk {
+    pub fn create() -> Vk {
         configure_env();
+        // SAFETY: the ICD's vk_icdGetInstanceProcAddr is a valid vkGetInstanceProcAddr.
         let entry = unsafe {
             ash::Entry::from_static_fn(ash::StaticFn {
                 get_instance_proc_addr: softnavi_icd::vk_icdGetInstanceProcAddr,
             })
         };
         let app = vk::ApplicationInfo::default().api_version(vk::API_VERSION_1_3);
+        // SAFETY: live handles of this device and valid create infos, as Vulkan requires.
         let instance =
             unsafe { entry.create_instance(&vk::InstanceCreateInfo::default().application_info(&app), None) }
                 .expect("vkCreateInstance"); // ok: fuzz harness set-up
+
+        // SAFETY: live handles of this device and valid create infos, as Vulkan requires.
         let physical = unsafe { instance.enumerate_physical_devices() }.expect("a softnavi device")[0]; // ok: set-up
         let priorities = [1.0];
         let queues = [vk::DeviceQueueCreateInfo::default().queue_family_index(0).queue_priorities(&priorities)];
@@ -80,13 +84,21 @@ impl Vk {
             .queue_create_infos(&queues)
             .enabled_extension_names(&exts)
             .push_next(&mut exec_features);
+        // SAFETY: live handles of this device and valid create infos, as Vulkan requires.
         let device = unsafe { instance.create_device(physical, &info, None) }.expect("vkCreateDevice"); // ok: set-up
+
+        // SAFETY: live handles of this device and valid create infos, as Vulkan requires.
         let queue = unsafe { device.get_device_queue(0, 0) };
         let exec = ash::khr::pipeline_executable_properties::Device::new(&instance, &device);
+        // SAFETY: live handles of this device and valid create infos, as Vulkan requires.
         let (set_layout, layout, set, resources) = unsafe { descriptors(&instance, physical, &device) };
+        // SAFETY: live handles of this device and valid create infos, as Vulkan requires.
         let pool = unsafe { device.create_command_pool(&vk::CommandPoolCreateInfo::default(), None) }.unwrap(); // ok: set-up
         let alloc = vk::CommandBufferAllocateInfo::default().command_pool(pool).command_buffer_count(1);
+        // SAFETY: live handles of this device and valid create infos, as Vulkan requires.
         let cmd = unsafe { device.allocate_command_buffers(&alloc) }.unwrap()[0]; // ok: set-up
+
+        // SAFETY: live handles of this device and valid create infos, as Vulkan requires.
         let fence = unsafe { device.create_fence(&vk::FenceCreateInfo::default(), None) }.unwrap(); // ok: set-up
         Vk { instance, device, queue, exec, set_layout, layout, set, resources, pool, cmd, fence }
     }
@@ -102,6 +114,7 @@ impl Vk {
         }
         let info =
             vk::ShaderModuleCreateInfo { code_size: code.len() & !3, p_code: words.as_ptr(), ..Default::default() };
+        // SAFETY: live handles of this device and valid create infos, as Vulkan requires.
         unsafe { self.device.create_shader_module(&info, None) }
     }
 
@@ -121,6 +134,7 @@ impl Vk {
             .stage(stage)
             .layout(self.layout)
             .flags(flags | vk::PipelineCreateFlags::CAPTURE_STATISTICS_KHR);
+        // SAFETY: live handles of this device and valid create infos, as Vulkan requires.
         unsafe { self.device.create_compute_pipelines(cache, &[info], None) }.map(|p| p[0]).map_err(|(_, e)| e)
     }
 
@@ -128,8 +142,10 @@ impl Vk {
     /// disassemble its code); the results are only looked at.
     pub fn inspect(&self, pipeline: vk::Pipeline) {
         let info = vk::PipelineInfoKHR::default().pipeline(pipeline);
+        // SAFETY: live handles of this device and valid create infos, as Vulkan requires.
         let _ = std::hint::black_box(unsafe { self.exec.get_pipeline_executable_properties(&info) });
         let exe = vk::PipelineExecutableInfoKHR::default().pipeline(pipeline).executable_index(0);
+        // SAFETY: live handles of this device and valid create infos, as Vulkan requires.
         let _ = std::hint::black_box(unsafe { self.exec.get_pipeline_executable_statistics(&exe) });
     }
 
@@ -138,6 +154,7 @@ impl Vk {
     pub fn dispatch(&self, pipeline: vk::Pipeline, groups: [u32; 3]) -> Result<(), DispatchError> {
         let d = &self.device;
         let other = DispatchError::Other;
+        // SAFETY: live handles of this device and valid create infos, as Vulkan requires.
         unsafe {
             d.reset_command_buffer(self.cmd, vk::CommandBufferResetFlags::empty()).map_err(other)?;
             d.begin_command_buffer(self.cmd, &vk::CommandBufferBeginInfo::default()).map_err(other)?;
@@ -160,6 +177,7 @@ impl Vk {
 
 impl Drop for Vk {
     fn drop(&mut self) {
+        // SAFETY: live handles of this device and valid create infos, as Vulkan requires.
         unsafe {
             let _ = self.device.device_wait_idle();
             self.device.destroy_fence(self.fence, None);
@@ -185,6 +203,9 @@ struct Resources {
 
 /// Set 0 (two storage buffers, bound to fresh memory) and the pipeline layout with it and
 /// [`PUSH_BYTES`] of push constants.
+///
+/// # Safety
+/// `d` must be a live device of `physical`, created from `instance`.
 unsafe fn descriptors(
     instance: &ash::Instance,
     physical: vk::PhysicalDevice,
@@ -200,16 +221,22 @@ unsafe fn descriptors(
         })
         .collect();
     let info = vk::DescriptorSetLayoutCreateInfo::default().bindings(&bindings);
+    // SAFETY: live handles of this device and valid create infos, as Vulkan requires.
     let set_layout = unsafe { d.create_descriptor_set_layout(&info, None) }.unwrap(); // ok: set-up
     let set_layouts = [set_layout];
     let push = [vk::PushConstantRange { stage_flags: vk::ShaderStageFlags::COMPUTE, offset: 0, size: PUSH_BYTES }];
     let info = vk::PipelineLayoutCreateInfo::default().set_layouts(&set_layouts).push_constant_ranges(&push);
+    // SAFETY: live handles of this device and valid create infos, as Vulkan requires.
     let layout = unsafe { d.create_pipeline_layout(&info, None) }.unwrap(); // ok: set-up
     let sizes = [vk::DescriptorPoolSize { ty: vk::DescriptorType::STORAGE_BUFFER, descriptor_count: BUFFERS }];
     let info = vk::DescriptorPoolCreateInfo::default().max_sets(1).pool_sizes(&sizes);
+    // SAFETY: live handles of this device and valid create infos, as Vulkan requires.
     let pool = unsafe { d.create_descriptor_pool(&info, None) }.unwrap(); // ok: set-up
     let info = vk::DescriptorSetAllocateInfo::default().descriptor_pool(pool).set_layouts(&set_layouts);
+    // SAFETY: live handles of this device and valid create infos, as Vulkan requires.
     let set = unsafe { d.allocate_descriptor_sets(&info) }.unwrap()[0]; // ok: set-up
+
+    // SAFETY: live handles of this device and valid create infos, as Vulkan requires.
     let memory_type = unsafe { instance.get_physical_device_memory_properties(physical) }
         .memory_types_as_slice()
         .iter()
@@ -218,9 +245,13 @@ unsafe fn descriptors(
     let mut resources = Resources { pool, buffers: Vec::new() };
     for b in 0..BUFFERS {
         let info = vk::BufferCreateInfo::default().size(BUFFER_BYTES).usage(vk::BufferUsageFlags::STORAGE_BUFFER);
+        // SAFETY: live handles of this device and valid create infos, as Vulkan requires.
         let buffer = unsafe { d.create_buffer(&info, None) }.unwrap(); // ok: set-up
         let info = vk::MemoryAllocateInfo::default().allocation_size(BUFFER_BYTES).memory_type_index(memory_type);
+        // SAFETY: live handles of this device and valid create infos, as Vulkan requires.
         let memory = unsafe { d.allocate_memory(&info, None) }.unwrap(); // ok: set-up
+
+        // SAFETY: live handles of this device and valid create infos, as Vulkan requires.
         unsafe { d.bind_buffer_memory(buffer, memory, 0) }.unwrap(); // ok: set-up
         resources.buffers.push((buffer, memory));
         let buffers = [vk::DescriptorBufferInfo { buffer, offset: 0, range: vk::WHOLE_SIZE }];
@@ -229,6 +260,7 @@ unsafe fn descriptors(
             .dst_binding(b)
             .descriptor_type(vk::DescriptorType::STORAGE_BUFFER)
             .buffer_info(&buffers);
+        // SAFETY: live handles of this device and valid create infos, as Vulkan requires.
         unsafe { d.update_descriptor_sets(&[write], &[]) };
     }
     (set_layout, layout, set, resources)
@@ -239,7 +271,7 @@ static VK: Mutex<Option<Vk>> = Mutex::new(None);
 /// The process's [`Vk`], made on first use and again after [`reset`].
 pub fn with<R>(f: impl FnOnce(&Vk) -> R) -> R {
     let mut g = VK.lock().unwrap_or_else(|e| e.into_inner());
-    f(g.get_or_insert_with(Vk::new))
+    f(g.get_or_insert_with(Vk::create))
 }
 
 /// Drops the process's [`Vk`] (after its device was lost).
