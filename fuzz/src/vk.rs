@@ -270,6 +270,19 @@ static VK: Mutex<Option<Vk>> = Mutex::new(None);
 
 /// The process's [`Vk`], made on first use and again after [`reset`].
 pub fn with<R>(f: impl FnOnce(&Vk) -> R) -> R {
+    static AT_EXIT: std::sync::Once = std::sync::Once::new();
+    // Destroy the device before LeakSanitizer's exit check (registered earlier, so run
+    // later): its live threads' memory would be reported as leaked.
+    AT_EXIT.call_once(|| {
+        extern "C" fn destroy() {
+            reset();
+        }
+        extern "C" {
+            fn atexit(f: extern "C" fn()) -> std::ffi::c_int;
+        }
+        // SAFETY: registers a plain function with the C library.
+        unsafe { atexit(destroy) };
+    });
     let mut g = VK.lock().unwrap_or_else(|e| e.into_inner());
     f(g.get_or_insert_with(Vk::create))
 }
