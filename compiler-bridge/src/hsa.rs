@@ -101,8 +101,14 @@ const ZERO_HIDDEN: &[&str] = &[
     "hidden_shared_base",
 ];
 
+/// Most bytes of kernel arguments this driver places per dispatch: a bound of softnavi's
+/// (kernels use a few hundred bytes), so that a code object's metadata cannot make each
+/// dispatch allocate gigabytes.
+pub const MAX_KERNARG_BYTES: u32 = 1 << 20;
+
+/// `v` rounded up to a multiple of `a`, saturating (the operands come from code objects).
 fn align_up(v: u32, a: u32) -> u32 {
-    v.div_ceil(a) * a
+    v.div_ceil(a).saturating_mul(a)
 }
 
 impl KernargPlan {
@@ -118,6 +124,9 @@ impl KernargPlan {
         let mut dynamic_lds_args = 0usize;
         let mut hidden_dynamic_lds = Vec::new();
         let size = meta.kernarg_segment_size.max(kd.kernarg_size);
+        if size > MAX_KERNARG_BYTES {
+            return Err(format!("a kernarg segment of {size} bytes exceeds the {MAX_KERNARG_BYTES} softnavi places"));
+        }
         for (i, a) in meta.args.iter().enumerate() {
             let what = || format!("argument {i} ({}, `{}`)", a.name.as_deref().unwrap_or("unnamed"), a.value_kind);
             if a.offset.checked_add(a.size).is_none_or(|end| end > size) {
@@ -141,7 +150,7 @@ impl KernargPlan {
                     // offset aligned like its kernarg offset and size (at most 16).
                     let align = (1u32 << (a.offset | a.size | 16).trailing_zeros()).min(16);
                     let at = align_up(push, align);
-                    push = at + a.size;
+                    push = at.saturating_add(a.size);
                     ArgSource::Push(at)
                 }
                 "dynamic_shared_pointer" => {
@@ -178,6 +187,11 @@ impl KernargPlan {
                 _ => return Err(format!("{} has a value kind this driver does not fill", what())),
             };
             fills.push(ArgFill { offset: a.offset, size: a.size, source });
+        }
+        if push > MAX_KERNARG_BYTES {
+            return Err(format!(
+                "its by-value arguments take {push} bytes, above the {MAX_KERNARG_BYTES} softnavi places"
+            ));
         }
         let fixed = kd.group_segment_fixed_size.max(meta.group_segment_fixed_size);
         for i in hidden_dynamic_lds {
@@ -370,6 +384,24 @@ mod tests {
         assert_eq!(plan.lds_bytes, 360);
         let k = kernel(vec![arg(0, 8, "hidden_sideband")], 8);
         assert!(KernargPlan::new(&k, &[]).unwrap_err().contains("hidden_sideband"));
+    }
+
+    /// Found while writing the `elf` fuzz target (docs/FUZZING.md): a kernarg segment size
+    /// near u32::MAX overflowed the rounding (a panic with overflow checks), and a large
+    /// one made every dispatch allocate that much; by-value argument offsets could overflow.
+    #[test]
+    fn kernarg_sizes_from_metadata_are_bounded() {
+        for size in [u32::MAX, u32::MAX - 15, MAX_KERNARG_BYTES + 1] {
+            assert!(KernargPlan::new(&kernel(vec![], size), &[]).unwrap_err().contains("exceeds"), "{size}");
+        }
+        let plan = KernargPlan::new(&kernel(vec![], MAX_KERNARG_BYTES), &[]).unwrap();
+        assert_eq!(plan.size, MAX_KERNARG_BYTES);
+        let args = (0..2).map(|_| arg(0, MAX_KERNARG_BYTES, "by_value")).collect();
+        assert!(KernargPlan::new(&kernel(args, MAX_KERNARG_BYTES), &[]).unwrap_err().contains("by-value"));
+        let mut k = kernel(vec![arg(0, 4, "dynamic_shared_pointer")], 16);
+        k.metadata.args[0].pointee_align = Some(256);
+        k.descriptor.group_segment_fixed_size = u32::MAX - 3;
+        assert!(KernargPlan::new(&k, &[u32::MAX]).unwrap_err().contains("LDS"));
     }
 
     #[test]

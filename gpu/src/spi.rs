@@ -110,6 +110,10 @@ pub enum LaunchError {
     Resources(Occupancy),
     #[error("{0} is not supported by softnavi")]
     Unsupported(&'static str),
+    #[error("RSRC2.USER_SGPR {0} is above the 16 COMPUTE_USER_DATA registers")]
+    UserSgprs(u32),
+    #[error("a grid of {0}x{1}x{2} workgroups: more than 2^64 in one dispatch is not supported")]
+    Grid(u32, u32, u32),
 }
 
 /// The gfx1100 resources the SPI allocates when it places workgroups on a WGP.
@@ -404,6 +408,17 @@ impl Dispatch {
                 return Err(LaunchError::GroupSize(x, y, z));
             }
         }
+        // The field has 5 bits; only 16 user data registers exist (RDNA3-NOTES, "Shader
+        // program registers").
+        let user_sgprs = field(self.rsrc2, 1, 5);
+        if user_sgprs > 16 {
+            return Err(LaunchError::UserSgprs(user_sgprs));
+        }
+        // Groups are counted and numbered in 64 bits (three 32-bit dimensions may need 96).
+        let [gx, gy, gz] = self.grid();
+        if (gx as u64).checked_mul(gy as u64).and_then(|n| n.checked_mul(gz as u64)).is_none() {
+            return Err(LaunchError::Grid(gx, gy, gz));
+        }
         if self.lds_bytes() > limits::LDS_PER_CU {
             return Err(LaunchError::Lds(self.lds_bytes()));
         }
@@ -695,6 +710,18 @@ mod tests {
         assert_eq!(waves[0].sgpr[17], 2 | 1 << 31); // first wave flag
     }
 
+    /// Fuzz finding (pm4, docs/FUZZING.md): DISPATCH_DIRECT of 0x05050505 groups in each
+    /// dimension made `group_count` overflow u64 (a panic on the CP thread); the launch is
+    /// refused by name instead.
+    #[test]
+    fn a_grid_of_more_than_2_pow_64_groups_is_refused() {
+        let regs = [(reg::COMPUTE_NUM_THREAD_X, 64), (reg::COMPUTE_NUM_THREAD_Y, 1), (reg::COMPUTE_NUM_THREAD_Z, 1)];
+        let w32 = initiator::COMPUTE_SHADER_EN | initiator::FORCE_START_AT_000 | initiator::CS_W32_EN;
+        let d = dispatch(&regs, [0x0505_0505; 3], w32);
+        assert!(matches!(d.validate(), Err(LaunchError::Grid(0x0505_0505, 0x0505_0505, 0x0505_0505))));
+        dispatch(&regs, [u32::MAX, u32::MAX, 1], w32).validate().unwrap();
+    }
+
     #[test]
     fn partial_groups_and_start_offsets() {
         let d = dispatch(
@@ -834,5 +861,19 @@ mod tests {
         assert!(matches!(d.validate(), Err(LaunchError::GroupSize(..))));
         let d = dispatch(&[(reg::COMPUTE_NUM_THREAD_X, 1)], [1, 1, 1], 0);
         assert!(matches!(d.validate(), Err(LaunchError::NotEnabled(_))));
+    }
+
+    /// Fuzz finding (pm4, docs/FUZZING.md): RSRC2.USER_SGPR above 16 was launched and
+    /// `init_waves` indexed past the 16 user data registers (a panic on the worker).
+    #[test]
+    fn more_than_16_user_sgprs_are_refused_at_launch() {
+        let threads = [(reg::COMPUTE_NUM_THREAD_X, 64), (reg::COMPUTE_NUM_THREAD_Y, 1), (reg::COMPUTE_NUM_THREAD_Z, 1)];
+        let w32 = initiator::COMPUTE_SHADER_EN | initiator::FORCE_START_AT_000 | initiator::CS_W32_EN;
+        for (user, ok) in [(16, true), (17, false), (31, false)] {
+            let regs = [&threads[..], &[(reg::COMPUTE_PGM_RSRC2, user << 1)]].concat();
+            let r = dispatch(&regs, [1, 1, 1], w32).validate();
+            assert_eq!(r.is_ok(), ok, "USER_SGPR {user}: {r:?}");
+            assert!(ok || matches!(r, Err(LaunchError::UserSgprs(u)) if u == user));
+        }
     }
 }

@@ -501,6 +501,8 @@ fn build(
             format!("asked LLVM for wave{} and got the other", subgroups.wave_size()),
         );
     }
+    // A cache entry's size is application data like the rest of it.
+    check_workgroup_size(compiled.workgroup_size, 1024).map_err(|what| (vk::Result::ERROR_UNKNOWN, what))?;
     subgroups.check_workgroup(compiled.workgroup_size).map_err(|what| (vk::Result::ERROR_UNKNOWN, what))?;
     let user_sgprs = vec![(kernarg_sgpr, UserValue::Kernarg, 2)];
     let kernarg = Kernarg::Spirv(layout.abi.kernarg());
@@ -618,7 +620,7 @@ impl SubgroupRequest {
                 size[0]
             ));
         }
-        let invocations = size.iter().map(|&d| d as u64).product::<u64>();
+        let invocations = invocations(size);
         let min = crate::features::SHADER.subgroup_sizes.iter().copied().min().unwrap_or(32);
         if let Some(r) = self.required {
             let limit = r as u64 * (crate::instance::MAX_WORKGROUP_INVOCATIONS / min) as u64;
@@ -630,6 +632,22 @@ impl SubgroupRequest {
         }
         Ok(())
     }
+}
+
+/// Work-items of a workgroup of `size` (saturating: the dimensions may come from a
+/// pipeline cache or a code object, up to 2^96 in all).
+fn invocations(size: [u32; 3]) -> u64 {
+    size.iter().fold(1u64, |n, &d| n.saturating_mul(d as u64))
+}
+
+/// A workgroup size must have work-items, and at most `max` of them (the kernel's, at most
+/// maxComputeWorkGroupInvocations) in all and in each dimension (maxComputeWorkGroupSize).
+fn check_workgroup_size(size: [u32; 3], max: u32) -> Result<(), String> {
+    let max = max.min(crate::instance::MAX_WORKGROUP_INVOCATIONS);
+    if size.contains(&0) || invocations(size) > max as u64 || size.iter().any(|&d| d > max) {
+        return Err(format!("workgroup size {size:?} is empty or exceeds the kernel's maximum of {max}"));
+    }
+    Ok(())
 }
 
 /// A specialisation constant's value as a u32 (little-endian, up to 4 bytes).
@@ -665,13 +683,8 @@ fn build_code_object(
         Some(s) => s,
         None => [(0, 64), (1, 1), (2, 1)].map(|(id, default)| spec_u32(spec, id).unwrap_or(default)),
     };
-    let threads = workgroup_size.iter().map(|&d| d as u64).product::<u64>();
-    let max = if meta.max_flat_workgroup_size > 0 { meta.max_flat_workgroup_size.min(1024) } else { 1024 };
-    if workgroup_size.contains(&0) || threads > max as u64 || workgroup_size.iter().any(|&d| d > 1024) {
-        return Err(err(format!(
-            "workgroup size {workgroup_size:?} is empty or exceeds the kernel's maximum of {max}"
-        )));
-    }
+    let max = if meta.max_flat_workgroup_size > 0 { meta.max_flat_workgroup_size } else { 1024 };
+    check_workgroup_size(workgroup_size, max).map_err(err)?;
     let kd = &kernel.descriptor;
     let dynamic = meta.args.iter().filter(|a| a.value_kind == "dynamic_shared_pointer").count() as u32;
     let dynamic_lds: Vec<u32> = (0..dynamic).map_while(|i| spec_u32(spec, 3 + i)).collect();
@@ -903,4 +916,24 @@ pub unsafe extern "system" fn destroy_pipeline(
 ) {
     // SAFETY: the application no longer uses the object, per the specification.
     unsafe { destroy::<Pipeline>("vkDestroyPipeline", p) }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Fuzz finding (pcache, docs/FUZZING.md): a pipeline cache entry with workgroup size
+    /// [0xffffffc0, 0x030000ff, 0xfc000001] made the invocation count overflow (a panic in
+    /// vkCreateComputePipelines); such a size is now refused by name.
+    #[test]
+    fn workgroup_sizes_from_a_cache_entry_are_checked_without_overflow() {
+        let huge = [0xffff_ffc0, 0x0300_00ff, 0xfc00_0001];
+        assert_eq!(invocations(huge), u64::MAX);
+        assert!(check_workgroup_size(huge, 1024).unwrap_err().contains("exceeds"));
+        assert!(check_workgroup_size([64, 0, 1], 1024).is_err());
+        assert!(check_workgroup_size([2048, 1, 1], 4096).is_err());
+        assert!(check_workgroup_size([64, 16, 1], 1024).is_ok());
+        let full = SubgroupRequest { required: Some(32), varying: false, full: true };
+        assert!(full.check_workgroup(huge).is_err());
+    }
 }

@@ -127,6 +127,7 @@ mod opcode {
     pub const TERMINATORS: std::ops::RangeInclusive<u32> = 249..=255;
     pub const TERMINATE_INVOCATION: u32 = 4416;
     pub const EXECUTION_MODE_ID: u32 = 331;
+    pub const SPEC_CONSTANT_OP: u32 = 52;
 }
 
 /// Checks the instruction framing (every word count non-zero and within the module, which
@@ -137,6 +138,9 @@ mod opcode {
 ///   dropped: they have no semantics by definition;
 /// - `OpName` / `OpMemberName` whose name is not UTF-8 (rspirv refuses the whole module;
 ///   the CTS's opname tests use such names) are dropped: names are debug information.
+///
+/// It also refuses an `OpSpecConstantOp` whose operation has an operand rspirv's decoder
+/// panics on (see [`spec_constant_operation_parses`]).
 fn prepare(words: &[u32]) -> Result<Vec<u32>, CompileError> {
     let mut out = Vec::with_capacity(words.len());
     out.extend_from_slice(words.get(..5).unwrap_or(words));
@@ -165,6 +169,13 @@ fn prepare(words: &[u32]) -> Result<Vec<u32>, CompileError> {
             {
                 continue
             }
+            opcode::SPEC_CONSTANT_OP if count >= 4 && !spec_constant_operation_parses(inst[3]) => {
+                return Err(CompileError::invalid(format!(
+                    "OpSpecConstantOp at word {} has operation {}, which is not a specialisation constant operation",
+                    i - count,
+                    inst[3]
+                )));
+            }
             opcode::EXECUTION_MODE_ID => {
                 out.push((inst[0] & 0xffff_0000) | opcode::EXECUTION_MODE);
                 out.extend_from_slice(&inst[1..]);
@@ -177,6 +188,22 @@ fn prepare(words: &[u32]) -> Result<Vec<u32>, CompileError> {
         out.extend_from_slice(inst);
     }
     Ok(out)
+}
+
+/// Whether rspirv 0.13 can decode an `OpSpecConstantOp` of operation `op`: it panics on
+/// operations with context-dependent literals (OpConstant, OpSwitch, ...) or a nested
+/// OpSpecConstantOp, none of which the specification allows there. Unknown operations
+/// are its own decoding error.
+fn spec_constant_operation_parses(op: u32) -> bool {
+    use rspirv::grammar::OperandKind as K;
+    rspirv::grammar::INSTRUCTION_TABLE.lookup_opcode(op).is_none_or(|g| {
+        !g.operands.iter().any(|o| {
+            matches!(
+                o.kind,
+                K::LiteralContextDependentNumber | K::LiteralSpecConstantOpInteger | K::PairLiteralIntegerIdRef
+            )
+        })
+    })
 }
 
 /// Whether the literal string in `words` (NUL-terminated, or running to the end) is UTF-8.
@@ -290,6 +317,18 @@ mod tests {
         w.extend([(4 << 16) | opcode::MEMBER_NAME, 3, 0, u32::from_le_bytes([b'a', 0xc3, 0, 0])]);
         let out = prepare(&w).unwrap();
         assert_eq!(out[5..], w[5..8]);
+    }
+
+    /// Fuzz finding (spirv, docs/FUZZING.md): `OpSpecConstantOp` whose operation is
+    /// OpConstant made rspirv's decoder panic (contained by `parse`, but a panic); it is
+    /// refused by name before rspirv sees it. Allowed operations still pass.
+    #[test]
+    fn prepare_refuses_spec_constant_operations_rspirv_cannot_decode() {
+        for (op, ok) in [(43, false), (52, false), (251, false), (128, true), (0xffff, true)] {
+            let mut w = header();
+            w.extend([(6 << 16) | opcode::SPEC_CONSTANT_OP, 1, 2, op, 3, 4]); // %2 = OpSpecConstantOp %1 op %3 %4
+            assert_eq!(prepare(&w).is_ok(), ok, "operation {op}");
+        }
     }
 
     #[test]

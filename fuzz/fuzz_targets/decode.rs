@@ -2,7 +2,7 @@
 //! every start offset, then every instruction disassembled in wave32 and wave64, must
 //! neither panic nor hang.
 //!
-//! `cd gpu/fuzz && cargo +nightly fuzz run decode -- -max_total_time=600 -timeout=10`
+//! `cd fuzz && cargo +nightly fuzz run decode -- -max_total_time=600 -timeout=10`
 
 #![no_main]
 
