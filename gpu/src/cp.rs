@@ -65,6 +65,8 @@ pub(crate) struct CommandProcessor {
     context_control: [u32; 2],
     /// Whether PIPELINESTAT_START has turned the pipeline statistics counters on.
     pipeline_stats: bool,
+    /// The graphics ring's base for indirect arguments (SET_BASE).
+    indirect_base: u64,
     tlb: Tlb,
     dispatches: u64,
     /// LDS and wave storage for the workgroups this thread runs itself.
@@ -85,6 +87,7 @@ impl CommandProcessor {
             context: HashMap::new(),
             context_control: [0; 2],
             pipeline_stats: false,
+            indirect_base: 0,
             tlb: Tlb::default(),
             dispatches: 0,
             atomic_return: 0,
@@ -284,23 +287,16 @@ impl CommandProcessor {
                 self.dispatch([p[0], p[1], p[2]], p[3])?;
             }
             op::DISPATCH_INDIRECT => {
-                Self::need(p, 3)?;
-                let va = p[0] as u64 | (p[1] as u64) << 32;
-                let mut dims = [0u32; 3];
-                for (k, d) in dims.iter_mut().enumerate() {
-                    *d = self
-                        .tlb
-                        .read_u32(&self.q.dev.vm, va + 4 * k as u64)
-                        .map_err(Self::mem_fault("reading DISPATCH_INDIRECT arguments"))?;
-                }
-                let start = [
-                    self.sh_get(pm4::reg::COMPUTE_START_X),
-                    self.sh_get(pm4::reg::COMPUTE_START_Y),
-                    self.sh_get(pm4::reg::COMPUTE_START_Z),
-                ];
-                let force0 = p[2] & pm4::initiator::FORCE_START_AT_000 != 0;
-                let end = [0, 1, 2].map(|d| if force0 { dims[d] } else { start[d].saturating_add(dims[d]) });
-                self.dispatch(end, p[2])?;
+                // The compute engines take the arguments' address; the graphics ring an
+                // offset from the base SET_BASE gave (RADV's radv_emit_dispatch_packets).
+                let (va, initiator) = if self.q.kind == QueueKind::Gfx {
+                    Self::need(p, 2)?;
+                    (self.indirect_base.wrapping_add(p[0] as u64), p[1])
+                } else {
+                    Self::need(p, 3)?;
+                    (p[0] as u64 | (p[1] as u64) << 32, p[2])
+                };
+                self.dispatch_indirect(va, initiator)?;
             }
             op::INDIRECT_BUFFER => {
                 Self::need(p, 3)?;
@@ -391,6 +387,24 @@ impl CommandProcessor {
         Ok(Next::Continue)
     }
 
+    fn dispatch_indirect(&mut self, va: u64, initiator: u32) -> Result<(), CpError> {
+        let mut dims = [0u32; 3];
+        for (k, d) in dims.iter_mut().enumerate() {
+            *d = self
+                .tlb
+                .read_u32(&self.q.dev.vm, va + 4 * k as u64)
+                .map_err(Self::mem_fault("reading DISPATCH_INDIRECT arguments"))?;
+        }
+        let start = [
+            self.sh_get(pm4::reg::COMPUTE_START_X),
+            self.sh_get(pm4::reg::COMPUTE_START_Y),
+            self.sh_get(pm4::reg::COMPUTE_START_Z),
+        ];
+        let force0 = initiator & pm4::initiator::FORCE_START_AT_000 != 0;
+        let end = [0, 1, 2].map(|d| if force0 { dims[d] } else { start[d].saturating_add(dims[d]) });
+        self.dispatch(end, initiator)
+    }
+
     /// The graphics ring's own packets: its preamble and state, recorded; draws refused.
     fn gfx_packet(&mut self, opcode: u8, p: &[u32]) -> Result<(), CpError> {
         match opcode {
@@ -428,6 +442,13 @@ impl CommandProcessor {
                 for (k, &v) in p[1..].iter().enumerate() {
                     self.reg_write(UCONFIG_REG_BASE + ((p[0] & 0xffff) + k as u32) * 4, v)?;
                 }
+            }
+            op::SET_BASE => {
+                Self::need(p, 3)?;
+                if p[0] & 0xf != pm4::set_base::INDIRECT_BASE {
+                    return Err(packet_error(format!("SET_BASE of base index {} is not supported", p[0] & 0xf)));
+                }
+                self.indirect_base = (p[1] & !7) as u64 | (p[2] as u64) << 32;
             }
             // The PFP waits for the ME: they are one in-order engine here.
             op::PFP_SYNC_ME => {}

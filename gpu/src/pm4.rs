@@ -198,6 +198,12 @@ pub mod ib {
     pub const VALID: u32 = 1 << 23;
 }
 
+/// SET_BASE (3 dwords): BASE_INDEX 3:0, then the base address (low bits 31:3, high bits).
+pub mod set_base {
+    /// The base of the graphics ring's indirect draw and dispatch arguments.
+    pub const INDIRECT_BASE: u32 = 1;
+}
+
 /// CONTEXT_CONTROL (2 dwords): the load enables (dword 1) and shadow enables (dword 2)
 /// of register shadowing; bit 31 of each says the packet updates that set.
 pub mod context_control {
@@ -748,6 +754,13 @@ pub fn describe(words: &[u32]) -> String {
         }
         op::DISPATCH_INDIRECT if p.len() >= 3 => {
             let _ = write!(s, " va={:#x} initiator={:#x}", p[0] as u64 | (p[1] as u64) << 32, p[2]);
+        }
+        // The graphics ring's form: an offset from SET_BASE's base.
+        op::DISPATCH_INDIRECT if p.len() == 2 => {
+            let _ = write!(s, " base+{:#x} initiator={:#x}", p[0], p[1]);
+        }
+        op::SET_BASE if p.len() >= 3 => {
+            let _ = write!(s, " index={} va={:#x}", p[0] & 0xf, (p[1] & !7) as u64 | (p[2] as u64) << 32);
         }
         op::INDIRECT_BUFFER if p.len() >= 3 => {
             let _ = write!(

@@ -557,3 +557,27 @@ fn graphics_packets_need_the_graphics_ring() {
     let report = gfx.run(&[0xc002_4600, 0x21e, 0x1000, 0]).expect_err("counters are not modelled");
     assert!(report.summary.contains("SAMPLE_PIPELINESTAT: pipeline statistics"), "{report}");
 }
+
+/// RADV's indirect dispatch on the graphics ring: SET_BASE of the indirect base (index 1),
+/// then the two-dword DISPATCH_INDIRECT with an offset from it (`c0021102 00000001 va`,
+/// `c0011602 0 initiator`, from a trace of RADV 22.3).
+#[test]
+fn radv_graphics_ring_indirect_dispatch_through_set_base() {
+    let mut gpu = Gpu::new();
+    gpu.queue = gpu.dev.create_queue_of(gpu::QueueKind::Gfx).unwrap();
+    let code = gpu.kernel(common::TID3_KERNEL);
+    let out = gpu.alloc(64 * 64 * 4);
+    let args = gpu.buffer(&[0, 0, 0, 0, 5, 1, 1]);
+    let mut ib = Vec::new();
+    Dispatch::new(&code, &addr(out.va()), [true, false, false], [64, 1, 1]).emit_regs(&mut Builder(&mut ib));
+    ib.extend([0xc002_1102, 1, lo(args.va()), hi(args.va())]);
+    ib.extend([0xc001_1602, 16, W32]);
+    gpu.run(&ib).unwrap_or_else(|r| panic!("{r}"));
+    let got = read_words(&out, 0, 64 * 64);
+    for g in 0..64u32 {
+        for t in 0..64u32 {
+            let want = if g < 5 { t * 3 + g } else { 0 };
+            assert_eq!(got[(g * 64 + t) as usize], want, "group {g} item {t}");
+        }
+    }
+}
