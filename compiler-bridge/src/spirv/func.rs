@@ -149,7 +149,8 @@ pub(super) fn lower_module(m: &Module, layout: &PipelineLayout, wave_size: u32) 
     }
     let total = x * y * z;
     // Float controls: LLVM's AMDGPU default is IEEE denormals (kept) for every width; these
-    // attributes set the kernel descriptor's FLOAT_DENORM_MODE_32 / _16_64 fields. Inlined
+    // attributes set the kernel descriptor's FLOAT_DENORM_MODE_32 / _16_64 fields (f32
+    // flushed unless the shader preserves them: RADV's default, FloatModes). Inlined
     // functions must carry the same ones (the inliner requires matching denormal modes).
     let mut denorm = String::new();
     if m.float_modes.flush32 {

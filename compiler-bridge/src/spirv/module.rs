@@ -105,13 +105,20 @@ const SUPPORTED_CAPABILITIES: &[Capability] = &[
 ];
 
 /// Float controls execution modes of the entry point (VK_KHR_shader_float_controls).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct FloatModes {
-    /// `DenormFlushToZero` for 32-bit floats (`DenormPreserve` is the default).
+    /// 32-bit denormals are flushed: the default, as RADV's (FLOAT_MODE 0xc0, see
+    /// docs/VULKAN.md), unless the shader asks for `DenormPreserve`.
     pub flush32: bool,
     /// `DenormFlushToZero` for 16- and 64-bit floats: one MODE field governs both
-    /// (denormBehaviorIndependence is 32-bit only).
+    /// (denormBehaviorIndependence is 32-bit only); kept by default, as RADV does.
     pub flush16_64: bool,
+}
+
+impl Default for FloatModes {
+    fn default() -> FloatModes {
+        FloatModes { flush32: true, flush16_64: false }
+    }
 }
 
 /// Extended instruction sets we know.
