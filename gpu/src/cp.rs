@@ -290,7 +290,11 @@ impl CommandProcessor {
                 // The compute engines take the arguments' address; the graphics ring an
                 // offset from the base SET_BASE gave (RADV's radv_emit_dispatch_packets).
                 let (va, initiator) = if self.q.kind == QueueKind::Gfx {
-                    Self::need(p, 2)?;
+                    if p.len() != 2 {
+                        return Err(packet_error(
+                            "DISPATCH_INDIRECT on the graphics ring takes 2 dwords (an offset from SET_BASE)",
+                        ));
+                    }
                     (self.indirect_base.wrapping_add(p[0] as u64), p[1])
                 } else {
                     Self::need(p, 3)?;

@@ -580,4 +580,7 @@ fn radv_graphics_ring_indirect_dispatch_through_set_base() {
             assert_eq!(got[(g * 64 + t) as usize], want, "group {g} item {t}");
         }
     }
+    // The compute engines' form (an address) is not the graphics ring's.
+    let report = gpu.run(&[0xc002_1602, lo(args.va()), hi(args.va()), W32]).expect_err("the address form");
+    assert!(report.summary.contains("takes 2 dwords (an offset from SET_BASE)"), "{report}");
 }
