@@ -38,7 +38,10 @@ fn queue(index: u32) -> Result<Arc<gpu::Queue>, i32> {
     if let Some(q) = &rings[index as usize] {
         return Ok(q.clone());
     }
-    let q = Arc::new(crate::gpu::device()?.create_queue().map_err(|_| libc::ENOMEM)?);
+    // The GFX ring is RADV's general queue: the model's graphics-ring CP, which takes
+    // RADV's graphics preamble; the compute rings are compute queues.
+    let kind = if index / RINGS_PER_IP == q::HW_IP_GFX { gpu::QueueKind::Gfx } else { gpu::QueueKind::Compute };
+    let q = Arc::new(crate::gpu::device()?.create_queue_of(kind).map_err(|_| libc::ENOMEM)?);
     rings[index as usize] = Some(q.clone());
     Ok(q)
 }

@@ -16,7 +16,7 @@ pub fn chip() -> &'static ChipInfo {
 /// The device; `Err` (an errno) when its threads cannot start.
 pub fn device() -> Result<&'static Device, i32> {
     static DEV: OnceLock<Option<Device>> = OnceLock::new();
-    DEV.get_or_init(|| match Device::new(gpu::Config::from_env()) {
+    DEV.get_or_init(|| match Device::new(config()) {
         Ok(d) => {
             d.set_interrupt_hook(Some(std::sync::Arc::new(notify)));
             Some(d)
@@ -28,6 +28,20 @@ pub fn device() -> Result<&'static Device, i32> {
     })
     .as_ref()
     .ok_or(libc::ENODEV)
+}
+
+/// The device's configuration: the `SOFTNAVI_*` variables, but programs are translated
+/// before their dispatch runs (`SOFTNAVI_JIT=on`) unless the variable says otherwise. The
+/// device lives until the process exits (no vkDestroyDevice reaches it), so a background
+/// translation could still be running in LLVM when the process exits, and crash it as
+/// LLVM's static destructors run; a translation before the dispatch is over before the
+/// fence the application waits for signals.
+fn config() -> gpu::Config {
+    let mut c = gpu::Config::from_env();
+    if std::env::var_os("SOFTNAVI_JIT").is_none() {
+        c.jit = gpu::jit::JitMode::On;
+    }
+    c
 }
 
 /// The GPU timestamp counter now.

@@ -134,6 +134,11 @@ fn float_controls_set_the_kernel_descriptor_denorm_modes() {
         assert_eq!(rsrc1 >> 18 & 3, mode16_64, "{name}: FLOAT_DENORM_MODE_16_64 of {rsrc1:#x}");
         assert_eq!(rsrc1 >> 12 & 0xf, 0, "{name}: FLOAT_ROUND_MODE of {rsrc1:#x}");
     }
+    // Without a mode, RADV's default: f32 denormals flushed, f16/f64 kept (RADV 22.3 on
+    // gfx1100 programs COMPUTE_PGM_RSRC1 FLOAT_MODE 0xc0 for such a shader).
+    let shader = compile_with(&input(&corpus_spirv("localsize_id.comp"), &layout), &CodegenOptions::default()).unwrap();
+    let rsrc1 = CodeObject::parse(&shader.elf).unwrap().kernels[0].descriptor.compute_pgm_rsrc1;
+    assert_eq!(rsrc1 >> 12 & 0xff, 0xc0, "FLOAT_MODE of {rsrc1:#x}");
     // The reported properties say the same.
     assert_eq!(FLOAT_CONTROLS.denorm_flush_to_zero, [true; 3]);
     assert_eq!(FLOAT_CONTROLS.denorm_preserve, [true; 3]);

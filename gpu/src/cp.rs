@@ -14,11 +14,13 @@ use std::time::{Duration, Instant};
 
 use crate::mem::atomic::{self, AtomicError, AtomicOp};
 use crate::mem::{Tlb, VmFault};
-use crate::pm4::{self, ib, op, Header, SH_REG_BASE, SH_REG_END, UCONFIG_REG_BASE, UCONFIG_REG_END};
+use crate::pm4::{
+    self, ib, op, Header, CONTEXT_REG_BASE, CONTEXT_REG_END, SH_REG_BASE, SH_REG_END, UCONFIG_REG_BASE, UCONFIG_REG_END,
+};
 use crate::report::{Report, ReportKind};
 use crate::spi::Dispatch;
 use crate::wgp::{Job, Outcome, Worker};
-use crate::winsys::{DispatchRecord, QueueShared};
+use crate::winsys::{DispatchRecord, QueueKind, QueueShared};
 
 /// How long an idle CP polls the doorbell before it sleeps.
 const DOORBELL_POLL: Duration = Duration::from_micros(100);
@@ -57,6 +59,14 @@ pub(crate) struct CommandProcessor {
     q: Arc<QueueShared>,
     sh: Vec<u32>,
     uconfig: HashMap<u32, u32>,
+    /// The graphics ring's context registers and CONTEXT_CONTROL dwords: recorded for
+    /// reports, not modelled (nothing the model runs reads them).
+    context: HashMap<u32, u32>,
+    context_control: [u32; 2],
+    /// Whether PIPELINESTAT_START has turned the pipeline statistics counters on.
+    pipeline_stats: bool,
+    /// The graphics ring's base for indirect arguments (SET_BASE).
+    indirect_base: u64,
     tlb: Tlb,
     dispatches: u64,
     /// LDS and wave storage for the workgroups this thread runs itself.
@@ -74,6 +84,10 @@ impl CommandProcessor {
             q,
             sh: vec![0; ((SH_REG_END - SH_REG_BASE) / 4) as usize],
             uconfig: HashMap::new(),
+            context: HashMap::new(),
+            context_control: [0; 2],
+            pipeline_stats: false,
+            indirect_base: 0,
             tlb: Tlb::default(),
             dispatches: 0,
             atomic_return: 0,
@@ -273,30 +287,27 @@ impl CommandProcessor {
                 self.dispatch([p[0], p[1], p[2]], p[3])?;
             }
             op::DISPATCH_INDIRECT => {
-                Self::need(p, 3)?;
-                let va = p[0] as u64 | (p[1] as u64) << 32;
-                let mut dims = [0u32; 3];
-                for (k, d) in dims.iter_mut().enumerate() {
-                    *d = self
-                        .tlb
-                        .read_u32(&self.q.dev.vm, va + 4 * k as u64)
-                        .map_err(Self::mem_fault("reading DISPATCH_INDIRECT arguments"))?;
-                }
-                let start = [
-                    self.sh_get(pm4::reg::COMPUTE_START_X),
-                    self.sh_get(pm4::reg::COMPUTE_START_Y),
-                    self.sh_get(pm4::reg::COMPUTE_START_Z),
-                ];
-                let force0 = p[2] & pm4::initiator::FORCE_START_AT_000 != 0;
-                let end = [0, 1, 2].map(|d| if force0 { dims[d] } else { start[d].saturating_add(dims[d]) });
-                self.dispatch(end, p[2])?;
+                // The compute engines take the arguments' address; the graphics ring an
+                // offset from the base SET_BASE gave (RADV's radv_emit_dispatch_packets).
+                let (va, initiator) = if self.q.kind == QueueKind::Gfx {
+                    if p.len() != 2 {
+                        return Err(packet_error(
+                            "DISPATCH_INDIRECT on the graphics ring takes 2 dwords (an offset from SET_BASE)",
+                        ));
+                    }
+                    (self.indirect_base.wrapping_add(p[0] as u64), p[1])
+                } else {
+                    Self::need(p, 3)?;
+                    (p[0] as u64 | (p[1] as u64) << 32, p[2])
+                };
+                self.dispatch_indirect(va, initiator)?;
             }
             op::INDIRECT_BUFFER => {
                 Self::need(p, 3)?;
                 let va = (p[0] & !3) as u64 | (p[1] as u64) << 32;
                 let size = p[2] & ib::SIZE_MASK;
-                if p[2] & ib::VALID == 0 {
-                    return Err(packet_error("INDIRECT_BUFFER without the VALID bit"));
+                if p[2] & ib::VALID == 0 && self.q.kind == QueueKind::Compute {
+                    return Err(packet_error("INDIRECT_BUFFER without the VALID bit (a compute queue needs it)"));
                 }
                 if p[2] & ib::CHAIN != 0 {
                     if depth == 0 {
@@ -316,6 +327,9 @@ impl CommandProcessor {
             }
             op::EVENT_WRITE => {
                 Self::need(p, 1)?;
+                if self.q.kind == QueueKind::Gfx && self.gfx_event(p[0] & 0x3f)? {
+                    return Ok(Next::Continue);
+                }
                 match p[0] & 0x3f {
                     // Dispatches are complete when the CP moves on; caches are coherent.
                     pm4::event::CS_PARTIAL_FLUSH
@@ -368,12 +382,107 @@ impl CommandProcessor {
                     return Ok(Next::Skip(p[3]));
                 }
             }
+            other if self.q.kind == QueueKind::Gfx => self.gfx_packet(other, p)?,
             other => {
                 let name = op::name(other).map_or_else(|| format!("opcode {other:#04x}"), str::to_string);
                 return Err(packet_error(format!("{name} is not supported on a compute queue")));
             }
         }
         Ok(Next::Continue)
+    }
+
+    fn dispatch_indirect(&mut self, va: u64, initiator: u32) -> Result<(), CpError> {
+        let mut dims = [0u32; 3];
+        for (k, d) in dims.iter_mut().enumerate() {
+            *d = self
+                .tlb
+                .read_u32(&self.q.dev.vm, va + 4 * k as u64)
+                .map_err(Self::mem_fault("reading DISPATCH_INDIRECT arguments"))?;
+        }
+        let start = [
+            self.sh_get(pm4::reg::COMPUTE_START_X),
+            self.sh_get(pm4::reg::COMPUTE_START_Y),
+            self.sh_get(pm4::reg::COMPUTE_START_Z),
+        ];
+        let force0 = initiator & pm4::initiator::FORCE_START_AT_000 != 0;
+        let end = [0, 1, 2].map(|d| if force0 { dims[d] } else { start[d].saturating_add(dims[d]) });
+        self.dispatch(end, initiator)
+    }
+
+    /// The graphics ring's own packets: its preamble and state, recorded; draws refused.
+    fn gfx_packet(&mut self, opcode: u8, p: &[u32]) -> Result<(), CpError> {
+        match opcode {
+            op::CONTEXT_CONTROL => {
+                Self::need(p, 2)?;
+                for (k, dw) in self.context_control.iter_mut().enumerate() {
+                    if p[k] & pm4::context_control::UPDATE_ENABLES != 0 {
+                        *dw = p[k];
+                    }
+                }
+            }
+            // Back to the clear-state defaults: nothing recorded is left.
+            op::CLEAR_STATE => self.context.clear(),
+            op::SET_CONTEXT_REG => {
+                Self::need(p, 1)?;
+                let first = CONTEXT_REG_BASE + (p[0] & 0xffff) * 4;
+                for (k, &v) in p[1..].iter().enumerate() {
+                    let reg = first + 4 * k as u32;
+                    if reg >= CONTEXT_REG_END {
+                        return Err(packet_error(format!(
+                            "SET_CONTEXT_REG writes {reg:#x}, outside the context registers"
+                        )));
+                    }
+                    self.context.insert(reg, v);
+                }
+            }
+            op::CONTEXT_REG_RMW => {
+                Self::need(p, 3)?;
+                let reg = CONTEXT_REG_BASE + (p[0] & 0xffff) * 4;
+                let old = self.context.get(&reg).copied().unwrap_or(0);
+                self.context.insert(reg, (old & !p[1]) | (p[2] & p[1]));
+            }
+            op::SET_UCONFIG_REG_INDEX => {
+                Self::need(p, 1)?;
+                for (k, &v) in p[1..].iter().enumerate() {
+                    self.reg_write(UCONFIG_REG_BASE + ((p[0] & 0xffff) + k as u32) * 4, v)?;
+                }
+            }
+            op::SET_BASE => {
+                Self::need(p, 3)?;
+                if p[0] & 0xf != pm4::set_base::INDIRECT_BASE {
+                    return Err(packet_error(format!("SET_BASE of base index {} is not supported", p[0] & 0xf)));
+                }
+                self.indirect_base = (p[1] & !7) as u64 | (p[2] as u64) << 32;
+            }
+            // The PFP waits for the ME: they are one in-order engine here.
+            op::PFP_SYNC_ME => {}
+            // A draw's state; the draw itself is refused below.
+            op::INDEX_TYPE | op::NUM_INSTANCES | op::INDEX_BASE | op::INDEX_BUFFER_SIZE => {}
+            o if op::is_draw(o) => return Err(packet_error("graphics is not modelled (a draw on the graphics ring)")),
+            other => {
+                let name = op::name(other).map_or_else(|| format!("opcode {other:#04x}"), str::to_string);
+                return Err(packet_error(format!("{name} is not supported on the graphics ring")));
+            }
+        }
+        Ok(())
+    }
+
+    /// An EVENT_WRITE only the graphics ring takes; `false` for the compute events.
+    fn gfx_event(&mut self, event: u32) -> Result<bool, CpError> {
+        use pm4::event::*;
+        match event {
+            // No graphics work ever runs, so there is none to wait for or flush.
+            e if is_graphics_sync(e) => {}
+            PIPELINESTAT_START | PIPELINESTAT_STOP => self.pipeline_stats = event == PIPELINESTAT_START,
+            SAMPLE_PIPELINESTAT | ZPASS_DONE | SAMPLE_STREAMOUTSTATS | PIXEL_PIPE_STAT_DUMP => {
+                return Err(packet_error(format!(
+                    "EVENT_WRITE {}: pipeline statistics, occlusion and streamout counters are not modelled",
+                    name(event)
+                )))
+            }
+            _ => return Ok(false),
+        }
+        Ok(true)
     }
 
     /// The end-of-pipe interrupt: the handler reads the queue's fence from memory, like
@@ -727,12 +836,22 @@ impl CommandProcessor {
     }
 
     fn report(&self, e: CpError) -> Report {
-        let packet = format!(
+        let mut packet = format!(
             "  packet at {}: {}\n  words: {}\n",
             self.location,
             pm4::describe(&self.current),
             self.current.iter().map(|w| format!("{w:08x}")).collect::<Vec<_>>().join(" ")
         );
+        if self.q.kind == QueueKind::Gfx {
+            packet += &format!(
+                "  graphics ring state: CONTEXT_CONTROL {:#010x} {:#010x}, {} context registers set, \
+                 pipeline statistics {}\n",
+                self.context_control[0],
+                self.context_control[1],
+                self.context.len(),
+                if self.pipeline_stats { "on" } else { "off" }
+            );
+        }
         match e {
             CpError::Packet { what } => Report {
                 kind: ReportKind::CpError,

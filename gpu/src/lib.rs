@@ -21,4 +21,4 @@ pub mod winsys;
 
 pub use info::{ChipInfo, Config};
 pub use report::{Report, ReportKind};
-pub use winsys::{Device, DeviceStats, DispatchRecord, Ib, Queue, Status, SubmitError, TrapHandlerError};
+pub use winsys::{Device, DeviceStats, DispatchRecord, Ib, Queue, QueueKind, Status, SubmitError, TrapHandlerError};

@@ -7,60 +7,106 @@ use std::fmt::Write;
 
 /// Type-3 packet opcodes (IT_OPCODE).
 pub mod op {
-    pub const NOP: u8 = 0x10;
-    pub const SET_BASE: u8 = 0x11;
-    pub const CLEAR_STATE: u8 = 0x12;
-    pub const DISPATCH_DIRECT: u8 = 0x15;
-    pub const DISPATCH_INDIRECT: u8 = 0x16;
-    pub const ATOMIC_MEM: u8 = 0x1e;
-    pub const COND_EXEC: u8 = 0x22;
-    pub const CONTEXT_CONTROL: u8 = 0x28;
-    pub const WRITE_DATA: u8 = 0x37;
-    pub const WAIT_REG_MEM: u8 = 0x3c;
-    pub const INDIRECT_BUFFER: u8 = 0x3f;
-    pub const COPY_DATA: u8 = 0x40;
-    pub const PFP_SYNC_ME: u8 = 0x42;
-    pub const EVENT_WRITE: u8 = 0x46;
-    pub const RELEASE_MEM: u8 = 0x49;
-    pub const DMA_DATA: u8 = 0x50;
-    pub const ACQUIRE_MEM: u8 = 0x58;
-    pub const LOAD_SH_REG_INDEX: u8 = 0x63;
-    pub const SET_SH_REG: u8 = 0x76;
-    pub const SET_UCONFIG_REG: u8 = 0x79;
-    pub const SET_SH_REG_INDEX: u8 = 0x9b;
+    /// Every opcode this crate knows, with its name; the constants below are its entries.
+    macro_rules! opcodes {
+        ($( $name:ident = $v:literal, )*) => {
+            $( pub const $name: u8 = $v; )*
+            /// Name of a packet opcode, for dumps and error reports.
+            pub fn name(op: u8) -> Option<&'static str> {
+                match op {
+                    $( $v => Some(stringify!($name)), )*
+                    _ => None,
+                }
+            }
+        };
+    }
 
-    /// Name of a packet opcode, for dumps and error reports.
-    pub fn name(op: u8) -> Option<&'static str> {
-        Some(match op {
-            NOP => "NOP",
-            SET_BASE => "SET_BASE",
-            CLEAR_STATE => "CLEAR_STATE",
-            DISPATCH_DIRECT => "DISPATCH_DIRECT",
-            DISPATCH_INDIRECT => "DISPATCH_INDIRECT",
-            ATOMIC_MEM => "ATOMIC_MEM",
-            COND_EXEC => "COND_EXEC",
-            CONTEXT_CONTROL => "CONTEXT_CONTROL",
-            WRITE_DATA => "WRITE_DATA",
-            WAIT_REG_MEM => "WAIT_REG_MEM",
-            INDIRECT_BUFFER => "INDIRECT_BUFFER",
-            COPY_DATA => "COPY_DATA",
-            PFP_SYNC_ME => "PFP_SYNC_ME",
-            EVENT_WRITE => "EVENT_WRITE",
-            RELEASE_MEM => "RELEASE_MEM",
-            DMA_DATA => "DMA_DATA",
-            ACQUIRE_MEM => "ACQUIRE_MEM",
-            LOAD_SH_REG_INDEX => "LOAD_SH_REG_INDEX",
-            SET_SH_REG => "SET_SH_REG",
-            SET_UCONFIG_REG => "SET_UCONFIG_REG",
-            SET_SH_REG_INDEX => "SET_SH_REG_INDEX",
-            _ => return None,
-        })
+    opcodes! {
+        NOP = 0x10,
+        SET_BASE = 0x11,
+        CLEAR_STATE = 0x12,
+        INDEX_BUFFER_SIZE = 0x13,
+        DISPATCH_DIRECT = 0x15,
+        DISPATCH_INDIRECT = 0x16,
+        ATOMIC_MEM = 0x1e,
+        OCCLUSION_QUERY = 0x1f,
+        SET_PREDICATION = 0x20,
+        COND_EXEC = 0x22,
+        PRED_EXEC = 0x23,
+        DRAW_INDIRECT = 0x24,
+        DRAW_INDEX_INDIRECT = 0x25,
+        INDEX_BASE = 0x26,
+        DRAW_INDEX_2 = 0x27,
+        CONTEXT_CONTROL = 0x28,
+        INDEX_TYPE = 0x2a,
+        DRAW_INDIRECT_MULTI = 0x2c,
+        DRAW_INDEX_AUTO = 0x2d,
+        NUM_INSTANCES = 0x2f,
+        DRAW_INDEX_MULTI_AUTO = 0x30,
+        INDIRECT_BUFFER_CONST = 0x33,
+        STRMOUT_BUFFER_UPDATE = 0x34,
+        DRAW_INDEX_OFFSET_2 = 0x35,
+        WRITE_DATA = 0x37,
+        DRAW_INDEX_INDIRECT_MULTI = 0x38,
+        WAIT_REG_MEM = 0x3c,
+        INDIRECT_BUFFER = 0x3f,
+        COPY_DATA = 0x40,
+        PFP_SYNC_ME = 0x42,
+        EVENT_WRITE = 0x46,
+        EVENT_WRITE_EOP = 0x47,
+        EVENT_WRITE_EOS = 0x48,
+        RELEASE_MEM = 0x49,
+        DISPATCH_MESH_INDIRECT_MULTI = 0x4c,
+        DISPATCH_TASKMESH_GFX = 0x4d,
+        DISPATCH_MESH_DIRECT = 0x4e,
+        DMA_DATA = 0x50,
+        CONTEXT_REG_RMW = 0x51,
+        ACQUIRE_MEM = 0x58,
+        LOAD_UCONFIG_REG = 0x5e,
+        LOAD_SH_REG = 0x5f,
+        LOAD_CONTEXT_REG = 0x61,
+        LOAD_SH_REG_INDEX = 0x63,
+        SET_CONFIG_REG = 0x68,
+        SET_CONTEXT_REG = 0x69,
+        SET_SH_REG = 0x76,
+        SET_SH_REG_OFFSET = 0x77,
+        SET_UCONFIG_REG = 0x79,
+        SET_UCONFIG_REG_INDEX = 0x7a,
+        SET_SH_REG_INDEX = 0x9b,
+        LOAD_CONTEXT_REG_INDEX = 0x9f,
+        DISPATCH_TASK_STATE_INIT = 0xa9,
+        DISPATCH_TASKMESH_DIRECT_ACE = 0xaa,
+        DISPATCH_TASKMESH_INDIRECT_MULTI_ACE = 0xad,
+    }
+
+    /// The packets that start graphics work (draws, mesh and task dispatches): the model
+    /// has no graphics pipeline, so each is a CP error.
+    pub fn is_draw(op: u8) -> bool {
+        matches!(
+            op,
+            DRAW_INDIRECT
+                | DRAW_INDEX_INDIRECT
+                | DRAW_INDEX_2
+                | DRAW_INDIRECT_MULTI
+                | DRAW_INDEX_AUTO
+                | DRAW_INDEX_MULTI_AUTO
+                | DRAW_INDEX_OFFSET_2
+                | DRAW_INDEX_INDIRECT_MULTI
+                | DISPATCH_MESH_INDIRECT_MULTI
+                | DISPATCH_TASKMESH_GFX
+                | DISPATCH_MESH_DIRECT
+                | DISPATCH_TASKMESH_DIRECT_ACE
+                | DISPATCH_TASKMESH_INDIRECT_MULTI_ACE
+        )
     }
 }
 
 /// First byte offset of the SH register space (SET_SH_REG offsets are relative to it).
 pub const SH_REG_BASE: u32 = 0xb000;
 pub const SH_REG_END: u32 = 0xc000;
+/// Byte offsets of the context register space (SET_CONTEXT_REG offsets are relative to it).
+pub const CONTEXT_REG_BASE: u32 = 0x28000;
+pub const CONTEXT_REG_END: u32 = 0x30000;
 /// First byte offset of the UCONFIG register space.
 pub const UCONFIG_REG_BASE: u32 = 0x30000;
 pub const UCONFIG_REG_END: u32 = 0x40000;
@@ -145,30 +191,96 @@ pub mod initiator {
 pub mod ib {
     pub const SIZE_MASK: u32 = 0xf_ffff;
     pub const CHAIN: u32 = 1 << 20;
+    /// Only the compute engines (MEC) read it and refuse an IB without it: amdgpu's
+    /// compute rings set it on every IB, and Mesa sets it on chained IBs for them. The
+    /// graphics ring's PFP ignores it: amdgpu's gfx ring puts the VMID in bits 27:24 of
+    /// this dword and no VALID, and RADV's IB2s on the gfx ring carry none.
     pub const VALID: u32 = 1 << 23;
 }
 
-/// VGT event types used by EVENT_WRITE / RELEASE_MEM.
-pub mod event {
-    pub const CACHE_FLUSH_TS: u32 = 4;
-    pub const CACHE_FLUSH: u32 = 6;
-    pub const CS_PARTIAL_FLUSH: u32 = 7;
-    pub const CACHE_FLUSH_AND_INV_TS_EVENT: u32 = 0x14;
-    pub const CACHE_FLUSH_AND_INV_EVENT: u32 = 0x16;
-    pub const BOTTOM_OF_PIPE_TS: u32 = 0x28;
-    pub const CS_DONE: u32 = 0x2f;
+/// SET_BASE (3 dwords): BASE_INDEX 3:0, then the base address (low bits 31:3, high bits).
+pub mod set_base {
+    /// The base of the graphics ring's indirect draw and dispatch arguments.
+    pub const INDIRECT_BASE: u32 = 1;
+}
 
-    pub fn name(e: u32) -> &'static str {
-        match e {
-            CACHE_FLUSH_TS => "CACHE_FLUSH_TS",
-            CACHE_FLUSH => "CACHE_FLUSH",
-            CS_PARTIAL_FLUSH => "CS_PARTIAL_FLUSH",
-            CACHE_FLUSH_AND_INV_TS_EVENT => "CACHE_FLUSH_AND_INV_TS_EVENT",
-            CACHE_FLUSH_AND_INV_EVENT => "CACHE_FLUSH_AND_INV_EVENT",
-            BOTTOM_OF_PIPE_TS => "BOTTOM_OF_PIPE_TS",
-            CS_DONE => "CS_DONE",
-            _ => "?",
-        }
+/// CONTEXT_CONTROL (2 dwords): the load enables (dword 1) and shadow enables (dword 2)
+/// of register shadowing; bit 31 of each says the packet updates that set.
+pub mod context_control {
+    pub const UPDATE_ENABLES: u32 = 1 << 31;
+}
+
+/// VGT event types used by EVENT_WRITE / RELEASE_MEM (VGT_EVENT_TYPE, Mesa's V_028A90_*).
+pub mod event {
+    macro_rules! events {
+        ($( $name:ident = $v:literal, )*) => {
+            $( pub const $name: u32 = $v; )*
+            pub fn name(e: u32) -> &'static str {
+                match e {
+                    $( $v => stringify!($name), )*
+                    _ => "?",
+                }
+            }
+        };
+    }
+
+    events! {
+        CACHE_FLUSH_TS = 0x04,
+        CONTEXT_DONE = 0x05,
+        CACHE_FLUSH = 0x06,
+        CS_PARTIAL_FLUSH = 0x07,
+        VGT_STREAMOUT_RESET = 0x0a,
+        VS_PARTIAL_FLUSH = 0x0f,
+        PS_PARTIAL_FLUSH = 0x10,
+        CACHE_FLUSH_AND_INV_TS_EVENT = 0x14,
+        ZPASS_DONE = 0x15,
+        CACHE_FLUSH_AND_INV_EVENT = 0x16,
+        PERFCOUNTER_START = 0x17,
+        PERFCOUNTER_STOP = 0x18,
+        PIPELINESTAT_START = 0x19,
+        PIPELINESTAT_STOP = 0x1a,
+        PERFCOUNTER_SAMPLE = 0x1b,
+        SAMPLE_PIPELINESTAT = 0x1e,
+        SO_VGTSTREAMOUT_FLUSH = 0x1f,
+        SAMPLE_STREAMOUTSTATS = 0x20,
+        VGT_FLUSH = 0x24,
+        SQ_NON_EVENT = 0x26,
+        BOTTOM_OF_PIPE_TS = 0x28,
+        DB_CACHE_FLUSH_AND_INV = 0x2a,
+        FLUSH_AND_INV_DB_DATA_TS = 0x2b,
+        FLUSH_AND_INV_DB_META = 0x2c,
+        FLUSH_AND_INV_CB_DATA_TS = 0x2d,
+        FLUSH_AND_INV_CB_META = 0x2e,
+        CS_DONE = 0x2f,
+        PS_DONE = 0x30,
+        FLUSH_AND_INV_CB_PIXEL_DATA = 0x31,
+        THREAD_TRACE_START = 0x33,
+        THREAD_TRACE_STOP = 0x34,
+        THREAD_TRACE_MARKER = 0x35,
+        THREAD_TRACE_FINISH = 0x37,
+        PIXEL_PIPE_STAT_CONTROL = 0x38,
+        PIXEL_PIPE_STAT_DUMP = 0x39,
+        PIXEL_PIPE_STAT_RESET = 0x3a,
+    }
+
+    /// Events that wait for, or flush the caches of, graphics work. The model runs no
+    /// graphics work, so on the graphics ring each is already satisfied.
+    pub fn is_graphics_sync(e: u32) -> bool {
+        matches!(
+            e,
+            CONTEXT_DONE
+                | VS_PARTIAL_FLUSH
+                | PS_PARTIAL_FLUSH
+                | VGT_FLUSH
+                | SQ_NON_EVENT
+                | DB_CACHE_FLUSH_AND_INV
+                | FLUSH_AND_INV_DB_DATA_TS
+                | FLUSH_AND_INV_DB_META
+                | FLUSH_AND_INV_CB_DATA_TS
+                | FLUSH_AND_INV_CB_META
+                | FLUSH_AND_INV_CB_PIXEL_DATA
+                | PS_DONE
+        )
     }
 }
 
@@ -618,8 +730,18 @@ pub fn describe(words: &[u32]) -> String {
     let p = &words[1..words.len().min(1 + h.payload as usize)];
     let mut s = format!("{name} ({} dw)", h.payload);
     match h.opcode {
-        op::SET_SH_REG | op::SET_SH_REG_INDEX | op::SET_UCONFIG_REG if !p.is_empty() => {
-            let base = if h.opcode == op::SET_UCONFIG_REG { UCONFIG_REG_BASE } else { SH_REG_BASE };
+        op::SET_SH_REG
+        | op::SET_SH_REG_INDEX
+        | op::SET_UCONFIG_REG
+        | op::SET_UCONFIG_REG_INDEX
+        | op::SET_CONTEXT_REG
+            if !p.is_empty() =>
+        {
+            let base = match h.opcode {
+                op::SET_UCONFIG_REG | op::SET_UCONFIG_REG_INDEX => UCONFIG_REG_BASE,
+                op::SET_CONTEXT_REG => CONTEXT_REG_BASE,
+                _ => SH_REG_BASE,
+            };
             for (k, v) in p[1..].iter().enumerate() {
                 let r = base + ((p[0] & 0xffff) + k as u32) * 4;
                 let fields = register_info(r).map_or(String::new(), |(_, f)| fields_text(*v, f));
@@ -633,6 +755,13 @@ pub fn describe(words: &[u32]) -> String {
         op::DISPATCH_INDIRECT if p.len() >= 3 => {
             let _ = write!(s, " va={:#x} initiator={:#x}", p[0] as u64 | (p[1] as u64) << 32, p[2]);
         }
+        // The graphics ring's form: an offset from SET_BASE's base.
+        op::DISPATCH_INDIRECT if p.len() == 2 => {
+            let _ = write!(s, " base+{:#x} initiator={:#x}", p[0], p[1]);
+        }
+        op::SET_BASE if p.len() >= 3 => {
+            let _ = write!(s, " index={} va={:#x}", p[0] & 0xf, (p[1] & !7) as u64 | (p[2] as u64) << 32);
+        }
         op::INDIRECT_BUFFER if p.len() >= 3 => {
             let _ = write!(
                 s,
@@ -642,6 +771,16 @@ pub fn describe(words: &[u32]) -> String {
                 if p[2] & ib::CHAIN != 0 { " CHAIN" } else { "" },
                 if p[2] & ib::VALID != 0 { " VALID" } else { "" }
             );
+        }
+        op::CONTEXT_CONTROL if p.len() >= 2 => {
+            let _ = write!(s, " load_enables={:#x} shadow_enables={:#x}", p[0], p[1]);
+        }
+        op::DRAW_INDEX_AUTO if p.len() >= 2 => {
+            let _ = write!(s, " vertices={} draw_initiator={:#x}", p[0], p[1]);
+        }
+        op::DRAW_INDEX_2 if p.len() >= 5 => {
+            let va = p[1] as u64 | (p[2] as u64) << 32;
+            let _ = write!(s, " max_size={} index_base={va:#x} indices={} draw_initiator={:#x}", p[0], p[3], p[4]);
         }
         op::EVENT_WRITE if !p.is_empty() => {
             let _ = write!(s, " {} index={}", event::name(p[0] & 0x3f), (p[0] >> 8) & 0xf);

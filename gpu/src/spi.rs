@@ -639,8 +639,11 @@ impl Launch {
                 wave.sgpr[u + k] = id[dim];
             }
             if self.tg_size {
-                // Workgroup info: {first_wave[31], ..., tg_size_in_waves[5:0]}.
-                wave.sgpr[u + self.n_tgid] = (count as u32 & 0x3f) | if w == 0 { 1 << 31 } else { 0 };
+                // Workgroup info: {first_wave[31], ..., wave_id_in_group[11:6],
+                // tg_size_in_waves[5:0]}: Mesa reads the subgroup id from bits 11:6 (ACO's
+                // and ac_nir_to_llvm's load_subgroup_id) and the subgroup count from 5:0.
+                let first = if w == 0 { 1 << 31 } else { 0 };
+                wave.sgpr[u + self.n_tgid] = (count as u32 & 0x3f) | (w as u32 & 0x3f) << 6 | first;
             }
             // v0 = x | y << 10 | z << 20 (packed work-item ids) for the lanes that exist;
             // EXEC = those lanes.
@@ -704,7 +707,7 @@ mod tests {
         assert_eq!(n, 2); // 40 work-items in wave32
         let w = &waves[1];
         assert_eq!(&w.sgpr[..2], &[0x1234, 0x5678]);
-        assert_eq!(&w.sgpr[15..18], &[2, 1, 2]); // TGID x, y, then TG_SIZE (2 waves)
+        assert_eq!(&w.sgpr[15..18], &[2, 1, 2 | 1 << 6]); // TGID x, y, then TG_SIZE (2 waves; wave 1)
         assert_eq!(w.exec(), 0xff); // work-items 32..39
         assert_eq!(w.v(0)[0], 4 << 10); // item 32: x = 0, y = 4
         assert_eq!(waves[0].sgpr[17], 2 | 1 << 31); // first wave flag
@@ -827,7 +830,7 @@ mod tests {
                         }
                     }
                     if rsrc2_sys & 1 << 10 != 0 {
-                        want[s] = count as u32 | if w == 0 { 1 << 31 } else { 0 };
+                        want[s] = count as u32 | (w as u32) << 6 | if w == 0 { 1 << 31 } else { 0 };
                     }
                     let n = (items - w * lanes).min(lanes);
                     let exec = if n == 64 { u64::MAX } else { (1u64 << n) - 1 };

@@ -289,12 +289,18 @@ impl Device {
 
     /// Creates a compute queue with its own command processor thread.
     pub fn create_queue(&self) -> Result<Queue, AllocError> {
+        self.create_queue_of(QueueKind::Compute)
+    }
+
+    /// Creates a queue of `kind` with its own command processor thread.
+    pub fn create_queue_of(&self, kind: QueueKind) -> Result<Queue, AllocError> {
         let ring = self.shared.vm.alloc(RING_DWORDS * 4, 0)?;
         let fence = self.shared.vm.alloc(8, 0)?;
         let id = self.shared.next_queue.fetch_add(1, Ordering::Relaxed) as u32;
         let q = Arc::new(QueueShared {
             dev: self.shared.clone(),
             id,
+            kind,
             ring,
             fence,
             wptr: AtomicU64::new(0),
@@ -313,9 +319,22 @@ impl Device {
     }
 }
 
+/// Which command processor a queue has. Both run compute work the same way; they differ,
+/// as on the hardware, in which packets they take.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum QueueKind {
+    /// A compute queue (an MEC pipe): compute packets only; what softnavi's ICD uses, and
+    /// RADV's async compute queues (amdgpu's compute rings).
+    Compute,
+    /// The graphics ring (PFP and ME): RADV's general queue. It also takes the graphics
+    /// preamble and state (recorded, not modelled); a draw is a CP error.
+    Gfx,
+}
+
 pub(crate) struct QueueShared {
     pub dev: Arc<DeviceShared>,
     pub id: u32,
+    pub kind: QueueKind,
     pub ring: Arc<Bo>,
     /// 64-bit fence value written by the end-of-submission RELEASE_MEM.
     pub fence: Arc<Bo>,

@@ -418,3 +418,169 @@ fn release_mem_selects_and_cond_exec() {
     assert_eq!(r.kind, gpu::ReportKind::CpError);
     assert!(r.to_string().contains("RELEASE_MEM") && r.to_string().contains("DST_SEL 2"), "{r}");
 }
+
+/// RADV's gfx11 queue preamble, as RADV 22.3 put it in an IB2 on the graphics ring (the
+/// first words of each packet; the register values are RADV's): CONTEXT_CONTROL,
+/// CLEAR_STATE, SET_CONTEXT_REG, SET_UCONFIG_REG, SET_SH_REG_INDEX and SET_SH_REG.
+const RADV_PREAMBLE: &[u32] = &[
+    0xc001_2800,
+    0x8000_0000,
+    0x8000_0000, // CONTEXT_CONTROL
+    0xc000_1200,
+    0x0000_0000, // CLEAR_STATE
+    0xc001_6900,
+    0x0000_0286,
+    0x4280_0000, // SET_CONTEXT_REG
+    0xc001_7900,
+    0x0000_0259,
+    0xffff_ffff, // SET_UCONFIG_REG
+    0xc001_9b00,
+    0x3000_0107,
+    0xffff_003f, // SET_SH_REG_INDEX
+    0xc004_7600,
+    0x0000_0032,
+    0,
+    0,
+    0,
+    0, // SET_SH_REG
+    0xc001_6900,
+    0x0000_02d4,
+    0xd8ff_ffff, // SET_CONTEXT_REG
+    0xc001_7900,
+    0x0000_0444,
+    0x1235_5123, // SET_UCONFIG_REG
+];
+
+/// What RADV put after the IB2 before its first dispatch: a RELEASE_MEM and an ACQUIRE_MEM
+/// with gfx11's pixel-wait-sync bits, a cache invalidation and PIPELINESTAT_START.
+const RADV_AFTER_PREAMBLE: &[u32] = &[
+    0xc006_4900,
+    0x8000_0528,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0, // RELEASE_MEM BOTTOM_OF_PIPE_TS, PWS
+    0xc006_5800,
+    0x0002_2800,
+    0xffff_ffff,
+    0x01ff_ffff,
+    0,
+    0,
+    0x8000_0000,
+    0, // ACQUIRE_MEM, PWS
+    0xc006_5800,
+    0,
+    0xffff_ffff,
+    0x00ff_ffff,
+    0,
+    0,
+    0x0a,
+    0xc3b1, // ACQUIRE_MEM GCR_CNTL
+    0xc000_4600,
+    0x0000_0019, // EVENT_WRITE PIPELINESTAT_START
+    0xc000_4200,
+    0, // PFP_SYNC_ME
+    0xc000_4600,
+    0x0000_0410, // EVENT_WRITE PS_PARTIAL_FLUSH
+];
+
+/// RADV's IB1 on the graphics ring: the preamble IB2 called without the VALID bit
+/// (`c0023f00 … 000000a8`: RADV never sets it on IB2s, and amdgpu's graphics ring puts
+/// none on its IB1s), then a dispatch.
+fn radv_gfx_ib(gpu: &mut Gpu, out: u64) -> Vec<u32> {
+    let preamble = gpu.ib(RADV_PREAMBLE);
+    let code = gpu.kernel(common::TID3_KERNEL);
+    let mut ib = vec![0xc002_3f00, lo(preamble.va), hi(preamble.va), preamble.dwords];
+    ib.extend(RADV_AFTER_PREAMBLE);
+    Dispatch::new(&code, &addr(out), [true, false, false], [64, 1, 1]).emit(&mut Builder(&mut ib), [64, 1, 1], W32);
+    ib.extend([0xc000_4600, 0x0000_0407]); // CS_PARTIAL_FLUSH
+    ib
+}
+
+/// On the graphics ring RADV's preamble is taken and the dispatch after it runs; a
+/// compute queue refuses the same IB at the IB2 without VALID, as the MEC does.
+#[test]
+fn radv_graphics_ring_preamble_then_dispatch() {
+    let mut gpu = Gpu::new();
+    gpu.queue = gpu.dev.create_queue_of(gpu::QueueKind::Gfx).unwrap();
+    let out = gpu.alloc(64 * 64 * 4);
+    let ib = radv_gfx_ib(&mut gpu, out.va());
+    gpu.run(&ib).unwrap_or_else(|r| panic!("{r}"));
+    let got = read_words(&out, 0, 64 * 64);
+    for g in 0..64u32 {
+        for t in 0..64u32 {
+            assert_eq!(got[(g * 64 + t) as usize], t * 3 + g, "group {g} item {t}");
+        }
+    }
+
+    let mut compute = Gpu::new();
+    let out = compute.alloc(64 * 64 * 4);
+    let ib = radv_gfx_ib(&mut compute, out.va());
+    let report = compute.run(&ib).expect_err("a compute queue takes no IB without VALID");
+    assert!(report.summary.contains("INDIRECT_BUFFER without the VALID bit"), "{report}");
+    assert_eq!(read_words(&out, 0, 1), [0], "nothing ran");
+}
+
+/// A draw on the graphics ring is a CP error naming it, with the decoded packet; the
+/// device is lost, the host process carries on, and a later submission is refused.
+#[test]
+fn draw_on_graphics_ring_is_named_error() {
+    let mut gpu = Gpu::new();
+    gpu.queue = gpu.dev.create_queue_of(gpu::QueueKind::Gfx).unwrap();
+    let mut ib = RADV_PREAMBLE.to_vec();
+    // RADV's vkCmdDraw(3 vertices): DRAW_INDEX_AUTO with DI_SRC_SEL_AUTO_INDEX.
+    ib.extend([0xc001_2d00, 3, 2]);
+    let report = gpu.run(&ib).expect_err("a draw");
+    assert_eq!(report.kind, gpu::ReportKind::CpError);
+    assert!(report.summary.contains("graphics is not modelled"), "{report}");
+    assert!(report.details.contains("DRAW_INDEX_AUTO (2 dw) vertices=3 draw_initiator=0x2"), "{report}");
+    assert!(report.details.contains("words: c0012d00 00000003 00000002"), "{report}");
+    assert!(report.details.contains("CONTEXT_CONTROL 0x80000000 0x80000000, 2 context registers set"), "{report}");
+    let again = gpu.queue.submit(&[]);
+    assert!(matches!(again, Err(gpu::SubmitError::Lost(_))), "{again:?}");
+}
+
+/// The graphics ring's packets stay refused on a compute queue (the MEC has no
+/// CONTEXT_CONTROL), and graphics-only events stay refused on both rings' compute path:
+/// pipeline-statistics sampling is a named error on the graphics ring.
+#[test]
+fn graphics_packets_need_the_graphics_ring() {
+    let mut compute = Gpu::new();
+    let report = compute.run(&RADV_PREAMBLE[..3]).expect_err("CONTEXT_CONTROL on a compute queue");
+    assert!(report.summary.contains("CONTEXT_CONTROL is not supported on a compute queue"), "{report}");
+
+    let mut gfx = Gpu::new();
+    gfx.queue = gfx.dev.create_queue_of(gpu::QueueKind::Gfx).unwrap();
+    // RADV's SAMPLE_PIPELINESTAT (EVENT_INDEX 2, with the result address).
+    let report = gfx.run(&[0xc002_4600, 0x21e, 0x1000, 0]).expect_err("counters are not modelled");
+    assert!(report.summary.contains("SAMPLE_PIPELINESTAT: pipeline statistics"), "{report}");
+}
+
+/// RADV's indirect dispatch on the graphics ring: SET_BASE of the indirect base (index 1),
+/// then the two-dword DISPATCH_INDIRECT with an offset from it (`c0021102 00000001 va`,
+/// `c0011602 0 initiator`, from a trace of RADV 22.3).
+#[test]
+fn radv_graphics_ring_indirect_dispatch_through_set_base() {
+    let mut gpu = Gpu::new();
+    gpu.queue = gpu.dev.create_queue_of(gpu::QueueKind::Gfx).unwrap();
+    let code = gpu.kernel(common::TID3_KERNEL);
+    let out = gpu.alloc(64 * 64 * 4);
+    let args = gpu.buffer(&[0, 0, 0, 0, 5, 1, 1]);
+    let mut ib = Vec::new();
+    Dispatch::new(&code, &addr(out.va()), [true, false, false], [64, 1, 1]).emit_regs(&mut Builder(&mut ib));
+    ib.extend([0xc002_1102, 1, lo(args.va()), hi(args.va())]);
+    ib.extend([0xc001_1602, 16, W32]);
+    gpu.run(&ib).unwrap_or_else(|r| panic!("{r}"));
+    let got = read_words(&out, 0, 64 * 64);
+    for g in 0..64u32 {
+        for t in 0..64u32 {
+            let want = if g < 5 { t * 3 + g } else { 0 };
+            assert_eq!(got[(g * 64 + t) as usize], want, "group {g} item {t}");
+        }
+    }
+    // The compute engines' form (an address) is not the graphics ring's.
+    let report = gpu.run(&[0xc002_1602, lo(args.va()), hi(args.va()), W32]).expect_err("the address form");
+    assert!(report.summary.contains("takes 2 dwords (an offset from SET_BASE)"), "{report}");
+}

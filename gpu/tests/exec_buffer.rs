@@ -1273,3 +1273,21 @@ fn texel_view_format_access_by_index() {
         assert_eq!(*w, want, "word {i}");
     }
 }
+
+/// The offset `vgpr_offset + inst_offset` is a 32-bit sum that wraps: ACO (RADV's
+/// compiler) puts `a[63 - i]` as `buffer_load_b64 v[4:5], v2, s[4:7], 0 offen offset:504`
+/// with v2 = `-8 * i`, relying on it. Lane i reads element 63 - i, every lane in range.
+#[test]
+fn offen_offset_wraps_at_32_bits_as_aco_relies_on() {
+    let mem: Vec<u32> = (0..128).map(|i| 0x500 + i).collect();
+    for wave64 in [false, true] {
+        let lanes = if wave64 { 64 } else { 32 };
+        let inputs: Vec<[u32; 4]> = (0..lanes as u32).map(|i| [(8 * i).wrapping_neg(), 0, 0, 0]).collect();
+        let body = format!("{}\n buffer_load_b64 v[4:5], v0, s[8:11], 0 offen offset:504\n", vsharp(8, &vs(0, 512)));
+        let (out, _) = run_wave_env(&body, &inputs, wave64, &env(mem.clone()));
+        for l in 0..lanes {
+            let e = 63 - l;
+            assert_eq!([out.v[l][0], out.v[l][1]], [mem[2 * e], mem[2 * e + 1]], "lane {l}");
+        }
+    }
+}

@@ -22,6 +22,18 @@ const LIBRARY_NAMES: &[&str] = &[
     "/usr/lib/llvm-19/lib/libLLVM.so",
 ];
 
+/// Loads libLLVM 19 with its own symbols first (RTLD_DEEPBIND): a process may already
+/// hold another libLLVM (Mesa's RADV links LLVM 15), and LLVM 19 must not bind to its
+/// symbols.
+///
+/// # Safety
+/// As `dlopen`: the library's constructors run.
+unsafe fn open(name: &str) -> Result<libloading::Library, libloading::Error> {
+    use libloading::os::unix::{Library, RTLD_LAZY, RTLD_LOCAL};
+    // SAFETY: per the caller.
+    unsafe { Library::open(Some(name), RTLD_LAZY | RTLD_LOCAL | libc::RTLD_DEEPBIND) }.map(Into::into)
+}
+
 /// The process's libLLVM 19.
 pub struct Library {
     lib: libloading::Library,
@@ -67,7 +79,7 @@ impl Library {
         for &name in LIBRARY_NAMES {
             // SAFETY: loading libLLVM runs its static constructors, which only register
             // targets and options; no other code of ours runs in between.
-            match unsafe { libloading::Library::new(name) } {
+            match unsafe { open(name) } {
                 Ok(lib) => match Library::init(lib, name) {
                     Ok(l) => return Ok(l),
                     Err(e) => tried.push(format!("{name}: {e}")),

@@ -73,3 +73,21 @@ pub fn assert_translated(log: &str) {
         assert!(failed.is_empty(), "the translation tier failed:\n{}", failed.join("\n"));
     }
 }
+
+/// Debian's RADV manifest (mesa-vulkan-drivers): Mesa's AMD driver, run over the GPU model
+/// through softnavi's amdgpu shim.
+pub const RADV_MANIFEST: &str = "/usr/share/vulkan/icd.d/radeon_icd.x86_64.json";
+
+/// A command for `program` on RADV over the model (what `scripts/radv` sets up), or `None`,
+/// saying so, where RADV is not installed.
+pub fn radv_command(program: &Path) -> Option<Command> {
+    if !Path::new(RADV_MANIFEST).exists() {
+        eprintln!("SKIPPED: RADV ({RADV_MANIFEST}) is not installed (apt install mesa-vulkan-drivers)");
+        return None;
+    }
+    let shim = target_dir().join("libsoftnavi_amdgpu_shim.so");
+    assert!(shim.exists(), "{} is missing: run `cargo build --workspace` first", shim.display());
+    let mut cmd = vk_command(program, Path::new(RADV_MANIFEST));
+    cmd.env("LD_PRELOAD", shim);
+    Some(cmd)
+}

@@ -148,8 +148,9 @@ pub mod independence {
 /// What the float controls execution modes do here (module.rs `FloatModes`):
 /// - denormals: the kernel descriptor's FLOAT_DENORM_MODE_32 and FLOAT_DENORM_MODE_16_64
 ///   fields (set by LLVM from the `denormal-fp-math[-f32]` attributes, loaded into the
-///   wave's MODE register at launch) keep denormals by default and flush them under
-///   `DenormFlushToZero`; f16 and f64 share one field, hence 32-bit-only independence;
+///   wave's MODE register at launch): by default f32 denormals are flushed and f16/f64
+///   ones kept, as RADV does (docs/VULKAN.md); `DenormPreserve` / `DenormFlushToZero`
+///   override that; f16 and f64 share one field, hence 32-bit-only independence;
 /// - rounding: LLVM's code and constant folding assume round-to-nearest-even, the mode
 ///   every kernel runs with; `RoundingModeRTZ` is rejected by name;
 /// - no fast-math flags but `contract` are used, so signed zeros, infinities and NaNs are

@@ -151,19 +151,19 @@ pub(super) fn lower_module(m: &Module, layout: &PipelineLayout, wave_size: u32) 
     }
     let total = x * y * z;
     // Float controls: LLVM's AMDGPU default is IEEE denormals (kept) for every width; these
-    // attributes set the kernel descriptor's FLOAT_DENORM_MODE_32 / _16_64 fields. Both are
-    // spelt out: "denormal-fp-math" alone would apply to f32 as well. Inlined functions
-    // must carry the same ones (the inliner requires matching denormal modes).
+    // attributes set the kernel descriptor's FLOAT_DENORM_MODE_32 / _16_64 fields (f32
+    // flushed unless the shader preserves them: RADV's default, FloatModes). "denormal-fp-math"
+    // alone would apply to f32 as well, so the f32 one is spelt out whenever they differ.
+    // Inlined functions must carry the same ones (the inliner requires matching modes).
+    let fm = m.float_modes;
     let mode = |flush: bool| if flush { "preserve-sign,preserve-sign" } else { "ieee,ieee" };
-    let denorm = if m.float_modes == Default::default() {
-        String::new()
-    } else {
-        format!(
-            " \"denormal-fp-math\"=\"{}\" \"denormal-fp-math-f32\"=\"{}\"",
-            mode(m.float_modes.flush16_64),
-            mode(m.float_modes.flush32)
-        )
-    };
+    let mut denorm = String::new();
+    if fm.flush16_64 {
+        denorm.push_str(" \"denormal-fp-math\"=\"preserve-sign,preserve-sign\"");
+    }
+    if fm.flush32 || fm.flush16_64 {
+        denorm.push_str(&format!(" \"denormal-fp-math-f32\"=\"{}\"", mode(fm.flush32)));
+    }
     let _ = writeln!(
         ir,
         "\nattributes #0 = {{{denorm} \"amdgpu-flat-work-group-size\"=\"{total},{total}\" \"uniform-work-group-size\"=\"true\" \
@@ -387,7 +387,7 @@ impl<'c, 'a> FnCx<'c, 'a> {
     /// flush under "preserve-sign" (RADV's LLVM path adds it after fneg and fabs for the same
     /// reason), and LLVM drops it where the value is known to be canonical already.
     pub fn flush_denormals_of(&mut self, t: &str, width: u32, text: String) -> String {
-        if !self.m.float_modes.flushes(width) {
+        if !self.m.float_modes.must_flush(width) {
             return text;
         }
         self.call_intrinsic(t, &format!("llvm.canonicalize.{}", intrinsic_suffix(t)), &[format!("{t} {text}")])

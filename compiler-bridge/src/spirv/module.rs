@@ -109,23 +109,34 @@ const SUPPORTED_CAPABILITIES: &[Capability] = &[
 ];
 
 /// Float controls execution modes of the entry point (VK_KHR_shader_float_controls).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct FloatModes {
-    /// `DenormFlushToZero` for 32-bit floats (`DenormPreserve` is the default).
+    /// 32-bit denormals are flushed: the default, as RADV's (FLOAT_MODE 0xc0, see
+    /// docs/VULKAN.md), unless the shader asks for `DenormPreserve`.
     pub flush32: bool,
     /// `DenormFlushToZero` for 16- and 64-bit floats: one MODE field governs both
-    /// (denormBehaviorIndependence is 32-bit only).
+    /// (denormBehaviorIndependence is 32-bit only); kept by default, as RADV does.
     pub flush16_64: bool,
+    /// `DenormFlushToZero` for 32-bit floats was asked for.
+    pub required32: bool,
 }
 
 impl FloatModes {
-    /// Whether denormals of `width`-bit floats are flushed to zero.
-    pub fn flushes(&self, width: u32) -> bool {
+    /// Whether results of `width`-bit floats must be flushed (the shader asked for
+    /// `DenormFlushToZero`); flushing by default, as RADV does, is a "may", which the MODE
+    /// register's field alone gives.
+    pub fn must_flush(&self, width: u32) -> bool {
         if width == 32 {
-            self.flush32
+            self.required32
         } else {
             self.flush16_64
         }
+    }
+}
+
+impl Default for FloatModes {
+    fn default() -> FloatModes {
+        FloatModes { flush32: true, flush16_64: false, required32: false }
     }
 }
 
@@ -606,7 +617,7 @@ impl<'a> Module<'a> {
                 ExecutionMode::DenormFlushToZero | ExecutionMode::DenormPreserve => {
                     let flush = mode == ExecutionMode::DenormFlushToZero;
                     match inst.lit(2)? {
-                        32 => self.float_modes.flush32 = flush,
+                        32 => (self.float_modes.flush32, self.float_modes.required32) = (flush, flush),
                         16 | 64 => {
                             // The f16 and f64 modes share one MODE field: they must agree.
                             let other = if inst.lit(2)? == 16 { 64 } else { 16 };

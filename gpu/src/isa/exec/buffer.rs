@@ -222,7 +222,8 @@ impl Wave {
                 continue;
             }
             let index = index_v[l] as u64 + if v.add_tid_enable { (l & 63) as u64 } else { 0 };
-            let offset = offset_v[l] as u64 + inst.imm as u64;
+            // The offset is a 32-bit sum that wraps (RDNA3-NOTES, "Buffer addressing").
+            let offset = offset_v[l].wrapping_add(inst.imm as u32) as u64;
             let mut bits = 0u8;
             for k in 0..npieces {
                 let off = offset + 4 * k as u64;

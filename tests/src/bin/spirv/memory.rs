@@ -715,8 +715,14 @@ fn more_layout_cases(out: &mut Vec<Case>) {
     ));
 }
 
+/// `f32s_in` without subnormals: these cases multiply, and an implementation may flush a
+/// subnormal without DenormPreserve (RADV does, and softnavi follows it).
+fn normal_f32s_in(seed: u64, lo: f32, hi: f32) -> Vec<f32> {
+    f32s_in(seed, lo, hi).into_iter().map(|x| if x.is_subnormal() { 0.0 } else { x }).collect()
+}
+
 fn pointer_cases(out: &mut Vec<Case>) {
-    let v = f32s_in(40, -100.0, 100.0);
+    let v = normal_f32s_in(40, -100.0, 100.0);
     let v: Vec<f32> = v.iter().cycle().take(4 * N).copied().collect();
     let mut data = vec![1.5f32, 0.0, 0.0, 0.0];
     data.extend_from_slice(&v);
@@ -752,7 +758,7 @@ fn pointer_cases(out: &mut Vec<Case>) {
         Tol::Exact,
     ));
 
-    let x = f32s_in(42, -100.0, 100.0);
+    let x = normal_f32s_in(42, -100.0, 100.0);
     let mut buf = x[..64].to_vec();
     buf.resize(192, 0.0);
     let mut want = buf.clone();
