@@ -9,7 +9,7 @@
 //! `fopen` work as libc implements them. Only the node itself is special: its `stat` says
 //! character device 226:128, and opening it gives a memfd that stands for one DRM file.
 
-use std::ffi::{CStr, CString, OsStr};
+use std::ffi::{CStr, CString};
 use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
@@ -230,7 +230,7 @@ mod tests {
 
     /// A C string for a literal path.
     fn cpath(p: &str) -> CString {
-        CString::new(OsStr::new(p).as_bytes()).expect("no NUL in a literal path")
+        CString::new(p).expect("no NUL in a literal path")
         // ok: a test's literal
     }
 
