@@ -230,8 +230,8 @@ mod tests {
 
     /// A C string for a literal path.
     fn cpath(p: &str) -> CString {
+        // ok: a test's literal path has no NUL
         CString::new(p).expect("no NUL in a literal path")
-        // ok: a test's literal
     }
 
     /// Where the shim redirects `p` (a test: a path it does not redirect fails it).
