@@ -323,9 +323,11 @@ pub fn layout(ty: vk::DescriptorType) -> vk::ImageLayout {
     }
 }
 
-fn barrier(
+/// An image memory barrier of `range` between two layouts, accesses and stages, with no
+/// queue family transfer.
+pub fn barrier(
     image: vk::Image,
-    desc: &ImageDesc,
+    range: vk::ImageSubresourceRange,
     (old, new): (vk::ImageLayout, vk::ImageLayout),
     (src, dst): (vk::AccessFlags2, vk::AccessFlags2),
     (src_stage, dst_stage): (vk::PipelineStageFlags2, vk::PipelineStageFlags2),
@@ -340,7 +342,7 @@ fn barrier(
         .dst_stage_mask(dst_stage)
         .src_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
         .dst_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
-        .subresource_range(desc.range())
+        .subresource_range(range)
 }
 
 /// Host buffers for the initial texels of every image and for the read-back of the
@@ -396,7 +398,7 @@ pub fn record_upload(
         .map(|(_, desc, img)| {
             barrier(
                 *img,
-                desc,
+                desc.range(),
                 (L::UNDEFINED, L::TRANSFER_DST_OPTIMAL),
                 (A::NONE, A::TRANSFER_WRITE),
                 (S::NONE, S::COPY),
@@ -412,7 +414,7 @@ pub fn record_upload(
                 A::SHADER_SAMPLED_READ
             };
             let layouts = (L::TRANSFER_DST_OPTIMAL, layout(b.ty));
-            barrier(*img, desc, layouts, (A::TRANSFER_WRITE, read), (S::COPY, S::COMPUTE_SHADER))
+            barrier(*img, desc.range(), layouts, (A::TRANSFER_WRITE, read), (S::COPY, S::COMPUTE_SHADER))
         })
         .collect();
     // SAFETY: recording; every object lives until the submission completes.
@@ -445,7 +447,7 @@ pub fn record_download(
         .map(|((_, desc, img), _)| {
             barrier(
                 *img,
-                desc,
+                desc.range(),
                 (L::GENERAL, L::TRANSFER_SRC_OPTIMAL),
                 (A::SHADER_STORAGE_WRITE, A::TRANSFER_READ),
                 (S::COMPUTE_SHADER, S::COPY),

@@ -16,6 +16,7 @@
 use super::ir::{Ir, Lower, NotInline};
 use super::mem::{self, Access, Target};
 use crate::isa::decode::{mflag, mimg, Inst, Operand};
+use crate::isa::exec::image::{mimg_addr_reg, COORDS};
 use crate::isa::table::Op;
 
 /// An accepted T#'s BASE_LEVEL as translated code addresses it: the texel at in-range
@@ -50,14 +51,13 @@ pub fn image(ir: &mut Ir, inst: &Inst, idx: usize) -> Lower {
     }
     let dmask = (inst.imm & mimg::DMASK) as u32;
     let dim = (inst.imm >> mimg::DIM_SHIFT & 7) as usize;
-    let ncoords = match dim {
-        0 => 1,
-        1 | 4 => 2,
-        2 | 3 | 5 => 3,
-        _ => return Err(NotInline),
-    };
+    // The MSAA dims (6, 7) take a sample index: not this lowering.
+    if dim >= 6 {
+        return Err(NotInline);
+    }
+    let ncoords = COORDS[dim];
     let vdata = mem::vreg(&inst.dst)?;
-    let addr: Vec<u16> = (0..ncoords).map(|k| addr_reg(inst, k)).collect::<Lower<_>>()?;
+    let addr: Vec<u16> = (0..ncoords).map(|k| mimg_addr_reg(inst, k).ok_or(NotInline)).collect::<Lower<_>>()?;
     if dmask == 0 || !matches!(inst.src[1], Operand::Sgpr(_)) {
         return Err(NotInline);
     }
@@ -85,16 +85,6 @@ pub fn image(ir: &mut Ir, inst: &Inst, idx: usize) -> Lower {
     ir.line(&format!("br label %{join}"));
     ir.start(&join);
     Ok(())
-}
-
-/// The VGPR of address component `k` (exec/image.rs `mimg_addr_reg`).
-fn addr_reg(inst: &Inst, k: usize) -> Lower<u16> {
-    let v = mem::vreg(&inst.src[0])?;
-    Ok(match (inst.imm & mimg::NSA != 0, k) {
-        (false, _) => v.checked_add(k as u16).ok_or(NotInline)?,
-        (true, 0) => v,
-        (true, _) => (inst.ext >> (8 * (k - 1)) & 0xff) as u16,
-    })
 }
 
 /// Calls the helper; returns the codec (goes to `slow` when it declined).

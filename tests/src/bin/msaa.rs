@@ -181,23 +181,14 @@ fn create_pipe(
     }
 }
 
+/// The image's whole range (`range`) through the shared barrier helper.
 fn barrier(
     image: vk::Image,
-    (old, new): (vk::ImageLayout, vk::ImageLayout),
-    (src, dst): (vk::AccessFlags2, vk::AccessFlags2),
-    (src_stage, dst_stage): (vk::PipelineStageFlags2, vk::PipelineStageFlags2),
+    layouts: (vk::ImageLayout, vk::ImageLayout),
+    access: (vk::AccessFlags2, vk::AccessFlags2),
+    stages: (vk::PipelineStageFlags2, vk::PipelineStageFlags2),
 ) -> vk::ImageMemoryBarrier2<'static> {
-    vk::ImageMemoryBarrier2::default()
-        .image(image)
-        .old_layout(old)
-        .new_layout(new)
-        .src_access_mask(src)
-        .dst_access_mask(dst)
-        .src_stage_mask(src_stage)
-        .dst_stage_mask(dst_stage)
-        .src_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
-        .dst_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
-        .subresource_range(range())
+    softnavi_tests::image::barrier(image, range(), layouts, access, stages)
 }
 
 /// Why the device cannot run the test, if it cannot.

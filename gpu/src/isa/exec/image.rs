@@ -116,7 +116,7 @@ use crate::rsrc::{img_type, ImageResource};
 
 /// Coordinate VGPRs per DIM (1D, 2D, 3D, CUBE, 1D_ARRAY, 2D_ARRAY, 2D_MSAA,
 /// 2D_MSAA_ARRAY): the MSAA ones end with the sample index.
-pub(super) const COORDS: [usize; 8] = [1, 2, 3, 3, 2, 3, 3, 4];
+pub(crate) const COORDS: [usize; 8] = [1, 2, 3, 3, 2, 3, 3, 4];
 
 /// The T# type a DIM addresses; CUBE and 2D_ARRAY share one.
 fn dim_type(dim: u32) -> u32 {
@@ -295,7 +295,7 @@ fn texel_offset(t: &ImageResource, elem: u32, c: [u32; 4], mip: u32, dim: u32) -
 /// gfx11 has one NSA dword: its four bytes are addresses 1 to 4, and the last of them
 /// starts a run of consecutive VGPRs holding the rest (partial NSA: `image_sample_d` on 2D
 /// has six addresses, `[v10, v20, v30, v40, v[50:51]]`).
-pub(super) fn mimg_addr_reg(inst: &Inst, k: usize) -> Option<u16> {
+pub(crate) fn mimg_addr_reg(inst: &Inst, k: usize) -> Option<u16> {
     let Operand::Vgpr(v) = inst.src[0] else { return None };
     Some(match (inst.imm & mimg::NSA != 0, k) {
         (false, _) => v.wrapping_add(k as u16),

@@ -557,7 +557,7 @@ unsafe fn scatter<const N: usize>(bytes: usize, lanes: &Lanes<N>, host: *mut u8,
 
 /// DST_SEL as indices into a texel's four components followed by 1 and 0 (what
 /// `buffer::pick` selects).
-fn swizzle(t: &ImageResource) -> [usize; 4] {
+pub(super) fn swizzle(t: &ImageResource) -> [usize; 4] {
     t.dst_sel.map(|s| match s {
         sel::ONE => 4,
         sel::X..=sel::W => (s - sel::X) as usize,

@@ -19,7 +19,7 @@ mod ds;
 mod flat;
 pub(crate) mod fp;
 #[allow(clippy::needless_range_loop)]
-mod image;
+pub(crate) mod image;
 #[allow(clippy::needless_range_loop)]
 mod imgfast;
 #[allow(clippy::needless_range_loop)]

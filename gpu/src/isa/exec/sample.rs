@@ -198,6 +198,34 @@ fn wrap(mode: u32, i: i64, size: i64) -> Option<i64> {
     }
 }
 
+/// [`Env::filter`] for two LINEAR axes at texel-space position `p`, written out: the
+/// same taps in the same order (i0j0, i1j0, i0j1, i1j1), the same f32 weights
+/// `(1 · wx) · wy`, taps of weight 0 not read. `tap` reads the texel at integer
+/// coordinates (wrapping them itself).
+fn bilinear<E>(p: [f32; 2], mut tap: impl FnMut(i64, i64) -> Result<[f32; 4], E>) -> Result<[f32; 4], E> {
+    let axis = |a: usize| {
+        let u = p[a] - 0.5;
+        let i0 = u.floor();
+        (i0 as i64, u - i0)
+    };
+    let ((x0, ax), (y0, ay)) = (axis(0), axis(1));
+    let wx = [1.0 - ax, ax];
+    let wy = [1.0 - ay, ay];
+    let mut acc = [0f32; 4];
+    for corner in 0..4 {
+        let (hx, hy) = (corner & 1, corner >> 1);
+        let w = wx[hx] * wy[hy];
+        if w == 0.0 {
+            continue;
+        }
+        let v = tap(x0 + hx as i64, y0 + hy as i64)?;
+        for k in 0..4 {
+            acc[k] += w * v[k];
+        }
+    }
+    Ok(acc)
+}
+
 /// `reference OP texel` for DEPTH_COMPARE_FUNC `func`.
 fn compare(func: u32, r: f32, d: f32) -> bool {
     match func {
@@ -305,7 +333,7 @@ impl Env {
         let z_linear = if self.s.z_filter == mip_filter::NONE { linear } else { self.s.z_filter == mip_filter::LINEAR };
         let lin = |a: usize| if a == 2 { z_linear } else { linear };
         if n == 2 && linear {
-            return self.bilinear(ctx, l, level, [p[0], p[1]], slice);
+            return bilinear([p[0], p[1]], |x, y| self.tap(ctx, l, level, [x, y, 0], slice));
         }
         let mut acc = [0f32; 4];
         for corner in 0..(1usize << n) {
@@ -328,33 +356,6 @@ impl Env {
                 continue;
             }
             let v = self.tap(ctx, l, level, c, slice)?;
-            for k in 0..4 {
-                acc[k] += w * v[k];
-            }
-        }
-        Ok(acc)
-    }
-
-    /// [`Self::filter`] for two LINEAR axes, written out: the same taps in the same order
-    /// (i0j0, i1j0, i0j1, i1j1), the same f32 weights `(1 · wx) · wy`, taps of weight 0
-    /// skipped, and each axis wrapped once per coordinate rather than once per tap.
-    fn bilinear(&self, ctx: &mut Ctx, l: &Lane, level: u32, p: [f32; 2], slice: u32) -> Result<[f32; 4], FaultKind> {
-        let axis = |a: usize| {
-            let u = p[a] - 0.5;
-            let i0 = u.floor();
-            (i0 as i64, u - i0)
-        };
-        let ((x0, ax), (y0, ay)) = (axis(0), axis(1));
-        let wx = [1.0 - ax, ax];
-        let wy = [1.0 - ay, ay];
-        let mut acc = [0f32; 4];
-        for corner in 0..4 {
-            let (hx, hy) = (corner & 1, corner >> 1);
-            let w = wx[hx] * wy[hy];
-            if w == 0.0 {
-                continue;
-            }
-            let v = self.tap(ctx, l, level, [x0 + hx as i64, y0 + hy as i64, 0], slice)?;
             for k in 0..4 {
                 acc[k] += w * v[k];
             }

@@ -8,7 +8,7 @@
 //! `Env::filter`), so the results are the same bit for bit. Where the level's span is not
 //! in one buffer object the general path runs, which reports faults per tap.
 
-use super::{wrap, Env, Form, Lane};
+use super::{bilinear, wrap, Env, Form, Lane};
 use crate::isa::exec::imgfast;
 use crate::isa::exec::Ctx;
 use crate::rsrc::{img_type, mip_filter, tex_filter, SW_LINEAR};
@@ -56,11 +56,7 @@ impl Level {
         let bpe = env.f.bytes as u64;
         let len = (ext[1] as u64 - 1) * lv.row_pitch + ext[0] as u64 * bpe;
         let host = ctx.tlb.translate(ctx.vm, env.t.base.wrapping_add(lv.offset), len, false).ok()?;
-        let swz = env.t.dst_sel.map(|s| match s {
-            crate::rsrc::sel::ONE => 4,
-            crate::rsrc::sel::X..=crate::rsrc::sel::W => (s - crate::rsrc::sel::X) as usize,
-            _ => 5,
-        });
+        let swz = imgfast::swizzle(&env.t);
         let linear = env.s.xy_mag_filter == tex_filter::BILINEAR || env.s.xy_mag_filter == tex_filter::ANISO_BILINEAR;
         let rgba8 = matches!((env.f.num, env.f.bits), (crate::format::Num::Unorm, [8, 8, 8, 8]));
         Some(Level {
@@ -82,8 +78,8 @@ impl Level {
     /// Lane `l`'s result, as `Env::sample` computes it.
     pub(super) fn sample(&self, env: &Env, l: &Lane) -> [u32; 4] {
         let p = env.position(l, self.level);
-        let mut acc = [0f32; 4];
         if !self.linear {
+            let mut acc = [0f32; 4];
             let v = self.tap(p[0].floor() as i64, p[1].floor() as i64);
             let w = 1f32;
             for k in 0..4 {
@@ -91,25 +87,8 @@ impl Level {
             }
             return acc.map(f32::to_bits);
         }
-        let axis = |a: usize| {
-            let u = p[a] - 0.5;
-            let i0 = u.floor();
-            (i0 as i64, u - i0)
-        };
-        let ((x0, ax), (y0, ay)) = (axis(0), axis(1));
-        let wx = [1.0 - ax, ax];
-        let wy = [1.0 - ay, ay];
-        for corner in 0..4 {
-            let (hx, hy) = (corner & 1, corner >> 1);
-            let w = wx[hx] * wy[hy];
-            if w == 0.0 {
-                continue;
-            }
-            let v = self.tap(x0 + hx as i64, y0 + hy as i64);
-            for k in 0..4 {
-                acc[k] += w * v[k];
-            }
-        }
+        let taps = bilinear([p[0], p[1]], |x, y| Ok::<_, std::convert::Infallible>(self.tap(x, y)));
+        let Ok(acc) = taps;
         acc.map(f32::to_bits)
     }
 
