@@ -28,8 +28,9 @@ fn run(tool: Tool, args: &[&std::ffi::OsStr]) -> Result<(), CompileError> {
 }
 
 /// Compiles LLVM IR for `amdgcn-amd-amdhsa` gfx1100 at -O2 and links it into a shared
-/// code object (ET_DYN). Errors carry the tool's diagnostics.
-pub(super) fn compile(ir: &str, opts: &CodegenOptions) -> Result<Vec<u8>, CompileError> {
+/// code object (ET_DYN), with SLP vectorisation when `slp` and [`super::slp_allowed`].
+/// Errors carry the tool's diagnostics.
+pub(super) fn compile(ir: &str, opts: &CodegenOptions, slp: bool) -> Result<Vec<u8>, CompileError> {
     let dir = TempDir::new()?;
     let ll = dir.0.join("shader.ll");
     let obj = dir.0.join("shader.o");
@@ -45,7 +46,7 @@ pub(super) fn compile(ir: &str, opts: &CodegenOptions) -> Result<Vec<u8>, Compil
     if opts.wave64 {
         args.push("-mwavefrontsize64".as_ref());
     }
-    if !super::slp_allowed(ir) {
+    if !slp || !super::slp_allowed(ir) {
         args.push("-fno-slp-vectorize".as_ref());
     }
     run(Tool::Clang, &args)?;

@@ -363,6 +363,11 @@ fn scalar_cases(out: &mut Vec<Case>) {
             .expect(1, want, Tol::Exact),
     );
 
+    // c[0..4] match the shader's constants, c[4..8] differ in one component.
+    let c: [u32; 16] = [0, 3, 8, 3, 7, 5, 4, 2, 0, 3, 8, 3, 7, 6, 4, 2];
+    let want: Vec<u32> = (0..64u32).map(|i| if i & 1 == 0 { i } else { !i }).collect();
+    out.push(Case::new("memory/wide_reduction", [1, 1, 1]).storage_of(&c).output(256).expect(1, want, Tol::Exact));
+
     let mut a = f32s_in(12, -1000.0, 1000.0);
     a[5] = 1e-6; // too small for a normal f16: flushed to zero
     a[6] = 70000.0; // too large: infinity
