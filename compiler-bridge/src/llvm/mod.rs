@@ -211,7 +211,8 @@ pub(crate) fn compile_ir_by(
         Backend::Process => process::compile(ir, opts, true).map(|elf| (elf, false)),
     };
     match first {
-        Err(e) if slp_failure(ir, &e) => {
+        // SOFTNAVI_LLVM_SLP=on turns the workaround off here too: LLVM's failure stands.
+        Err(e) if !slp_forced() && slp_failure(ir, &e) => {
             tracing::debug!("{e}: compiled again by clang-19 without SLP vectorisation");
             // Deterministic, like the 8- and 16-bit route above: cached as the backend's.
             process::compile(ir, opts, false).map(|elf| (elf, false))
@@ -236,10 +237,15 @@ fn slp_failure(ir: &str, e: &CompileError) -> bool {
 }
 
 /// Whether `ir` may be compiled with SLP vectorisation: when [`slp_safe`], or when
-/// `SOFTNAVI_LLVM_SLP=on` turns the workaround off (every module then goes to the chosen
-/// backend with SLP on: to see whether a newer LLVM still needs the workaround, and for
+/// `SOFTNAVI_LLVM_SLP=on` turns the workarounds off (every module then goes to the chosen
+/// backend with SLP on, and is not compiled again without it when LLVM fails: to see whether a newer LLVM still needs the workaround, and for
 /// the tests that LLVM's failures are contained). Read once.
 pub(crate) fn slp_allowed(ir: &str) -> bool {
+    slp_forced() || slp_safe(ir)
+}
+
+/// `SOFTNAVI_LLVM_SLP=on` (read once).
+fn slp_forced() -> bool {
     static FORCED: OnceLock<bool> = OnceLock::new();
     *FORCED.get_or_init(|| {
         let on = std::env::var("SOFTNAVI_LLVM_SLP").is_ok_and(|v| v.trim() == "on");
@@ -247,7 +253,7 @@ pub(crate) fn slp_allowed(ir: &str) -> bool {
             tracing::warn!("SOFTNAVI_LLVM_SLP=on: SLP vectorisation for every shader; LLVM 19 fails on some");
         }
         on
-    }) || slp_safe(ir)
+    })
 }
 
 /// Whether the SLP vectoriser may run on `ir`. LLVM 19's AMDGPU instruction selection
