@@ -278,11 +278,7 @@ fn translate(prog: &Program) -> Result<Arc<Translated>, String> {
     let lanes = if prog.wave64() { 64 } else { 32 };
     let module = emit::translate(prog, lanes, tier::layout(), &name);
     if let Some(dir) = std::env::var_os("SOFTNAVI_JIT_DUMP") {
-        // The IR of every translation, for debugging the translator.
-        let path = std::path::Path::new(&dir).join(format!("{name}.ll"));
-        if let Err(e) = std::fs::write(&path, &module.ir) {
-            tracing::warn!("SOFTNAVI_JIT_DUMP: cannot write {}: {e}", path.display());
-        }
+        dump(std::path::Path::new(&dir), &name, prog, &module.ir);
     }
     let object = orc.compile(&module.ir, PASSES)?;
     let addr = orc.load(&object, &name)?;
@@ -304,3 +300,15 @@ fn translate(prog: &Program) -> Result<Arc<Translated>, String> {
 
 /// The optimisation pipeline run on each translated module before code generation.
 const PASSES: &str = "default<O2>";
+
+/// `SOFTNAVI_JIT_DUMP`: the IR of a translation (for debugging the translator) and the
+/// program's disassembly beside it (what the translated code was made from).
+fn dump(dir: &std::path::Path, name: &str, prog: &Program, ir: &str) {
+    let listing: String = (0..prog.insts().len()).map(|i| prog.describe(i) + "\n").collect();
+    for (ext, text) in [("ll", ir), ("s", listing.as_str())] {
+        let path = dir.join(format!("{name}.{ext}"));
+        if let Err(e) = std::fs::write(&path, text) {
+            tracing::warn!("SOFTNAVI_JIT_DUMP: cannot write {}: {e}", path.display());
+        }
+    }
+}
