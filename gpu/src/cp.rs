@@ -339,6 +339,11 @@ impl CommandProcessor {
                     | pm4::event::CACHE_FLUSH_AND_INV_TS_EVENT
                     | pm4::event::CS_DONE
                     | pm4::event::BOTTOM_OF_PIPE_TS => {}
+                    // The MEC takes these too: RADV starts the counters on its compute
+                    // queues for compute pipeline-statistics queries.
+                    e @ (pm4::event::PIPELINESTAT_START | pm4::event::PIPELINESTAT_STOP) => {
+                        self.pipeline_stats = e == pm4::event::PIPELINESTAT_START;
+                    }
                     e => return Err(packet_error(format!("EVENT_WRITE of event type {e:#x} is not a compute event"))),
                 }
             }

@@ -523,6 +523,24 @@ fn radv_graphics_ring_preamble_then_dispatch() {
     assert_eq!(read_words(&out, 0, 1), [0], "nothing ran");
 }
 
+/// RADV's compute queues start and stop the pipeline statistics counters around their
+/// work (EVENT_WRITE PIPELINESTAT_START / _STOP), which the MEC takes.
+#[test]
+fn compute_ring_takes_pipeline_statistics_start_and_stop() {
+    let mut gpu = Gpu::new();
+    let out = gpu.alloc(64 * 64 * 4);
+    let code = gpu.kernel(common::TID3_KERNEL);
+    let mut ib = vec![0xc000_4600, 0x0000_0019]; // EVENT_WRITE PIPELINESTAT_START
+    Dispatch::new(&code, &addr(out.va()), [true, false, false], [64, 1, 1]).emit(
+        &mut Builder(&mut ib),
+        [64, 1, 1],
+        W32,
+    );
+    ib.extend([0xc000_4600, 0x0000_001a]); // EVENT_WRITE PIPELINESTAT_STOP
+    gpu.run(&ib).unwrap_or_else(|r| panic!("{r}"));
+    assert_eq!(read_words(&out, 0, 2), [0, 3], "the dispatch ran (item t of group g writes t * 3 + g)");
+}
+
 /// A draw on the graphics ring is a CP error naming it, with the decoded packet; the
 /// device is lost, the host process carries on, and a later submission is refused.
 #[test]
