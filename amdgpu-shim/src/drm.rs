@@ -128,6 +128,8 @@ fn dispatch(file: &DrmFile, req: Request, arg: *mut c_void) -> Res {
         nr::SYNCOBJ_DESTROY => with_arg(req, arg, |a: &mut uapi::SyncobjDestroy| {
             file.syncobjs.lock().remove(&a.handle).map(|_| 0).ok_or(libc::EINVAL)
         }),
+        nr::SYNCOBJ_HANDLE_TO_FD => with_arg(req, arg, |a: &mut uapi::SyncobjHandle| syncobj_to_fd(file, a)),
+        nr::SYNCOBJ_FD_TO_HANDLE => with_arg(req, arg, |a: &mut uapi::SyncobjHandle| syncobj_from_fd(file, a)),
         nr::SYNCOBJ_WAIT => with_arg(req, arg, |a: &mut uapi::SyncobjWait| syncobj_wait(file, a)),
         nr::SYNCOBJ_TIMELINE_WAIT => {
             with_arg(req, arg, |a: &mut uapi::SyncobjTimelineWait| syncobj_timeline_wait(file, a))
@@ -324,6 +326,45 @@ fn syncobj_create(file: &DrmFile, a: &mut uapi::SyncobjCreate) -> Res {
     let h = file.handle();
     file.syncobjs.lock().insert(h, Arc::new(Syncobj::new(a.flags & uapi::syncobj::CREATE_SIGNALED != 0)));
     a.handle = h;
+    Ok(0)
+}
+
+/// DRM_IOCTL_SYNCOBJ_HANDLE_TO_FD: an opaque descriptor for the syncobj, or with
+/// EXPORT_SYNC_FILE a sync file of its current fence (EINVAL without one, as the kernel).
+fn syncobj_to_fd(file: &DrmFile, a: &mut uapi::SyncobjHandle) -> Res {
+    use uapi::syncobj::EXPORT_SYNC_FILE;
+    if a.flags & !EXPORT_SYNC_FILE != 0 || a.pad != 0 {
+        return Err(libc::EINVAL);
+    }
+    let obj = file.syncobj(a.handle)?;
+    let what = if a.flags & EXPORT_SYNC_FILE != 0 {
+        syncobj::Exported::SyncFile(obj.fence(0).ok_or(libc::EINVAL)?)
+    } else {
+        syncobj::Exported::Object(obj)
+    };
+    // The kernel makes both close-on-exec.
+    a.fd = syncobj::export(what, true)?;
+    Ok(0)
+}
+
+/// DRM_IOCTL_SYNCOBJ_FD_TO_HANDLE: a handle for an opaque descriptor's syncobj, or with
+/// IMPORT_SYNC_FILE the sync file's fence put into the given syncobj.
+fn syncobj_from_fd(file: &DrmFile, a: &mut uapi::SyncobjHandle) -> Res {
+    use uapi::syncobj::IMPORT_SYNC_FILE;
+    if a.flags & !IMPORT_SYNC_FILE != 0 || a.pad != 0 {
+        return Err(libc::EINVAL);
+    }
+    match (syncobj::import(a.fd), a.flags & IMPORT_SYNC_FILE != 0) {
+        (Some(syncobj::Exported::SyncFile(f)), true) => file.syncobj(a.handle)?.attach(0, f),
+        (Some(syncobj::Exported::Object(o)), false) => {
+            let h = file.handle();
+            file.syncobjs.lock().insert(h, o);
+            a.handle = h;
+        }
+        // Another kind of descriptor, or a sync file from outside softnavi (nothing here
+        // can wait on a real dma-fence).
+        _ => return Err(libc::EINVAL),
+    }
     Ok(0)
 }
 

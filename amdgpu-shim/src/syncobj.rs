@@ -150,6 +150,46 @@ pub fn wait(
     }
 }
 
+/// What a descriptor made by [`export`] stands for: the syncobj itself (an opaque fd,
+/// `DRM_IOCTL_SYNCOBJ_HANDLE_TO_FD`) or a snapshot of its fence (a sync file, with
+/// `DRM_SYNCOBJ_HANDLE_TO_FD_FLAGS_EXPORT_SYNC_FILE`).
+#[derive(Clone, Debug)]
+pub enum Exported {
+    Object(std::sync::Arc<Syncobj>),
+    SyncFile(Fence),
+}
+
+/// Exported descriptors by the inode of their memfd (the descriptor number may be
+/// dup'ed, passed on or reused; the inode is what the kernel's file is). Entries live as
+/// long as the process, as PRIME's do.
+static EXPORTED: Mutex<Option<std::collections::HashMap<u64, Exported>>> = Mutex::new(None);
+
+/// The size of an exported memfd: how [`import`] tells ours from other descriptors.
+const EXPORT_SIZE: i64 = 4093;
+
+/// A new descriptor for `what`.
+pub fn export(what: Exported, cloexec: bool) -> Result<i32, i32> {
+    let flags = if cloexec { libc::MFD_CLOEXEC } else { 0 };
+    // SAFETY: the name is a NUL-terminated literal.
+    let fd = unsafe { libc::memfd_create(c"softnavi-syncobj".as_ptr(), flags) };
+    // SAFETY: fd is the memfd just made (or -1, which ftruncate refuses).
+    if fd < 0 || unsafe { libc::ftruncate(fd, EXPORT_SIZE) } != 0 {
+        return Err(crate::errno());
+    }
+    let (_, ino, _) = crate::node::identity(fd).ok_or(libc::EIO)?;
+    EXPORTED.lock().get_or_insert_with(std::collections::HashMap::new).insert(ino, what);
+    Ok(fd)
+}
+
+/// What a descriptor made by [`export`] stands for; `None` for any other descriptor.
+pub fn import(fd: i32) -> Option<Exported> {
+    let (_, ino, size) = crate::node::identity(fd)?;
+    if size != EXPORT_SIZE {
+        return None;
+    }
+    EXPORTED.lock().as_ref()?.get(&ino).cloned()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
