@@ -80,14 +80,39 @@ fn texel_app_on_radv() {
 }
 
 /// softnavi-pipes' pipeline cache, command buffer, copy (with RADV's indirect dispatch on
-/// its general queue: SET_BASE + DISPATCH_INDIRECT) and event scenarios.
+/// its general queue: SET_BASE + DISPATCH_INDIRECT), event and timestamp scenarios (the
+/// last names RADV 22.3's query-copy shader bug where it shows).
 #[test]
 fn pipes_app_on_radv() {
     let pipes = target_dir().join("softnavi-pipes");
-    for scenario in ["cache", "cmdbufs", "copies", "events"] {
+    for scenario in ["cache", "cmdbufs", "copies", "events", "timestamps"] {
         let Some((ok, out, err)) = radv(&pipes, &[scenario]) else { return };
         assert!(ok && out.contains("RESULT: verified"), "softnavi-pipes {scenario} on RADV:\n{out}\n{err}");
     }
+}
+
+/// The descriptor app: indexing in wave32 and wave64, push descriptors, dynamic offsets,
+/// copies and pools (RADV 22.3 does not fill the variable-count layout support: named).
+#[test]
+fn descriptors_app_on_radv() {
+    let Some((ok, out, err)) = radv(&target_dir().join("softnavi-descriptors"), &[]) else { return };
+    assert!(ok && !out.contains("FAILED"), "softnavi-descriptors on RADV:\n{out}\n{err}");
+    assert!(out.contains("pools: out-of-pool"), "{out}");
+}
+
+/// The queue app on RADV's compute rings: families, a cross-queue timeline chain, wait
+/// before signal (the shim's sync-file export and import of syncobjs), binary semaphores,
+/// a held batch; then a shader that faults: the model's report, and RADV refuses the next
+/// submission with VK_ERROR_DEVICE_LOST while the process goes on.
+#[test]
+fn queues_app_and_a_fault_on_radv() {
+    let queues = target_dir().join("softnavi-queues");
+    let Some((ok, out, err)) = radv(&queues, &[]) else { return };
+    assert!(ok && out.contains("ALL PASS"), "softnavi-queues on RADV:\n{out}\n{err}");
+    let Some((ok, out, err)) = radv(&queues, &["lost"]) else { return };
+    assert!(ok && out.contains("PASS lost"), "softnavi-queues lost on RADV:\n{out}\n{err}");
+    assert!(err.contains("VM fault: write of 4 bytes at 0x7f00dead0000 is outside every mapping"), "{err}");
+    assert!(err.contains("instruction: global_store_b32"), "the report names the instruction:\n{err}");
 }
 
 /// A draw on RADV's general queue: the model has no graphics pipeline, so the command

@@ -81,6 +81,8 @@ struct App {
     memory: vk::PhysicalDeviceMemoryProperties,
     props: vk::PhysicalDeviceProperties,
     softnavi: bool,
+    /// Mesa's RADV (over softnavi's amdgpu shim, `scripts/radv`).
+    radv: bool,
     /// Core 1.2/1.3 features may be used (reported, or softnavi without validation).
     modern: bool,
     exec_props: Option<ash::khr::pipeline_executable_properties::Device>,
@@ -168,6 +170,7 @@ impl App {
             memory,
             props,
             softnavi,
+            radv: name.contains("(RADV "),
             modern: v13 || (softnavi && !validate),
             exec_props,
             bufs: Default::default(),
@@ -1004,7 +1007,17 @@ fn timestamps(app: &App) -> R<String> {
         let l = app.buf(later, |b| b.read(16));
         let avail = |q: usize| l[4 * q + 2] as u64 | (l[4 * q + 3] as u64) << 32;
         let value = |q: usize| l[4 * q] as u64 | (l[4 * q + 1] as u64) << 32;
-        check(avail(0) != 0 && avail(1) != 0 && avail(2) == 0, || format!("copied availability without WAIT: {l:x?}"))?;
+        if app.radv && avail(2) == 1 && value(2) == 0 {
+            // RADV 22.3's copy shader (ACO, wave64) makes the availability wave-uniform:
+            // `s_cmp_lg_u64 vcc, 0; s_cselect_b64 s[4:5], -1, 0` after the per-lane
+            // `v_cmp_ne_i64 vcc, -1, value`, so one available query marks all, and the
+            // unwritten one is stored as 0. Its code, executed as written.
+            println!("timestamps: RADV 22.3 copies an unwritten query as available (its shader's bug)");
+        } else {
+            check(avail(0) != 0 && avail(1) != 0 && avail(2) == 0, || {
+                format!("copied availability without WAIT: {l:x?}")
+            })?;
+        }
         check(value(0) == r[0][0] && value(1) == r[1][0], || format!("copied values without WAIT: {l:x?}"))?;
         if app.softnavi {
             check(value(2) == 0xdead_beef_dead_beef, || format!("an unavailable query's value was written: {l:x?}"))?;
