@@ -161,6 +161,36 @@ fn vector_parts(t: &str) -> Option<(u32, &str)> {
     Some((n.parse().ok()?, e))
 }
 
+/// The type a value of type `t` crosses lanes as (`readlane` / `readfirstlane`), when not
+/// itself: LLVM 19 cannot legalise those intrinsics on 8-bit values or on 3-element
+/// vectors of 16-bit ones ("Do not know how to widen the result"), so their elements go
+/// as i32.
+fn lane_carrier(t: &str) -> Option<String> {
+    let (n, elem) = vector_parts(t).unwrap_or((1, t));
+    let wide = |n| if n == 1 { "i32".to_string() } else { format!("<{n} x i32>") };
+    match elem {
+        "i8" => Some(wide(n)),
+        "i16" | "half" if n == 3 => Some(wide(n)),
+        _ => None,
+    }
+}
+
+/// IR lines that make `to` (of type `tw`, [`lane_carrier`]) from `from` (of type `t`).
+fn widen_lines(t: &str, tw: &str, from: &str, to: &str) -> String {
+    match t.replace("half", "i16") {
+        ti if ti != t => format!("  {to}.i = bitcast {t} {from} to {ti}\n  {to} = zext {ti} {to}.i to {tw}\n"),
+        _ => format!("  {to} = zext {t} {from} to {tw}\n"),
+    }
+}
+
+/// IR lines that make `to` (of type `t`) back from `from` (of type `tw`).
+fn narrow_lines(t: &str, tw: &str, from: &str, to: &str) -> String {
+    match t.replace("half", "i16") {
+        ti if ti != t => format!("  {to}.i = trunc {tw} {from} to {ti}\n  {to} = bitcast {ti} {to}.i to {t}\n"),
+        _ => format!("  {to} = trunc {tw} {from} to {t}\n"),
+    }
+}
+
 impl FnCx<'_, '_> {
     /// Lowers a subgroup instruction (every opcode `is_subgroup_op` accepts).
     pub(super) fn subgroup_inst(&mut self, inst: &dr::Instruction) -> Result<(), CompileError> {
@@ -212,11 +242,7 @@ impl FnCx<'_, '_> {
                 self.expect_bool(inst)?;
                 let v = self.val(inst.id(a)?)?;
                 let (t, x, _) = self.carrier(&v, true)?;
-                let first = self.call_intrinsic(
-                    &t,
-                    &format!("llvm.amdgcn.readfirstlane.{}", intrinsic_suffix(&t)),
-                    &[format!("{t} {x}")],
-                );
+                let first = self.read_lane(&t, &x, None);
                 // fcmp oeq: a NaN equals nothing, not even itself.
                 let is_float = matches!(self.m.scalar_kind(v.ty)?, (_, _, true));
                 let cmp = if is_float { "fcmp oeq" } else { "icmp eq" };
@@ -239,18 +265,13 @@ impl FnCx<'_, '_> {
             | SubgroupFirstInvocationKHR => {
                 let v = self.val(inst.id(a)?)?;
                 let (t, x, is_bool) = self.carrier(&v, true)?;
-                let sfx = intrinsic_suffix(&t);
                 // The lane id is constant or dynamically uniform; LLVM reads it into an SGPR.
-                let r = if matches!(op, GroupNonUniformBroadcast | SubgroupReadInvocationKHR) {
-                    let id = self.lane_operand(inst.id(a + 1)?)?;
-                    self.call_intrinsic(
-                        &t,
-                        &format!("llvm.amdgcn.readlane.{sfx}"),
-                        &[format!("{t} {x}"), format!("i32 {id}")],
-                    )
+                let lane = if matches!(op, GroupNonUniformBroadcast | SubgroupReadInvocationKHR) {
+                    Some(self.lane_operand(inst.id(a + 1)?)?)
                 } else {
-                    self.call_intrinsic(&t, &format!("llvm.amdgcn.readfirstlane.{sfx}"), &[format!("{t} {x}")])
+                    None
                 };
+                let r = self.read_lane(&t, &x, lane.as_deref());
                 self.define_carried(inst, &t, &r, is_bool)
             }
             GroupNonUniformBallot | SubgroupBallotKHR => {
@@ -424,6 +445,43 @@ impl FnCx<'_, '_> {
         self.define_carried(inst, &t, &r, is_bool)
     }
 
+    /// `x` (of type `t`) of lane `lane` (`readlane`), or of the first active lane
+    /// (`readfirstlane`), through its [`lane_carrier`] where it needs one.
+    fn read_lane(&mut self, t: &str, x: &str, lane: Option<&str>) -> String {
+        let (tw, xw) = match lane_carrier(t) {
+            Some(tw) => {
+                let xi = if t.contains("half") {
+                    self.def(format!("bitcast {t} {x} to {}", t.replace("half", "i16")))
+                } else {
+                    x.to_string()
+                };
+                let ti = t.replace("half", "i16");
+                let xw = self.def(format!("zext {ti} {xi} to {tw}"));
+                (tw, xw)
+            }
+            None => (t.to_string(), x.to_string()),
+        };
+        let sfx = intrinsic_suffix(&tw);
+        let r = match lane {
+            Some(id) => self.call_intrinsic(
+                &tw,
+                &format!("llvm.amdgcn.readlane.{sfx}"),
+                &[format!("{tw} {xw}"), format!("i32 {id}")],
+            ),
+            None => self.call_intrinsic(&tw, &format!("llvm.amdgcn.readfirstlane.{sfx}"), &[format!("{tw} {xw}")]),
+        };
+        if tw == t {
+            return r;
+        }
+        let ti = t.replace("half", "i16");
+        let ri = self.def(format!("trunc {tw} {r} to {ti}"));
+        if ti == t {
+            ri
+        } else {
+            self.def(format!("bitcast {ti} {ri} to {t}"))
+        }
+    }
+
     /// Defines (once per module) the helper computing `arith` over the active lanes that
     /// `lanes` selects, and returns its name. Helpers are `alwaysinline convergent` (#1),
     /// inlined where they are called, inside whatever control flow is active.
@@ -455,16 +513,14 @@ impl FnCx<'_, '_> {
         if let Some(i) = intrinsic {
             self.declare(format!("declare {t} @llvm.{i}.{sfx}({t}, {t})"));
         }
-        // The lane read: on i32 for 8-bit values (LLVM 19 cannot legalise readlane on i8).
-        let (widen, read) = if elem == "i8" {
-            let tw = t.replace("i8", "i32");
+        // The lane read, on i32 elements where LLVM 19 needs them (`lane_carrier`).
+        let (widen, read) = if let Some(tw) = lane_carrier(t) {
             let sw = intrinsic_suffix(&tw);
             self.declare(format!("declare {tw} @llvm.amdgcn.readlane.{sw}({tw}, i32)"));
             (
-                format!("  %x.w = zext {t} %x to {tw}\n"),
-                format!(
-                    "  %v.w = call {tw} @llvm.amdgcn.readlane.{sw}({tw} %x.w, i32 %i)\n  %v = trunc {tw} %v.w to {t}\n"
-                ),
+                widen_lines(t, &tw, "%x", "%x.w"),
+                format!("  %v.w = call {tw} @llvm.amdgcn.readlane.{sw}({tw} %x.w, i32 %i)\n")
+                    + &narrow_lines(t, &tw, "%v.w", "%v"),
             )
         } else {
             self.declare(format!("declare {t} @llvm.amdgcn.readlane.{sfx}({t}, i32)"));
