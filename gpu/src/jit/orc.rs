@@ -104,6 +104,11 @@ impl Orc {
         format!("{} {} {} LLVM {:?}", h.triple, h.cpu, h.features, self.lib.version)
     }
 
+    /// The target every translation is compiled for, the LLJIT's data layout included.
+    pub fn host(&self) -> &HostTarget {
+        &self.host
+    }
+
     fn create_jit(&mut self) -> Result<(), String> {
         let api = &self.api;
         let tm = llvm::host::target_machine(&self.host)?;
