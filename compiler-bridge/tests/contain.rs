@@ -2,7 +2,8 @@
 //! error is an error naming LLVM's message from the compile server and from the clang/lld
 //! processes, IR that crashes LLVM is an error naming the signal, the process that asked
 //! lives on, and the next compile works; a compile over the timeout kills its server and
-//! the next one starts afresh.
+//! the next one starts afresh. The same for the translation tier's host (x86-64) compiles
+//! (`compile_host`).
 //!
 //! Without a test harness: this binary is also the compile server its tests start
 //! (`contain --serve` runs `compiler_bridge::llvm::serve`, as `softnavi-llvmd --serve`
@@ -12,8 +13,9 @@ use std::time::{Duration, Instant};
 
 use compiler_bridge::elf::CodeObject;
 use compiler_bridge::llvm::server::{Failure, Pool};
-use compiler_bridge::llvm::{compile_ir_with, serve};
+use compiler_bridge::llvm::{compile_host, compile_ir_with, serve};
 use compiler_bridge::{Backend, CodegenOptions, CompileError};
+use llvm::host::HostTarget;
 
 /// A buffer fat pointer load and store of `<6 x i8>`: LLVM 19's AMDGPU type legalisation
 /// has no rule for it and calls `report_fatal_error` ("Do not know how to widen the result
@@ -138,6 +140,77 @@ fn invalid_ir_keeps_the_server() {
     assert_good(&compile_ir_with(GOOD_IR, &WAVE32, Backend::Server).expect("the next compile works"));
 }
 
+/// A host target as the translation tier's `Orc` describes one (the data layout is
+/// LLJIT's for x86-64 Linux).
+fn host_target() -> HostTarget {
+    HostTarget {
+        triple: "x86_64-pc-linux-gnu".into(),
+        cpu: "x86-64-v3".into(),
+        features: "+avx2,+fma,-avx512f".into(),
+        layout: "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128".into(),
+    }
+}
+
+/// A valid host function: lanes under a mask, as translated VALU code looks.
+const GOOD_HOST_IR: &str = r#"
+define void @blend(ptr %v, <8 x i32> %m) {
+  %a = load <8 x i32>, ptr %v, align 4
+  %b = mul <8 x i32> %a, %m
+  %c = icmp ne <8 x i32> %m, zeroinitializer
+  %d = select <8 x i1> %c, <8 x i32> %b, <8 x i32> %a
+  store <8 x i32> %d, ptr %v, align 4
+  ret void
+}
+"#;
+
+/// An AVX-512 intrinsic for a CPU without AVX-512: x86 type legalisation calls
+/// `report_fatal_error` ("Do not know how to split the result of this operator!";
+/// `llc-19 -mcpu=x86-64-v3` aborts on it).
+const FATAL_HOST_IR: &str = r#"
+define <16 x float> @f(<16 x float> %a) {
+  %r = call <16 x float> @llvm.x86.avx512.rsqrt14.ps.512(<16 x float> %a, <16 x float> %a, i16 -1)
+  ret <16 x float> %r
+}
+declare <16 x float> @llvm.x86.avx512.rsqrt14.ps.512(<16 x float>, <16 x float>, i16)
+"#;
+
+/// An x86-64 relocatable ELF object that defines `symbol`.
+fn assert_host_object(elf: &[u8], symbol: &str) {
+    use object::{Object, ObjectSymbol};
+    let file = object::File::parse(elf).expect("an object file");
+    assert_eq!(file.format(), object::BinaryFormat::Elf);
+    assert_eq!(file.kind(), object::ObjectKind::Relocatable);
+    assert_eq!(file.architecture(), object::Architecture::X86_64);
+    assert!(file.symbols().any(|s| s.is_definition() && s.name() == Ok(symbol)), "{symbol} is defined");
+}
+
+/// Host compiles in the server: a valid module gives the in-process object byte for byte;
+/// a fatal error and a crash in LLVM's x86 backend or parser are errors naming LLVM's
+/// message or the signal, and the next compile works.
+fn server_contains_host_compile_failures() {
+    let t = host_target();
+    let good = compile_host(GOOD_HOST_IR, "default<O2>", &t).expect("a valid module compiles");
+    assert_host_object(&good, "blend");
+    let inproc = llvm::host::compile(GOOD_HOST_IR, "default<O2>", &t).expect("in-process compile");
+    assert_eq!(good, inproc, "the server compiles with the client's target, as in-process");
+    let fatal = compile_host(FATAL_HOST_IR, "default<O2>", &t).expect_err("LLVM fails");
+    println!("  {fatal}");
+    assert!(fatal.contains("fatal error") && fatal.contains("Do not know how to split"), "{fatal}");
+    assert_eq!(compile_host(GOOD_HOST_IR, "default<O2>", &t).as_deref(), Ok(&good[..]), "the next compile works");
+    let depth = 200_000;
+    let mut deep = String::from("@g = global [4 x i32] zeroinitializer\ndefine void @deep(ptr %out) {\n  store ptr ");
+    deep.push_str(&"getelementptr (i8, ptr ".repeat(depth));
+    deep.push_str("@g");
+    deep.push_str(&", i64 1)".repeat(depth));
+    deep.push_str(", ptr %out\n  ret void\n}\n");
+    let crash = compile_host(&deep, "default<O2>", &t).expect_err("the parser overflows its stack");
+    println!("  {}", crash.lines().next().unwrap_or_default());
+    assert!(crash.contains("killed by SIG"), "the signal is named: {crash}");
+    let invalid = compile_host("define void @f( {", "default<O2>", &t).expect_err("invalid IR");
+    assert!(invalid.contains("parse"), "{invalid}");
+    assert_host_object(&compile_host(GOOD_HOST_IR, "default<O2>", &t).expect("the next compile works"), "blend");
+}
+
 fn main() {
     if std::env::args().nth(1).as_deref() == Some("--serve") {
         std::process::exit(serve());
@@ -145,12 +218,13 @@ fn main() {
     // Before any other thread exists: the server the pool starts is this binary.
     std::env::set_var("SOFTNAVI_LLVMD", std::env::current_exe().expect("own path"));
     let filter = std::env::args().skip(1).find(|a| !a.starts_with('-'));
-    let tests: [(&str, fn()); 5] = [
+    let tests: [(&str, fn()); 6] = [
         ("server_contains_a_fatal_error", server_contains_a_fatal_error),
         ("server_contains_a_crash", server_contains_a_crash),
         ("processes_contain_a_fatal_error", processes_contain_a_fatal_error),
         ("timeout_kills_the_server", timeout_kills_the_server),
         ("invalid_ir_keeps_the_server", invalid_ir_keeps_the_server),
+        ("server_contains_host_compile_failures", server_contains_host_compile_failures),
     ];
     for (name, test) in tests {
         if filter.as_ref().is_some_and(|f| !name.contains(f.as_str())) {

@@ -118,6 +118,18 @@ fn requested_queues(info: &vk::DeviceCreateInfo<'_>) -> Result<Vec<(u32, u32, vk
     Ok(out)
 }
 
+/// Sends the translation tier's compiles to the compile server when shaders go there, so
+/// that an LLVM crash fails one translation, not the application (issue 22). Once per
+/// process, before the device's first translation.
+fn contain_translations() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        if compiler_bridge::llvm::default_backend().is_ok_and(|b| b == compiler_bridge::Backend::Server) {
+            gpu::jit::set_host_compiler("by softnavi-llvmd", Box::new(compiler_bridge::llvm::compile_host));
+        }
+    });
+}
+
 /// # Safety
 /// Vulkan entry point.
 pub unsafe extern "system" fn create_device(
@@ -155,6 +167,9 @@ pub unsafe extern "system" fn create_device(
         if !missing.is_empty() {
             tracing::warn!("vkCreateDevice: unsupported features requested: {}", missing.join(", "));
             return vk::Result::ERROR_FEATURE_NOT_PRESENT;
+        }
+        if physical.config.jit != gpu::jit::JitMode::Off {
+            contain_translations();
         }
         let gpu = match gpu::Device::new(physical.config.clone()) {
             Ok(g) => g,

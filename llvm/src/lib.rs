@@ -7,6 +7,8 @@
 use std::ffi::{c_char, c_int, c_uint, c_void, CStr};
 use std::sync::OnceLock;
 
+pub mod host;
+
 /// An opaque LLVM object (`LLVMContextRef`, `LLVMModuleRef`, ...).
 pub type Ptr = *mut c_void;
 /// `LLVMBool`.
@@ -41,6 +43,8 @@ pub struct Library {
     pub path: &'static str,
     pub version: (u32, u32, u32),
     dispose_message: unsafe extern "C" fn(*mut c_char),
+    error_message: unsafe extern "C" fn(Ptr) -> *mut c_char,
+    dispose_error_message: unsafe extern "C" fn(*mut c_char),
 }
 
 /// What [`fatal_error`] calls besides logging, set by [`on_fatal_error`].
@@ -93,13 +97,17 @@ impl Library {
     fn init(lib: libloading::Library, path: &'static str) -> Result<Library, String> {
         // SAFETY: the types are the C prototypes of these LLVM 19 functions (llvm-c/Core.h,
         // llvm-c/ErrorHandling.h).
-        let (get_version, install, dispose_message) = unsafe {
+        let (get_version, install, dispose_message, error_message, dispose_error_message) = unsafe {
             let v: unsafe extern "C" fn(*mut c_uint, *mut c_uint, *mut c_uint) =
                 *lib.get(b"LLVMGetVersion\0").map_err(|e| e.to_string())?;
             let i: unsafe extern "C" fn(extern "C" fn(*const c_char)) =
                 *lib.get(b"LLVMInstallFatalErrorHandler\0").map_err(|e| e.to_string())?;
             let d: unsafe extern "C" fn(*mut c_char) = *lib.get(b"LLVMDisposeMessage\0").map_err(|e| e.to_string())?;
-            (v, i, d)
+            let e: unsafe extern "C" fn(Ptr) -> *mut c_char =
+                *lib.get(b"LLVMGetErrorMessage\0").map_err(|e| e.to_string())?;
+            let de: unsafe extern "C" fn(*mut c_char) =
+                *lib.get(b"LLVMDisposeErrorMessage\0").map_err(|e| e.to_string())?;
+            (v, i, d, e, de)
         };
         let (mut major, mut minor, mut patch) = (0, 0, 0);
         // SAFETY: three valid out-pointers.
@@ -110,7 +118,7 @@ impl Library {
         // SAFETY: runs once (under the OnceLock) before any other use of the library; the
         // handler is a plain `extern "C"` function.
         unsafe { install(fatal_error) };
-        Ok(Library { lib, path, version: (major, minor, patch), dispose_message })
+        Ok(Library { lib, path, version: (major, minor, patch), dispose_message, error_message, dispose_error_message })
     }
 
     /// The function `name` (NUL-terminated).
@@ -137,6 +145,26 @@ impl Library {
         // SAFETY: disposed exactly once, here.
         unsafe { (self.dispose_message)(msg) };
         text
+    }
+
+    /// `Ok` for a null `LLVMErrorRef`, else its message (the error consumed).
+    ///
+    /// # Safety
+    /// `err` is null or an unconsumed error LLVM returned, not used afterwards.
+    pub unsafe fn take_error(&self, err: Ptr) -> Result<(), String> {
+        if err.is_null() {
+            return Ok(());
+        }
+        // SAFETY: `LLVMGetErrorMessage` consumes the error; its message is disposed once.
+        unsafe {
+            let m = (self.error_message)(err);
+            if m.is_null() {
+                return Err(String::new());
+            }
+            let text = CStr::from_ptr(m).to_string_lossy().into_owned();
+            (self.dispose_error_message)(m);
+            Err(text)
+        }
     }
 }
 

@@ -152,6 +152,30 @@ fn llvm_failure_fails_pipeline_creation_and_the_device_works_on() {
     }
 }
 
+/// Issue 22: the translation tier compiles in the compile server too. With every program
+/// translated (`SOFTNAVI_JIT=on`) the copy is right and each translation says it was
+/// compiled by `softnavi-llvmd`. Then, with the shaders in the disk cache and a 1 ms
+/// limit on the server's compiles, every translation fails in the server (it is killed;
+/// an in-process compile has no limit), each failure is logged with the program and the
+/// server's message, and the interpreter gives the same result.
+#[test]
+fn translations_compile_in_the_server_and_a_failed_one_is_interpreted() {
+    let cache = target_dir().join("loader-jit-shader-cache");
+    let cache = cache.to_str().expect("a UTF-8 path");
+    let env = [("SOFTNAVI_JIT", "on"), ("SOFTNAVI_LOG", "debug"), ("SOFTNAVI_CACHE_DIR", cache)];
+    let (out, err) = probe("copy", &env);
+    assert!(out.contains("RESULT: verified"), "{out}\n{err}");
+    let translated = |l: &&str| l.contains("translated the program at");
+    assert!(err.lines().filter(translated).all(|l| l.contains("compiled by softnavi-llvmd")), "{err}");
+    assert!(err.lines().any(|l| translated(&l)), "{err}");
+    assert!(!err.contains("translation failed") && !err.contains("compiled in this process"), "{err}");
+
+    let (out, err) = probe("copy", &[env[0], env[2], ("SOFTNAVI_LLVM_TIMEOUT_MS", "1")]);
+    assert!(out.contains("RESULT: verified"), "{out}\n{err}");
+    let failed = err.lines().find(|l| l.contains("translation failed, the program at 0x"));
+    assert!(failed.is_some_and(|l| l.contains("no answer after 1 ms")), "{err}");
+}
+
 #[test]
 fn single_thread_and_many_threads_compute_the_same() {
     for threads in ["1", "3"] {

@@ -221,6 +221,25 @@ pub(crate) fn compile_ir_by(
     }
 }
 
+/// The translation tier's compiles (`gpu::jit::set_host_compiler`) in the compile server:
+/// `llvm::host::compile` there, so that an LLVM failure fails only that translation.
+/// Without a server (none found, or none starts) the compile runs in this process, logged
+/// at debug level. `Err` is LLVM's message or how the server died.
+pub fn compile_host(ir: &str, passes: &str, target: &llvm::host::HostTarget) -> Result<Vec<u8>, String> {
+    let result = match server::Pool::global() {
+        Ok(pool) => pool.compile_host(ir, passes, target),
+        Err(why) => Err(server::Failure::Start(why)),
+    };
+    match result {
+        Ok(object) => Ok(object),
+        Err(server::Failure::Compile(e)) => Err(e.to_string()),
+        Err(server::Failure::Start(why)) => {
+            tracing::debug!("{why}: the translation is compiled in this process");
+            llvm::host::compile(ir, passes, target)
+        }
+    }
+}
+
 /// Whether `e` is LLVM 19's instruction selection failing on a buffer fat pointer
 /// (`addrspace(7)`) access the SLP vectoriser widened: it merges scalar loads of
 /// consecutive 64-bit values (a reduction over `uvec2` compares, for example) into

@@ -1,6 +1,7 @@
 //! The compile server's side: what `softnavi-llvmd --serve` runs. It loads libLLVM 19
 //! with [`super::ffi`], greets its client with the library's identity, then compiles one
-//! request at a time from stdin and answers on stdout ([`super::wire`]). It holds no state
+//! request at a time from stdin and answers on stdout ([`super::wire`]): shaders for
+//! gfx1100, and the translation tier's host code (`llvm::host::compile`). It holds no state
 //! between requests, so a client may kill and restart it at any point. LLVM's fatal errors
 //! reach the client as an `F` frame before the process exits; a crash is seen by the
 //! client as the socket's end and the exit signal.
@@ -38,6 +39,7 @@ pub fn serve() -> i32 {
         };
         let reply = match request {
             (wire::COMPILE, payload) if !payload.is_empty() => compile(llvm, payload[0], &payload[1..]),
+            (wire::HOST_COMPILE, payload) => host_compile(&payload),
             (tag, _) => {
                 eprintln!("softnavi-llvmd: unexpected request {tag:#04x}");
                 return 2;
@@ -60,6 +62,15 @@ fn compile(llvm: &ffi::Llvm, flags: u8, ir: &[u8]) -> Vec<u8> {
             wire::frame(wire::LLVM_ERROR, &[tool.as_bytes(), b"\0", log.as_bytes()])
         }
         Err(e) => wire::frame(wire::LLVM_ERROR, &[b"softnavi-llvmd\0", e.to_string().as_bytes()]),
+    }
+}
+
+/// The reply frame to a host compile request (the translation tier's).
+fn host_compile(payload: &[u8]) -> Vec<u8> {
+    let result = wire::parse_host_compile(payload).and_then(|(ir, passes, t)| llvm::host::compile(ir, passes, &t));
+    match result {
+        Ok(object) => wire::frame(wire::OBJECT, &[&object]),
+        Err(log) => wire::frame(wire::LLVM_ERROR, &[b"libLLVM (host)\0", log.as_bytes()]),
     }
 }
 

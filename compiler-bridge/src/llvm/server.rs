@@ -17,6 +17,8 @@ use std::process::{Child, Command, Stdio};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 
+use llvm::host::HostTarget;
+
 use super::{wire, CodegenOptions};
 use crate::CompileError;
 
@@ -78,14 +80,26 @@ impl Pool {
         .map_err(Clone::clone)
     }
 
-    /// Compiles `ir` in a server: an idle one, else a new one. A server that died while
-    /// idle is replaced before the request is sent.
+    /// Compiles `ir` for gfx1100 in a server.
     pub fn compile(&self, ir: &str, opts: &CodegenOptions) -> Result<Vec<u8>, Failure> {
+        let flags = if opts.wave64 { wire::WAVE64 } else { 0 };
+        self.request(&wire::frame(wire::COMPILE, &[&[flags], ir.as_bytes()]))
+    }
+
+    /// Compiles `ir` with `passes` into a host object for `target` in a server
+    /// (`llvm::host::compile` there).
+    pub fn compile_host(&self, ir: &str, passes: &str, target: &HostTarget) -> Result<Vec<u8>, Failure> {
+        self.request(&wire::host_compile(ir, passes, target))
+    }
+
+    /// Sends one compile request to a server: an idle one, else a new one. A server that
+    /// died while idle is replaced before the request is sent.
+    fn request(&self, request: &[u8]) -> Result<Vec<u8>, Failure> {
         let mut server = match self.take_idle() {
             Some(s) => s,
             None => self.start()?,
         };
-        let result = server.compile(ir, opts, self.timeout);
+        let result = server.request(request, self.timeout);
         if server.alive {
             let mut idle = self.idle.lock().unwrap_or_else(|e| e.into_inner());
             if idle.len() < max_idle() {
@@ -113,7 +127,10 @@ impl Pool {
         Server::start(&self.program, &self.expected).map_err(|why| {
             let why = format!("cannot start {}: {why}", self.program.display());
             if self.broken.set(why.clone()).is_ok() {
-                tracing::warn!("{why}; shaders are compiled by the clang-19 / ld.lld-19 processes from now on");
+                tracing::warn!(
+                    "{why}; from now on shaders are compiled by the clang-19 / ld.lld-19 processes, \
+                     and the translation tier compiles in this process"
+                );
             }
             Failure::Start(why)
         })
@@ -247,13 +264,11 @@ impl Server {
         }
     }
 
-    /// One compile. Any failure but LLVM's diagnostics of an invalid module leaves the
-    /// server dead and reaped.
-    fn compile(&mut self, ir: &str, opts: &CodegenOptions, timeout: Option<Duration>) -> Result<Vec<u8>, CompileError> {
+    /// One compile request (a whole frame). Any failure but LLVM's diagnostics of an
+    /// invalid module leaves the server dead and reaped.
+    fn request(&mut self, request: &[u8], timeout: Option<Duration>) -> Result<Vec<u8>, CompileError> {
         self.stderr.lock().unwrap_or_else(|e| e.into_inner()).clear();
-        let flags = if opts.wave64 { wire::WAVE64 } else { 0 };
-        let request = wire::frame(wire::COMPILE, &[&[flags], ir.as_bytes()]);
-        if let Err(e) = send(&self.sock, &request) {
+        if let Err(e) = send(&self.sock, request) {
             let why = self.death();
             return Err(crashed(format!("the request could not be sent ({e}): {why}")));
         }

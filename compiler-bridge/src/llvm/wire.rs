@@ -8,15 +8,19 @@
 //! | `H` | server | hello: the libLLVM it loaded (sent once, at start) |
 //! | `N` | server | no LLVM: why libLLVM 19 cannot be used (then it exits) |
 //! | `C` | client | compile: flags byte (bit 0: wave64), then the IR text |
-//! | `O` | server | the ET_REL code object |
+//! | `J` | client | host compile (the translation tier): passes, triple, CPU, features, data layout, IR text, NUL between each |
+//! | `O` | server | the ET_REL code object (or host object) |
 //! | `L` | server | LLVM's diagnostics for an invalid module: tool, NUL, log |
 //! | `F` | server | a fatal error: LLVM's reason (the server exits next) |
 
 use std::io::{Read, Write};
 
+use llvm::host::HostTarget;
+
 pub(super) const HELLO: u8 = b'H';
 pub(super) const NO_LLVM: u8 = b'N';
 pub(super) const COMPILE: u8 = b'C';
+pub(super) const HOST_COMPILE: u8 = b'J';
 pub(super) const OBJECT: u8 = b'O';
 pub(super) const LLVM_ERROR: u8 = b'L';
 pub(super) const FATAL: u8 = b'F';
@@ -27,6 +31,26 @@ pub(super) const WAVE64: u8 = 1;
 /// No frame is larger (a shader's IR or code object is far smaller); a larger length is
 /// a corrupt stream.
 const MAX_PAYLOAD: u32 = 1 << 30;
+
+/// A `J` request: the IR comes last, so that it is the rest of the payload whatever it
+/// holds; the other fields are C strings for LLVM, without NULs.
+pub(super) fn host_compile(ir: &str, passes: &str, t: &HostTarget) -> Vec<u8> {
+    let fields = [passes, &t.triple, &t.cpu, &t.features, &t.layout];
+    let mut parts: Vec<&[u8]> = fields.iter().flat_map(|f| [f.as_bytes(), b"\0"]).collect();
+    parts.push(ir.as_bytes());
+    frame(HOST_COMPILE, &parts)
+}
+
+/// The IR, passes and target of a `J` payload.
+pub(super) fn parse_host_compile(payload: &[u8]) -> Result<(&str, &str, HostTarget), String> {
+    let text = std::str::from_utf8(payload).map_err(|e| format!("the request is not UTF-8: {e}"))?;
+    let f: Vec<&str> = text.splitn(6, '\0').collect();
+    let [passes, triple, cpu, features, layout, ir] = f[..] else {
+        return Err(format!("a host compile request has {} fields, not 6", f.len()));
+    };
+    let t = HostTarget { triple: triple.into(), cpu: cpu.into(), features: features.into(), layout: layout.into() };
+    Ok((ir, passes, t))
+}
 
 /// One frame as bytes (written with one `write_all`, so a frame is never interleaved).
 pub(super) fn frame(tag: u8, parts: &[&[u8]]) -> Vec<u8> {
@@ -83,5 +107,16 @@ mod tests {
         // A stream cut inside a frame is an error, not an end.
         assert!(read_frame(&mut &frame(OBJECT, &[b"abc"])[..4]).is_err());
         assert!(read_frame(&mut &[OBJECT, 0xff, 0xff, 0xff, 0xff][..]).is_err());
+    }
+
+    #[test]
+    fn host_compiles_round_trip() {
+        let t =
+            HostTarget { triple: "x86_64".into(), cpu: "znver4".into(), features: "+avx2".into(), layout: "e".into() };
+        let ir = "define void @f() {\n  ret void\n}\0tail";
+        let (tag, payload) = read_frame(&mut &host_compile(ir, "default<O2>", &t)[..]).unwrap().unwrap();
+        assert_eq!(tag, HOST_COMPILE);
+        assert_eq!(parse_host_compile(&payload).unwrap(), (ir, "default<O2>", t));
+        assert!(parse_host_compile(b"default<O2>\0x86_64").is_err());
     }
 }

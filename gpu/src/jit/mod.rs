@@ -12,6 +12,10 @@
 //! `SOFTNAVI_JIT` picks the mode ([`JitMode`]): `auto` (the default) compiles on a
 //! background thread while the first waves are interpreted; `on` compiles before the
 //! dispatch's first wave runs; `off` interprets everything.
+//!
+//! IR is compiled to a host object in this process unless a [`HostCompiler`] is set
+//! ([`set_host_compiler`]: the ICD's sends compiles to its compile server, where an LLVM
+//! crash cannot end the application); the object is linked here either way.
 
 pub mod emit;
 pub(crate) mod image;
@@ -29,6 +33,7 @@ use crossbeam::channel::{unbounded, Sender};
 use parking_lot::Mutex;
 
 pub(crate) use ir::Layout;
+pub use llvm::host::HostTarget;
 
 use crate::isa::exec::tier::{self, JitFn};
 use crate::isa::program::Program;
@@ -88,6 +93,34 @@ pub struct JitStats {
     pub last_error: Option<String>,
 }
 
+/// Compiles IR (the text, the pass pipeline) into a host object for the target given, in
+/// place of [`orc::Orc::compile`]; `Err` is LLVM's message or why the compile ended.
+pub type HostCompiler = Box<dyn Fn(&str, &str, &HostTarget) -> Result<Vec<u8>, String> + Send + Sync>;
+
+/// The compiler set by [`set_host_compiler`], and its name for the log.
+static HOST_COMPILER: OnceLock<(&'static str, HostCompiler)> = OnceLock::new();
+
+/// Makes every later translation compile with `compiler` instead of in this process
+/// (`name` completes "compiled ..." in the log, e.g. "by softnavi-llvmd"). The first
+/// compiler set stays (`false` when one was set before); set it before the first
+/// translation, which also compiles the warm-up program.
+pub fn set_host_compiler(name: &'static str, compiler: HostCompiler) -> bool {
+    HOST_COMPILER.set((name, compiler)).is_ok()
+}
+
+/// Which compiler [`compile`] uses, for the log ("compiled ...").
+fn compiler_name() -> &'static str {
+    HOST_COMPILER.get().map_or("in-process", |(name, _)| name)
+}
+
+/// `ir` compiled to a host object by the [`HostCompiler`], or in this process.
+fn compile(orc: &orc::Orc, ir: &str) -> Result<Vec<u8>, String> {
+    match HOST_COMPILER.get() {
+        Some((_, compiler)) => compiler(ir, PASSES, orc.host()),
+        None => orc.compile(ir, PASSES),
+    }
+}
+
 /// Translations by program content (the words and the wave size): pipelines destroyed
 /// and re-created, or the same kernel at another address, reuse the code.
 /// A program's content: its words and whether it was decoded for wave64.
@@ -99,10 +132,11 @@ struct Translator {
     next_name: std::sync::atomic::AtomicU64,
 }
 
-/// Held while LLVM compiles a translation. At process exit it is taken and never given
-/// back (`stop_compiling`), so that LLVM's static destructors never run under a compile:
-/// a process that exited while the background thread compiled crashed inside LLVM
-/// (the hang-then-recover probe, 1 run in 16).
+/// Held while a translation is compiled (here or by the [`HostCompiler`]) and linked. At
+/// process exit it is taken and never given back (`stop_compiling`), so that LLVM's
+/// static destructors never run under a compile: a process that exited while the
+/// background thread compiled crashed inside LLVM (the hang-then-recover probe, 1 run in
+/// 16).
 static COMPILING: Mutex<()> = parking_lot::const_mutex(());
 static STOPPED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
 
@@ -164,31 +198,37 @@ fn register_exit_handler() {
     }
 }
 
-/// A small program translated once when the translator starts (v_add_f32 v1, v1, v2;
-/// v_cmp_gt_f32 vcc, v1, v2; s_cbranch_vccnz back; global_store_b32; s_endpgm), so that
-/// LLVM's lazily registered statics exist before the exit handler is registered.
+/// A small program translated and linked once when the translator starts (v_add_f32 v1,
+/// v1, v2; v_cmp_gt_f32 vcc, v1, v2; s_cbranch_vccnz back; global_store_b32; s_endpgm),
+/// so that LLVM's lazily registered statics, the linker's among them, exist before the
+/// exit handler is registered.
 const WARM_UP: [u32; 7] = [0x0602_0501, 0x7c28_0501, 0xbfa4_fffd, 0xdc6a_0000, 0x007c_0100, 0xbfb0_0000, 0];
 
 fn translator() -> &'static Translator {
     static T: OnceLock<Translator> = OnceLock::new();
     T.get_or_init(|| {
         let orc = orc::Orc::create();
-        if let Ok(o) = &orc {
-            let prog = Program::decode(0, &WARM_UP, false);
-            let module = emit::translate(&prog, 32, tier::layout(), "softnavi_warm_up");
-            if let Err(e) = o.compile(&module.ir, PASSES) {
-                tracing::warn!("translation tier: the warm-up translation failed: {e}");
-            }
+        if let Ok(Err(e)) = orc.as_ref().map(warm_up) {
+            tracing::warn!("translation tier: the warm-up translation failed: {e}");
         }
-        // After libLLVM is loaded and has compiled once, so that it runs before LLVM's
-        // static destructors.
+        // After libLLVM is loaded and has compiled (or received) and linked the warm-up,
+        // so that it runs before LLVM's static destructors.
         register_exit_handler();
         match &orc {
-            Ok(o) => tracing::info!("translation tier: LLVM ORC JIT for {}", o.identity()),
+            Ok(o) => {
+                tracing::info!("translation tier: LLVM ORC JIT for {}, compiled {}", o.identity(), compiler_name())
+            }
             Err(e) => tracing::warn!("translation tier unavailable (programs are interpreted): {e}"),
         }
         Translator { orc, done: Mutex::new(HashMap::new()), next_name: Default::default() }
     })
+}
+
+/// Translates and links [`WARM_UP`].
+fn warm_up(orc: &orc::Orc) -> Result<(), String> {
+    const NAME: &str = "softnavi_warm_up";
+    let module = emit::translate(&Program::decode(0, &WARM_UP, false), 32, tier::layout(), NAME);
+    orc.load(&compile(orc, &module.ir)?, NAME).map(drop)
 }
 
 type Request = (Arc<Program>, Arc<Mutex<JitStats>>);
@@ -244,11 +284,12 @@ fn translate_now(prog: &Program, stats: &Mutex<JitStats>, required: bool) {
         Ok(t) => {
             s.programs += 1;
             tracing::debug!(
-                "translated the program at {:#x}: {} of {} instructions inline, {:?}",
+                "translated the program at {:#x}: {} of {} instructions inline, {:?}, compiled {}",
                 prog.base(),
                 t.inline,
                 t.total,
-                t.compile_time
+                t.compile_time,
+                compiler_name()
             );
             prog.set_translation(t);
         }
@@ -280,7 +321,7 @@ fn translate(prog: &Program) -> Result<Arc<Translated>, String> {
     if let Some(dir) = std::env::var_os("SOFTNAVI_JIT_DUMP") {
         dump(std::path::Path::new(&dir), &name, prog, &module.ir);
     }
-    let object = orc.compile(&module.ir, PASSES)?;
+    let object = compile(orc, &module.ir)?;
     let addr = orc.load(&object, &name)?;
     if addr == 0 {
         return Err("the JIT returned no address".into());
