@@ -1,4 +1,5 @@
-//! AMDHSA code object loader (gfx11, code object v4/v5/v6).
+//! AMDHSA code object loader (gfx11, code object v4/v5/v6), and the ELF layout it shares
+//! with Mesa's flavour of code object ([`crate::mesa`]).
 //!
 //! Accepts linked objects (`ET_DYN`, from `ld.lld -shared`) and relocatable ones (`ET_REL`,
 //! what `clang -c` and LLVM's in-process emitter produce), so in-process compilation needs no
@@ -13,6 +14,8 @@
 use object::elf;
 use object::read::elf::{FileHeader, ProgramHeader, Rel, Rela, SectionHeader, SectionTable, Sym, SymbolTable};
 use object::{LittleEndian as LE, SectionIndex, SymbolIndex};
+
+use crate::mesa::{ConfigObject, ELFOSABI_AMDGPU_MESA3D};
 
 type Elf64 = elf::FileHeader64<LE>;
 
@@ -53,7 +56,8 @@ pub enum ElfError {
     UnsupportedMach(u32),
     #[error(
         "unsupported code object: EI_OSABI {os_abi}, EI_ABIVERSION {abi_version} \
-         (need AMDHSA (64) with code object v4, v5 or v6 (ABI version 2, 3 or 4))"
+         (need AMDHSA (64) with code object v4, v5 or v6 (ABI version 2, 3 or 4), or a Mesa \
+         object with a .AMDGPU.config section: MESA3D (66) or no OS (0), ABI version 0)"
     )]
     UnsupportedVersion { os_abi: u8, abi_version: u8 },
     #[error("unsupported ELF type {0} (need ET_REL (1) or ET_DYN (3))")]
@@ -62,6 +66,10 @@ pub enum ElfError {
     Metadata(String),
     #[error("kernel `{kernel}`: {what}")]
     Kernel { kernel: String, what: String },
+    #[error("bad .AMDGPU.config: {0}")]
+    Config(String),
+    #[error("function `{function}`: {what}")]
+    Function { function: String, what: String },
     #[error("unsupported relocation {name} (type {r_type})")]
     UnsupportedRelocation { r_type: u32, name: &'static str },
     #[error("bad relocation: {0}")]
@@ -352,6 +360,24 @@ impl Image {
     }
 }
 
+/// Either flavour of code object a shader module may hold.
+#[derive(Clone, Debug)]
+pub enum AnyObject {
+    Hsa(CodeObject),
+    Mesa(ConfigObject),
+}
+
+impl AnyObject {
+    /// Parses an AMDGPU ELF of either flavour: `EI_OSABI` tells them apart (AMDHSA objects
+    /// are 64; Mesa3D ones 66 and LLVM's no-OS ones 0, both with `.AMDGPU.config`).
+    pub fn parse(bytes: &[u8]) -> Result<AnyObject, ElfError> {
+        match bytes.get(7) {
+            Some(&(ELFOSABI_AMDGPU_MESA3D | 0)) => ConfigObject::parse(bytes).map(AnyObject::Mesa),
+            _ => CodeObject::parse(bytes).map(AnyObject::Hsa),
+        }
+    }
+}
+
 /// Runs `f` on a copy of `bytes` in 8-aligned storage: `object` reads headers in place and
 /// needs them naturally aligned, and a VkShaderModule only guarantees 4 bytes.
 pub(crate) fn with_aligned<T>(bytes: &[u8], f: impl FnOnce(&[u8]) -> T) -> T {
@@ -504,6 +530,10 @@ impl<'a> Ctx<'a> {
 
     pub(crate) fn into_image(self) -> Image {
         Image { bytes: self.image, fixups: self.fixups }
+    }
+
+    pub(crate) fn image_len(&self) -> u64 {
+        self.image.len() as u64
     }
 
     fn alloc_image(&mut self, size: u64) -> Result<(), ElfError> {
