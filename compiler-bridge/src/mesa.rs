@@ -218,10 +218,17 @@ impl Function {
         ElfError::Function { function: self.name.clone(), what: what.into() }
     }
 
-    /// The registers of a compute (`amdgpu_cs`) function, checked: COMPUTE_PGM_RSRC1 and
-    /// RSRC2 present, each register at most once, nothing but RSRC1/2/3, TMPRING_SIZE and
-    /// the spill counts.
+    /// The registers of a compute (`amdgpu_cs`) function, checked: an entry point (256-byte
+    /// aligned, as LLVM aligns them and COMPUTE_PGM_LO needs), COMPUTE_PGM_RSRC1 and RSRC2
+    /// present, each register at most once, nothing but RSRC1/2/3, TMPRING_SIZE and the spill
+    /// counts.
     pub fn compute(&self) -> Result<ComputeConfig, ElfError> {
+        if self.offset % 256 != 0 {
+            return Err(self.err(format!(
+                "its code at image offset {:#x} is not 256-byte aligned: a callable function, not an entry point",
+                self.offset
+            )));
+        }
         if self.kernel {
             return Err(self.err(
                 "an amdgpu_kernel (STT_AMDGPU_HSA_KERNEL; its code starts with an amd_kernel_code_t \
@@ -379,5 +386,7 @@ mod tests {
         }
         let kernel = Function { kernel: true, ..function(&LLC) };
         assert!(kernel.compute().unwrap_err().to_string().contains("amdgpu_kernel"));
+        let helper = Function { offset: 0x130, ..function(&LLC) };
+        assert!(helper.compute().unwrap_err().to_string().contains("not an entry point"));
     }
 }
