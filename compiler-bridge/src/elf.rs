@@ -1,4 +1,5 @@
-//! AMDHSA code object loader (gfx11, code object v4/v5/v6).
+//! AMDHSA code object loader (gfx11, code object v4/v5/v6), and the ELF layout it shares
+//! with Mesa's flavour of code object ([`crate::mesa`]).
 //!
 //! Accepts linked objects (`ET_DYN`, from `ld.lld -shared`) and relocatable ones (`ET_REL`,
 //! what `clang -c` and LLVM's in-process emitter produce), so in-process compilation needs no
@@ -11,8 +12,10 @@
 //! every problem is an [`ElfError`], never a panic.
 
 use object::elf;
-use object::read::elf::{FileHeader, ProgramHeader, Rela, SectionHeader, SectionTable, Sym, SymbolTable};
+use object::read::elf::{FileHeader, ProgramHeader, Rel, Rela, SectionHeader, SectionTable, Sym, SymbolTable};
 use object::{LittleEndian as LE, SectionIndex, SymbolIndex};
+
+use crate::mesa::{ConfigObject, ELFOSABI_AMDGPU_MESA3D};
 
 type Elf64 = elf::FileHeader64<LE>;
 
@@ -53,7 +56,8 @@ pub enum ElfError {
     UnsupportedMach(u32),
     #[error(
         "unsupported code object: EI_OSABI {os_abi}, EI_ABIVERSION {abi_version} \
-         (need AMDHSA (64) with code object v4, v5 or v6 (ABI version 2, 3 or 4))"
+         (need AMDHSA (64) with code object v4, v5 or v6 (ABI version 2, 3 or 4), or a Mesa \
+         object with a .AMDGPU.config section: MESA3D (66) or no OS (0), ABI version 0)"
     )]
     UnsupportedVersion { os_abi: u8, abi_version: u8 },
     #[error("unsupported ELF type {0} (need ET_REL (1) or ET_DYN (3))")]
@@ -62,6 +66,10 @@ pub enum ElfError {
     Metadata(String),
     #[error("kernel `{kernel}`: {what}")]
     Kernel { kernel: String, what: String },
+    #[error("bad .AMDGPU.config: {0}")]
+    Config(String),
+    #[error("function `{function}`: {what}")]
+    Function { function: String, what: String },
     #[error("unsupported relocation {name} (type {r_type})")]
     UnsupportedRelocation { r_type: u32, name: &'static str },
     #[error("bad relocation: {0}")]
@@ -78,10 +86,7 @@ fn malformed(what: &str) -> impl FnOnce(object::read::Error) -> ElfError + '_ {
 #[derive(Clone, Debug)]
 pub struct CodeObject {
     pub kernels: Vec<Kernel>,
-    /// Image with every load-address-independent relocation applied.
-    image: Vec<u8>,
-    /// Load-address-dependent relocations, applied by `image_at`.
-    fixups: Vec<Fixup>,
+    image: Image,
     version: u32,
     mach: u32,
 }
@@ -261,6 +266,15 @@ enum FixupKind {
     Abs32Hi,
 }
 
+/// One relocation of an ET_REL section; `addend` is `None` in SHT_REL (the addend is in the
+/// relocated bytes).
+struct Reloc {
+    offset: u64,
+    r_type: u32,
+    sym: u32,
+    addend: Option<i64>,
+}
+
 /// A load-address-dependent relocation: write `base + target` at `offset`.
 #[derive(Clone, Copy, Debug)]
 struct Fixup {
@@ -272,37 +286,21 @@ struct Fixup {
 impl CodeObject {
     /// Parses and lays out a code object. Never panics.
     pub fn parse(bytes: &[u8]) -> Result<CodeObject, ElfError> {
-        // `object` reads headers in place and needs them naturally aligned; a VkShaderModule
-        // only guarantees 4 bytes, so copy into 8-aligned storage.
-        let mut words = vec![0u64; bytes.len().div_ceil(8)];
-        let aligned = {
-            let dst = words_as_bytes_mut(&mut words);
-            dst[..bytes.len()].copy_from_slice(bytes);
-            &dst[..bytes.len()]
-        };
-        parse_aligned(aligned)
+        with_aligned(bytes, parse_aligned)
     }
 
     /// Bytes of the loadable image.
     pub fn image_size(&self) -> u64 {
-        self.image.len() as u64
+        self.image.size()
     }
 
     /// The image to place at GPU virtual address `base_va`, with relocations applied.
     pub fn image_at(&self, base_va: u64) -> Vec<u8> {
-        let mut image = self.image.clone();
-        for f in &self.fixups {
-            let v = base_va.wrapping_add(f.target);
-            let bytes = match f.kind {
-                FixupKind::Abs64 => v.to_le_bytes().to_vec(),
-                FixupKind::Abs32 | FixupKind::Abs32Lo => (v as u32).to_le_bytes().to_vec(),
-                FixupKind::Abs32Hi => ((v >> 32) as u32).to_le_bytes().to_vec(),
-            };
-            // Offsets were bounds-checked at parse time.
-            let at = f.offset as usize;
-            image[at..at + bytes.len()].copy_from_slice(&bytes);
-        }
-        image
+        self.image.at(base_va)
+    }
+
+    pub fn image(&self) -> &Image {
+        &self.image
     }
 
     pub fn kernel(&self, name: &str) -> Option<&Kernel> {
@@ -321,8 +319,72 @@ impl CodeObject {
 
     /// The target name of `mach()`, e.g. "gfx1100".
     pub fn target_name(&self) -> &'static str {
-        GFX11_MACHS.iter().find(|(m, _)| *m == self.mach).map_or("gfx11", |(_, n)| n)
+        target_name(self.mach)
     }
+}
+
+/// The name of a gfx11 `EF_AMDGPU_MACH`, e.g. "gfx1100".
+pub(crate) fn target_name(mach: u32) -> &'static str {
+    GFX11_MACHS.iter().find(|(m, _)| *m == mach).map_or("gfx11", |(_, n)| n)
+}
+
+/// A code object's loadable image: image offset 0 is the load address.
+#[derive(Clone, Debug, Default)]
+pub struct Image {
+    /// Every load-address-independent relocation applied.
+    bytes: Vec<u8>,
+    /// Load-address-dependent relocations, applied by `at`.
+    fixups: Vec<Fixup>,
+}
+
+impl Image {
+    pub fn size(&self) -> u64 {
+        self.bytes.len() as u64
+    }
+
+    /// The image to place at GPU virtual address `base_va`, with relocations applied.
+    pub fn at(&self, base_va: u64) -> Vec<u8> {
+        let mut image = self.bytes.clone();
+        for f in &self.fixups {
+            let v = base_va.wrapping_add(f.target);
+            let bytes = match f.kind {
+                FixupKind::Abs64 => v.to_le_bytes().to_vec(),
+                FixupKind::Abs32 | FixupKind::Abs32Lo => (v as u32).to_le_bytes().to_vec(),
+                FixupKind::Abs32Hi => ((v >> 32) as u32).to_le_bytes().to_vec(),
+            };
+            // Offsets were bounds-checked at parse time.
+            let at = f.offset as usize;
+            image[at..at + bytes.len()].copy_from_slice(&bytes);
+        }
+        image
+    }
+}
+
+/// Either flavour of code object a shader module may hold.
+#[derive(Clone, Debug)]
+pub enum AnyObject {
+    Hsa(CodeObject),
+    Mesa(ConfigObject),
+}
+
+impl AnyObject {
+    /// Parses an AMDGPU ELF of either flavour: `EI_OSABI` tells them apart (AMDHSA objects
+    /// are 64; Mesa3D ones 66 and LLVM's no-OS ones 0, both with `.AMDGPU.config`).
+    pub fn parse(bytes: &[u8]) -> Result<AnyObject, ElfError> {
+        match bytes.get(7) {
+            Some(&(ELFOSABI_AMDGPU_MESA3D | 0)) => ConfigObject::parse(bytes).map(AnyObject::Mesa),
+            _ => CodeObject::parse(bytes).map(AnyObject::Hsa),
+        }
+    }
+}
+
+/// Runs `f` on a copy of `bytes` in 8-aligned storage: `object` reads headers in place and
+/// needs them naturally aligned, and a VkShaderModule only guarantees 4 bytes.
+pub(crate) fn with_aligned<T>(bytes: &[u8], f: impl FnOnce(&[u8]) -> T) -> T {
+    let mut words = vec![0u64; bytes.len().div_ceil(8)];
+    let dst = words_as_bytes_mut(&mut words);
+    dst[..bytes.len()].copy_from_slice(bytes);
+    f(&dst[..bytes.len()])
 }
 
 fn words_as_bytes_mut(words: &mut [u64]) -> &mut [u8] {
@@ -333,7 +395,7 @@ fn words_as_bytes_mut(words: &mut [u64]) -> &mut [u8] {
 
 /// What a symbol resolves to.
 #[derive(Clone, Copy, Debug)]
-enum SymValue {
+pub(crate) enum SymValue {
     /// An image offset: its address is load base + offset.
     Image(u64),
     /// An absolute value, independent of the load base.
@@ -341,47 +403,58 @@ enum SymValue {
 }
 
 /// Everything shared by the ET_REL and ET_DYN paths.
-struct Ctx<'a> {
-    data: &'a [u8],
-    sections: SectionTable<'a, Elf64, &'a [u8]>,
+pub(crate) struct Ctx<'a> {
+    pub data: &'a [u8],
+    pub sections: SectionTable<'a, Elf64, &'a [u8]>,
     image: Vec<u8>,
     fixups: Vec<Fixup>,
 }
 
-fn parse_aligned(data: &[u8]) -> Result<CodeObject, ElfError> {
+/// Where the sections of a laid-out object went: how its symbols resolve.
+pub(crate) enum Placement {
+    /// ET_REL: the image offset of each loaded section, by section index.
+    Relocatable(Vec<Option<u64>>),
+    /// ET_DYN: a defined symbol's value is its image offset.
+    Linked,
+}
+
+/// The ELF header of an AMDGPU object (`e_machine` checked).
+pub(crate) fn amdgpu_header(data: &[u8]) -> Result<&Elf64, ElfError> {
     let header = Elf64::parse(data).map_err(malformed("ELF header"))?;
-    let endian = header.endian().map_err(malformed("ELF header"))?;
-    let ident = header.e_ident();
-    let machine = header.e_machine(endian).0;
+    header.endian().map_err(malformed("ELF header"))?;
+    let machine = header.e_machine(LE).0;
     if machine != elf::EM_AMDGPU.0 {
         return Err(ElfError::WrongMachine(machine));
     }
+    Ok(header)
+}
+
+/// The object's `EF_AMDGPU_MACH`, which must be a gfx11 target.
+pub(crate) fn gfx11_mach(header: &Elf64) -> Result<u32, ElfError> {
+    let mach = header.e_flags(LE).0 & EF_AMDGPU_MACH;
+    if !GFX11_MACHS.iter().any(|(m, _)| *m == mach) {
+        return Err(ElfError::UnsupportedMach(mach));
+    }
+    Ok(mach)
+}
+
+fn parse_aligned(data: &[u8]) -> Result<CodeObject, ElfError> {
+    let header = amdgpu_header(data)?;
+    let ident = header.e_ident();
     let version = match (ident.os_abi.0, ident.abi_version) {
         (ELFOSABI_AMDGPU_HSA, 2) => 4,
         (ELFOSABI_AMDGPU_HSA, 3) => 5,
         (ELFOSABI_AMDGPU_HSA, 4) => 6,
         (os_abi, abi_version) => return Err(ElfError::UnsupportedVersion { os_abi, abi_version }),
     };
-    let mach = header.e_flags(endian).0 & EF_AMDGPU_MACH;
-    if !GFX11_MACHS.iter().any(|(m, _)| *m == mach) {
-        return Err(ElfError::UnsupportedMach(mach));
-    }
-    let sections = header.sections(endian, data).map_err(malformed("section headers"))?;
-    let mut ctx = Ctx { data, sections, image: Vec::new(), fixups: Vec::new() };
-    let e_type = header.e_type(endian).0;
-    let symbol_of = if e_type == elf::ET_REL.0 {
-        ctx.layout_relocatable()?
-    } else if e_type == elf::ET_DYN.0 {
-        ctx.layout_linked(header)?
-    } else {
-        return Err(ElfError::UnsupportedType(e_type));
-    };
+    let mach = gfx11_mach(header)?;
+    let (ctx, placement) = Ctx::load(data, header)?;
 
     let metadata = ctx.metadata_note(header)?;
     let mut kernels = Vec::new();
     for (name, symbol, meta) in parse_metadata(&metadata)? {
         let kernel_err = |what: String| ElfError::Kernel { kernel: name.clone(), what };
-        let descriptor_offset = match symbol_of(&ctx, &symbol)? {
+        let descriptor_offset = match placement.lookup(&ctx, &symbol)? {
             Some(SymValue::Image(off)) => off,
             Some(SymValue::Absolute(_)) => return Err(kernel_err(format!("descriptor `{symbol}` is absolute"))),
             None => return Err(kernel_err(format!("descriptor symbol `{symbol}` not found"))),
@@ -406,13 +479,63 @@ fn parse_aligned(data: &[u8]) -> Result<CodeObject, ElfError> {
     if kernels.is_empty() {
         return Err(ElfError::Metadata("no kernels in amdhsa.kernels".into()));
     }
-    Ok(CodeObject { kernels, image: ctx.image, fixups: ctx.fixups, version, mach })
+    Ok(CodeObject { kernels, image: ctx.into_image(), version, mach })
 }
 
-/// Looks up a kernel descriptor symbol by name, given the laid-out context.
-type SymbolLookup = Box<dyn Fn(&Ctx, &str) -> Result<Option<SymValue>, ElfError>>;
+impl Placement {
+    /// The value of the symbol named `name` (.symtab first, then .dynsym).
+    pub(crate) fn lookup(&self, ctx: &Ctx, name: &str) -> Result<Option<SymValue>, ElfError> {
+        let kinds: &[elf::SectionType] = match self {
+            Placement::Relocatable(_) => &[elf::SHT_SYMTAB],
+            Placement::Linked => &[elf::SHT_SYMTAB, elf::SHT_DYNSYM],
+        };
+        for &kind in kinds {
+            if let Some(table) = ctx.symtab(kind)? {
+                if let Some(index) = find_symbol(&table, name)? {
+                    return self.resolve(&table, index.0 as u32).map(Some);
+                }
+            }
+        }
+        Ok(None)
+    }
+
+    /// The value of symbol `index` of `table`.
+    pub(crate) fn resolve<'d>(
+        &self,
+        table: &SymbolTable<'d, Elf64, &'d [u8]>,
+        index: u32,
+    ) -> Result<SymValue, ElfError> {
+        match self {
+            Placement::Relocatable(bases) => rel_symbol(table, index, bases),
+            Placement::Linked => dyn_symbol(table, index),
+        }
+    }
+}
 
 impl<'a> Ctx<'a> {
+    /// Lays out the image of an ET_REL or ET_DYN object and applies its relocations.
+    pub(crate) fn load(data: &'a [u8], header: &'a Elf64) -> Result<(Ctx<'a>, Placement), ElfError> {
+        let sections = header.sections(LE, data).map_err(malformed("section headers"))?;
+        let mut ctx = Ctx { data, sections, image: Vec::new(), fixups: Vec::new() };
+        let e_type = header.e_type(LE).0;
+        let placement = if e_type == elf::ET_REL.0 {
+            ctx.layout_relocatable()?
+        } else if e_type == elf::ET_DYN.0 {
+            ctx.layout_linked(header)?
+        } else {
+            return Err(ElfError::UnsupportedType(e_type));
+        };
+        Ok((ctx, placement))
+    }
+
+    pub(crate) fn into_image(self) -> Image {
+        Image { bytes: self.image, fixups: self.fixups }
+    }
+
+    pub(crate) fn image_len(&self) -> u64 {
+        self.image.len() as u64
+    }
+
     fn alloc_image(&mut self, size: u64) -> Result<(), ElfError> {
         if size > MAX_IMAGE_SIZE {
             return Err(ElfError::TooLarge(size));
@@ -421,14 +544,17 @@ impl<'a> Ctx<'a> {
         Ok(())
     }
 
-    fn symtab(&self, sh_type: elf::SectionType) -> Result<Option<SymbolTable<'a, Elf64, &'a [u8]>>, ElfError> {
+    pub(crate) fn symtab(
+        &self,
+        sh_type: elf::SectionType,
+    ) -> Result<Option<SymbolTable<'a, Elf64, &'a [u8]>>, ElfError> {
         let table = self.sections.symbols(LE, self.data, sh_type).map_err(malformed("symbol table"))?;
         Ok(if table.is_empty() { None } else { Some(table) })
     }
 
     /// ET_REL: places every SHF_ALLOC section at its alignment, in section order, then
     /// applies the relocations of those sections.
-    fn layout_relocatable(&mut self) -> Result<SymbolLookup, ElfError> {
+    fn layout_relocatable(&mut self) -> Result<Placement, ElfError> {
         let mut bases: Vec<Option<u64>> = vec![None; self.sections.len()];
         let mut size: u64 = 0;
         for (index, s) in self.sections.enumerate() {
@@ -459,15 +585,7 @@ impl<'a> Ctx<'a> {
 
         let symtab = self.symtab(elf::SHT_SYMTAB)?;
         for (index, s) in self.sections.enumerate() {
-            let Some((relas, link)) = s.rela(LE, self.data).map_err(malformed("relocation section"))? else {
-                if s.sh_type(LE) == elf::SHT_REL {
-                    return Err(ElfError::Relocation(format!(
-                        "section {}: SHT_REL (no addends) is not supported",
-                        index.0
-                    )));
-                }
-                continue;
-            };
+            let Some((relocs, link)) = self.relocations(s)? else { continue };
             let target = s.info_link(LE);
             let Some(target_base) = bases.get(target.0).copied().flatten() else { continue };
             let target_size = self.sections.section(target).map_err(malformed("relocation target"))?.sh_size(LE);
@@ -480,9 +598,7 @@ impl<'a> Ctx<'a> {
                     )))
                 }
             };
-            for r in relas {
-                let r_type = r.r_type(LE, false).0;
-                let off = r.r_offset(LE);
+            for Reloc { offset: off, r_type, sym, addend } in relocs {
                 let width = reloc_width(r_type)?;
                 if off.checked_add(width).is_none_or(|end| end > target_size) {
                     return Err(ElfError::Relocation(format!(
@@ -490,23 +606,62 @@ impl<'a> Ctx<'a> {
                         reloc_name(r_type)
                     )));
                 }
-                let sym = rel_symbol(table, r.r_sym(LE, false), &bases)?;
-                self.apply(target_base + off, r_type, sym, r.r_addend(LE))?;
+                let p = target_base + off;
+                let addend = match addend {
+                    Some(a) => a,
+                    None => self.implicit_addend(p, r_type)?,
+                };
+                let sym = rel_symbol(table, sym, &bases)?;
+                self.apply(p, r_type, sym, addend)?;
             }
         }
+        Ok(Placement::Relocatable(bases))
+    }
 
-        Ok(Box::new(move |ctx: &Ctx, name: &str| {
-            let Some(table) = ctx.symtab(elf::SHT_SYMTAB)? else { return Ok(None) };
-            match find_symbol(&table, name)? {
-                Some(index) => rel_symbol(&table, index.0 as u32, &bases).map(Some),
-                None => Ok(None),
-            }
-        }))
+    /// The relocations of section `s` and the symbol table section they use, when it is an
+    /// SHT_RELA or SHT_REL section.
+    fn relocations(&self, s: &elf::SectionHeader64<LE>) -> Result<Option<(Vec<Reloc>, SectionIndex)>, ElfError> {
+        let bad = malformed("relocation section");
+        if let Some((relas, link)) = s.rela(LE, self.data).map_err(bad)? {
+            let list = relas.iter().map(|r| Reloc {
+                offset: r.r_offset(LE),
+                r_type: r.r_type(LE, false).0,
+                sym: r.r_sym(LE, false),
+                addend: Some(r.r_addend(LE)),
+            });
+            return Ok(Some((list.collect(), link)));
+        }
+        let Some((rels, link)) = s.rel(LE, self.data).map_err(malformed("relocation section"))? else {
+            return Ok(None);
+        };
+        let list = rels.iter().map(|r| Reloc {
+            offset: r.r_offset(LE),
+            r_type: r.r_type(LE).0,
+            sym: r.r_sym(LE),
+            addend: None,
+        });
+        Ok(Some((list.collect(), link)))
+    }
+
+    /// The addend an SHT_REL relocation keeps in the bytes it relocates (what LLVM's
+    /// assembler writes for the Mesa OS, and lld reads): the 32-bit field sign-extended, or
+    /// the 64-bit one.
+    fn implicit_addend(&self, p: u64, r_type: u32) -> Result<i64, ElfError> {
+        let width = reloc_width(r_type)?;
+        let mut b = [0u8; 8];
+        // Callers checked `p + width <= image size`.
+        b[..width as usize].copy_from_slice(&self.image[p as usize..(p + width) as usize]);
+        match width {
+            0 => Ok(0),
+            4 => Ok(i32::from_le_bytes([b[0], b[1], b[2], b[3]]) as i64),
+            8 => Ok(i64::from_le_bytes(b)),
+            _ => Err(ElfError::Relocation(format!("{} in SHT_REL (no addend to read)", reloc_name(r_type)))),
+        }
     }
 
     /// ET_DYN: lays PT_LOAD segments out by p_vaddr (image offset = vaddr) and applies
     /// the dynamic relocations.
-    fn layout_linked(&mut self, header: &Elf64) -> Result<SymbolLookup, ElfError> {
+    fn layout_linked(&mut self, header: &Elf64) -> Result<Placement, ElfError> {
         let phdrs = header.program_headers(LE, self.data).map_err(malformed("program headers"))?;
         let loads: Vec<_> = phdrs.iter().filter(|p| p.p_type(LE) == elf::PT_LOAD).collect();
         let mut size: u64 = 0;
@@ -568,16 +723,7 @@ impl<'a> Ctx<'a> {
             }
         }
 
-        Ok(Box::new(|ctx: &Ctx, name: &str| {
-            for kind in [elf::SHT_SYMTAB, elf::SHT_DYNSYM] {
-                if let Some(table) = ctx.symtab(kind)? {
-                    if let Some(index) = find_symbol(&table, name)? {
-                        return dyn_symbol(&table, index.0 as u32).map(Some);
-                    }
-                }
-            }
-            Ok(None)
-        }))
+        Ok(Placement::Linked)
     }
 
     /// Applies relocation `r_type` at image offset `p` (already bounds-checked), or records a
@@ -682,6 +828,25 @@ fn find_symbol<'d>(table: &SymbolTable<'d, Elf64, &'d [u8]>, name: &str) -> Resu
     Ok(None)
 }
 
+/// `SHN_AMDGPU_LDS`: an LDS variable the driver places (its value is its alignment).
+const SHN_AMDGPU_LDS: elf::SymbolSection = elf::SymbolSection(0xff00);
+
+/// Why a relocation against an undefined or LDS symbol cannot be applied; names the
+/// symbols radeonsi and ac_rtld resolve themselves.
+fn unplaced_symbol(name: &[u8], shndx: elf::SymbolSection) -> ElfError {
+    let name = String::from_utf8_lossy(name);
+    ElfError::Relocation(if name.starts_with("SCRATCH_RSRC_DWORD") {
+        format!(
+            "relocation against `{name}`, where radeonsi patches in its scratch buffer descriptor: \
+             not supported (gfx11 code reaches scratch through FLAT_SCRATCH)"
+        )
+    } else if shndx == SHN_AMDGPU_LDS {
+        format!("relocation against the LDS variable `{name}` (a driver-placed external addrspace(3) global): not supported")
+    } else {
+        format!("undefined symbol `{name}`")
+    })
+}
+
 /// Resolves symbol `index` of an ET_REL symbol table, given the image base of each section.
 fn rel_symbol<'d>(
     table: &SymbolTable<'d, Elf64, &'d [u8]>,
@@ -695,12 +860,11 @@ fn rel_symbol<'d>(
     if shndx == elf::SHN_ABS {
         return Ok(SymValue::Absolute(value));
     }
-    if shndx == elf::SHN_UNDEF {
-        if sym.st_bind() == elf::STB_WEAK {
-            return Ok(SymValue::Absolute(0));
-        }
-        let name = table.symbol_name(LE, sym).unwrap_or(b"?");
-        return Err(ElfError::Relocation(format!("undefined symbol `{}`", String::from_utf8_lossy(name))));
+    if shndx == elf::SHN_UNDEF && sym.st_bind() == elf::STB_WEAK {
+        return Ok(SymValue::Absolute(0));
+    }
+    if shndx == elf::SHN_UNDEF || shndx == SHN_AMDGPU_LDS {
+        return Err(unplaced_symbol(table.symbol_name(LE, sym).unwrap_or(b"?"), shndx));
     }
     let section: Option<SectionIndex> = table.symbol_section(LE, sym, index).map_err(malformed("symbol section"))?;
     match section.and_then(|s| bases.get(s.0).copied().flatten()) {
@@ -715,12 +879,10 @@ fn dyn_symbol<'d>(table: &SymbolTable<'d, Elf64, &'d [u8]>, index: u32) -> Resul
     let shndx = sym.st_shndx(LE);
     if shndx == elf::SHN_ABS {
         Ok(SymValue::Absolute(sym.st_value(LE)))
-    } else if shndx == elf::SHN_UNDEF {
-        if sym.st_bind() == elf::STB_WEAK {
-            return Ok(SymValue::Absolute(0));
-        }
-        let name = table.symbol_name(LE, sym).unwrap_or(b"?");
-        Err(ElfError::Relocation(format!("undefined symbol `{}`", String::from_utf8_lossy(name))))
+    } else if shndx == elf::SHN_UNDEF && sym.st_bind() == elf::STB_WEAK {
+        Ok(SymValue::Absolute(0))
+    } else if shndx == elf::SHN_UNDEF || shndx == SHN_AMDGPU_LDS {
+        Err(unplaced_symbol(table.symbol_name(LE, sym).unwrap_or(b"?"), shndx))
     } else {
         Ok(SymValue::Image(sym.st_value(LE)))
     }

@@ -50,6 +50,8 @@ pub enum UserValue {
     DispatchId,
     /// `PRIVATE_SEGMENT_SIZE`: bytes of private memory per work-item.
     PrivateSegmentSize(u32),
+    /// Dword `n` of the push constants (Mesa code objects, [`crate::mesa`]).
+    PushDword(u32),
 }
 
 /// How to fill one kernel's kernarg segment and user SGPRs.

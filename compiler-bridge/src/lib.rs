@@ -1,8 +1,10 @@
 //! SPIR-V → AMDHSA gfx1100 code objects through LLVM 19, and the code object loader.
 //!
 //! This crate knows nothing about the GPU model or Vulkan objects: it turns Vulkan compute
-//! SPIR-V into a code object ([`compile`]) and parses code objects ([`elf::CodeObject`]).
-//! The kernarg and descriptor layouts shared with the ICD are in [`abi`].
+//! SPIR-V into a code object ([`compile`]) and parses code objects ([`elf::CodeObject`];
+//! Mesa's flavour, [`mesa::ConfigObject`], whose register values it reads with the register
+//! definitions of `gpu::pm4`, the one thing of the `gpu` crate it uses). The kernarg and
+//! descriptor layouts shared with the ICD are in [`abi`].
 
 pub mod abi;
 pub mod cache;
@@ -10,6 +12,7 @@ pub mod elf;
 mod error;
 pub mod hsa;
 pub mod llvm;
+pub mod mesa;
 pub mod spirv;
 
 pub use cache::DiskCache;

@@ -114,16 +114,38 @@ pub const UCONFIG_REG_END: u32 = 0x40000;
 /// A register field: name, low bit, width.
 pub type Field = (&'static str, u32, u32);
 
+/// The value of `field` in register value `value`.
+pub fn get(field: Field, value: u32) -> u32 {
+    let (_, lo, width) = field;
+    ((value as u64 >> lo) & ((1u64 << width) - 1)) as u32
+}
+
+/// `value` with `field` replaced by `v` (truncated to the field's width).
+pub fn set(field: Field, value: u32, v: u32) -> u32 {
+    let (_, lo, width) = field;
+    let mask = (((1u64 << width) - 1) << lo) as u32;
+    (value & !mask) | ((((v as u64) << lo) as u32) & mask)
+}
+
 macro_rules! registers {
-    ($( $name:ident = $off:literal $( [ $( $f:literal $lo:literal $w:literal ),* ] )? ; )*) => {
+    ($( $name:ident = $off:literal $( [ $( $f:ident $lo:literal $w:literal ),* ] )? ; )*) => {
         /// gfx11 compute register byte offsets.
         pub mod reg {
             $( pub const $name: u32 = $off; )*
         }
+        /// The fields of each register, by name: `fields::COMPUTE_PGM_RSRC2::USER_SGPR`.
+        pub mod fields {
+            $(
+                #[allow(non_snake_case)]
+                pub mod $name {
+                    $( $( pub const $f: crate::pm4::Field = (stringify!($f), $lo, $w); )* )?
+                }
+            )*
+        }
         /// Name and fields of a known register.
         pub fn register_info(offset: u32) -> Option<(&'static str, &'static [Field])> {
             match offset {
-                $( $off => Some((stringify!($name), &[ $( $( ($f, $lo, $w), )* )? ])), )*
+                $( $off => Some((stringify!($name), &[ $( $( fields::$name::$f, )* )? ])), )*
                 _ => None,
             }
         }
@@ -131,33 +153,33 @@ macro_rules! registers {
 }
 
 registers! {
-    COMPUTE_DISPATCH_INITIATOR = 0xb800 ["COMPUTE_SHADER_EN" 0 1, "PARTIAL_TG_EN" 1 1, "FORCE_START_AT_000" 2 1,
-        "USE_THREAD_DIMENSIONS" 5 1, "ORDER_MODE" 6 1, "TUNNEL_ENABLE" 13 1, "CS_W32_EN" 15 1];
+    COMPUTE_DISPATCH_INITIATOR = 0xb800 [COMPUTE_SHADER_EN 0 1, PARTIAL_TG_EN 1 1, FORCE_START_AT_000 2 1,
+        USE_THREAD_DIMENSIONS 5 1, ORDER_MODE 6 1, TUNNEL_ENABLE 13 1, CS_W32_EN 15 1];
     COMPUTE_DIM_X = 0xb804;
     COMPUTE_DIM_Y = 0xb808;
     COMPUTE_DIM_Z = 0xb80c;
     COMPUTE_START_X = 0xb810;
     COMPUTE_START_Y = 0xb814;
     COMPUTE_START_Z = 0xb818;
-    COMPUTE_NUM_THREAD_X = 0xb81c ["NUM_THREAD_FULL" 0 16, "NUM_THREAD_PARTIAL" 16 16];
-    COMPUTE_NUM_THREAD_Y = 0xb820 ["NUM_THREAD_FULL" 0 16, "NUM_THREAD_PARTIAL" 16 16];
-    COMPUTE_NUM_THREAD_Z = 0xb824 ["NUM_THREAD_FULL" 0 16, "NUM_THREAD_PARTIAL" 16 16];
+    COMPUTE_NUM_THREAD_X = 0xb81c [NUM_THREAD_FULL 0 16, NUM_THREAD_PARTIAL 16 16];
+    COMPUTE_NUM_THREAD_Y = 0xb820 [NUM_THREAD_FULL 0 16, NUM_THREAD_PARTIAL 16 16];
+    COMPUTE_NUM_THREAD_Z = 0xb824 [NUM_THREAD_FULL 0 16, NUM_THREAD_PARTIAL 16 16];
     COMPUTE_PGM_LO = 0xb830;
     COMPUTE_PGM_HI = 0xb834;
     COMPUTE_DISPATCH_SCRATCH_BASE_LO = 0xb840;
     COMPUTE_DISPATCH_SCRATCH_BASE_HI = 0xb844;
-    COMPUTE_PGM_RSRC1 = 0xb848 ["VGPRS" 0 6, "SGPRS" 6 4, "PRIORITY" 10 2, "FLOAT_MODE" 12 8, "PRIV" 20 1,
-        "DX10_CLAMP" 21 1, "IEEE_MODE" 23 1, "BULKY" 24 1, "FP16_OVFL" 26 1, "WGP_MODE" 29 1, "MEM_ORDERED" 30 1,
-        "FWD_PROGRESS" 31 1];
-    COMPUTE_PGM_RSRC2 = 0xb84c ["SCRATCH_EN" 0 1, "USER_SGPR" 1 5, "TRAP_PRESENT" 6 1, "TGID_X_EN" 7 1,
-        "TGID_Y_EN" 8 1, "TGID_Z_EN" 9 1, "TG_SIZE_EN" 10 1, "TIDIG_COMP_CNT" 11 2, "EXCP_EN_MSB" 13 2,
-        "LDS_SIZE" 15 9, "EXCP_EN" 24 7];
+    COMPUTE_PGM_RSRC1 = 0xb848 [VGPRS 0 6, SGPRS 6 4, PRIORITY 10 2, FLOAT_MODE 12 8, PRIV 20 1,
+        DX10_CLAMP 21 1, IEEE_MODE 23 1, BULKY 24 1, FP16_OVFL 26 1, WGP_MODE 29 1, MEM_ORDERED 30 1,
+        FWD_PROGRESS 31 1];
+    COMPUTE_PGM_RSRC2 = 0xb84c [SCRATCH_EN 0 1, USER_SGPR 1 5, TRAP_PRESENT 6 1, TGID_X_EN 7 1,
+        TGID_Y_EN 8 1, TGID_Z_EN 9 1, TG_SIZE_EN 10 1, TIDIG_COMP_CNT 11 2, EXCP_EN_MSB 13 2,
+        LDS_SIZE 15 9, EXCP_EN 24 7];
     COMPUTE_VMID = 0xb850;
-    COMPUTE_RESOURCE_LIMITS = 0xb854 ["WAVES_PER_SH" 0 10, "TG_PER_CU" 12 4, "LOCK_THRESHOLD" 16 6,
-        "SIMD_DEST_CNTL" 22 1, "FORCE_SIMD_DIST" 23 1, "CU_GROUP_COUNT" 24 3];
-    COMPUTE_TMPRING_SIZE = 0xb860 ["WAVES" 0 12, "WAVESIZE" 12 15];
-    COMPUTE_PGM_RSRC3 = 0xb8a0 ["SHARED_VGPR_CNT" 0 4, "INST_PREF_SIZE" 4 6, "TRAP_ON_START" 10 1,
-        "TRAP_ON_END" 11 1, "IMAGE_OP" 31 1];
+    COMPUTE_RESOURCE_LIMITS = 0xb854 [WAVES_PER_SH 0 10, TG_PER_CU 12 4, LOCK_THRESHOLD 16 6,
+        SIMD_DEST_CNTL 22 1, FORCE_SIMD_DIST 23 1, CU_GROUP_COUNT 24 3];
+    COMPUTE_TMPRING_SIZE = 0xb860 [WAVES 0 12, WAVESIZE 12 15];
+    COMPUTE_PGM_RSRC3 = 0xb8a0 [SHARED_VGPR_CNT 0 4, INST_PREF_SIZE 4 6, TRAP_ON_START 10 1,
+        TRAP_ON_END 11 1, IMAGE_OP 31 1];
     COMPUTE_USER_DATA_0 = 0xb900;
     COMPUTE_USER_DATA_1 = 0xb904;
     COMPUTE_USER_DATA_2 = 0xb908;
@@ -714,9 +736,26 @@ fn fields_text(value: u32, fields: &[Field]) -> String {
     }
 }
 
+/// Registers of the graphics shader stages that LLVM writes into a `.AMDGPU.config`
+/// section (AMDGPUAsmPrinter's `getRsrcReg` and `EmitProgramInfoSI`; Mesa's `sid.h`): named
+/// in dumps and errors only, the model has no graphics pipeline.
+pub const GRAPHICS_REGISTERS: &[(u32, &str)] = &[
+    (0xb028, "SPI_SHADER_PGM_RSRC1_PS"),
+    (0xb02c, "SPI_SHADER_PGM_RSRC2_PS"),
+    (0xb128, "SPI_SHADER_PGM_RSRC1_VS"),
+    (0xb228, "SPI_SHADER_PGM_RSRC1_GS"),
+    (0xb328, "SPI_SHADER_PGM_RSRC1_ES"),
+    (0xb428, "SPI_SHADER_PGM_RSRC1_HS"),
+    (0xb528, "SPI_SHADER_PGM_RSRC1_LS"),
+    (0x286cc, "SPI_PS_INPUT_ENA"),
+    (0x286d0, "SPI_PS_INPUT_ADDR"),
+    (0x286e8, "SPI_TMPRING_SIZE"),
+];
+
 /// Name of a register byte offset, or its hex offset.
 pub fn register_name(offset: u32) -> String {
-    register_info(offset).map_or_else(|| format!("reg {offset:#x}"), |(n, _)| n.to_string())
+    let graphics = || GRAPHICS_REGISTERS.iter().find(|(r, _)| *r == offset).map(|(_, n)| n.to_string());
+    register_info(offset).map(|(n, _)| n.to_string()).or_else(graphics).unwrap_or_else(|| format!("reg {offset:#x}"))
 }
 
 /// Describes one packet (header + payload) in a line of text.
@@ -887,6 +926,22 @@ pub fn dump(words: &[u32]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn field_constants_are_the_register_table_and_get_set_round_trip() {
+        let (name, table) = register_info(reg::COMPUTE_PGM_RSRC2).unwrap();
+        assert_eq!(name, "COMPUTE_PGM_RSRC2");
+        assert!(table.contains(&fields::COMPUTE_PGM_RSRC2::USER_SGPR));
+        let lds = fields::COMPUTE_PGM_RSRC2::LDS_SIZE;
+        let v = set(lds, u32::MAX, 3);
+        assert_eq!((get(lds, v), v | 0x1ff << 15), (3, u32::MAX));
+        assert_eq!(set(lds, 0, 0x200), 0, "truncated to the field");
+        assert_eq!(get(fields::COMPUTE_TMPRING_SIZE::WAVESIZE, 0x21000), 0x21);
+        assert_eq!(get(fields::COMPUTE_PGM_RSRC1::FWD_PROGRESS, 1 << 31), 1);
+        assert_eq!(register_name(0xb028), "SPI_SHADER_PGM_RSRC1_PS");
+        assert_eq!(register_name(0xb860), "COMPUTE_TMPRING_SIZE");
+        assert_eq!(register_name(0x4), "reg 0x4");
+    }
 
     #[test]
     fn headers_match_radv_values() {

@@ -157,6 +157,12 @@ impl Drop for CmdStream {
 /// User SGPR values of a dispatch: (first SGPR, dwords, how many of them).
 type UserData = Vec<(u32, [u32; 2], u32)>;
 
+/// Dword `i` of the push constants (0 past the end).
+fn push_dword(push: &[u8], i: u32) -> u32 {
+    let at = i as usize * 4;
+    push.get(at..at + 4).map_or(0, |b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+}
+
 /// Descriptor state bound for dispatches.
 #[derive(Default, Clone)]
 struct Bound {
@@ -268,7 +274,17 @@ impl CommandBuffer {
         }
         buf[k.push_constants as usize..k.push_constants as usize + pc].copy_from_slice(&self.bound.push[..pc]);
         let va = self.stream.upload(&buf, 256).map_err(|e| (e, "out of memory for kernargs".into()))?;
-        let user = p.user_sgprs.iter().map(|&(sgpr, _, n)| (sgpr, [va as u32, (va >> 32) as u32], n)).collect();
+        let user = p
+            .user_sgprs
+            .iter()
+            .map(|&(sgpr, what, n)| {
+                let v = match what {
+                    UserValue::PushDword(i) => push_dword(&self.bound.push, i) as u64,
+                    _ => va,
+                };
+                (sgpr, [v as u32, (v >> 32) as u32], n)
+            })
+            .collect();
         Ok((va, user))
     }
 
@@ -308,6 +324,7 @@ impl CommandBuffer {
                 UserValue::QueuePtr => self.stream.upload(&[0u8; hsa::QUEUE_SIZE], 64).map_err(oom)?,
                 UserValue::DispatchId => 0,
                 UserValue::PrivateSegmentSize(bytes) => bytes as u64,
+                UserValue::PushDword(i) => push_dword(&self.bound.push, i) as u64,
             };
             user.push((sgpr, [v as u32, (v >> 32) as u32], n));
         }

@@ -3,14 +3,17 @@
 //! GPU memory, with the register values a dispatch needs taken from its kernel descriptor.
 //! A shader module may also hold an AMDHSA code object itself (ELF magic instead of the
 //! SPIR-V one): `pName` then names one of its kernels, whose arguments are filled as
-//! `compiler_bridge::hsa` plans (ARCHITECTURE.md, docs/ABI.md).
+//! `compiler_bridge::hsa` plans (ARCHITECTURE.md, docs/ABI.md); or a Mesa code object, whose
+//! `pName` function gets the SPIR-V kernarg segment (`compiler_bridge::mesa`; docs/ABI.md,
+//! "Mesa code objects").
 
 use std::sync::Arc;
 
 use ash::vk;
 use compiler_bridge::abi;
-use compiler_bridge::elf::{CodeObject, Kernel, UserSgpr};
+use compiler_bridge::elf::{AnyObject, CodeObject, Image, Kernel, UserSgpr};
 use compiler_bridge::hsa::{KernargPlan, UserValue};
+use compiler_bridge::mesa::ConfigObject;
 
 use crate::descriptor::DescriptorSetLayout;
 use crate::device::{dev, DeviceShared};
@@ -26,6 +29,8 @@ enum ModuleCode {
     Spirv(Vec<u32>),
     /// An AMDHSA code object, checked to parse when the module was created, and its bytes.
     CodeObject(Box<CodeObject>, Vec<u8>),
+    /// A Mesa code object (`.AMDGPU.config`), checked to parse.
+    Mesa(Box<ConfigObject>),
 }
 
 pub struct ShaderModule {
@@ -51,8 +56,9 @@ pub unsafe extern "system" fn create_shader_module(
         // SAFETY: p_code points to code_size bytes.
         let bytes = unsafe { std::slice::from_raw_parts(info.p_code as *const u8, info.code_size) };
         let code = if bytes.starts_with(b"\x7fELF") {
-            match CodeObject::parse(bytes) {
-                Ok(co) => ModuleCode::CodeObject(Box::new(co), bytes.to_vec()),
+            match AnyObject::parse(bytes) {
+                Ok(AnyObject::Hsa(co)) => ModuleCode::CodeObject(Box::new(co), bytes.to_vec()),
+                Ok(AnyObject::Mesa(o)) => ModuleCode::Mesa(Box::new(o)),
                 Err(e) => {
                     tracing::warn!("vkCreateShaderModule: the module is an ELF file but not a usable code object: {e}");
                     return vk::Result::ERROR_INVALID_SHADER_NV;
@@ -439,6 +445,7 @@ fn build(
             let code = CodeRange { elf, capture };
             return build_code_object(shared, co, &entry, &spec, &layout.abi, subgroups, code);
         }
+        ModuleCode::Mesa(o) => return build_mesa(shared, o, &entry, &spec, &layout.abi, subgroups, capture),
     };
     let wave_size = subgroups.wave_size();
     let key = cache.and_then(|_| cache_key(words, &entry, &spec, &layout.abi, wave_size));
@@ -504,11 +511,14 @@ fn build(
     // A cache entry's size is application data like the rest of it.
     check_workgroup_size(compiled.workgroup_size, 1024).map_err(|what| (vk::Result::ERROR_UNKNOWN, what))?;
     subgroups.check_workgroup(compiled.workgroup_size).map_err(|what| (vk::Result::ERROR_UNKNOWN, what))?;
-    let user_sgprs = vec![(kernarg_sgpr, UserValue::Kernarg, 2)];
-    let kernarg = Kernarg::Spirv(layout.abi.kernarg());
-    let lds = kd.group_segment_fixed_size;
-    let exec = CodeRange { elf: &compiled.elf, capture };
-    let mut p = upload(shared, &co, kernel, compiled.workgroup_size, user_sgprs, kernarg, lds, &layout.abi, exec, ir)?;
+    let launch = Launch {
+        workgroup_size: compiled.workgroup_size,
+        user_sgprs: vec![(kernarg_sgpr, UserValue::Kernarg, 2)],
+        kernarg: Kernarg::Spirv(layout.abi.kernarg()),
+        lds_bytes: kd.group_segment_fixed_size,
+    };
+    let program = hsa_program(&co, kernel, &compiled.elf)?;
+    let mut p = upload(shared, program, launch, &layout.abi, capture, ir)?;
     p.executable.from_cache = from_cache;
     p.executable.compiler_cache = compiler_cache;
     Ok(p)
@@ -715,9 +725,120 @@ fn build_code_object(
     }
     // The size may vary or is the code object's own: full subgroups are of that size.
     SubgroupRequest { required: Some(wave_size), ..subgroups }.check_workgroup(workgroup_size).map_err(err)?;
-    let user_sgprs = plan.user_sgprs.clone();
-    let lds = plan.lds_bytes;
-    upload(shared, co, kernel, workgroup_size, user_sgprs, Kernarg::CodeObject(plan), lds, layout, code, None)
+    let program = hsa_program(co, kernel, code.elf)?;
+    let (user_sgprs, lds_bytes) = (plan.user_sgprs.clone(), plan.lds_bytes);
+    let launch = Launch { workgroup_size, user_sgprs, kernarg: Kernarg::CodeObject(plan), lds_bytes };
+    upload(shared, program, launch, layout, code.capture, None)
+}
+
+/// A pipeline from function `entry` of a Mesa code object (docs/ABI.md, "Mesa code
+/// objects"): the SPIR-V kernarg segment's address in s[0:1], RSRC2 as
+/// `ComputeConfig::dispatch_rsrc2` makes it.
+fn build_mesa(
+    shared: &Arc<DeviceShared>,
+    object: &ConfigObject,
+    entry: &str,
+    spec: &[compiler_bridge::SpecConstant],
+    layout: &abi::PipelineLayout,
+    subgroups: SubgroupRequest,
+    capture: Capture,
+) -> Result<Pipeline, (vk::Result, String)> {
+    let err = |what: String| (vk::Result::ERROR_UNKNOWN, format!("Mesa code object function `{entry}`: {what}"));
+    let f = object.function(entry).ok_or_else(|| {
+        let names: Vec<&str> = object.functions.iter().map(|f| f.name.as_str()).collect();
+        err(format!("no such function in the code object (it has: {})", names.join(", ")))
+    })?;
+    let config = f.compute().map_err(|e| (vk::Result::ERROR_UNKNOWN, format!("Mesa code object {e}")))?;
+    let workgroup_size = [(0, 64), (1, 1), (2, 1)].map(|(id, default)| spec_u32(spec, id).unwrap_or(default));
+    check_workgroup_size(workgroup_size, 1024).map_err(err)?;
+    // The object does not say which wave size it was compiled for: the stage's required
+    // subgroup size says, else wave32.
+    let wave_size = subgroups.wave_size();
+    SubgroupRequest { required: Some(wave_size), ..subgroups }.check_workgroup(workgroup_size).map_err(err)?;
+    let wave32 = wave_size == 32;
+    let scratch = config.scratch_bytes_per_wave();
+    let program = Program {
+        image: object.image(),
+        name: f.name.clone(),
+        entry: f.offset,
+        kernel_object: f.offset,
+        rsrc: [config.rsrc1, config.dispatch_rsrc2(), config.rsrc3],
+        wave32,
+        private_bytes: (scratch / wave_size as u64) as u32,
+        scratch_per_wave: scratch,
+        registers: (config.vgprs(wave32), config.vgprs(wave32), 0),
+        code_bytes: f.size.min(object.image_size() - f.offset),
+    };
+    let launch = Launch {
+        workgroup_size,
+        user_sgprs: config.user_sgpr_values(),
+        kernarg: Kernarg::Spirv(layout.kernarg()),
+        lds_bytes: config.lds_bytes(),
+    };
+    tracing::debug!(
+        "Mesa code object function `{entry}`: wave{wave_size}, workgroup {workgroup_size:?}, {} user SGPRs, \
+         {} LDS bytes, {scratch} scratch bytes per wave, {} SGPRs and {} VGPRs spilled",
+        config.user_sgprs(),
+        config.lds_bytes(),
+        config.spilled_sgprs,
+        config.spilled_vgprs
+    );
+    upload(shared, program, launch, layout, capture, None)
+}
+
+/// What a pipeline runs, from either flavour of code object.
+struct Program<'a> {
+    image: &'a Image,
+    /// The kernel or function name.
+    name: String,
+    /// Image offset of the first instruction.
+    entry: u64,
+    /// Image offset of what an HSA dispatch packet names as the kernel object.
+    kernel_object: u64,
+    /// COMPUTE_PGM_RSRC1, RSRC2 (LDS_SIZE is the launch's), RSRC3.
+    rsrc: [u32; 3],
+    wave32: bool,
+    /// Scratch bytes per work-item, and per wave (0: no scratch).
+    private_bytes: u32,
+    scratch_per_wave: u64,
+    /// (VGPRs allocated, VGPRs used, SGPRs used) for the executable statistics.
+    registers: (u32, u32, u32),
+    /// Bytes of code from `entry` (the disassembly's extent).
+    code_bytes: u64,
+}
+
+/// How a pipeline's dispatches start its program.
+struct Launch {
+    workgroup_size: [u32; 3],
+    /// User SGPRs to program: (first SGPR, value, SGPR count).
+    user_sgprs: Vec<(u32, UserValue, u32)>,
+    kernarg: Kernarg,
+    lds_bytes: u32,
+}
+
+/// The program of an AMDHSA kernel, from its descriptor and metadata.
+fn hsa_program<'a>(co: &'a CodeObject, kernel: &Kernel, elf: &[u8]) -> Result<Program<'a>, (vk::Result, String)> {
+    let kd = &kernel.descriptor;
+    if kd.uses_dynamic_stack() {
+        return fail_with(vk::Result::ERROR_FEATURE_NOT_PRESENT, "kernels with a dynamic stack are not supported");
+    }
+    let lanes = if kd.wave32() { 32 } else { 64 };
+    Ok(Program {
+        image: co.image(),
+        name: kernel.name.clone(),
+        entry: kernel.entry_offset(),
+        kernel_object: kernel.descriptor_offset,
+        rsrc: [kd.compute_pgm_rsrc1, kd.compute_pgm_rsrc2, kd.compute_pgm_rsrc3],
+        wave32: kd.wave32(),
+        private_bytes: kd.private_segment_fixed_size,
+        scratch_per_wave: kd.private_segment_fixed_size as u64 * lanes,
+        registers: (kd.vgpr_alloc(), kernel.metadata.vgpr_count, kernel.metadata.sgpr_count),
+        code_bytes: code_bytes(co, kernel, elf),
+    })
+}
+
+fn fail_with<T>(code: vk::Result, what: &str) -> Result<T, (vk::Result, String)> {
+    Err((code, what.to_string()))
 }
 
 /// The bytes of a kernel's code: its function symbol's size in the ELF symbol table, else
@@ -735,27 +856,21 @@ fn code_bytes(co: &CodeObject, kernel: &Kernel, elf: &[u8]) -> u64 {
     symbol.filter(|&size| size > 0).map_or(end - entry, |size| size.min(end - entry))
 }
 
-/// Uploads the code object and makes the pipeline of one of its kernels.
-#[allow(clippy::too_many_arguments)]
+/// Uploads a program's code object and makes its pipeline.
 fn upload(
     shared: &Arc<DeviceShared>,
-    co: &CodeObject,
-    kernel: &Kernel,
-    workgroup_size: [u32; 3],
-    user_sgprs: Vec<(u32, UserValue, u32)>,
-    kernarg: Kernarg,
-    lds_bytes: u32,
+    program: Program<'_>,
+    launch: Launch,
     layout: &abi::PipelineLayout,
-    code: CodeRange<'_>,
+    capture: Capture,
     llvm_ir: Option<String>,
 ) -> Result<Pipeline, (vk::Result, String)> {
-    let capture = code.capture;
-    let kd = &kernel.descriptor;
+    let image_size = program.image.size();
     let bo = shared
         .gpu
-        .alloc(co.image_size() + CODE_PADDING, 256)
+        .alloc(image_size + CODE_PADDING, 256)
         .map_err(|e| (vk::Result::ERROR_OUT_OF_DEVICE_MEMORY, e.to_string()))?;
-    let image = co.image_at(bo.va());
+    let image = program.image.at(bo.va());
     // SAFETY: the BO holds image_size + padding bytes; nothing else uses it yet.
     unsafe {
         std::ptr::copy_nonoverlapping(image.as_ptr(), bo.host_ptr(), image.len());
@@ -765,26 +880,17 @@ fn upload(
             pad.add(k).write_unaligned(0xbf9f_0000);
         }
     }
-    let pgm = bo.va() + kernel.entry_offset();
+    let pgm = bo.va() + program.entry;
     if pgm % 256 != 0 {
         shared.gpu.free(&bo);
         return fail(vk::Result::ERROR_UNKNOWN, format!("kernel entry {pgm:#x} is not 256-byte aligned"));
     }
     // The descriptor leaves LDS_SIZE to the driver (AMDGPUUsage: "CP uses the packet value").
-    let lds = lds_bytes.div_ceil(512);
-    let rsrc2 = (kd.compute_pgm_rsrc2 & !(0x1ff << 15)) | (lds & 0x1ff) << 15;
-    let wave32 = kd.wave32();
-    let lanes = if wave32 { 32 } else { 64 };
-    let scratch = if kd.private_segment_fixed_size > 0 || kd.uses_dynamic_stack() {
-        if kd.uses_dynamic_stack() {
-            shared.gpu.free(&bo);
-            return fail(
-                vk::Result::ERROR_FEATURE_NOT_PRESENT,
-                "kernels with a dynamic stack are not supported".into(),
-            );
-        }
-        let per_wave = kd.private_segment_fixed_size as u64 * lanes;
-        match shared.scratch_ring(per_wave) {
+    let lds = launch.lds_bytes.div_ceil(512);
+    let [rsrc1, rsrc2, rsrc3] = program.rsrc;
+    let rsrc2 = (rsrc2 & !(0x1ff << 15)) | (lds & 0x1ff) << 15;
+    let scratch = if program.scratch_per_wave > 0 {
+        match shared.scratch_ring(program.scratch_per_wave) {
             Ok(s) => Some(s),
             Err(e) => {
                 shared.gpu.free(&bo);
@@ -794,16 +900,17 @@ fn upload(
     } else {
         None
     };
-    let kernel_object = bo.va() + kernel.descriptor_offset;
+    let (vgprs_allocated, vgprs, sgprs) = program.registers;
+    let kernel_object = bo.va() + program.kernel_object;
     let executable = Executable {
-        kernel: kernel.name.clone(),
-        wave_size: lanes as u32,
-        vgprs_allocated: kd.vgpr_alloc(),
-        vgprs: kernel.metadata.vgpr_count,
-        sgprs: kernel.metadata.sgpr_count,
+        kernel: program.name,
+        wave_size: if program.wave32 { 32 } else { 64 },
+        vgprs_allocated,
+        vgprs,
+        sgprs,
         // An entry point outside the image (rejected by the loader) would have no code.
-        code_offset: kernel.entry_offset().min(co.image_size()),
-        code_bytes: code_bytes(co, kernel, code.elf),
+        code_offset: program.entry.min(image_size),
+        code_bytes: program.code_bytes,
         capture_statistics: capture.statistics,
         capture_internal: capture.internal,
         llvm_ir,
@@ -815,15 +922,15 @@ fn upload(
         executable,
         bo,
         pgm,
-        rsrc1: kd.compute_pgm_rsrc1,
+        rsrc1,
         rsrc2,
-        rsrc3: kd.compute_pgm_rsrc3,
-        wave32,
-        workgroup_size,
-        user_sgprs,
-        kernarg,
-        private_bytes: kd.private_segment_fixed_size,
-        lds_bytes,
+        rsrc3,
+        wave32: program.wave32,
+        workgroup_size: launch.workgroup_size,
+        user_sgprs: launch.user_sgprs,
+        kernarg: launch.kernarg,
+        private_bytes: program.private_bytes,
+        lds_bytes: launch.lds_bytes,
         kernel_object,
         layout: layout.clone(),
         scratch,

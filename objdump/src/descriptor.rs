@@ -89,7 +89,7 @@ fn reserved_bits(value: u32, fields: &[Field]) -> u32 {
     value & !(covered as u32)
 }
 
-fn round_mode(v: u32) -> &'static str {
+pub(crate) fn round_mode(v: u32) -> &'static str {
     match v {
         0 => "round to nearest even",
         1 => "round toward +infinity",
@@ -98,7 +98,7 @@ fn round_mode(v: u32) -> &'static str {
     }
 }
 
-fn denorm_mode(v: u32) -> &'static str {
+pub(crate) fn denorm_mode(v: u32) -> &'static str {
     match v {
         0 => "flush source and destination denorms",
         1 => "flush destination denorms",

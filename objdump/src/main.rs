@@ -1,7 +1,9 @@
 //! `softnavi-objdump`: disassembles an AMDHSA gfx11 code object with softnavi's RDNA3
 //! decoder. For each kernel it prints the decoded kernel descriptor, then the code, one
 //! instruction per line as `llvm-objdump -d` prints it: `<text>  // <address>: <words>`.
+//! For a Mesa code object it prints each function's `.AMDGPU.config` instead (`config`).
 
+mod config;
 mod descriptor;
 mod listing;
 
@@ -10,12 +12,14 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Parser;
-use compiler_bridge::elf::{CodeObject, ElfError, Kernel};
+use compiler_bridge::elf::{AnyObject, CodeObject, ElfError, Kernel};
 
 use listing::{CodeSection, Label, Layout};
 
 /// Disassembles an AMDHSA code object for gfx11 (as made by `clang-19 -target
 /// amdgcn-amd-amdhsa -mcpu=gfx1100`): kernel descriptors, then instructions in LLVM syntax.
+/// A Mesa code object (`llc-19 -mtriple=amdgcn-mesa-mesa3d`): each function's
+/// `.AMDGPU.config` registers, then its instructions.
 #[derive(Parser, Debug)]
 #[command(name = "softnavi-objdump", version)]
 struct Args {
@@ -108,7 +112,7 @@ fn run(args: &Args) -> Result<String, String> {
     }
     let path = args.file.display();
     let bytes = std::fs::read(&args.file).map_err(|e| format!("{path}: {e}"))?;
-    let object = CodeObject::parse(&bytes).map_err(|e| match e {
+    let object = AnyObject::parse(&bytes).map_err(|e| match e {
         ElfError::UnsupportedMach(mach) => {
             let name = OTHER_MACHS.iter().find(|(m, _)| *m == mach).map_or("an unknown target", |(_, n)| n);
             format!(
@@ -119,7 +123,10 @@ fn run(args: &Args) -> Result<String, String> {
         e => format!("{path}: {e}"),
     })?;
     let layout = listing::layout(&bytes).map_err(|e| format!("{path}: {e}"))?;
-    Ok(render(args, &object, layout))
+    Ok(match object {
+        AnyObject::Hsa(object) => render(args, &object, layout),
+        AnyObject::Mesa(object) => config::render(args, &object, layout),
+    })
 }
 
 /// The wave size to disassemble `kernel` (or a non-kernel function, `None`) in.

@@ -463,3 +463,105 @@ fn corrupted_objects_never_panic() {
     }
     println!("corrupted objects: {} listed, {} rejected", results[0], results[1]);
 }
+
+/// Mesa code objects (`llc-19 -mtriple=amdgcn-mesa-mesa3d`, here through clang-19): two
+/// compute functions and a local helper.
+const MESA_IR: &str = r#"
+@lds = internal addrspace(3) global [64 x i32] poison, align 4
+
+define amdgpu_cs void @first(ptr addrspace(1) inreg %p, i32 inreg %k, i32 %tid) {
+  %x = and i32 %tid, 63
+  %s = getelementptr [64 x i32], ptr addrspace(3) @lds, i32 0, i32 %x
+  store i32 %k, ptr addrspace(3) %s
+  %r = sub i32 63, %x
+  %t = getelementptr [64 x i32], ptr addrspace(3) @lds, i32 0, i32 %r
+  %v = load i32, ptr addrspace(3) %t
+  %m = call i32 @helper(i32 %v)
+  %a = getelementptr i32, ptr addrspace(1) %p, i32 %x
+  store i32 %m, ptr addrspace(1) %a
+  ret void
+}
+
+define amdgpu_cs void @second(ptr addrspace(1) inreg %p, i32 %tid) #0 {
+  %arr = alloca [32 x i32], align 4, addrspace(5)
+  %e = getelementptr [32 x i32], ptr addrspace(5) %arr, i32 0, i32 %tid
+  store volatile i32 %tid, ptr addrspace(5) %e
+  %v = load volatile i32, ptr addrspace(5) %arr
+  %f = bitcast i32 %v to float
+  %g = fmul float %f, 3.0
+  store float %g, ptr addrspace(1) %p
+  ret void
+}
+
+define internal i32 @helper(i32 %x) noinline {
+  %y = mul i32 %x, 7
+  ret i32 %y
+}
+
+attributes #0 = { "denormal-fp-math-f32"="preserve-sign,preserve-sign" }
+"#;
+
+/// The `.long` pairs of each function's `.AMDGPU.config` in clang's assembly, by name.
+fn asm_configs(asm: &str) -> Vec<(String, Vec<(u32, u32)>)> {
+    let (mut out, mut longs, mut in_config) = (Vec::new(), Vec::<u32>::new(), false);
+    for line in asm.lines() {
+        let t = line.trim();
+        if t.starts_with(".section") || t == ".text" {
+            in_config = t.contains(".AMDGPU.config");
+        } else if let Some(v) = t.strip_prefix(".long").filter(|_| in_config) {
+            longs.push(v.trim().parse().unwrap());
+        } else if !line.starts_with(char::is_whitespace) && !t.starts_with(['.', ';']) && t.contains(':') {
+            let name = t.split(':').next().unwrap().to_string();
+            out.push((name, longs.chunks(2).map(|p| (p[0], p[1])).collect()));
+            longs.clear();
+        }
+    }
+    out
+}
+
+/// The `  NAME (0xREG)  0xVALUE` lines of each `function` block of our listing.
+fn listed_configs(listing: &str) -> Vec<(String, Vec<(u32, u32)>)> {
+    let mut out: Vec<(String, Vec<(u32, u32)>)> = Vec::new();
+    for line in listing.lines() {
+        if let Some(rest) = line.strip_prefix("function ") {
+            out.push((rest.split(' ').next().unwrap().to_string(), Vec::new()));
+        } else if let Some((reg, value)) = line.strip_prefix("  ").and_then(|l| l.split_once(") ")) {
+            let (Some(reg), Some(value)) = (reg.rsplit_once("(0x"), value.trim().strip_prefix("0x")) else { continue };
+            let pair = (u32::from_str_radix(reg.1, 16).unwrap(), u32::from_str_radix(value, 16).unwrap());
+            out.last_mut().expect("a register line inside a function block").1.push(pair);
+        }
+    }
+    out
+}
+
+#[test]
+fn mesa_objects_list_their_config_and_code() {
+    let dir = Scratch::new("mesa");
+    let (ll, obj, asm) = (dir.path("m.ll"), dir.path("m.o"), dir.path("m.s"));
+    std::fs::write(&ll, MESA_IR).unwrap();
+    for (flag, out) in [("-c", &obj), ("-S", &asm)] {
+        let args = ["-target", "amdgcn-mesa-mesa3d", "-mcpu=gfx1100", "-O1", "-x", "ir", flag];
+        let mut a: Vec<&std::ffi::OsStr> = args.iter().map(std::ffi::OsStr::new).collect();
+        a.extend([ll.as_os_str(), "-o".as_ref(), out.as_os_str()]);
+        run_llvm(Tool::Clang, &a);
+    }
+    let mut bad = Vec::new();
+    assert!(compare("mesa3d, relocatable", &obj, false, &mut bad) > 10);
+    assert!(bad.is_empty(), "{} mismatches with llvm-objdump-19:\n{}", bad.len(), bad.join("\n"));
+    let listing = our_listing(&obj);
+    let expected = asm_configs(&std::fs::read_to_string(&asm).unwrap());
+    assert_eq!(listed_configs(&listing), expected, "{listing}");
+    assert!(listing.contains("Mesa code object (.AMDGPU.config), EI_OSABI MESA3D (66), gfx1100"), "{listing}");
+    // The first function's LDS, the second's scratch and flushed f32 denormals, decoded.
+    for needle in [
+        "LDS_SIZE                               1      // 512 bytes",
+        "FLOAT_MODE                             192    // f32: round to nearest even, flush source and destination denorms",
+        "dispatch: COMPUTE_PGM_RSRC2 0x",
+        "not loadable as a compute shader: function `helper`: its code at image offset",
+    ] {
+        assert!(listing.contains(needle), "no {needle:?} in\n{listing}");
+    }
+    let second = &listing[listing.find("function second").unwrap()..];
+    let wavesize = second.lines().find(|l| l.trim_start().starts_with("WAVESIZE")).unwrap();
+    assert!(!wavesize.contains(" 0      //"), "the scratch function has scratch: {wavesize}");
+}
