@@ -61,6 +61,10 @@ struct Case {
     scc: bool,
     /// Work-items of the workgroup (a partial wave starts with the lanes that exist).
     threads: u32,
+    /// COMPUTE_PGM_RSRC1.FLOAT_MODE: LLVM's 0xf0 (denormals kept), or for one seed in four
+    /// RADV's 0xc0 (f32 denormals flushed, which translated code computes with the host's
+    /// DAZ and FTZ).
+    float_mode: u32,
 }
 
 impl Case {
@@ -81,6 +85,7 @@ impl Case {
         let budget = if g.r.pct(4) { g.r.range(300, 600) } else { g.r.range(20, 160) } as usize;
         case.items = g.program(budget);
         case.fault = fault.then(|| g.fault());
+        case.float_mode = if seed % 4 == 3 { 0xc0 } else { 0xf0 };
         case
     }
 
@@ -115,7 +120,7 @@ impl Case {
         let mem = (0..MEM_BYTES / 4).map(|_| gen::value(r)).collect();
         let (m0, vcc, scc) = (r.u32(), r.u64(), r.pct(50));
         let threads = if r.pct(85) { lanes as u32 } else { r.range(1, lanes as u32 - 1) };
-        Case { seed, wave64, fault: None, items: vec![], sgpr, vgpr, mem, m0, vcc, scc, threads }
+        Case { seed, wave64, fault: None, items: vec![], sgpr, vgpr, mem, m0, vcc, scc, threads, float_mode: 0xf0 }
     }
 
     /// The body's assembly (without prologue and epilogue), labels prefixed `pfx`.
@@ -360,7 +365,7 @@ impl Tier {
         user.extend(BufferResource::raw(data_bo.va(), MEM_BYTES).encode());
         user.extend(BufferResource::raw(data_bo.va(), SHORT_RECORDS).encode());
         let mut d = Dispatch::new(&code_bo, &user, [false; 3], [case.threads, 1, 1]).lds(LDS_BYTES);
-        d.rsrc1 = RSRC1_ALL_VGPRS;
+        d.rsrc1 = RSRC1_ALL_VGPRS & !(0xff << 12) | case.float_mode << 12;
         let ib_words = d.ib([1, 1, 1], if case.wave64 { W64 } else { W32 });
         let ib_bo = self.alloc(&ib_words);
         let ib = Ib { va: ib_bo.va(), dwords: ib_words.len() as u32 };
@@ -962,6 +967,7 @@ fn try_repro(body: &str, wave64: bool, vgprs: &[(u32, &[u32])]) -> Result<Vec<St
         vcc: 0,
         scc: false,
         threads: lanes as u32,
+        float_mode: 0xf0,
     };
     let mut pair = Pair::new();
     let code = assemble(&[&case]).map_err(|e| format!("{e:?}"))?.pop().unwrap();
@@ -983,6 +989,7 @@ fn m0_after(body: &str, wave64: bool) -> (u32, u32) {
         vcc: 0,
         scc: false,
         threads: if wave64 { 64 } else { 32 },
+        float_mode: 0xf0,
     };
     let code = assemble(&[&case]).unwrap().pop().unwrap();
     let (a, b) = Pair::new().run(&case, &code);

@@ -20,6 +20,27 @@ const MAX_PROGRAM_DWORDS: usize = 1 << 20;
 /// Branch target index meaning "outside the decoded program".
 pub const NO_TARGET: i32 = -1;
 
+/// Which of the float widths that MODE's f16/f64 fields govern a program computes with.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct WideFloats {
+    pub f16: bool,
+    pub f64: bool,
+}
+
+impl WideFloats {
+    /// From the VALU opcodes' names (`v_add_f64`, `v_pk_fma_f16`, `v_cvt_f32_f16`,
+    /// `v_dot2_f32_bf16`, ...): a superset of what reads those fields is enough.
+    fn of(insts: &[Inst]) -> WideFloats {
+        let mut w = WideFloats::default();
+        for i in insts.iter().filter(|i| i.op.name().starts_with("v_")) {
+            let name = i.op.name();
+            w.f16 |= name.contains("f16");
+            w.f64 |= name.contains("f64");
+        }
+        w
+    }
+}
+
 /// One decoded program, starting at the kernel's entry address.
 pub struct Program {
     base: u64,
@@ -40,6 +61,9 @@ pub struct Program {
     /// Whether some instruction reads TRAPSTS (s_getreg_b32 of HW_REG_TRAPSTS): the waves
     /// then accumulate its sticky float exception bits (exec/trap.rs).
     reads_trapsts: bool,
+    /// Whether some VALU instruction has f16 (or bf16) or f64 operands or results: MODE's
+    /// f16/f64 fields matter to it (crate::isa::exec::tier, `host_float`).
+    wide_floats: WideFloats,
     /// The host code of the translation tier, once compiled (crate::jit).
     translation: OnceLock<Arc<Translated>>,
     /// Whether a translation was asked for.
@@ -99,6 +123,7 @@ impl Program {
         offsets.push(end as u32);
         // hwreg id 3 = HW_REG_TRAPSTS (simm16[5:0]).
         let reads_trapsts = insts.iter().any(|i| i.op == Op::S_GETREG_B32 && i.imm & 0x3f == 3);
+        let wide_floats = WideFloats::of(&insts);
         let mut p = Program {
             base,
             wave64,
@@ -109,6 +134,7 @@ impl Program {
             duals,
             unexecuted_insts,
             reads_trapsts,
+            wide_floats,
             translation: OnceLock::new(),
             translation_requested: AtomicBool::new(false),
         };
@@ -189,6 +215,10 @@ impl Program {
     /// Whether the program reads TRAPSTS (its waves then detect float exceptions).
     pub fn reads_trapsts(&self) -> bool {
         self.reads_trapsts
+    }
+
+    pub fn wide_floats(&self) -> WideFloats {
+        self.wide_floats
     }
 
     pub fn insts(&self) -> &[Inst] {

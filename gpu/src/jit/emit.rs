@@ -150,7 +150,7 @@ struct Emit<'a> {
 impl Emit<'_> {
     fn function(&mut self, name: &str) {
         let n = self.prog.insts().len();
-        let _ = writeln!(self.ir.out, "define i32 @{name}(ptr noalias %w, ptr noalias %v, ptr %env, i32 %pc) {{");
+        let _ = writeln!(self.ir.out, "define i32 @{name}(ptr noalias %w, ptr noalias %v, ptr %env, i32 %pc) #0 {{");
         self.ir.start("entry");
         // Scratch arrays for the memory access helper (jit/mem.rs): lane offsets of up to
         // two elements, and up to four dwords per lane, in 64 lanes.
@@ -189,6 +189,9 @@ impl Emit<'_> {
             out.push_str(d);
             out.push('\n');
         }
+        // The code runs with denormals kept or flushed (MXCSR's DAZ and FTZ, as the wave's
+        // MODE asks: tier.rs): LLVM must not fold float constants assuming either.
+        out.push_str("attributes #0 = { \"denormal-fp-math\"=\"dynamic,dynamic\" }\n");
         // !0: rarely taken; !1: almost always taken.
         out.push_str("!0 = !{!\"branch_weights\", i32 1, i32 1000}\n");
         out.push_str("!1 = !{!\"branch_weights\", i32 1000, i32 1}\n");

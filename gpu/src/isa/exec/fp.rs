@@ -75,6 +75,31 @@ impl FloatMode {
     }
 }
 
+/// How the host's float unit must be set for translated code to compute what MODE asks:
+/// IEEE (denormals kept), or denormals flushed on input and output (x86's DAZ and FTZ,
+/// which apply to f32 and f64 alike).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum HostFloat {
+    Ieee,
+    Flush,
+}
+
+/// The [`HostFloat`] for MODE value `m` and a program using f16 and/or f64 (`wide`), or
+/// `None` when the host cannot compute it: a directed rounding mode, denormals flushed
+/// on one side only, f64 denormals handled unlike f32's (one MXCSR for both), or f16
+/// denormals flushed (translated code computes f16 in f32, where they are normal).
+pub(crate) fn host_float(m: u32, wide: crate::isa::program::WideFloats) -> Option<HostFloat> {
+    let (narrow, w) = (FloatMode::f32(m), FloatMode::f64_f16(m));
+    let plain = |f: FloatMode| f.round == RNE && f.keep_in == f.keep_out;
+    if !plain(narrow) || (wide.f16 || wide.f64) && !plain(w) {
+        return None;
+    }
+    if wide.f16 && !w.keep_in || wide.f64 && w.keep_in != narrow.keep_in {
+        return None;
+    }
+    Some(if narrow.keep_in { HostFloat::Ieee } else { HostFloat::Flush })
+}
+
 /// Whether MODE leaves f32 arithmetic as the host does it.
 #[inline(always)]
 pub(super) fn f32_host_mode(mode_reg: u32) -> bool {
@@ -356,5 +381,25 @@ mod tests {
         assert_eq!(keep_in.mul(d, 2.0), 0.0);
         assert_eq!(keep_in.mul(d, 2f32.powi(30)), d * 2f32.powi(30));
         assert!(f32_host_mode(0xf0) && !f32_host_mode(0xf1) && !f32_host_mode(0xe0));
+    }
+
+    /// Which MODE values translated code runs under, and how (RDNA3 ISA "MODE": FP_ROUND
+    /// [3:0], FP_DENORM [7:4], f32 in the low halves).
+    #[test]
+    fn host_float_classes() {
+        use crate::isa::program::WideFloats;
+        let (none, f16, f64) =
+            (WideFloats::default(), WideFloats { f16: true, f64: false }, WideFloats { f16: false, f64: true });
+        assert_eq!(host_float(0xf0, none), Some(HostFloat::Ieee));
+        assert_eq!(host_float(0xf0, f16), Some(HostFloat::Ieee));
+        // RADV's FLOAT_MODE 0xc0: f32 denormals flushed, f16/f64 kept.
+        assert_eq!(host_float(0xc0, none), Some(HostFloat::Flush));
+        assert_eq!(host_float(0xc0, f16), Some(HostFloat::Flush), "f16 is computed in f32, where it is normal");
+        assert_eq!(host_float(0xc0, f64), None, "one MXCSR for f32 and f64");
+        assert_eq!(host_float(0x00, f64), Some(HostFloat::Flush));
+        assert_eq!(host_float(0x00, f16), None, "f16 denormals flushed");
+        assert_eq!(host_float(0xf1, none), None, "f32 round up");
+        assert_eq!(host_float(0xd0, none), None, "f32 input denormals kept, output flushed");
+        assert_eq!(host_float(0xf4, f64), None, "f64 round up");
     }
 }

@@ -717,8 +717,9 @@ impl Wave {
         let mut jit = if CHECK { None } else { prog.translation().map(|t| &**t) };
         loop {
             if let Some(t) = jit {
-                if t.is_entry(self.pc) && tier::mode_ok(self.mode) {
-                    match self.enter(t, prog, ctx) {
+                let float = if t.is_entry(self.pc) { tier::host_float(self.mode, prog) } else { None };
+                if let Some(float) = float {
+                    match self.enter(t, prog, ctx, float) {
                         tier::Entered::Leave(leave) => return leave,
                         tier::Entered::Resume => {
                             if ctx.abort.load(Ordering::Relaxed) {

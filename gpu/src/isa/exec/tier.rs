@@ -7,6 +7,7 @@ use std::any::Any;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::Ordering;
 
+use super::fp::HostFloat;
 use super::{trap, Ctx, Leave, Wave};
 use crate::isa::program::Program;
 use crate::jit::emit::{RET_INTERP, RET_LEAVE, RET_RESUME};
@@ -33,6 +34,8 @@ pub(crate) struct Env<'p, 'c, 'x> {
     lds_len: u64,
     prog: &'p Program,
     ctx: &'x mut Ctx<'c>,
+    /// How the host's float unit is set while the translated code runs.
+    float: HostFloat,
     /// Why a call-out left the run loop.
     leave: Option<Leave>,
     /// A panic caught in a call-out, resumed once the translated frames are gone.
@@ -69,26 +72,78 @@ pub(crate) fn layout() -> crate::jit::Layout {
     }
 }
 
-/// Whether translated code computes what the interpreter would for a wave in `mode`: its
-/// float lowering assumes f32 round-to-nearest-even with denormals kept.
+/// How translated code computes floats for a wave in `mode` running `prog`, or `None`
+/// when it cannot compute what the interpreter would (its float lowering is host
+/// arithmetic in round-to-nearest-even; denormals are kept or flushed by the host's
+/// float unit, [`HostFp`]).
 #[inline]
-pub(super) fn mode_ok(mode: u32) -> bool {
-    super::fp::f32_host_mode(mode) && mode & trap::MODE_CHECKED == 0
+pub(super) fn host_float(mode: u32, prog: &Program) -> Option<HostFloat> {
+    if mode & trap::MODE_CHECKED != 0 {
+        return None;
+    }
+    super::fp::host_float(mode, prog.wide_floats())
+}
+
+/// The host's float control (x86-64's MXCSR) set for translated code while it lives: DAZ
+/// (denormal inputs read as zero) and FTZ (denormal results written as zero) for
+/// [`HostFloat::Flush`], as RDNA3's FP_DENORM flush mode does; the previous value comes
+/// back on drop, also when a call-out's panic unwinds.
+struct HostFp(Option<u32>);
+
+impl HostFp {
+    fn set(f: HostFloat) -> HostFp {
+        match f {
+            HostFloat::Ieee => HostFp(None),
+            HostFloat::Flush => {
+                let old = mxcsr::get();
+                mxcsr::set(old | mxcsr::DAZ | mxcsr::FTZ);
+                HostFp(Some(old))
+            }
+        }
+    }
+}
+
+impl Drop for HostFp {
+    fn drop(&mut self) {
+        if let Some(old) = self.0 {
+            mxcsr::set(old);
+        }
+    }
+}
+
+mod mxcsr {
+    pub const DAZ: u32 = 1 << 6;
+    pub const FTZ: u32 = 1 << 15;
+
+    pub fn get() -> u32 {
+        let mut v = 0u32;
+        // SAFETY: stmxcsr stores the 32-bit control word at the address given.
+        unsafe { std::arch::asm!("stmxcsr [{}]", in(reg) &mut v, options(nostack, preserves_flags)) };
+        v
+    }
+
+    pub fn set(v: u32) {
+        // SAFETY: ldmxcsr loads a control word read by `get` with DAZ/FTZ changed: valid.
+        unsafe { std::arch::asm!("ldmxcsr [{}]", in(reg) &v, options(nostack, readonly, preserves_flags)) };
+    }
 }
 
 impl Wave {
-    /// Runs `t` from `self.pc` (an entry point) until it returns.
-    pub(super) fn enter(&mut self, t: &Translated, prog: &Program, ctx: &mut Ctx) -> Entered {
+    /// Runs `t` from `self.pc` (an entry point) until it returns, with the host's float
+    /// unit set for `float` (the wave's MODE, [`host_float`]).
+    pub(super) fn enter(&mut self, t: &Translated, prog: &Program, ctx: &mut Ctx, float: HostFloat) -> Entered {
         let unaligned = (ctx.vmid.alignment() == crate::spi::AlignMode::Unaligned) as u32;
         let (lds, lds_len) = (ctx.lds.as_mut_ptr(), ctx.lds.len() as u64);
-        let mut env = Env { budget: BUDGET, unaligned, lds, lds_len, prog, ctx, leave: None, panic: None };
+        let mut env = Env { budget: BUDGET, unaligned, lds, lds_len, prog, ctx, float, leave: None, panic: None };
         let v = self.vgpr.as_mut_ptr();
+        let host = HostFp::set(float);
         // SAFETY: `t.func` was compiled from `prog` for this wave size (the translation
         // belongs to the program); it reads and writes the wave through these pointers
         // only at the offsets of `layout()` and within the VGPR file (register indices
         // are below VGPR_ALLOC), and calls `callout` with them. No Rust reference to the
         // wave is used while it runs.
         let r = unsafe { (t.func)(self, v, &mut env, self.pc as u32) };
+        drop(host);
         if let Some(p) = env.panic.take() {
             std::panic::resume_unwind(p);
         }
@@ -336,8 +391,8 @@ fn step(wave: &mut Wave, env: &mut Env, idx: usize) -> u32 {
         return RET_LEAVE;
     }
     // The run loop's own check after an instruction of the step path, and the
-    // translation's assumption about MODE.
-    if !mode_ok(wave.mode) || wave.track.slow {
+    // translation's assumption about MODE (which s_setreg or s_denorm_mode may change).
+    if host_float(wave.mode, prog) != Some(env.float) || wave.track.slow {
         env.leave = Some(Leave::Switch);
         return RET_LEAVE;
     }
