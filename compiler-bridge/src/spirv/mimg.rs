@@ -306,7 +306,10 @@ impl FnCx<'_, '_> {
             }
             Op::ImageFetch | Op::ImageRead => self.mimg_load(inst),
             Op::ImageWrite => self.mimg_store(inst),
-            Op::ImageSampleExplicitLod | Op::ImageSampleDrefExplicitLod => self.mimg_sample(inst),
+            Op::ImageSampleExplicitLod
+            | Op::ImageSampleDrefExplicitLod
+            | Op::ImageSampleProjExplicitLod
+            | Op::ImageSampleProjDrefExplicitLod => self.mimg_sample(inst),
             Op::ImageGather | Op::ImageDrefGather => self.mimg_gather(inst),
             Op::ImageQuerySize | Op::ImageQuerySizeLod | Op::ImageQueryLevels => self.mimg_query(inst),
             Op::ImageTexelPointer => self.mimg_texel_pointer(inst),
@@ -448,9 +451,11 @@ impl FnCx<'_, '_> {
         Ok(out)
     }
 
-    /// OpImageSampleExplicitLod / OpImageSampleDrefExplicitLod.
+    /// OpImageSample[Proj][Dref]ExplicitLod.
     fn mimg_sample(&mut self, inst: &dr::Instruction) -> Result<(), CompileError> {
-        let dref = inst.class.opcode == Op::ImageSampleDrefExplicitLod;
+        let op = inst.class.opcode;
+        let dref = matches!(op, Op::ImageSampleDrefExplicitLod | Op::ImageSampleProjDrefExplicitLod);
+        let proj = matches!(op, Op::ImageSampleProjExplicitLod | Op::ImageSampleProjDrefExplicitLod);
         let (t, s, shape, sty) = self.mimg_operand(inst, 0)?;
         let s = s.ok_or_else(|| inst.bad("sampling an image that is not a sampled image"))?;
         if shape.ms {
@@ -469,10 +474,15 @@ impl FnCx<'_, '_> {
         if let Some(off) = o.offset {
             args.push(self.packed_offset(off, shape.spatial())?);
         }
+        let (coords, q) =
+            if proj { self.projected_coords(inst, shape)? } else { (self.float_coords(shape, inst.id(1)?)?, None) };
         if dref {
-            args.push(self.parts(inst.id(2)?, 1, "float")?.remove(0));
+            let d = self.parts(inst.id(2)?, 1, "float")?.remove(0);
+            args.push(match &q {
+                Some(q) => format!("float {}", self.def(format!("fdiv {d}, {q}"))),
+                None => d,
+            });
         }
-        let coords = self.float_coords(shape, inst.id(1)?)?;
         let grad_ty = match (o.grad, o.lod) {
             (Some((dx, dy)), None) => {
                 if shape.dim == Dim::DimCube {
@@ -517,6 +527,24 @@ impl FnCx<'_, '_> {
             return Ok(());
         }
         self.set_texel(inst, &v, e)
+    }
+
+    /// The coordinates of a projective sample (Vulkan's "Projection Operation"): the
+    /// component after the image's coordinates is q, and (s, t, r) / q are sampled (D_ref
+    /// too, divided by the caller); with q, as an operand text.
+    fn projected_coords(
+        &mut self,
+        inst: &dr::Instruction,
+        shape: Shape,
+    ) -> Result<(Vec<String>, Option<String>), CompileError> {
+        if shape.arrayed || shape.dim == Dim::DimCube {
+            return Err(inst.bad("projective sampling of an arrayed or cube image"));
+        }
+        let n = shape.coord_count();
+        let mut c = self.parts(inst.id(1)?, n + 1, "float")?;
+        let q = c.pop().ok_or_else(|| inst.bad("no q coordinate"))?.trim_start_matches("float ").to_string();
+        let coords = c.iter().map(|x| format!("float {}", self.def(format!("fdiv {x}, {q}")))).collect();
+        Ok((coords, Some(q)))
     }
 
     /// OpImageGather / OpImageDrefGather: `image_gather4` at level 0.
