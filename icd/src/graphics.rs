@@ -11,7 +11,7 @@
 //!   renderable format, and what nothing but a clear can observe.
 //! - Commands that need a graphics-capable queue (draws, the other dynamic state, vertex
 //!   and index buffers, attachment clears, blits, resolves, dynamic rendering) and
-//!   `vkCmdBeginQuery` / `vkCmdEndQuery` (only timestamp query pools exist) log their name
+//!   `vkCmdBeginQuery` / `vkCmdEndQuery` (timestamp pools, and occlusion pools whose queries nothing can begin) log their name
 //!   and why, and fail their command buffer: `vkEndCommandBuffer` returns
 //!   `VK_ERROR_FEATURE_NOT_PRESENT`. Graphics pipelines, sparse binding and Y'CbCr
 //!   conversions are refused the same way at creation.
@@ -31,7 +31,7 @@ impl Why {
     fn text(self) -> &'static str {
         match self {
             Why::Graphics => "needs a graphics-capable queue; softnavi has compute and transfer queues only",
-            Why::Query => "only timestamp query pools exist (no occlusion or pipeline-statistics queries)",
+            Why::Query => "occlusion and pipeline-statistics queries are begun on a graphics queue (timestamp pools and never-begun occlusion pools only)",
         }
     }
 }

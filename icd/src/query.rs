@@ -54,8 +54,10 @@ pub unsafe extern "system" fn create_query_pool(
     guard("vkCreateQueryPool", vk::Result::ERROR_OUT_OF_HOST_MEMORY, || {
         // SAFETY: valid per the specification.
         let info = unsafe { &*info };
-        if info.query_type != vk::QueryType::TIMESTAMP {
-            tracing::warn!("vkCreateQueryPool: {:?} queries are not supported (only timestamps)", info.query_type);
+        // Occlusion pools are core Vulkan and may be created on any device; only a queue
+        // with GRAPHICS may begin their queries, so here they stay unavailable.
+        if ![vk::QueryType::TIMESTAMP, vk::QueryType::OCCLUSION].contains(&info.query_type) {
+            tracing::warn!("vkCreateQueryPool: {:?} queries are not supported (timestamps only)", info.query_type);
             return vk::Result::ERROR_FEATURE_NOT_PRESENT;
         }
         let d = dev(device);
