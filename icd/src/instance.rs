@@ -483,9 +483,11 @@ impl PhysicalDevice {
             subgroup_supported_operations: sg.supported_operations,
             subgroup_quad_operations_in_all_stages: sg.quad_operations_in_all_stages,
             point_clipping_behavior: vk::PointClippingBehavior::ALL_CLIP_PLANES,
-            // No multiview, no protected memory: 0 / false.
-            max_multiview_view_count: 0,
-            max_multiview_instance_index: 0,
+            // No multiview (a graphics feature, not reported) and no protected memory; the
+            // multiview limits are the required minimums all the same (the Required Limits
+            // table asks for them on every 1.1 device; the CTS checks them).
+            max_multiview_view_count: 6,
+            max_multiview_instance_index: (1 << 27) - 1,
             protected_no_fault: vk::FALSE,
             max_per_set_descriptors: MAX_DESCRIPTORS,
             max_memory_allocation_size: self.info.memory_size,
@@ -590,6 +592,9 @@ impl PhysicalDevice {
             uniform_texel_buffer_offset_alignment_bytes: 4,
             uniform_texel_buffer_offset_single_texel_alignment: vk::TRUE,
             max_buffer_size: self.info.memory_size,
+            // Inline uniform blocks are not reported; the one limit the Required Limits
+            // table asks of every 1.3 device regardless is its minimum.
+            max_inline_uniform_total_size: 256,
             ..Default::default()
         }
     }

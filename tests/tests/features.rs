@@ -450,7 +450,7 @@ fn vulkan13_properties_limits_and_memory_are_truthful() {
         ("maxImageDimension1D", "4096"),
         ("maxFramebufferLayers", "256"),
         ("maxPerSetDescriptors", "1048576"),
-        ("maxMultiviewViewCount", "0"),
+        ("maxMultiviewViewCount", "6"),
         ("maxTimelineSemaphoreValueDifference", &u64::MAX.to_string()),
         ("maxUpdateAfterBindDescriptorsInAllPools", "1048576"),
         ("maxPerStageDescriptorUpdateAfterBindStorageBuffers", "1048576"),
