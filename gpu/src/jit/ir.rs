@@ -24,6 +24,8 @@ pub struct Layout {
     /// Fields of the environment: 1 when SH_MEM_CONFIG.ALIGNMENT_MODE is UNALIGNED (u32),
     /// the workgroup's LDS (pointer) and its length (u64).
     pub env_unaligned: usize,
+    /// `Env::one`: an f32 1.0 the generated code loads (LLVM must not know its value).
+    pub env_one: usize,
     pub env_lds: usize,
     pub env_lds_len: usize,
     /// Addresses of the call-out and of the one-translation helper.

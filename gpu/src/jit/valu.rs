@@ -569,7 +569,19 @@ fn f32_two(ir: &mut Ir, inst: &Inst) -> Lower<String> {
         _ => ir.val(&format!("fmul {vf} {fa}, {fb}")),
     };
     let r = ir.as_i(&r);
-    Ok(nan_fix(ir, &[&a, &b], &r))
+    let r = nan_fix(ir, &[&a, &b], &r);
+    Ok(flush_folded(ir, inst, r))
+}
+
+/// An f32 result of an operation with a constant source, made safe from LLVM's folds:
+/// `x * 1.0`, `x * -1.0`, `x + -0.0` and the like become `x` or a sign flip, bit
+/// operations that skip the host's DAZ/FTZ (exec/tier.rs), so a denormal `x` would
+/// survive where MODE flushes it: [`host_flush`] flushes it then.
+fn flush_folded(ir: &mut Ir, inst: &Inst, r: String) -> String {
+    if !inst.src.iter().any(|s| matches!(s, Operand::Const { .. })) {
+        return r;
+    }
+    host_flush(ir, &r)
 }
 
 fn f32_three(ir: &mut Ir, inst: &Inst) -> Lower<String> {
@@ -596,7 +608,8 @@ fn f32_three(ir: &mut Ir, inst: &Inst) -> Lower<String> {
             let vf = ir.vf();
             let r = ir.vcall("fma", &vf, &[&fa, &fb, &fc]);
             let r = ir.as_i(&r);
-            Ok(nan_fix(ir, &[&a, &b, &c], &r))
+            let r = nan_fix(ir, &[&a, &b, &c], &r);
+            Ok(flush_folded(ir, inst, r))
         }
     }
 }
@@ -829,7 +842,23 @@ fn min_max(ir: &mut Ir, a: &str, b: &str, min: bool) -> String {
     let qbv = ir.ibin("or", b, &q);
     let r = ir.val(&format!("select {vb} {b_snan}, {vi} {qbv}, {vi} {r}"));
     let qav = ir.ibin("or", a, &q);
-    ir.val(&format!("select {vb} {a_snan}, {vi} {qav}, {vi} {r}"))
+    let r = ir.val(&format!("select {vb} {a_snan}, {vi} {qav}, {vi} {r}"));
+    // The result is one of the inputs' bits: under MODE's denormal flushing (the host's
+    // DAZ and FTZ, exec/tier.rs) a denormal one must become ±0, as the hardware writes it.
+    host_flush(ir, &r)
+}
+
+/// `r` (f32 bits) times a 1.0 that LLVM cannot see (`Env::one`, loaded at run time): a
+/// denormal becomes ±0 under the host's DAZ/FTZ (exec/tier.rs), every other value stays
+/// (NaNs are quiet where this is used). LLVM 19 cannot select a vector `canonicalize` on
+/// x86, and folds a visible `x * 1.0` away.
+fn host_flush(ir: &mut Ir, r: &str) -> String {
+    let p = ir.field("%env", ir.lay.env_one);
+    let one = ir.val(&format!("load float, ptr {p}, align 4"));
+    let ones = ir.splat("float", &one);
+    let fr = ir.as_f(r);
+    let m = ir.val(&format!("fmul {} {fr}, {ones}", ir.vf()));
+    ir.as_i(&m)
 }
 
 /// VOPC: the lanes where the comparison holds, as a mask integer (before `& EXEC`).

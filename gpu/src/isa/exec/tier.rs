@@ -29,6 +29,9 @@ pub(crate) struct Env<'p, 'c, 'x> {
     budget: u32,
     /// 1 when SH_MEM_CONFIG.ALIGNMENT_MODE is UNALIGNED (the inline memory paths' case).
     unaligned: u32,
+    /// 1.0, which translated code multiplies results by to flush denormals under DAZ/FTZ
+    /// (jit/valu.rs, `host_flush`).
+    one: f32,
     /// The workgroup's LDS.
     lds: *mut u8,
     lds_len: u64,
@@ -63,6 +66,7 @@ pub(crate) fn layout() -> crate::jit::Layout {
         cnt: std::mem::offset_of!(Wave, track.cnt),
         vgprs: std::mem::offset_of!(Wave, vgprs),
         env_unaligned: std::mem::offset_of!(Env, unaligned),
+        env_one: std::mem::offset_of!(Env, one),
         env_lds: std::mem::offset_of!(Env, lds),
         env_lds_len: std::mem::offset_of!(Env, lds_len),
         callout: callout as *const () as usize as u64,
@@ -134,7 +138,8 @@ impl Wave {
     pub(super) fn enter(&mut self, t: &Translated, prog: &Program, ctx: &mut Ctx, float: HostFloat) -> Entered {
         let unaligned = (ctx.vmid.alignment() == crate::spi::AlignMode::Unaligned) as u32;
         let (lds, lds_len) = (ctx.lds.as_mut_ptr(), ctx.lds.len() as u64);
-        let mut env = Env { budget: BUDGET, unaligned, lds, lds_len, prog, ctx, float, leave: None, panic: None };
+        let mut env =
+            Env { budget: BUDGET, unaligned, one: 1.0, lds, lds_len, prog, ctx, float, leave: None, panic: None };
         let v = self.vgpr.as_mut_ptr();
         let host = HostFp::set(float);
         // SAFETY: `t.func` was compiled from `prog` for this wave size (the translation

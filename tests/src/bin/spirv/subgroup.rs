@@ -884,5 +884,58 @@ pub fn asm_cases() -> Vec<Case> {
                 }))
         }));
     }
+    vec3_16bit_cases(&mut out);
+
     out
+}
+
+/// `subgroup/vec3_16bit`: i16vec3 and f16vec3 values across lanes (reduce, broadcasts, an
+/// f16 inclusive scan of values exact in f16 and never -0, all-equal), per subgroup size.
+fn vec3_16bit_cases(out: &mut Vec<Case>) {
+    use half::f16;
+    let a: Vec<[i16; 3]> = (0..64).map(|i| [i as i16 - 20, 3 * i as i16, 100 - i as i16]).collect();
+    let h: Vec<[f32; 3]> = (0..64).map(|i| [i as f32, 0.5 * i as f32, -(i as f32) - 1.0]).collect();
+    let mut input = vec![0u8; 1024];
+    for i in 0..64 {
+        for c in 0..3 {
+            input[8 * i + 2 * c..8 * i + 2 * c + 2].copy_from_slice(&a[i][c].to_le_bytes());
+            let hb = f16::from_f32(h[i][c]).to_bits().to_le_bytes();
+            input[512 + 8 * i + 2 * c..512 + 8 * i + 2 * c + 2].copy_from_slice(&hb);
+        }
+    }
+    let want = move |s: usize| -> Vec<u32> {
+        let mut o = vec![0u8; 2304];
+        let mut put = |at: usize, v: u16| o[at..at + 2].copy_from_slice(&v.to_le_bytes());
+        for i in 0..64 {
+            let base = i / s * s;
+            for c in 0..3 {
+                let sum = (base..base + s).fold(0i16, |x, j| x.wrapping_add(a[j][c]));
+                put(8 * i + 2 * c, sum as u16);
+                put(512 + 8 * i + 2 * c, a[base][c] as u16);
+                let scan: f32 = (base..=i).map(|j| h[j][c]).sum();
+                put(1024 + 8 * i + 2 * c, f16::from_f32(scan).to_bits());
+                put(1536 + 8 * i + 2 * c, f16::from_f32(h[base + 1][c]).to_bits());
+            }
+            // all-equal of zeros: yes; of the f16 values: no.
+            put(2048 + 4 * i, 1);
+        }
+        o.chunks(4).map(|w| u32::from_le_bytes([w[0], w[1], w[2], w[3]])).collect()
+    };
+    let need = [
+        Need::StorageBuffer16,
+        Need::Int16,
+        Need::Float16,
+        Need::SubgroupExtendedTypes,
+        Need::Subgroup(F::BASIC | F::ARITHMETIC | F::BALLOT | F::VOTE),
+    ];
+    let input = std::sync::Arc::new(input);
+    let want = std::sync::Arc::new(want);
+    out.extend(sizes(|| {
+        let want = want.clone();
+        Case::new("subgroup/vec3_16bit", [1, 1, 1])
+            .needs(&need)
+            .storage(input.to_vec())
+            .output(2304)
+            .check(expect_per_size(1, Tol::Exact, move |s| want(s)))
+    }));
 }
