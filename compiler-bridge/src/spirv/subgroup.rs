@@ -175,20 +175,33 @@ fn lane_carrier(t: &str) -> Option<String> {
     }
 }
 
-/// IR lines that make `to` (of type `tw`, [`lane_carrier`]) from `from` (of type `t`).
-fn widen_lines(t: &str, tw: &str, from: &str, to: &str) -> String {
-    match t.replace("half", "i16") {
-        ti if ti != t => format!("  {to}.i = bitcast {t} {from} to {ti}\n  {to} = zext {ti} {to}.i to {tw}\n"),
-        _ => format!("  {to} = zext {t} {from} to {tw}\n"),
+/// The conversions (instruction, from type, to type) that take a value of type `t` to its
+/// [`lane_carrier`] `tw`: f16 elements go through their bits.
+fn widen_steps(t: &str, tw: &str) -> Vec<(&'static str, String, String)> {
+    let ti = t.replace("half", "i16");
+    let mut steps = Vec::new();
+    if ti != t {
+        steps.push(("bitcast", t.to_string(), ti.clone()));
     }
+    steps.push(("zext", ti, tw.to_string()));
+    steps
 }
 
-/// IR lines that make `to` (of type `t`) back from `from` (of type `tw`).
-fn narrow_lines(t: &str, tw: &str, from: &str, to: &str) -> String {
-    match t.replace("half", "i16") {
-        ti if ti != t => format!("  {to}.i = trunc {tw} {from} to {ti}\n  {to} = bitcast {ti} {to}.i to {t}\n"),
-        _ => format!("  {to} = trunc {tw} {from} to {t}\n"),
+/// The conversions back from `tw` to `t`.
+fn narrow_steps(t: &str, tw: &str) -> Vec<(&'static str, String, String)> {
+    let back = |(op, from, to): (&'static str, String, String)| (if op == "zext" { "trunc" } else { op }, to, from);
+    widen_steps(t, tw).into_iter().rev().map(back).collect()
+}
+
+/// IR lines applying `steps` to `from`, the last result named `to`.
+fn step_lines(steps: &[(&'static str, String, String)], from: &str, to: &str) -> String {
+    let (mut cur, mut out) = (from.to_string(), String::new());
+    for (k, (op, a, b)) in steps.iter().enumerate() {
+        let name = if k + 1 == steps.len() { to.to_string() } else { format!("{to}.{k}") };
+        out += &format!("  {name} = {op} {a} {cur} to {b}\n");
+        cur = name;
     }
+    out
 }
 
 impl FnCx<'_, '_> {
@@ -448,21 +461,13 @@ impl FnCx<'_, '_> {
     /// `x` (of type `t`) of lane `lane` (`readlane`), or of the first active lane
     /// (`readfirstlane`), through its [`lane_carrier`] where it needs one.
     fn read_lane(&mut self, t: &str, x: &str, lane: Option<&str>) -> String {
-        let (tw, xw) = match lane_carrier(t) {
-            Some(tw) => {
-                let xi = if t.contains("half") {
-                    self.def(format!("bitcast {t} {x} to {}", t.replace("half", "i16")))
-                } else {
-                    x.to_string()
-                };
-                let ti = t.replace("half", "i16");
-                let xw = self.def(format!("zext {ti} {xi} to {tw}"));
-                (tw, xw)
-            }
-            None => (t.to_string(), x.to_string()),
-        };
+        let tw = lane_carrier(t).unwrap_or_else(|| t.to_string());
+        let mut xw = x.to_string();
+        for (op, a, b) in if tw == t { vec![] } else { widen_steps(t, &tw) } {
+            xw = self.def(format!("{op} {a} {xw} to {b}"));
+        }
         let sfx = intrinsic_suffix(&tw);
-        let r = match lane {
+        let mut r = match lane {
             Some(id) => self.call_intrinsic(
                 &tw,
                 &format!("llvm.amdgcn.readlane.{sfx}"),
@@ -470,16 +475,10 @@ impl FnCx<'_, '_> {
             ),
             None => self.call_intrinsic(&tw, &format!("llvm.amdgcn.readfirstlane.{sfx}"), &[format!("{tw} {xw}")]),
         };
-        if tw == t {
-            return r;
+        for (op, a, b) in if tw == t { vec![] } else { narrow_steps(t, &tw) } {
+            r = self.def(format!("{op} {a} {r} to {b}"));
         }
-        let ti = t.replace("half", "i16");
-        let ri = self.def(format!("trunc {tw} {r} to {ti}"));
-        if ti == t {
-            ri
-        } else {
-            self.def(format!("bitcast {ti} {ri} to {t}"))
-        }
+        r
     }
 
     /// Defines (once per module) the helper computing `arith` over the active lanes that
@@ -518,9 +517,9 @@ impl FnCx<'_, '_> {
             let sw = intrinsic_suffix(&tw);
             self.declare(format!("declare {tw} @llvm.amdgcn.readlane.{sw}({tw}, i32)"));
             (
-                widen_lines(t, &tw, "%x", "%x.w"),
+                step_lines(&widen_steps(t, &tw), "%x", "%x.w"),
                 format!("  %v.w = call {tw} @llvm.amdgcn.readlane.{sw}({tw} %x.w, i32 %i)\n")
-                    + &narrow_lines(t, &tw, "%v.w", "%v"),
+                    + &step_lines(&narrow_steps(t, &tw), "%v.w", "%v"),
             )
         } else {
             self.declare(format!("declare {t} @llvm.amdgcn.readlane.{sfx}({t}, i32)"));
