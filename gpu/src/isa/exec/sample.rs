@@ -46,8 +46,14 @@
 //!   Cubes: the shader has already selected the face (LLVM and ACO lower cube sampling
 //!   with `v_cubeid`, `v_cubesc`, `v_cubetc`, `v_cubema`): the VGPRs hold s and t as
 //!   `sc / |ma| + 1.5` in [1, 2] and the face as `layer * 8 + face`; softnavi samples
-//!   `(s − 1, t − 1)` on that face. Taps past a face's edge clamp to it (seamless cube
-//!   filtering across faces is not modelled).
+//!   `(s − 1, t − 1)` on that face. Sampling is seamless (Vulkan's "Cube Map Edge
+//!   Handling", `samplecube.rs`) unless the S# sets DISABLE_CUBE_WRAP: the wrap modes are
+//!   not used; NEAREST clamps to the face's edge; a LINEAR or gather tap past one edge reads
+//!   the neighbouring face's texel, and one past two edges (a corner) the mean of the three
+//!   texels around the corner (the spec's recommended value, and dEQP's reference), or, for
+//!   integer formats, which cannot be averaged, the corner's own-face texel (the spec allows
+//!   any value that is right when the three are equal). With DISABLE_CUBE_WRAP the wrap
+//!   modes apply on the face.
 //! - Gather4: the level as POINT mip filtering picks it, the 2×2 bilinear footprint, the
 //!   component dmask's lowest bit names (after DST_SEL), returned in the spec's order
 //!   i0j1, i1j1, i1j0, i0j0 (four VGPRs, two with D16).
@@ -62,6 +68,8 @@
 //! marked executed or refused by `program.rs`). TRUNC_COORD, the PERF and aniso-bias fields are precision and performance
 //! hints with no effect here.
 
+#[path = "samplecube.rs"]
+mod cube;
 #[path = "samplefast.rs"]
 mod fast;
 
@@ -261,7 +269,8 @@ impl Env {
         let ext = layout.map_or_else(|| self.t.level_extent(level), |(_, ext)| ext);
         let mut xyz = [0u32; 3];
         for a in 0..axes(self.t.kind) {
-            match wrap(self.s.clamp[a], c[a], ext[a] as i64) {
+            let mode = if self.seamless() { tex_clamp::CLAMP_LAST_TEXEL } else { self.s.clamp[a] };
+            match wrap(mode, c[a], ext[a] as i64) {
                 Some(v) => xyz[a] = v as u32,
                 None => return Ok(self.swizzle(self.border)),
             }
@@ -349,7 +358,9 @@ impl Env {
                 } else if corner >> a & 1 != 0 {
                     w = 0.0;
                 } else {
-                    c[a] = p[a].floor() as i64;
+                    // NEAREST on a seamless cube clamps (`texel`): never a neighbour's texel.
+                    let ext = self.t.level_extent(level)[a] as i64;
+                    c[a] = if self.seamless() { (p[a].floor() as i64).clamp(0, ext - 1) } else { p[a].floor() as i64 };
                 }
             }
             if w == 0.0 {
@@ -363,8 +374,63 @@ impl Env {
         Ok(acc)
     }
 
-    /// One tap as f32 values: the texel, or its depth comparison (1.0 or 0.0).
+    /// Whether cube taps cross faces (see the module's notes).
+    fn seamless(&self) -> bool {
+        self.t.kind == img_type::CUBE && !self.s.disable_cube_wrap
+    }
+
+    /// Where a LINEAR or gather tap at `c` of `slice` reads on a seamless cube.
+    fn cube_tap(&self, level: u32, c: [i64; 3], slice: u32) -> cube::CubeTap {
+        let face = (slice - self.t.base_array) % 6;
+        let first = slice - face;
+        let n = self.t.level_extent(level)[0] as i64;
+        match cube::cube_tap(face, n, c[0], c[1]) {
+            cube::CubeTap::Texel(f, i, j) => cube::CubeTap::Texel(first + f, i, j),
+            cube::CubeTap::Corner(t) => cube::CubeTap::Corner(t.map(|(f, i, j)| (first + f, i, j))),
+        }
+    }
+
+    /// One LINEAR tap as f32 values: the texel, or its depth comparison (1.0 or 0.0); on a
+    /// seamless cube across the faces' edges, a corner the mean of its three taps.
     fn tap(&self, ctx: &mut Ctx, l: &Lane, level: u32, c: [i64; 3], slice: u32) -> Result<[f32; 4], FaultKind> {
+        if !self.seamless() {
+            return self.tap_at(ctx, l, level, c, slice);
+        }
+        match self.cube_tap(level, c, slice) {
+            cube::CubeTap::Texel(s, i, j) => self.tap_at(ctx, l, level, [i, j, 0], s),
+            cube::CubeTap::Corner(three) => {
+                let mut acc = [0f32; 4];
+                for (s, i, j) in three {
+                    let v = self.tap_at(ctx, l, level, [i, j, 0], s)?;
+                    acc.iter_mut().zip(v).for_each(|(a, v)| *a += v);
+                }
+                Ok(acc.map(|a| a / 3.0))
+            }
+        }
+    }
+
+    /// A gather tap's texel (the components as the shader sees them), seamless on cubes as
+    /// [`Env::tap`] is; an integer corner is its own face's texel.
+    fn gather_texel(
+        &self,
+        ctx: &mut Ctx,
+        l: &Lane,
+        level: u32,
+        c: [i64; 3],
+        slice: u32,
+    ) -> Result<[u32; 4], FaultKind> {
+        if !self.seamless() {
+            return self.texel(ctx, level, c, slice);
+        }
+        match self.cube_tap(level, c, slice) {
+            cube::CubeTap::Texel(s, i, j) => self.texel(ctx, level, [i, j, 0], s),
+            cube::CubeTap::Corner([(s, i, j), ..]) if !self.f.is_float() => self.texel(ctx, level, [i, j, 0], s),
+            cube::CubeTap::Corner(_) => Ok(self.tap(ctx, l, level, c, slice)?.map(f32::to_bits)),
+        }
+    }
+
+    /// [`Env::tap`] of one texel, no cube edges crossed.
+    fn tap_at(&self, ctx: &mut Ctx, l: &Lane, level: u32, c: [i64; 3], slice: u32) -> Result<[f32; 4], FaultKind> {
         let v = self.texel(ctx, level, c, slice)?.map(f32::from_bits);
         if !self.cmp {
             return Ok(v);
@@ -605,7 +671,7 @@ impl Env {
             out[k] = if self.cmp {
                 self.tap(ctx, l, level, c, slice)?[0].to_bits()
             } else {
-                self.texel(ctx, level, c, slice)?[comp]
+                self.gather_texel(ctx, l, level, c, slice)?[comp]
             };
         }
         Ok(out)

@@ -25,7 +25,7 @@ use softnavi_tests::image::{is_depth, ImageDesc};
 use vk::{Filter as Fl, Format as F, ImageViewType as V, SamplerAddressMode as A, SamplerMipmapMode as M};
 
 use crate::harness::{Case, Feature, Need, Output};
-use crate::texref::{self, hash, sampler, Query, Sampled};
+use crate::texref::{self, direction, hash, sampler, Query, Sampled};
 
 /// Invocations of the sampling cases (one workgroup).
 const N: usize = 64;
@@ -751,6 +751,7 @@ fn sampling_cases() -> Vec<Case> {
         fetch_case(),
         queries_case(),
         cube_case(),
+        cube_seams_case(),
         arrays_case(),
         separate_case(false),
         separate_case(true),
@@ -955,20 +956,6 @@ fn queries_case() -> Case {
     })
 }
 
-/// A direction onto face `face` at face coordinates (s, t), scaled by `k`.
-fn direction(face: u32, s: f64, t: f64, k: f64) -> [f64; 3] {
-    let (sc, tc) = (2.0 * s - 1.0, 2.0 * t - 1.0);
-    let d = match face {
-        0 => [1.0, -tc, -sc],
-        1 => [-1.0, -tc, sc],
-        2 => [sc, 1.0, tc],
-        3 => [sc, -1.0, -tc],
-        4 => [sc, -tc, 1.0],
-        _ => [-sc, -tc, -1.0],
-    };
-    d.map(|x| x * k)
-}
-
 /// Cube and cube array sampling: face coordinates in [1/8, 7/8] on the 1/64 grid, so that
 /// the LINEAR footprint at both levels stays on the face (no seams to filter across).
 fn cube_case() -> Case {
@@ -995,6 +982,32 @@ fn cube_case() -> Case {
         .combined(3, tc, s)
         .combined(4, ta, s)
         .check(move |o| check_slots(&o.get::<f32>(1), &want, FILTERED_8, "cube textureLod"))
+}
+
+/// Seamless cube sampling (cube_seams.comp): LINEAR at level 0 and gathers on an 8×8 cube
+/// at face coordinates on the 1/64 grid within a texel of the edges, so that footprints
+/// cross edges and corners (Cube Map Edge Handling); the wrap modes (REPEAT) are not used.
+fn cube_seams_case() -> Case {
+    let s = sampler(Fl::LINEAR, M::NEAREST, A::REPEAT);
+    let tc = img(F::R8G8B8A8_UNORM, V::CUBE, [8, 8, 1], 1, 6, 902);
+    let tf = img(F::R32_SFLOAT, V::CUBE, [8, 8, 1], 1, 6, 903);
+    let near_edge = |x: u32| f64::from(if x % 2 == 0 { 1 + x / 2 % 8 } else { 63 - x / 2 % 8 }) / 64.0;
+    let mut qs: Vec<[f32; 4]> = Vec::new();
+    let mut want: Vec<[[f64; 4]; 3]> = Vec::new();
+    for i in 0..N {
+        let (fs, ft) = (near_edge(h(i, 0)), if i % 3 == 0 { 0.5 } else { near_edge(h(i, 1)) });
+        let dir = direction(i as u32 % 6, fs, ft, [0.5, 1.0, 2.0][h(i, 2) as usize % 3]);
+        qs.push([dir[0] as f32, dir[1] as f32, dir[2] as f32, 0.0]);
+        let q = Query { coord: dir, ..Default::default() };
+        let (c, f) = (Sampled { desc: &tc, s: &s }, Sampled { desc: &tf, s: &s });
+        want.push([c.sample(&q), c.gather(&q, 1), f.gather(&q, 0)]);
+    }
+    Case::new("images/cube_seams", [1, 1, 1])
+        .storage(flat(&qs))
+        .output(N * 3 * 16)
+        .combined(3, tc, s)
+        .combined(4, tf, s)
+        .check(move |o| check_slots(&o.get::<f32>(1), &want, FILTERED_8, "cube seams"))
 }
 
 fn arrays_case() -> Case {

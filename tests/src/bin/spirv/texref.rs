@@ -259,6 +259,30 @@ pub fn cube_face([x, y, z]: [f64; 3]) -> (u32, f64, f64) {
     (face, 0.5 * (sc / ma + 1.0), 0.5 * (tc / ma + 1.0))
 }
 
+/// A direction onto cube face `face` at face coordinates (s, t), scaled by `k`: Cube Map
+/// Face Selection backwards.
+pub fn direction(face: u32, s: f64, t: f64, k: f64) -> [f64; 3] {
+    let (sc, tc) = (2.0 * s - 1.0, 2.0 * t - 1.0);
+    let d = match face {
+        0 => [1.0, -tc, -sc],
+        1 => [-1.0, -tc, sc],
+        2 => [sc, 1.0, tc],
+        3 => [sc, -1.0, -tc],
+        4 => [sc, -tc, 1.0],
+        _ => [-sc, -tc, -1.0],
+    };
+    d.map(|x| x * k)
+}
+
+/// Cube Map Edge Handling for a texel `i` one past an edge of `face` (one axis only): the
+/// face its centre's direction selects, and the texel there.
+fn across_edge(face: u32, size: i32, i: [i32; 2]) -> (u32, [i32; 2]) {
+    let n = f64::from(size);
+    let d = direction(face, (f64::from(i[0]) + 0.5) / n, (f64::from(i[1]) + 0.5) / n, 1.0);
+    let (f, s, t) = cube_face(d);
+    (f, [s, t].map(|x| ((x * n).floor() as i32).clamp(0, size - 1)))
+}
+
 impl Sampled<'_> {
     fn cube(&self) -> bool {
         matches!(self.desc.view, vk::ImageViewType::CUBE | vk::ImageViewType::CUBE_ARRAY)
@@ -282,7 +306,8 @@ impl Sampled<'_> {
 
     fn address(&self, k: usize) -> vk::SamplerAddressMode {
         if self.cube() {
-            // Cube maps sample as if CLAMP_TO_EDGE (the cases stay away from the edges).
+            // Cube maps ignore the address modes: NEAREST clamps to the face, LINEAR and
+            // gathers cross edges (`seamless_tap`).
             return vk::SamplerAddressMode::CLAMP_TO_EDGE;
         }
         [self.s.address_mode_u, self.s.address_mode_v, self.s.address_mode_w][k]
@@ -303,6 +328,33 @@ impl Sampled<'_> {
         match dref {
             Some(r) => [f64::from(u8::from(compare(self.s.compare_op, r, v[0]))); 4],
             None => v,
+        }
+    }
+
+    /// A LINEAR or gather tap: on cubes across the faces' edges (Cube Map Edge Handling), a
+    /// tap past two edges being the mean of the three texels around the corner (the
+    /// spec's recommended value).
+    fn seamless_tap(&self, level: u32, layer: u32, i: [i32; 3], dref: Option<f64>) -> [f64; 4] {
+        if !self.cube() {
+            return self.tap(level, layer, i, dref);
+        }
+        let size = self.desc.level_extent(level)[0] as i32;
+        let (face, first) = (layer % 6, layer - layer % 6);
+        let out = |x: i32| !(0..size).contains(&x);
+        let inside = |x: i32| x.clamp(0, size - 1);
+        let at = |f: u32, c: [i32; 2]| self.tap(level, first + f, [c[0], c[1], 0], dref);
+        match (out(i[0]), out(i[1])) {
+            (false, false) => at(face, [i[0], i[1]]),
+            (true, true) => {
+                let (fa, a) = across_edge(face, size, [i[0], inside(i[1])]);
+                let (fb, b) = across_edge(face, size, [inside(i[0]), i[1]]);
+                let three = [at(face, [inside(i[0]), inside(i[1])]), at(fa, a), at(fb, b)];
+                std::array::from_fn(|k| three.iter().map(|v| v[k]).sum::<f64>() / 3.0)
+            }
+            _ => {
+                let (f, c) = across_edge(face, size, [i[0], i[1]]);
+                at(f, c)
+            }
         }
     }
 
@@ -348,7 +400,7 @@ impl Sampled<'_> {
                 i[k] += i32::from(hi);
                 weight *= if hi { w[k] } else { 1.0 - w[k] };
             }
-            let t = self.tap(level, layer, i, q.dref);
+            let t = self.seamless_tap(level, layer, i, q.dref);
             for (o, v) in out.iter_mut().zip(t) {
                 *o += weight * v;
             }
@@ -380,7 +432,7 @@ impl Sampled<'_> {
         let i0 = (u[0] - 0.5).floor() as i32 + q.offset[0];
         let j0 = (u[1] - 0.5).floor() as i32 + q.offset[1];
         let g = |di: i32, dj: i32| {
-            let t = self.tap(0, layer, [i0 + di, j0 + dj, 0], q.dref);
+            let t = self.seamless_tap(0, layer, [i0 + di, j0 + dj, 0], q.dref);
             if q.dref.is_some() {
                 t[0]
             } else {
