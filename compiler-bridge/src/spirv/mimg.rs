@@ -23,13 +23,12 @@
 //!   Mesa's `ac_nir_lower_resinfo` does: 2^LAST_LEVEL, 0 for a null descriptor (dword 1
 //!   zero); `OpImageQuerySize` asks `getresinfo` for the size and layers only (dmask 0x7:
 //!   an MSAA T#'s LAST_LEVEL holds log2(samples), not levels).
-//! - Explicit LOD: `Lod` is `sample.l`, `Grad` is `sample.d` (not on cubes: the derivative
-//!   transform onto the face is not written), `MinLod` adds `.cl`. Gathers read level 0
+//! - Explicit LOD: `Lod` is `sample.l`, `Grad` is `sample.d` (on cubes made derivatives
+//!   of the face coordinates, as `ac_prepare_cube_coords` makes them), `MinLod` adds `.cl`. Gathers read level 0
 //!   (`gather4.lz`). Depth references make the `.c` forms, which return one float.
 //!
 //! Not lowered, by name: implicit-LOD sampling and `OpImageQueryLod` (compute has no
-//! derivatives), projective sampling, sparse residency, texels of 16 or 64 bits, and
-//! gradients on cubes.
+//! derivatives), sparse residency and texels of 16 or 64 bits.
 
 use rspirv::dr;
 use spirv::{Dim, ImageOperands, Op};
@@ -451,6 +450,49 @@ impl FnCx<'_, '_> {
         Ok(out)
     }
 
+    /// A cube's `Grad` made derivatives of its face coordinates (`ds/dx, dt/dx, ds/dy,
+    /// dt/dy`), as `ac_prepare_cube_coords` does: each derivative vector is read on the
+    /// coordinate's face (its `sc`, `tc` and major components, signed as `v_cubesc`,
+    /// `v_cubetc` and `v_cubema` sign them), then, with `s = sc / |2 ma|`,
+    /// `ds = (dsc − s · 2 d|ma|) / |2 ma|` (the quotient rule), the same for `t`.
+    fn cube_grads(&mut self, coord: Id, dx: Id, dy: Id) -> Result<Vec<String>, CompileError> {
+        let dir = self.parts(coord, 3, "float")?;
+        let mut cube = |f: &str| self.call_intrinsic("float", &format!("llvm.amdgcn.cube{f}"), &dir);
+        let (sc, tc, ma, id) = (cube("sc"), cube("tc"), cube("ma"), cube("id"));
+        let abs = self.call_intrinsic("float", "llvm.fabs.f32", &[format!("float {ma}")]);
+        let inv = self.def(format!("fdiv float 1.0, {abs}"));
+        let sgn = self.call_intrinsic("float", "llvm.copysign.f32", &["float 1.0".into(), format!("float {ma}")]);
+        let nsgn = self.def(format!("fneg float {sgn}"));
+        let is_z = self.def(format!("fcmp oge float {id}, 4.0"));
+        let is_y = self.def(format!("fcmp oge float {id}, 2.0"));
+        let st: Vec<String> = [sc, tc].iter().map(|x| self.def(format!("fmul float {x}, {inv}"))).collect();
+        let mut out = Vec::new();
+        for d in [dx, dy] {
+            let v = self.parts(d, 3, "float")?;
+            let v: Vec<String> = v.iter().map(|x| x.trim_start_matches("float ").to_string()).collect();
+            let mul = |cx: &mut Self, a: &str, b: &str| cx.def(format!("fmul float {a}, {b}"));
+            let pick = |cx: &mut Self, z: &str, y: &str, x: &str| {
+                let zy = cx.def(format!("select i1 {is_y}, float {y}, float {x}"));
+                cx.def(format!("select i1 {is_z}, float {z}, float {zy}"))
+            };
+            let ny = self.def(format!("fneg float {}", v[1]));
+            let (sx, sz, nsz) = (mul(self, &sgn, &v[0]), mul(self, &sgn, &v[2]), mul(self, &nsgn, &v[2]));
+            let dsc = pick(self, &sx, &v[0], &nsz);
+            let dtc = pick(self, &ny, &sz, &ny);
+            let major = pick(self, &v[2], &v[1], &v[0]);
+            // 2 d|ma| / |2 ma| = d|ma| / |ma|.
+            let dma = mul(self, &major, &sgn);
+            let dma = self.def(format!("fmul float {dma}, 2.0"));
+            let rel = mul(self, &dma, &inv);
+            for (dc, c) in [(dsc, &st[0]), (dtc, &st[1])] {
+                let a = mul(self, &dc, &inv);
+                let b = mul(self, c, &rel);
+                out.push(format!("float {}", self.def(format!("fsub float {a}, {b}"))));
+            }
+        }
+        Ok(out)
+    }
+
     /// OpImageSample[Proj][Dref]ExplicitLod.
     fn mimg_sample(&mut self, inst: &dr::Instruction) -> Result<(), CompileError> {
         let op = inst.class.opcode;
@@ -485,14 +527,19 @@ impl FnCx<'_, '_> {
         }
         let grad_ty = match (o.grad, o.lod) {
             (Some((dx, dy)), None) => {
-                if shape.dim == Dim::DimCube {
-                    return Err(CompileError::unsupported(format!("{} with Grad on a cube", inst.name())));
+                if proj && shape.dim == Dim::DimCube {
+                    return Err(inst.bad("projective sampling of a cube image"));
                 }
                 name += ".d";
-                let n = shape.spatial();
-                let (gx, gy) = (self.parts(dx, n, "float")?, self.parts(dy, n, "float")?);
-                args.extend(gx);
-                args.extend(gy);
+                if shape.dim == Dim::DimCube {
+                    let g = self.cube_grads(inst.id(1)?, dx, dy)?;
+                    args.extend(g);
+                } else {
+                    let n = shape.spatial();
+                    let (gx, gy) = (self.parts(dx, n, "float")?, self.parts(dy, n, "float")?);
+                    args.extend(gx);
+                    args.extend(gy);
+                }
                 args.extend(coords);
                 ".f32"
             }
