@@ -1625,6 +1625,18 @@ impl<'c, 'a> FnCx<'c, 'a> {
                 if self.m.llty(a.ty)? == self.m.llty(rty)? {
                     return self.alias(inst, a.text);
                 }
+                let narrow = self.m.llty(rty)?;
+                if narrow.starts_with('<')
+                    && (narrow.contains("x half>") || narrow.contains("x i16>") || narrow.contains("x i8>"))
+                {
+                    // InstCombine folds such a bitcast of a loaded value into the load (a
+                    // `<3 x i32>` buffer load becomes `<6 x half>`), a type LLVM 19's
+                    // AMDGPU backend cannot widen ("Do not know how to widen"); a freeze
+                    // between them keeps the load as it was.
+                    let t = self.m.llty(a.ty)?;
+                    let text = self.def(format!("freeze {t} {}", a.text));
+                    return self.convert(inst, &Val { ty: a.ty, text }, "bitcast");
+                }
                 self.convert(inst, &a, "bitcast")
             }
             CompositeConstruct => self.composite_construct(inst),

@@ -368,6 +368,31 @@ fn scalar_cases(out: &mut Vec<Case>) {
     let want: Vec<u32> = (0..64u32).map(|i| if i & 1 == 0 { i } else { !i }).collect();
     out.push(Case::new("memory/wide_reduction", [1, 1, 1]).storage_of(&c).output(256).expect(1, want, Tol::Exact));
 
+    // uvec3 elements of 16 bytes (std430), a half in each low 16 bits, junk above.
+    let halves: Vec<f16> =
+        f32s_in(13, -8.0, 8.0).iter().cycle().skip(7).take(3 * 64).map(|&x| f16::from_f32(x)).collect();
+    let words: Vec<u32> = (0..64)
+        .flat_map(|i| {
+            let w = |k: usize| u32::from(halves[3 * i + k].to_bits()) | (0xbeef_u32.wrapping_mul(i as u32 + 1) << 16);
+            [w(0), w(1), w(2), 0]
+        })
+        .collect();
+    let want: Vec<f32> = (0..64)
+        .flat_map(|i| {
+            let (h, g) = (&halves[3 * i..3 * i + 3], &halves[3 * (i ^ 1)..3 * (i ^ 1) + 3]);
+            let sum = |k: usize| f32::from(f16::from_f64(f64::from(h[k]) + f64::from(g[k])));
+            let lt = [h[0] < g[0], !(h[1] < g[1]), h[2] < g[2]].iter().all(|&b| b);
+            [sum(0), sum(1), sum(2), f32::from(u8::from(lt))]
+        })
+        .collect();
+    out.push(
+        Case::new("memory/unpack_half_vec3", [1, 1, 1])
+            .storage_of(&words)
+            .output(16 * 64)
+            .needs(&[Need::Float16])
+            .expect(1, want, Tol::Exact),
+    );
+
     let mut a = f32s_in(12, -1000.0, 1000.0);
     a[5] = 1e-6; // too small for a normal f16: flushed to zero
     a[6] = 70000.0; // too large: infinity
