@@ -166,27 +166,42 @@ impl FnCx<'_, '_> {
             return Err(inst.bad("matrix is not square"));
         }
         let Type::Vector { elem, .. } = *self.m.ty(col)? else { return Err(inst.bad("bad matrix column")) };
-        let et = self.m.llty(elem)?;
+        let ty = self.m.llty(elem)?;
         let e = self.elements(&m)?;
+        // f16 matrices are computed in f32 and rounded once at the end (GLSL lets any
+        // operation be more precise): rounding each of the cofactor expansion's products
+        // to f16 left results outside the CTS's bounds for its own formula
+        // (glsl.builtin.precision_fp16_storage16b.inverse.compute.mat3); lavapipe's f16
+        // is f32 inside too.
+        let wide = ty == "half";
+        let et = if wide { "float".to_string() } else { ty.clone() };
+        let narrow = |cx: &mut Self, x: String| if wide { cx.def(format!("fptrunc float {x} to half")) } else { x };
         // a[r][c]: row r, column c.
-        let a: Vec<Vec<String>> = (0..rows as usize).map(|r| e.iter().map(|c| c[r].clone()).collect()).collect();
+        let mut a: Vec<Vec<String>> = (0..rows as usize).map(|r| e.iter().map(|c| c[r].clone()).collect()).collect();
+        if wide {
+            for x in a.iter_mut().flatten() {
+                *x = self.def(format!("fpext half {x} to float"));
+            }
+        }
         let all: Vec<usize> = (0..rows as usize).collect();
         let det = self.det(&et, &a, &all, &all);
         if number == super::matrix::GLSL_DETERMINANT {
+            let det = narrow(self, det);
             return self.alias(inst, det);
         }
-        let inv_det = self.def(format!("fdiv {et} 1.0, {det}"));
         let n = rows as usize;
         let mut out_cols = Vec::new();
         for c in 0..n {
             let mut parts = Vec::new();
             for r in 0..n {
-                // inverse[r][c] = cofactor(c, r) / det
+                // inverse[r][c] = cofactor(c, r) / det (a division each: a reciprocal
+                // multiplied in rounds twice)
                 let rows_left: Vec<usize> = (0..n).filter(|&i| i != c).collect();
                 let cols_left: Vec<usize> = (0..n).filter(|&j| j != r).collect();
                 let minor = self.det(&et, &a, &rows_left, &cols_left);
                 let signed = if (r + c) % 2 == 1 { self.def(format!("fneg {et} {minor}")) } else { minor };
-                parts.push(self.def(format!("fmul {et} {signed}, {inv_det}")));
+                let x = self.def(format!("fdiv {et} {signed}, {det}"));
+                parts.push(narrow(self, x));
             }
             out_cols.push(self.build_vector(col, &parts)?);
         }
