@@ -82,7 +82,8 @@ pub struct Device {
     /// The VkQueue handles, parallel to `shared.queues`.
     queues: Vec<vk::Queue>,
     scheduler: Option<JoinHandle<()>>,
-    /// The device extensions enabled at creation.
+    /// The device extensions enabled at creation, then the instance's (for the device-level
+    /// commands of instance extensions: VK_EXT_debug_utils).
     pub extensions: Vec<std::ffi::CString>,
 }
 object!(Device, vk::Device, dispatchable);
@@ -162,6 +163,7 @@ pub unsafe extern "system" fn create_device(
             }
             extensions.push(name.to_owned());
         }
+        extensions.extend(physical.instance_extensions.iter().cloned());
         // SAFETY: valid per the specification.
         let missing = unsafe { features::unsupported_features(&features::SHADER, info) };
         if !missing.is_empty() {

@@ -761,6 +761,21 @@ pub const EXTENSION_COMMANDS: &[(&str, &CStr)] = &[
     ("vkResetQueryPoolEXT", vk::EXT_HOST_QUERY_RESET_NAME),
     ("vkCmdPushDescriptorSetKHR", vk::KHR_PUSH_DESCRIPTOR_NAME),
     ("vkCmdPushDescriptorSetWithTemplateKHR", vk::KHR_PUSH_DESCRIPTOR_NAME),
+    ("vkGetImageMemoryRequirements2KHR", vk::KHR_GET_MEMORY_REQUIREMENTS2_NAME),
+    ("vkGetImageSparseMemoryRequirements2KHR", vk::KHR_GET_MEMORY_REQUIREMENTS2_NAME),
+    ("vkGetDeviceImageMemoryRequirementsKHR", vk::KHR_MAINTENANCE4_NAME),
+    ("vkGetDeviceImageSparseMemoryRequirementsKHR", vk::KHR_MAINTENANCE4_NAME),
+    ("vkBindImageMemory2KHR", vk::KHR_BIND_MEMORY2_NAME),
+    ("vkCreateRenderPass2KHR", vk::KHR_CREATE_RENDERPASS2_NAME),
+    // An instance extension's device-level commands.
+    ("vkSetDebugUtilsObjectNameEXT", vk::EXT_DEBUG_UTILS_NAME),
+    ("vkSetDebugUtilsObjectTagEXT", vk::EXT_DEBUG_UTILS_NAME),
+    ("vkCmdBeginDebugUtilsLabelEXT", vk::EXT_DEBUG_UTILS_NAME),
+    ("vkCmdEndDebugUtilsLabelEXT", vk::EXT_DEBUG_UTILS_NAME),
+    ("vkCmdInsertDebugUtilsLabelEXT", vk::EXT_DEBUG_UTILS_NAME),
+    ("vkQueueBeginDebugUtilsLabelEXT", vk::EXT_DEBUG_UTILS_NAME),
+    ("vkQueueEndDebugUtilsLabelEXT", vk::EXT_DEBUG_UTILS_NAME),
+    ("vkQueueInsertDebugUtilsLabelEXT", vk::EXT_DEBUG_UTILS_NAME),
 ];
 
 /// The extension command `name` belongs to (None for core commands).

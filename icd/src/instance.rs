@@ -49,6 +49,9 @@ object!(Instance, vk::Instance, dispatchable);
 pub struct PhysicalDevice {
     pub config: gpu::Config,
     pub info: gpu::ChipInfo,
+    /// The instance extensions its instance enabled (their device-level commands are
+    /// returned by vkGetDeviceProcAddr only then).
+    pub instance_extensions: Vec<std::ffi::CString>,
 }
 object!(PhysicalDevice, vk::PhysicalDevice, dispatchable);
 
@@ -84,6 +87,7 @@ pub unsafe extern "system" fn create_instance(
         let info = unsafe { &*info };
         // SAFETY: as above.
         let exts = unsafe { crate::handle::slice(info.pp_enabled_extension_names, info.enabled_extension_count) };
+        let mut instance_extensions = Vec::new();
         for &e in exts {
             // SAFETY: extension names are NUL-terminated strings.
             let name = unsafe { CStr::from_ptr(e) };
@@ -91,10 +95,11 @@ pub unsafe extern "system" fn create_instance(
                 tracing::warn!("vkCreateInstance: instance extension {name:?} is not supported");
                 return vk::Result::ERROR_EXTENSION_NOT_PRESENT;
             }
+            instance_extensions.push(name.to_owned());
         }
         let config = gpu::Config::from_env();
         let info = config.chip_info();
-        let physical = PhysicalDevice { config, info }.into_handle();
+        let physical = PhysicalDevice { config, info, instance_extensions }.into_handle();
         // SAFETY: out is valid per the specification.
         unsafe { *out = Instance { physical }.into_handle() };
         vk::Result::SUCCESS
@@ -111,7 +116,7 @@ pub unsafe extern "system" fn destroy_instance(instance: vk::Instance, _alloc: *
 /// Instance extensions softnavi implements itself (the loader adds its own).
 /// VK_KHR_get_physical_device_properties2 is core 1.1 under its extension name: tools such
 /// as vulkaninfo walk the features2/properties2 chains only when it is there.
-const INSTANCE_EXTENSIONS: &[(&CStr, u32)] = &[
+pub const INSTANCE_EXTENSIONS: &[(&CStr, u32)] = &[
     (vk::KHR_GET_PHYSICAL_DEVICE_PROPERTIES2_NAME, vk::KHR_GET_PHYSICAL_DEVICE_PROPERTIES2_SPEC_VERSION),
     // Object names and labels (debug.rs); the loader implements the messengers.
     (vk::EXT_DEBUG_UTILS_NAME, vk::EXT_DEBUG_UTILS_SPEC_VERSION),

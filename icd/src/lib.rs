@@ -344,9 +344,12 @@ fn lookup_if(name: *const c_char, allowed: &[Level], extension_ok: impl Fn(&CStr
     Some(unsafe { std::mem::transmute::<usize, Pfn>(*f) })
 }
 
-/// Any command softnavi has, of a supported extension or core.
+/// Any command softnavi has, of a supported (device or instance) extension or core.
 fn lookup(name: *const c_char, allowed: &[Level]) -> vk::PFN_vkVoidFunction {
-    lookup_if(name, allowed, |e| features::device_extensions(&features::SHADER).iter().any(|(n, _)| *n == e))
+    lookup_if(name, allowed, |e| {
+        features::device_extensions(&features::SHADER).iter().any(|(n, _)| *n == e)
+            || instance::INSTANCE_EXTENSIONS.iter().any(|(n, _)| *n == e)
+    })
 }
 
 /// `vkGetInstanceProcAddr`: global commands without an instance, every command with one
@@ -505,9 +508,42 @@ mod tests {
             assert!(get_instance_proc_addr(instance, name).is_some());
             let bda = c"vkGetBufferDeviceAddressKHR".as_ptr();
             assert_eq!(get_instance_proc_addr(instance, bda).is_some(), features::SHADER.buffer_device_address);
+            // Aliases of core commands under an extension's name need that extension.
+            assert!(get_device_proc_addr(plain, c"vkBindImageMemory2KHR".as_ptr()).is_none());
+            assert!(get_device_proc_addr(plain, c"vkBindImageMemory2".as_ptr()).is_some());
+            // The debug-utils commands follow the instance's extensions.
+            let label = c"vkCmdBeginDebugUtilsLabelEXT".as_ptr();
+            assert!(get_device_proc_addr(plain, label).is_none());
+            assert!(get_instance_proc_addr(instance, label).is_some());
+            let exts = [vk::EXT_DEBUG_UTILS_NAME.as_ptr()];
+            let mut debug = vk::Instance::null();
+            let di = vk::InstanceCreateInfo::default().enabled_extension_names(&exts);
+            assert_eq!(instance::create_instance(&di, std::ptr::null(), &mut debug), vk::Result::SUCCESS);
+            let mut dpd = vk::PhysicalDevice::null();
+            assert_eq!(instance::enumerate_physical_devices(debug, &mut n, &mut dpd), vk::Result::SUCCESS);
+            let di = vk::DeviceCreateInfo::default().queue_create_infos(&queues);
+            let mut dd = vk::Device::null();
+            assert_eq!(device::create_device(dpd, &di, std::ptr::null(), &mut dd), vk::Result::SUCCESS);
+            assert!(get_device_proc_addr(dd, label).is_some());
+            device::destroy_device(dd, std::ptr::null());
+            instance::destroy_instance(debug, std::ptr::null());
             device::destroy_device(plain, std::ptr::null());
             device::destroy_device(with, std::ptr::null());
             instance::destroy_instance(instance, std::ptr::null());
         }
+    }
+
+    /// An entry point named with an extension's suffix is listed with its extension, so
+    /// that vkGetDeviceProcAddr returns it only where that extension is enabled
+    /// (CTS api.get_device_proc_addr.non_enabled).
+    #[test]
+    fn extension_named_commands_name_their_extension() {
+        let unlisted: Vec<&str> = entry_points()
+            .iter()
+            .filter(|(n, l, _)| *l == Level::Device && ["KHR", "EXT", "AMD"].iter().any(|s| n.ends_with(s)))
+            .filter(|(n, _, _)| features::command_extension(n).is_none())
+            .map(|(n, _, _)| *n)
+            .collect();
+        assert!(unlisted.is_empty(), "extension commands without their extension: {unlisted:?}");
     }
 }
