@@ -381,7 +381,7 @@ fn scalar_cases(out: &mut Vec<Case>) {
         .flat_map(|i| {
             let (h, g) = (&halves[3 * i..3 * i + 3], &halves[3 * (i ^ 1)..3 * (i ^ 1) + 3]);
             let sum = |k: usize| f32::from(f16::from_f64(f64::from(h[k]) + f64::from(g[k])));
-            let lt = [h[0] < g[0], !(h[1] < g[1]), h[2] < g[2]].iter().all(|&b| b);
+            let lt = [h[0] < g[0], h[1] >= g[1] || h[1].is_nan() || g[1].is_nan(), h[2] < g[2]].iter().all(|&b| b);
             [sum(0), sum(1), sum(2), f32::from(u8::from(lt))]
         })
         .collect();
