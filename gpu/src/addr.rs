@@ -17,7 +17,9 @@
 //!   `_2xaa`, `_4xaa`, `_8xaa` patterns); a block holds fewer texels, each `samples` times.
 //!   addrlib accepts only the Z_X and R_X modes for MSAA (`Gfx11MsaaSwModeMask`) and no Z
 //!   order for colour surfaces (`ValidateSwModeParams`), nor mip levels with MSAA: colour
-//!   MSAA surfaces are `SW_64KB_R_X` or `SW_256KB_R_X`, one level. The T# of an MSAA image
+//!   MSAA surfaces are `SW_64KB_R_X` or `SW_256KB_R_X`, one level; depth MSAA surfaces (2-
+//!   and 4-byte depth) `SW_64KB_Z_X` or `SW_256KB_Z_X`, with addrlib's depth patterns (the
+//!   table's Z_X entries with samples). The T# of an MSAA image
 //!   holds log2(samples) in LAST_LEVEL (and MAX_MIP), BASE_LEVEL 0 (Mesa's
 //!   `ac_build_gfx10_texture_descriptor`); [`ImageResource::samples_log2`] reads it.
 //! - **Blocks.** `ComputeThinBlockDimension` / `ComputeThickBlockDimension` (addrlib2.cpp):
@@ -301,13 +303,26 @@ pub fn surface(t: &ImageResource, bpe: u32) -> Result<Surface, String> {
 /// SW_64KB_R_X. `None` for a texel size or sample count without a pattern. Checked against
 /// addrlib: `tests/swizzle.rs`, `tests/data/msaa_preferred.txt`.
 pub fn msaa_layout(elem_log2: u32, samples: u32, w: u32, h: u32, layers: u32) -> Option<(u32, u64)> {
+    budget_layout((27, 31), elem_log2, samples, [w, h, layers])
+}
+
+/// [`msaa_layout`] for an MSAA depth image (D16, D32): the same choice between the Z order
+/// modes, SW_64KB_Z_X and SW_256KB_Z_X, whose depth patterns addrlib has for 2- and 4-byte
+/// elements. Checked against addrlib: `tests/data/msaa_depth_preferred.txt`.
+pub fn msaa_depth_layout(elem_log2: u32, samples: u32, w: u32, h: u32, layers: u32) -> Option<(u32, u64)> {
+    budget_layout((24, 28), elem_log2, samples, [w, h, layers])
+}
+
+/// The 256 KiB mode of `modes` when its surface is at most 3/2 the 64 KiB mode's, else
+/// the 64 KiB mode (`Addr2BlockTypeWithinMemoryBudget`, opt4space).
+fn budget_layout(modes: (u32, u32), elem_log2: u32, samples: u32, [w, h, layers]: [u32; 3]) -> Option<(u32, u64)> {
     let size = |mode: u32| -> Option<u64> {
         let p = pattern(mode, false, elem_log2, samples.trailing_zeros()).filter(|_| samples.is_power_of_two())?;
         let [bw, bh, _] = p.block();
         Some((align(w, bw) * align(h, bh) * samples as u64) << elem_log2)
     };
-    let (s64, s256) = (size(27)? * layers as u64, size(31)? * layers as u64);
-    Some(if 2 * s256 <= 3 * s64 { (31, s256) } else { (27, s64) })
+    let (s64, s256) = (size(modes.0)? * layers as u64, size(modes.1)? * layers as u64);
+    Some(if 2 * s256 <= 3 * s64 { (modes.1, s256) } else { (modes.0, s64) })
 }
 
 #[cfg(test)]

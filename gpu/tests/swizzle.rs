@@ -123,14 +123,16 @@ fn vectors_cover_every_pattern() {
             }
         }
     }
-    // Multisampled: every 2D mode (addrlib accepts R_X only for colour), 2, 4, 8 samples.
+    // Multisampled: every 2D mode (addrlib accepts R_X only for colour, and Z_X for 2- and
+    // 4-byte depth), 2, 4, 8 samples.
     for mode in [2, 6, 10, 18, 22, 24, 26, 27, 28, 30, 31] {
         for e in 0..5 {
             for sl in 1..4 {
                 let have = gpu::addr::pattern(mode, false, e, sl).is_some();
                 let tested = vs.iter().any(|v| v.mode == mode && v.elem_log2 == e && v.samples_log2 == sl);
                 assert_eq!(have, tested, "mode {mode} elem_log2 {e} samples_log2 {sl}");
-                assert_eq!(have, matches!(mode, 27 | 31), "MSAA mode {mode} elem_log2 {e} samples_log2 {sl}");
+                let depth = matches!(mode, 24 | 28) && matches!(e, 1 | 2);
+                assert_eq!(have, matches!(mode, 27 | 31) || depth, "MSAA mode {mode} elem_log2 {e} samples_log2 {sl}");
             }
         }
     }
@@ -209,8 +211,24 @@ fn msaa_mode_and_size_match_addrlib() {
     assert!(n >= 400);
 }
 
-/// An MSAA T# in a mode addrlib refuses for MSAA colour (Z order, the S and D modes) or
-/// linear is refused by name.
+/// The swizzle mode and size of MSAA depth images (D16, D32), as RADV has addrlib choose
+/// them (`data/msaa_depth_preferred.txt`).
+#[test]
+fn msaa_depth_mode_and_size_match_addrlib() {
+    let mut n = 0;
+    for l in include_str!("data/msaa_depth_preferred.txt").lines().filter(|l| !l.starts_with('#')) {
+        let v: Vec<u64> = l.split_whitespace().map(|f| f.parse().unwrap()).collect();
+        let [e, w, h, layers, samples, mode, size] = v[..] else { panic!("{l}") };
+        let got = gpu::addr::msaa_depth_layout(e as u32, samples as u32, w as u32, h as u32, layers as u32);
+        assert_eq!(got, Some((mode as u32, size)), "{l}");
+        n += 1;
+    }
+    assert!(n >= 400);
+}
+
+/// An MSAA T# in a mode addrlib has no MSAA pattern for (Z order of 8-byte elements, which
+/// only depth surfaces of 2 and 4 bytes have; the S and D modes) or linear is refused by
+/// name.
 #[test]
 fn msaa_outside_r_x_is_refused() {
     let t = ImageResource {
@@ -222,7 +240,8 @@ fn msaa_outside_r_x_is_refused() {
         ..Default::default()
     };
     assert!(refusal(&t, 4).contains("multisampled and linear"));
-    assert!(refusal(&ImageResource { sw_mode: 24, ..t }, 4).contains("2D 4-sample"));
+    assert!(refusal(&ImageResource { sw_mode: 24, ..t }, 8).contains("2D 4-sample"));
+    assert_eq!(ImageResource { sw_mode: 24, ..t }.layout_unsupported(4), None);
     assert!(refusal(&ImageResource { sw_mode: 26, ..t }, 4).contains("SW_64KB_D_X"));
     assert_eq!(ImageResource { sw_mode: 31, ..t }.layout_unsupported(4), None);
 }

@@ -16,9 +16,10 @@
 //! texels of a power-of-two size only, so 3-, 6-, 12- and 24-byte formats have no images.
 //!
 //! Multisampled images (2, 4 or 8 samples: 2D, OPTIMAL, one level, colour formats with a T#
-//! format and texels of at most 16 bytes) are never linear on gfx11: they take the swizzle
-//! mode RADV has addrlib choose (`gpu::addr::msaa_layout`: SW_64KB_R_X or SW_256KB_R_X), whose
-//! block is their alignment, each layer a whole number of blocks; their views' T#s are
+//! format and texels of at most 16 bytes, and D16_UNORM / D32_SFLOAT) are never linear on
+//! gfx11: they take the swizzle mode RADV has addrlib choose (`gpu::addr::msaa_layout`:
+//! SW_64KB_R_X or SW_256KB_R_X; for depth `msaa_depth_layout`: SW_64KB_Z_X or SW_256KB_Z_X),
+//! whose block is their alignment, each layer a whole number of blocks; their views' T#s are
 //! 2D_MSAA(_ARRAY) with log2(samples) in LAST_LEVEL and MAX_MIP (Mesa's gfx11 T#).
 
 use std::sync::Arc;
@@ -141,17 +142,23 @@ fn shader_features(f: vk::Format) -> vk::FormatFeatureFlags2 {
 pub const MSAA_COUNTS: vk::SampleCountFlags = vk::SampleCountFlags::from_raw(0b1111);
 
 /// Whether images of `f` may have several samples (in 2D, OPTIMAL tiling, one level, not
-/// cube compatible): colour formats with an attachment feature (Vulkan gives the others one
-/// sample) and a T# format, texels of a power of two up to 16 bytes (the MSAA patterns).
-/// Depth formats are not: their MSAA surfaces are Z order, whose MSAA patterns softnavi does
-/// not carry.
+/// cube compatible): formats with an attachment feature (Vulkan gives the others one
+/// sample) and a T# format: colour formats of texels of a power of two up to 16 bytes (the
+/// R_X MSAA patterns), and the depth formats D16_UNORM and D32_SFLOAT (Z_X, addrlib's depth
+/// MSAA patterns: [`msaa_depth`]).
 pub fn msaa_format(f: vk::Format) -> bool {
-    let depth = matches!(f, vk::Format::D16_UNORM | vk::Format::D32_SFLOAT);
     let small = texel_size(f).is_some_and(|t| t.is_power_of_two() && t <= 16);
-    !depth
-        && small
-        && crate::format::image_format(f).is_some()
-        && features(f).contains(vk::FormatFeatureFlags2::COLOR_ATTACHMENT)
+    let attachment = if msaa_depth(f) {
+        vk::FormatFeatureFlags2::DEPTH_STENCIL_ATTACHMENT
+    } else {
+        vk::FormatFeatureFlags2::COLOR_ATTACHMENT
+    };
+    small && crate::format::image_format(f).is_some() && features(f).contains(attachment)
+}
+
+/// A depth format whose multisampled images are laid out as depth surfaces (Z order).
+fn msaa_depth(f: vk::Format) -> bool {
+    matches!(f, vk::Format::D16_UNORM | vk::Format::D32_SFLOAT)
 }
 
 /// `vkGetPhysicalDeviceImageFormatProperties` for an image of `f` with `features(f)`:
@@ -256,7 +263,7 @@ fn check(info: &vk::ImageCreateInfo<'_>) -> Result<u64, String> {
             && msaa_format(info.format);
         if !ok {
             return Err(format!(
-                "multisampled images ({:?}) are 2D, OPTIMAL, of one level, not cube compatible, in a colour format with 2, 4 or 8 samples ({:?}, {:?}, {:?}, {} levels)",
+                "multisampled images ({:?}) are 2D, OPTIMAL, of one level, not cube compatible, in a colour format or D16/D32 with 2, 4 or 8 samples ({:?}, {:?}, {:?}, {} levels)",
                 info.samples, info.format, info.image_type, info.tiling, info.mip_levels
             ));
         }
@@ -323,7 +330,8 @@ fn lay_out(info: &vk::ImageCreateInfo<'_>, texel: u64) -> Option<(Vec<Level>, u6
 fn lay_out_msaa(info: &vk::ImageCreateInfo<'_>, texel: u64) -> Option<(Vec<Level>, u64, u32, u64)> {
     let e = info.extent;
     let samples = info.samples.as_raw();
-    let (mode, size) = gpu::addr::msaa_layout(texel.trailing_zeros(), samples, e.width, e.height, info.array_layers)?;
+    let layout = if msaa_depth(info.format) { gpu::addr::msaa_depth_layout } else { gpu::addr::msaa_layout };
+    let (mode, size) = layout(texel.trailing_zeros(), samples, e.width, e.height, info.array_layers)?;
     let fits = e.width <= 1 << 14 && e.height <= 1 << 14 && info.array_layers <= 1 << 13;
     let layer = size / info.array_layers as u64;
     let level = Level { offset: 0, row_pitch: 0, depth_pitch: 0, layer_pitch: layer, size: layer };
@@ -983,6 +991,31 @@ mod tests {
         assert_eq!(img.requirements().alignment % (1 << 16), 0);
         let t = img.msaa_resource(0x10_0000);
         assert_eq!((t.samples_log2(), t.layout_unsupported(4)), (2, None));
+    }
+
+    /// Multisampled depth images exist (the Required Limits' framebufferDepthSampleCounts
+    /// and sampledImageDepthSampleCounts include 4) and take addrlib's depth layout, Z order.
+    #[test]
+    fn multisampled_depth_images_take_addrlibs_depth_layout() {
+        let e = vk::Extent3D { width: 33, height: 17, depth: 1 };
+        for (f, elem_log2) in [(vk::Format::D16_UNORM, 1), (vk::Format::D32_SFLOAT, 2)] {
+            let i = info(f, e, 1, 2).samples(vk::SampleCountFlags::TYPE_4).tiling(vk::ImageTiling::OPTIMAL);
+            let img = Image::new(&i).unwrap();
+            let (mode, size) = gpu::addr::msaa_depth_layout(elem_log2, 4, 33, 17, 2).unwrap();
+            assert!(matches!(mode, 24 | 28));
+            assert_eq!((img.sw_mode, img.size), (mode, size));
+            let t = img.msaa_resource(0x10_0000);
+            assert_eq!((t.samples_log2(), t.layout_unsupported(1 << elem_log2)), (2, None));
+            let p = format_properties(
+                f,
+                vk::ImageType::TYPE_2D,
+                vk::ImageTiling::OPTIMAL,
+                vk::ImageUsageFlags::SAMPLED,
+                vk::ImageCreateFlags::empty(),
+            )
+            .unwrap();
+            assert!(p.sample_counts.contains(vk::SampleCountFlags::TYPE_4), "{f:?}");
+        }
     }
 
     #[test]

@@ -1,6 +1,7 @@
 #!/bin/sh
 # Builds gen.cpp against Mesa's addrlib and regenerates gpu/src/addr/patterns.rs,
-# gpu/tests/data/swizzle_vectors.txt and gpu/tests/data/msaa_preferred.txt. ADDRLIB: a Mesa checkout's src/amd/addrlib (the one
+# gpu/tests/data/swizzle_vectors.txt, gpu/tests/data/msaa_preferred.txt and
+# gpu/tests/data/msaa_depth_preferred.txt. ADDRLIB: a Mesa checkout's src/amd/addrlib (the one
 # used for the committed files: src/amd/addrlib of a Mesa tree of July 2024, the GitHub
 # mirror alexvorxx/zink-xlib-termux at c1567e96099df1328e8177445f84ea6a64d4bb7e, with
 # gfx11addrlib.cpp's 256KB modes). Needs g++; takes a minute or two.
@@ -17,4 +18,4 @@ for f in "$ADDRLIB"/src/addrinterface.cpp "$ADDRLIB"/src/core/*.cpp "$ADDRLIB"/s
 done
 g++ -O1 -w -DADDR_FASTCALL= -DLITTLEENDIAN_CPU $inc "$here/gen.cpp" "$out"/obj/*.o -o "$out/gen"
 "$out/gen" "$root/gpu/src/addr/patterns.rs" "$root/gpu/tests/data/swizzle_vectors.txt" \
-  "$root/gpu/tests/data/msaa_preferred.txt"
+  "$root/gpu/tests/data/msaa_preferred.txt" "$root/gpu/tests/data/msaa_depth_preferred.txt"
