@@ -189,7 +189,7 @@ impl Emit<'_> {
             out.push_str(d);
             out.push('\n');
         }
-        // The code runs with denormals kept or flushed (MXCSR's DAZ and FTZ, as the wave's
+        // The code runs with denormal inputs kept or flushed (MXCSR's DAZ, as the wave's
         // MODE asks: tier.rs): LLVM must not fold float constants assuming either.
         out.push_str("attributes #0 = { \"denormal-fp-math\"=\"dynamic,dynamic\" }\n");
         // !0: rarely taken; !1: almost always taken.

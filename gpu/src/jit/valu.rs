@@ -62,8 +62,22 @@ fn vdst(inst: &Inst) -> Lower<u16> {
     }
 }
 
-/// The effects of VALU instruction `inst`, or [`NotInline`].
+/// The effects of VALU instruction `inst`, or [`NotInline`]. An f32 result is flushed
+/// where MODE flushes f32 denormals ([`host_flush`]; the host runs with DAZ only,
+/// exec/tier.rs), as the interpreter flushes the rounded result.
 pub fn valu(ir: &mut Ir, inst: &Inst) -> Lower<Vec<Effect>> {
+    let mut effects = valu_effects(ir, inst)?;
+    if inst.op.info().ty[0] == crate::isa::table::Ty::F32 {
+        for e in &mut effects {
+            if let Effect::V(_, v) = e {
+                *v = host_flush(ir, v);
+            }
+        }
+    }
+    Ok(effects)
+}
+
+fn valu_effects(ir: &mut Ir, inst: &Inst) -> Lower<Vec<Effect>> {
     let op = inst.op;
     if let Some(r) = int2(ir, inst)? {
         return Ok(vec![Effect::V(vdst(inst)?, r)]);
@@ -117,7 +131,10 @@ pub fn valu(ir: &mut Ir, inst: &Inst) -> Lower<Vec<Effect>> {
             Ok(vec![Effect::Lane(vdst(inst)?, lane, v)])
         }
         V_FREXP_MANT_F32 | V_FREXP_EXP_I32_F32 if float_in_mods_only(inst) => {
+            // A denormal input is ±0 where MODE flushes (DAZ does not touch the bit
+            // operations below).
             let a = fsrc(ir, inst, 0)?;
+            let a = host_flush(ir, &a);
             let (mant, exp) = frexp(ir, &a);
             let r = if op == V_FREXP_MANT_F32 { mant } else { exp };
             Ok(vec![Effect::V(vdst(inst)?, r)])
@@ -569,19 +586,8 @@ fn f32_two(ir: &mut Ir, inst: &Inst) -> Lower<String> {
         _ => ir.val(&format!("fmul {vf} {fa}, {fb}")),
     };
     let r = ir.as_i(&r);
-    let r = nan_fix(ir, &[&a, &b], &r);
-    Ok(flush_folded(ir, inst, r))
-}
-
-/// An f32 result of an operation with a constant source, made safe from LLVM's folds:
-/// `x * 1.0`, `x * -1.0`, `x + -0.0` and the like become `x` or a sign flip, bit
-/// operations that skip the host's DAZ/FTZ (exec/tier.rs), so a denormal `x` would
-/// survive where MODE flushes it: [`host_flush`] flushes it then.
-fn flush_folded(ir: &mut Ir, inst: &Inst, r: String) -> String {
-    if !inst.src.iter().any(|s| matches!(s, Operand::Const { .. })) {
-        return r;
-    }
-    host_flush(ir, &r)
+    // Folds of a constant source (`x * -1.0` to a sign flip) skip DAZ: `valu` flushes.
+    Ok(nan_fix(ir, &[&a, &b], &r))
 }
 
 fn f32_three(ir: &mut Ir, inst: &Inst) -> Lower<String> {
@@ -608,8 +614,7 @@ fn f32_three(ir: &mut Ir, inst: &Inst) -> Lower<String> {
             let vf = ir.vf();
             let r = ir.vcall("fma", &vf, &[&fa, &fb, &fc]);
             let r = ir.as_i(&r);
-            let r = nan_fix(ir, &[&a, &b, &c], &r);
-            Ok(flush_folded(ir, inst, r))
+            Ok(nan_fix(ir, &[&a, &b, &c], &r))
         }
     }
 }
@@ -843,22 +848,25 @@ fn min_max(ir: &mut Ir, a: &str, b: &str, min: bool) -> String {
     let r = ir.val(&format!("select {vb} {b_snan}, {vi} {qbv}, {vi} {r}"));
     let qav = ir.ibin("or", a, &q);
     let r = ir.val(&format!("select {vb} {a_snan}, {vi} {qav}, {vi} {r}"));
-    // The result is one of the inputs' bits: under MODE's denormal flushing (the host's
-    // DAZ and FTZ, exec/tier.rs) a denormal one must become ±0, as the hardware writes it.
-    host_flush(ir, &r)
+    // The result is one of the inputs' bits: a denormal one is flushed by `valu`.
+    r
 }
 
 /// `r` (f32 bits) times a 1.0 that LLVM cannot see (`Env::one`, loaded at run time): a
-/// denormal becomes ±0 under the host's DAZ/FTZ (exec/tier.rs), every other value stays
-/// (NaNs are quiet where this is used). LLVM 19 cannot select a vector `canonicalize` on
-/// x86, and folds a visible `x * 1.0` away.
+/// denormal becomes ±0 under the host's DAZ (exec/tier.rs), every other value stays; NaNs
+/// keep their bits (the multiplication would quiet a signalling one that an operation
+/// such as frexp passes through). LLVM 19 cannot select a vector `canonicalize` on x86,
+/// and folds a visible `x * 1.0` away.
 fn host_flush(ir: &mut Ir, r: &str) -> String {
     let p = ir.field("%env", ir.lay.env_one);
     let one = ir.val(&format!("load float, ptr {p}, align 4"));
     let ones = ir.splat("float", &one);
+    let (vf, vi, vb) = (ir.vf(), ir.vi(), ir.vb());
     let fr = ir.as_f(r);
-    let m = ir.val(&format!("fmul {} {fr}, {ones}", ir.vf()));
-    ir.as_i(&m)
+    let m = ir.val(&format!("fmul {vf} {fr}, {ones}"));
+    let m = ir.as_i(&m);
+    let nan = ir.val(&format!("fcmp uno {vf} {fr}, {fr}"));
+    ir.val(&format!("select {vb} {nan}, {vi} {r}, {vi} {m}"))
 }
 
 /// VOPC: the lanes where the comparison holds, as a mask integer (before `& EXEC`).

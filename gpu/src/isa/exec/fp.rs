@@ -76,8 +76,8 @@ impl FloatMode {
 }
 
 /// How the host's float unit must be set for translated code to compute what MODE asks:
-/// IEEE (denormals kept), or denormals flushed on input and output (x86's DAZ and FTZ,
-/// which apply to f32 and f64 alike).
+/// IEEE (denormals kept), or f32 denormals flushed on input and output (x86's DAZ, which
+/// applies to f32 and f64 alike, and translated code's own flush of its f32 results).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum HostFloat {
     Ieee,
@@ -86,15 +86,16 @@ pub(crate) enum HostFloat {
 
 /// The [`HostFloat`] for MODE value `m` and a program using f16 and/or f64 (`wide`), or
 /// `None` when the host cannot compute it: a directed rounding mode, denormals flushed
-/// on one side only, f64 denormals handled unlike f32's (one MXCSR for both), or f16
-/// denormals flushed (translated code computes f16 in f32, where they are normal).
+/// on one side only, f64 denormals handled unlike f32's (one MXCSR for both), f64
+/// denormals flushed (translated code flushes only its f32 results), or f16 denormals
+/// flushed (translated code computes f16 in f32, where they are normal).
 pub(crate) fn host_float(m: u32, wide: crate::isa::program::WideFloats) -> Option<HostFloat> {
     let (narrow, w) = (FloatMode::f32(m), FloatMode::f64_f16(m));
     let plain = |f: FloatMode| f.round == RNE && f.keep_in == f.keep_out;
     if !plain(narrow) || (wide.f16 || wide.f64) && !plain(w) {
         return None;
     }
-    if wide.f16 && !w.keep_in || wide.f64 && w.keep_in != narrow.keep_in {
+    if wide.f16 && !w.keep_in || wide.f64 && (w.keep_in != narrow.keep_in || !w.keep_in) {
         return None;
     }
     Some(if narrow.keep_in { HostFloat::Ieee } else { HostFloat::Flush })
@@ -396,7 +397,8 @@ mod tests {
         assert_eq!(host_float(0xc0, none), Some(HostFloat::Flush));
         assert_eq!(host_float(0xc0, f16), Some(HostFloat::Flush), "f16 is computed in f32, where it is normal");
         assert_eq!(host_float(0xc0, f64), None, "one MXCSR for f32 and f64");
-        assert_eq!(host_float(0x00, f64), Some(HostFloat::Flush));
+        assert_eq!(host_float(0x00, f64), None, "f64 results are not flushed by translated code");
+        assert_eq!(host_float(0x00, none), Some(HostFloat::Flush));
         assert_eq!(host_float(0x00, f16), None, "f16 denormals flushed");
         assert_eq!(host_float(0xf1, none), None, "f32 round up");
         assert_eq!(host_float(0xd0, none), None, "f32 input denormals kept, output flushed");

@@ -29,7 +29,7 @@ pub(crate) struct Env<'p, 'c, 'x> {
     budget: u32,
     /// 1 when SH_MEM_CONFIG.ALIGNMENT_MODE is UNALIGNED (the inline memory paths' case).
     unaligned: u32,
-    /// 1.0, which translated code multiplies results by to flush denormals under DAZ/FTZ
+    /// 1.0, which translated code multiplies results by to flush denormals under DAZ
     /// (jit/valu.rs, `host_flush`).
     one: f32,
     /// The workgroup's LDS.
@@ -89,9 +89,13 @@ pub(super) fn host_float(mode: u32, prog: &Program) -> Option<HostFloat> {
 }
 
 /// The host's float control (x86-64's MXCSR) set for translated code while it lives: DAZ
-/// (denormal inputs read as zero) and FTZ (denormal results written as zero) for
-/// [`HostFloat::Flush`], as RDNA3's FP_DENORM flush mode does; the previous value comes
-/// back on drop, also when a call-out's panic unwinds.
+/// (denormal inputs read as zero) for [`HostFloat::Flush`], as RDNA3's FP_DENORM flush
+/// mode reads them; the previous value comes back on drop, also when a call-out's panic
+/// unwinds. Not FTZ: x86 flushes a result that is tiny before rounding, so a product just
+/// below the smallest normal that rounds up to it would be 0 where the interpreter (which
+/// flushes the rounded result) keeps it; translated code flushes its f32 results itself
+/// (jit/valu.rs, `host_flush`: a multiplication by a run-time 1.0, which DAZ makes ±0 for
+/// a denormal).
 struct HostFp(Option<u32>);
 
 impl HostFp {
@@ -100,7 +104,7 @@ impl HostFp {
             HostFloat::Ieee => HostFp(None),
             HostFloat::Flush => {
                 let old = mxcsr::get();
-                mxcsr::set(old | mxcsr::DAZ | mxcsr::FTZ);
+                mxcsr::set(old | mxcsr::DAZ);
                 HostFp(Some(old))
             }
         }
@@ -117,7 +121,6 @@ impl Drop for HostFp {
 
 mod mxcsr {
     pub const DAZ: u32 = 1 << 6;
-    pub const FTZ: u32 = 1 << 15;
 
     pub fn get() -> u32 {
         let mut v = 0u32;
@@ -127,7 +130,7 @@ mod mxcsr {
     }
 
     pub fn set(v: u32) {
-        // SAFETY: ldmxcsr loads a control word read by `get` with DAZ/FTZ changed: valid.
+        // SAFETY: ldmxcsr loads a control word read by `get` with DAZ changed: valid.
         unsafe { std::arch::asm!("ldmxcsr [{}]", in(reg) &v, options(nostack, readonly, preserves_flags)) };
     }
 }
