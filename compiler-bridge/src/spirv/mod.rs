@@ -27,6 +27,7 @@ mod memory;
 mod mimg;
 mod module;
 pub mod reflect;
+mod specop;
 mod subgroup;
 mod types;
 
@@ -139,11 +140,15 @@ mod opcode {
 /// - `OpName` / `OpMemberName` whose name is not UTF-8 (rspirv refuses the whole module;
 ///   the CTS's opname tests use such names) are dropped: names are debug information.
 ///
+/// - `OpSpecConstantOp` `CompositeExtract` / `CompositeInsert` of several indices become
+///   chains of one index each (`specop.rs`: rspirv refuses their operands).
+///
 /// It also refuses an `OpSpecConstantOp` whose operation has an operand rspirv's decoder
 /// panics on (see [`spec_constant_operation_parses`]).
 fn prepare(words: &[u32]) -> Result<Vec<u32>, CompileError> {
     let mut out = Vec::with_capacity(words.len());
     out.extend_from_slice(words.get(..5).unwrap_or(words));
+    let mut split = specop::Splitter::new(words.get(3).copied().unwrap_or(0));
     let mut non_semantic = Vec::new();
     let mut in_block = false;
     let mut i = 5;
@@ -156,6 +161,7 @@ fn prepare(words: &[u32]) -> Result<Vec<u32>, CompileError> {
             .get(i..i + count)
             .ok_or_else(|| CompileError::invalid(format!("instruction at word {i} runs past the end of the module")))?;
         i += count;
+        split.note(inst);
         match inst[0] & 0xffff {
             opcode::EXT_INST_IMPORT if count >= 3 => {
                 let name: Vec<u8> = inst[2..].iter().flat_map(|w| w.to_le_bytes()).take_while(|b| *b != 0).collect();
@@ -176,6 +182,7 @@ fn prepare(words: &[u32]) -> Result<Vec<u32>, CompileError> {
                     inst[3]
                 )));
             }
+            opcode::SPEC_CONSTANT_OP if count >= 4 && split.split(inst, &mut out)? => continue,
             opcode::EXECUTION_MODE_ID => {
                 out.push((inst[0] & 0xffff_0000) | opcode::EXECUTION_MODE);
                 out.extend_from_slice(&inst[1..]);
@@ -186,6 +193,9 @@ fn prepare(words: &[u32]) -> Result<Vec<u32>, CompileError> {
             _ => {}
         }
         out.extend_from_slice(inst);
+    }
+    if let Some(b) = out.get_mut(3) {
+        *b = split.bound;
     }
     Ok(out)
 }

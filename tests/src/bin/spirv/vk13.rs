@@ -19,7 +19,20 @@ pub fn cases() -> Vec<Case> {
     out.push(denorm_flush_ops_case());
     out.push(ptr_diff_case());
     out.push(device_index_case());
+    out.push(spec_composite_case());
     out
+}
+
+/// OpSpecConstantOp with several literals (spec_composite.spvasm), specialised to a, b, c.
+fn spec_composite_case() -> Case {
+    let (a, b, c) = (-17i32, 40_000i32, 9i32);
+    let want: Vec<i32> = (0..64).flat_map(|_| [a, b, 0, a, c, b, 0]).collect();
+    Case::new("vk13/spec_composite", [1, 1, 1])
+        .spec(0, a.to_le_bytes().to_vec())
+        .spec(1, b.to_le_bytes().to_vec())
+        .spec(2, c.to_le_bytes().to_vec())
+        .output(7 * 64 * 4)
+        .expect(0, want, Tol::Exact)
 }
 
 fn memory_model_cases(out: &mut Vec<Case>) {
