@@ -15,6 +15,8 @@ const VECTOR_SHUFFLE: u32 = 79;
 const COMPOSITE_EXTRACT: u32 = 81;
 const COMPOSITE_INSERT: u32 = 82;
 const SPEC_CONSTANT_OP: u32 = 52;
+/// "Structure nesting depth" of the SPIR-V specification's universal limits.
+const MAX_NESTING: usize = 255;
 
 /// Types and values seen so far: the member types of composite types, the type of each
 /// constant and undef.
@@ -79,8 +81,9 @@ impl Splitter {
             .ok_or_else(|| CompileError::invalid(format!("OpSpecConstantOp: %{id} is not a constant")))
     }
 
+    /// A new id; the bound saturates (rspirv then refuses the module for its ids).
     fn fresh(&mut self) -> u32 {
-        self.bound += 1;
+        self.bound = self.bound.saturating_add(1);
         self.bound - 1
     }
 
@@ -88,6 +91,10 @@ impl Splitter {
     /// rewriting (left to the caller).
     pub fn split(&mut self, inst: &[u32], out: &mut Vec<u32>) -> Result<bool, CompileError> {
         let (ty, result) = (inst[1], inst[2]);
+        // SPIR-V's universal limit on composite nesting; also bounds the recursion below.
+        if inst.len() > 6 + MAX_NESTING && matches!(inst[3], COMPOSITE_EXTRACT | COMPOSITE_INSERT) {
+            return Err(CompileError::invalid("OpSpecConstantOp: more indices than composites can nest (255)"));
+        }
         match inst[3] {
             COMPOSITE_EXTRACT if inst.len() > 6 => {
                 let (mut cur, indices) = (inst[4], &inst[5..]);
@@ -178,5 +185,51 @@ impl Splitter {
         out.push(((N as u32 + 1) << 16) | op);
         out.extend_from_slice(&operands);
         self.value_type.insert(operands[1], operands[0]);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn inst(op: u32, operands: &[u32]) -> Vec<u32> {
+        let mut v = vec![((operands.len() as u32 + 1) << 16) | op];
+        v.extend_from_slice(operands);
+        v
+    }
+
+    /// A two-index extract from an int[3][3] becomes two one-index extracts through a new
+    /// id of type int[3]; the module's id bound grows by one.
+    #[test]
+    fn multi_index_extract_is_a_chain() {
+        let mut s = Splitter::new(100);
+        s.note(&inst(21, &[1, 32, 1])); // %1 = OpTypeInt 32 1
+        s.note(&inst(28, &[2, 1, 9])); // %2 = OpTypeArray %1 %9
+        s.note(&inst(28, &[3, 2, 9])); // %3 = OpTypeArray %2 %9
+        s.note(&inst(46, &[3, 4])); // %4 = OpConstantNull %3
+        let mut out = Vec::new();
+        assert!(s.split(&inst(SPEC_CONSTANT_OP, &[1, 5, COMPOSITE_EXTRACT, 4, 1, 2]), &mut out).unwrap());
+        let want = [
+            inst(SPEC_CONSTANT_OP, &[2, 100, COMPOSITE_EXTRACT, 4, 1]),
+            inst(SPEC_CONSTANT_OP, &[1, 5, COMPOSITE_EXTRACT, 100, 2]),
+        ]
+        .concat();
+        assert_eq!(out, want);
+        assert_eq!(s.bound, 101);
+    }
+
+    /// Malformed operands are errors, never panics: an index into a scalar, an unknown
+    /// composite, too many indices, a shuffle of a non-vector.
+    #[test]
+    fn malformed_operations_are_errors() {
+        let mut s = Splitter::new(10);
+        s.note(&inst(21, &[1, 32, 1]));
+        s.note(&inst(43, &[1, 2, 7])); // %2 = OpConstant %1 7
+        let mut out = Vec::new();
+        assert!(s.split(&inst(SPEC_CONSTANT_OP, &[1, 3, COMPOSITE_EXTRACT, 2, 0, 0]), &mut out).is_err());
+        assert!(s.split(&inst(SPEC_CONSTANT_OP, &[1, 3, COMPOSITE_EXTRACT, 99, 0, 0]), &mut out).is_err());
+        let deep: Vec<u32> = [1, 3, COMPOSITE_INSERT, 2, 2].into_iter().chain(std::iter::repeat_n(0, 300)).collect();
+        assert!(s.split(&inst(SPEC_CONSTANT_OP, &deep), &mut out).is_err());
+        assert!(s.split(&inst(SPEC_CONSTANT_OP, &[1, 3, VECTOR_SHUFFLE, 2, 2, 0]), &mut out).is_err());
     }
 }
