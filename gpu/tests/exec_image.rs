@@ -788,3 +788,38 @@ fn inline_shapes_of_32_bit_image_loads_and_stores() {
         }
     }
 }
+
+/// The 2D dim on a 1D T# addresses its one row (y must be 0; a store with y 1 is dropped),
+/// and on an array T# its layer BASE_ARRAY: the stores RADV's compute copies into 1D and
+/// layered images make (radv_meta_buffer_to_image_cs, seen running RADV on the model).
+#[test]
+fn two_d_dim_on_1d_and_array_tsharps() {
+    let (w, h, layers) = (16u32, 4u32, 3u32);
+    let one_d = t_of(img_type::IMG_1D, 20, w, 1, 0, 1);
+    let array = ImageResource { base_array: 2, depth: 2, ..t_of(img_type::IMG_2D_ARRAY, 20, w, h, layers - 1, 1) };
+    for (t, rows, slice) in [(one_d, 1, 0), (array, h, 2)] {
+        let bytes = IMG_OFF as usize + model_offset(w, rows, 1, 4, 0, 0, layers, 0);
+        let mem0 = vec![0u32; bytes / 4];
+        let mut want = mem0.clone();
+        let mut inputs = Vec::new();
+        for l in 0..32u32 {
+            let (x, y) = (l % w, l / w);
+            inputs.push([x, y, 0, 0]);
+            if y < rows {
+                want[(IMG_OFF as usize + model_offset(w, rows, 1, 4, x, y, slice, 0)) / 4] = 100 + l;
+            }
+        }
+        let body = format!(
+            "{}
+             v_mbcnt_lo_u32_b32 v4, -1, 0
+             v_add_nc_u32 v4, 0x64, v4
+             image_store v4, v[0:1], s[12:19] dmask:0x1 dim:SQ_RSRC_IMG_2D unorm
+             s_waitcnt_vscnt null, 0",
+            tsharp(&t)
+        );
+        let (_, mem) = run(&body, &inputs, mem0);
+        let diff: Vec<(usize, u32, u32)> =
+            (0..mem.len()).filter(|&i| mem[i] != want[i]).map(|i| (i, mem[i], want[i])).take(6).collect();
+        assert!(diff.is_empty(), "T# type {}: stored texels differ: {diff:?}", t.kind);
+    }
+}

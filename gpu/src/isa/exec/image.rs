@@ -25,8 +25,9 @@
 //!   the view's last layer (absolute), as Mesa writes it ("Depth is the last accessible
 //!   layer on gfx9+"). A cube is a 2D array of six layers per cube: the face operand is the
 //!   layer; CUBE and 2D_ARRAY instructions and T#s are interchangeable.
-//! - The instruction's DIM must name the T#'s TYPE (CUBE and 2D_ARRAY aside): another
-//!   pairing is an Unsupported fault naming both. So is a T# whose TYPE is not an image
+//! - The instruction's DIM must name the T#'s TYPE (CUBE and 2D_ARRAY aside, and the 2D
+//!   DIM on a 1D T#, a row one texel high, or on an array T#, its layer BASE_ARRAY, which
+//!   RADV's compute copies use): another pairing is an Unsupported fault naming both. So is a T# whose TYPE is not an image
 //!   type (0..7), a swizzle mode `crate::addr` does not address for the
 //!   T#'s type and texel size (named: reserved numbers, modes gfx11 addrlib has no colour
 //!   surface in, a base address not aligned to the block, which would hold a pipe/bank
@@ -126,6 +127,15 @@ fn dim_type(dim: u32) -> u32 {
     }
 }
 
+/// The T# type its own DIM addresses (a CUBE T# is a 2D array).
+fn own_dim(t: &ImageResource) -> u32 {
+    if t.kind == img_type::CUBE {
+        img_type::IMG_2D_ARRAY
+    } else {
+        t.kind
+    }
+}
+
 fn type_name(t: u32) -> &'static str {
     ["1D", "2D", "3D", "CUBE", "1D_ARRAY", "2D_ARRAY", "2D_MSAA", "2D_MSAA_ARRAY"]
         .get(t.wrapping_sub(8) as usize)
@@ -136,7 +146,7 @@ fn type_name(t: u32) -> &'static str {
 /// Why softnavi does not execute `inst` on T# `t` (not null), if it does not.
 pub(super) fn refuse(inst: &Inst, t: &ImageResource, dim: u32, resinfo: bool) -> Option<String> {
     let name = inst.op.name();
-    let kind = if t.kind == img_type::CUBE { img_type::IMG_2D_ARRAY } else { t.kind };
+    let kind = own_dim(t);
     if !(img_type::IMG_1D..=img_type::IMG_2D_MSAA_ARRAY).contains(&t.kind) {
         return Some(format!(
             "{name}: the T# has TYPE {} ({}); image instructions take the types 1D .. 2D_MSAA_ARRAY (8..15)",
@@ -148,7 +158,11 @@ pub(super) fn refuse(inst: &Inst, t: &ImageResource, dim: u32, resinfo: bool) ->
     // layer (`radv_tex_dim` types views by the image's layers) while ACO takes the dim from
     // the shader: the 2D_MSAA dim on a 2D_MSAA_ARRAY T# reads layer BASE_ARRAY.
     let msaa_2d_on_array = dim == 6 && t.kind == img_type::IMG_2D_MSAA_ARRAY;
-    if kind != dim_type(dim) && !msaa_2d_on_array {
+    // gfx9+ lays 1D images out as 2D ones of one row, and RADV's compute copies
+    // (radv_meta_buffer_to_image_cs) store with the 2D dim into 1D images (y must then be
+    // 0) and into array T#s (RADV's view of one layer: the layer is BASE_ARRAY).
+    let two_d_on_1d = dim == 1 && matches!(kind, img_type::IMG_1D | img_type::IMG_1D_ARRAY | img_type::IMG_2D_ARRAY);
+    if kind != dim_type(dim) && !msaa_2d_on_array && !two_d_on_1d {
         return Some(format!(
             "{name}: dim:SQ_RSRC_IMG_{} on a T# of TYPE {} ({}) is not executed by softnavi",
             mimg::DIMS[dim as usize],
@@ -208,6 +222,11 @@ pub(super) fn accept(inst: &Inst, raw: [u32; 8]) -> Option<Accepted> {
     let t = ImageResource::decode(raw);
     let dim = (inst.imm >> mimg::DIM_SHIFT & 7) as u32;
     if t.is_null() || t.is_msaa() || refuse(inst, &t, dim, false).is_some() {
+        return None;
+    }
+    // The fast paths address by the T#'s type: the 2D dim on a 1D or array T# (see
+    // `refuse`) takes the general one.
+    if own_dim(&t) != dim_type(dim) {
         return None;
     }
     Some(Accepted::new(&t, BufFormat::from_image(t.format)?))
@@ -280,10 +299,13 @@ fn texel_offset(t: &ImageResource, elem: u32, c: [u32; 4], mip: u32, dim: u32) -
         return inside.then(|| t.sample_offset(elem, c[0], c[1], slice as u32, level, sample)).flatten();
     }
     let (x, y, slice, inside) = match t.kind {
-        img_type::IMG_1D => (c[0], 0, 0, c[0] < w),
+        // The 2D dim on a 1D T# (see `refuse`): one row.
+        img_type::IMG_1D => (c[0], 0, 0, c[0] < w && (dim != 1 || c[1] == 0)),
         img_type::IMG_2D => (c[0], c[1], 0, c[0] < w && c[1] < h),
         img_type::IMG_3D => (c[0], c[1], c[2] as u64, c[0] < w && c[1] < h && c[2] < d),
+        img_type::IMG_1D_ARRAY if dim == 1 => (c[0], 0, t.base_array as u64, c[0] < w && c[1] == 0),
         img_type::IMG_1D_ARRAY => (c[0], 0, layer(1), c[0] < w && layer(1) <= t.depth as u64),
+        _ if dim == 1 => (c[0], c[1], t.base_array as u64, c[0] < w && c[1] < h),
         _ => (c[0], c[1], layer(2), c[0] < w && c[1] < h && layer(2) <= t.depth as u64),
     };
     // refuse() checked that the layout covers this T# (it does for every level when it
@@ -380,7 +402,9 @@ impl Wave {
         if kind == Kind::MsaaLoad {
             return self.msaa_load(inst, ctx, &t, fmt, dim, exec);
         }
-        let fast = !t.is_msaa();
+        // The fast paths address by the T#'s type: another DIM (`refuse`'s exceptions)
+        // takes the general path.
+        let fast = !t.is_msaa() && own_dim(&t) == dim_type(dim);
         if let (Some(f), Kind::Load | Kind::Store, Some(raw), true) = (fmt, kind, self.tsharp_raw(&inst.src[1]), fast) {
             // Accepted: the checks above passed for this T#, opcode and DIM.
             let a = Accepted::new(&t, f);
