@@ -141,6 +141,7 @@ pub enum Outcome {
 /// process exit status (0 verified, 1 mismatch, 2 Vulkan error, 3 validation messages).
 pub fn run_example(name: &str, common: &CommonArgs, body: impl FnOnce(&Context) -> Result<Outcome>) -> ExitCode {
     let options = ContextOptions {
+        compute_only_queue: false,
         app_name: name,
         device_filter: common.device.as_deref(),
         validate: common.validate,
@@ -232,6 +233,11 @@ pub struct ContextOptions<'a> {
     /// Enable every shader feature of [`ShaderFeatures`] the device reports, with the
     /// extensions that carry them (test runners); the examples themselves need none.
     pub shader_features: bool,
+    /// Prefer a queue family with compute but not graphics where the device has one (RADV's
+    /// compute rings, where its image copies are compute shaders rather than draws, which
+    /// softnavi's GPU model does not execute); else, and by default, the first family
+    /// with compute.
+    pub compute_only_queue: bool,
 }
 
 /// Shader features and subgroup properties of the device, as enabled by a context created
@@ -452,7 +458,7 @@ impl Context {
             }
         };
 
-        match Self::create_device_objects(&instance, api_version, options.device_filter, options.shader_features) {
+        match Self::create_device_objects(&instance, api_version, options) {
             Ok((info, device, queue, command_pool, allocator, shader_features)) => Ok(Context {
                 allocator: ManuallyDrop::new(RefCell::new(allocator)),
                 command_pool,
@@ -481,7 +487,11 @@ impl Context {
         }
     }
 
-    fn select_physical_device(instance: &ash::Instance, filter: Option<&str>) -> Result<PhysicalDeviceInfo> {
+    fn select_physical_device(
+        instance: &ash::Instance,
+        filter: Option<&str>,
+        compute_only: bool,
+    ) -> Result<PhysicalDeviceInfo> {
         // SAFETY: valid instance.
         let handles = unsafe { instance.enumerate_physical_devices() }.vk("vkEnumeratePhysicalDevices")?;
         let mut devices = Vec::with_capacity(handles.len());
@@ -497,9 +507,13 @@ impl Context {
                 .device_name_as_c_str()
                 .map(|n| n.to_string_lossy().into_owned())
                 .unwrap_or_else(|_| "<unnamed device>".into());
-            let compute_family = families
-                .iter()
-                .position(|f| f.queue_flags.contains(vk::QueueFlags::COMPUTE) && f.queue_count > 0)
+            let usable =
+                |f: &vk::QueueFamilyProperties| f.queue_flags.contains(vk::QueueFlags::COMPUTE) && f.queue_count > 0;
+            let dedicated =
+                families.iter().position(|f| usable(f) && !f.queue_flags.contains(vk::QueueFlags::GRAPHICS));
+            let compute_family = dedicated
+                .filter(|_| compute_only)
+                .or_else(|| families.iter().position(usable))
                 .and_then(|i| u32::try_from(i).ok());
             devices.push(PhysicalDeviceInfo { handle, properties, name, compute_family });
         }
@@ -532,10 +546,10 @@ impl Context {
     fn create_device_objects(
         instance: &ash::Instance,
         instance_version: u32,
-        filter: Option<&str>,
-        want_features: bool,
+        options: &ContextOptions<'_>,
     ) -> Result<(PhysicalDeviceInfo, ash::Device, vk::Queue, vk::CommandPool, Allocator, ShaderFeatures)> {
-        let info = Self::select_physical_device(instance, filter)?;
+        let want_features = options.shader_features;
+        let info = Self::select_physical_device(instance, options.device_filter, options.compute_only_queue)?;
         let family =
             info.compute_family.ok_or_else(|| Error::Unsupported("selected device has no compute queue".into()))?;
 

@@ -25,9 +25,10 @@ fn examples_verify_on_radv() {
     }
 }
 
-/// Every case of the corpus outside `images/` (RADV copies buffers into images with a draw
-/// on its general queue, and the model has no graphics pipeline) against its CPU
-/// reference, but these, where RADV 22.3's code and the case disagree:
+/// Every case of the corpus against its CPU reference, run on RADV's compute ring (the
+/// runner asks for a compute-only queue family: RADV's image copies there are compute
+/// shaders, on its general queue draws, which the model does not execute), but these,
+/// where RADV 22.3's code and the case disagree, and [`RADV_IMAGES_OPEN`]:
 const RADV_DIFFERS: &[&str] = &[
     // ACO computes fract with v_fract_f32, which gives the largest float below 1.0 for a
     // tiny negative input, where the case wants x - floor(x) = 1.0.
@@ -50,15 +51,36 @@ const RADV_DIFFERS: &[&str] = &[
     "vk13/denorm_flush_ops",
 ];
 
+/// Image cases that fail under RADV, not yet looked into: the model or the shim is as
+/// likely at fault as RADV. Most read RGBA8_UNORM texels that come back from other places
+/// (a layout of RADV's for 8-bit formats the model does not address as RADV lays it
+/// out?); `dims`: a 2D array's layers past the first lose their uploaded data;
+/// `cube_grad`: RADV's LOD for cube gradients differs from the case's reference.
+const RADV_IMAGES_OPEN: &[&str] = &[
+    "images/load_float",
+    "images/store_float",
+    "images/rw_unformatted:r8g8b8a8_unorm",
+    "images/dims",
+    "images/view_sub",
+    "images/atomic_incdec",
+    "images/fetch",
+    "images/cube_grad",
+    "images/separate:written",
+    "images/separate:immutable",
+    "images/index_uniform:k1",
+    "images/index_uniform:k3",
+    "images/index_nonuniform",
+];
+
 #[test]
 fn spirv_corpus_on_radv() {
-    let groups = ["arith/", "basic/", "control/", "glsl450/", "memory/", "subgroup/", "vk13/"];
+    let groups = ["arith/", "basic/", "control/", "glsl450/", "memory/", "subgroup/", "vk13/", "images/"];
     let Some((ok, out, err)) = radv(&target_dir().join("softnavi-spirv"), &groups) else { return };
     assert!(ok && err.contains("=== end"), "the runner failed on RADV:\n{out}\n{err}");
     let (mut pass, mut unexpected) = (0, Vec::new());
     for line in out.lines().filter_map(|l| l.strip_prefix("CASE ")) {
         let (name, verdict) = line.split_once(' ').expect("CASE name verdict");
-        let known = RADV_DIFFERS.contains(&name);
+        let known = RADV_DIFFERS.contains(&name) || RADV_IMAGES_OPEN.contains(&name);
         match verdict.split_whitespace().next() {
             Some("PASS") if known => unexpected.push(format!("{name} passes now: take it off RADV_DIFFERS")),
             Some("PASS") => pass += 1,

@@ -88,8 +88,13 @@ fn main() -> ExitCode {
         .collect();
     let mut contexts = Vec::new();
     for filter in &args.devices {
-        let options =
-            ContextOptions { app_name: "bench", device_filter: Some(filter), validate: false, shader_features: false };
+        let options = ContextOptions {
+            compute_only_queue: false,
+            app_name: "bench",
+            device_filter: Some(filter),
+            validate: false,
+            shader_features: false,
+        };
         match Context::new(&options) {
             Ok(ctx) => {
                 println!("device {}: {}", contexts.len(), ctx.device_name());

@@ -723,6 +723,7 @@ fn run(ctx: &Context, elf: &[u8], case: &Case) -> Result<Vec<Vec<u8>>, Error> {
 
 fn context() -> Result<Context, Error> {
     Context::new(&ContextOptions {
+        compute_only_queue: false,
         app_name: "softnavi-clkernels",
         device_filter: None,
         validate: false,

@@ -389,6 +389,7 @@ fn run(ctx: &Context, case: &Case) -> Result<Vec<u32>, Error> {
 
 fn context() -> Result<Context, Error> {
     Context::new(&ContextOptions {
+        compute_only_queue: false,
         app_name: "softnavi-mesa",
         device_filter: None,
         validate: false,

@@ -423,7 +423,13 @@ fn record_and_run(
 
 fn main() -> ExitCode {
     let validate = std::env::args().any(|a| a == "--validate");
-    let options = ContextOptions { app_name: "softnavi-msaa", device_filter: None, validate, shader_features: true };
+    let options = ContextOptions {
+        compute_only_queue: false,
+        app_name: "softnavi-msaa",
+        device_filter: None,
+        validate,
+        shader_features: true,
+    };
     let ctx = match Context::new(&options) {
         Ok(c) => c,
         Err(e) => {

@@ -20,6 +20,7 @@ const STORAGE8_STRUCT: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/spirv/m
 
 fn context() -> Result<Context, Error> {
     Context::new(&ContextOptions {
+        compute_only_queue: false,
         app_name: "softnavi-probe",
         device_filter: None,
         validate: false,
@@ -116,6 +117,7 @@ fn fault_then_recover() -> Result<String, Error> {
 /// and the same device must then create and run a pipeline normally.
 fn llvm_failure_then_recover() -> Result<String, Error> {
     let ctx = Context::new(&ContextOptions {
+        compute_only_queue: false,
         app_name: "softnavi-probe",
         device_filter: None,
         validate: false,

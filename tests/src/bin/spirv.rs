@@ -57,6 +57,7 @@ fn all_cases() -> Vec<Case> {
 
 fn context() -> Result<Context, Error> {
     Context::new(&ContextOptions {
+        compute_only_queue: true,
         app_name: "softnavi-spirv",
         device_filter: None,
         validate: std::env::var_os("SOFTNAVI_SPIRV_VALIDATE").is_some(),

@@ -535,8 +535,13 @@ fn refusals(ctx: &Context, report: &mut impl FnMut(String, Res<Result<(), String
 fn main() -> ExitCode {
     let validate = std::env::args().any(|a| a == "--validate");
     let refuse = std::env::args().any(|a| a == "--refused");
-    let options =
-        ContextOptions { app_name: "softnavi-transfer", device_filter: None, validate, shader_features: true };
+    let options = ContextOptions {
+        compute_only_queue: false,
+        app_name: "softnavi-transfer",
+        device_filter: None,
+        validate,
+        shader_features: true,
+    };
     let ctx = match Context::new(&options) {
         Ok(c) => c,
         Err(e) => {
