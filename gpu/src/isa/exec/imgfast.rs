@@ -81,7 +81,11 @@ thread_local! {
 impl Accepted {
     pub(super) fn new(t: &ImageResource, f: BufFormat) -> Accepted {
         let mut levels = Levels { t, elem: f.bytes as u32, cache: [None; 16] };
-        Accepted { t: *t, f, base: levels.get(t.base_level as u64) }
+        // Swizzled T#s have no linear level: translated code (`describe`) must not address
+        // them linearly (RADV's images are swizzled: its image cases came back wrong in
+        // translated code only).
+        let linear = t.sw_mode == crate::rsrc::SW_LINEAR;
+        Accepted { t: *t, f, base: if linear { levels.get(t.base_level as u64) } else { None } }
     }
 }
 
