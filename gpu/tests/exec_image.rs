@@ -809,7 +809,7 @@ fn inline_shapes_of_32_bit_image_loads_and_stores() {
 }
 
 /// The 2D dim on a 1D T# addresses its one row (y must be 0; a store with y 1 is dropped),
-/// and on an array T# its layer BASE_ARRAY: the stores RADV's compute copies into 1D and
+/// and on a 2D array T# its layer BASE_ARRAY: the stores RADV's compute copies into 1D and
 /// layered images make (radv_meta_buffer_to_image_cs, seen running RADV on the model).
 #[test]
 fn two_d_dim_on_1d_and_array_tsharps() {

@@ -78,6 +78,14 @@ fn spirv_corpus_on_radv() {
     assert!(unexpected.is_empty(), "on RADV:\n{}\n{err}", unexpected.join("\n"));
 }
 
+/// The MSAA app on RADV's compute ring (it asks for a compute-only queue family): RADV's
+/// multisampled image layout, clears and copies, sample loads and stores, on the model.
+#[test]
+fn msaa_app_on_radv() {
+    let Some((ok, out, err)) = radv(&target_dir().join("softnavi-msaa"), &[]) else { return };
+    assert!(ok && out.contains("PASS msaa_storage_r32ui_4x"), "softnavi-msaa on RADV:\n{out}\n{err}");
+}
+
 /// The texel-buffer app: every format's loads, stores and atomics (RADV's buffer views).
 #[test]
 fn texel_app_on_radv() {

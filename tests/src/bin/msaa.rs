@@ -424,7 +424,7 @@ fn record_and_run(
 fn main() -> ExitCode {
     let validate = std::env::args().any(|a| a == "--validate");
     let options = ContextOptions {
-        compute_only_queue: false,
+        compute_only_queue: true,
         app_name: "softnavi-msaa",
         device_filter: None,
         validate,

@@ -26,8 +26,9 @@
 //!   layer on gfx9+"). A cube is a 2D array of six layers per cube: the face operand is the
 //!   layer; CUBE and 2D_ARRAY instructions and T#s are interchangeable.
 //! - The instruction's DIM must name the T#'s TYPE (CUBE and 2D_ARRAY aside, and the 2D
-//!   DIM on a 1D T#, a row one texel high, or on an array T#, its layer BASE_ARRAY, which
-//!   RADV's compute copies use): another pairing is an Unsupported fault naming both. So is a T# whose TYPE is not an image
+//!   DIM on a 1D T#, a row one texel high, on a 1D_ARRAY T#, (x, layer) as its own DIM,
+//!   or on a 2D array T#, its layer BASE_ARRAY, which RADV's compute copies use): another
+//!   pairing is an Unsupported fault naming both. So is a T# whose TYPE is not an image
 //!   type (0..7), a swizzle mode `crate::addr` does not address for the
 //!   T#'s type and texel size (named: reserved numbers, modes gfx11 addrlib has no colour
 //!   surface in, a base address not aligned to the block, which would hold a pipe/bank
@@ -159,8 +160,9 @@ pub(super) fn refuse(inst: &Inst, t: &ImageResource, dim: u32, resinfo: bool) ->
     // the shader: the 2D_MSAA dim on a 2D_MSAA_ARRAY T# reads layer BASE_ARRAY.
     let msaa_2d_on_array = dim == 6 && t.kind == img_type::IMG_2D_MSAA_ARRAY;
     // gfx9+ lays 1D images out as 2D ones of one row, and RADV's compute copies
-    // (radv_meta_buffer_to_image_cs) store with the 2D dim into 1D images (y must then be
-    // 0) and into array T#s (RADV's view of one layer: the layer is BASE_ARRAY).
+    // (radv_meta_buffer_to_image_cs and back) use the 2D dim on 1D images (y must then be
+    // 0), on 1D arrays (the second coordinate is the layer, as with the 1D_ARRAY dim) and
+    // on 2D arrays (RADV's view of one layer: the layer is BASE_ARRAY).
     let two_d_on_1d = dim == 1 && matches!(kind, img_type::IMG_1D | img_type::IMG_1D_ARRAY | img_type::IMG_2D_ARRAY);
     if kind != dim_type(dim) && !msaa_2d_on_array && !two_d_on_1d {
         return Some(format!(
@@ -303,7 +305,7 @@ fn texel_offset(t: &ImageResource, elem: u32, c: [u32; 4], mip: u32, dim: u32) -
         img_type::IMG_1D => (c[0], 0, 0, c[0] < w && (dim != 1 || c[1] == 0)),
         img_type::IMG_2D => (c[0], c[1], 0, c[0] < w && c[1] < h),
         img_type::IMG_3D => (c[0], c[1], c[2] as u64, c[0] < w && c[1] < h && c[2] < d),
-        img_type::IMG_1D_ARRAY if dim == 1 => (c[0], 0, t.base_array as u64, c[0] < w && c[1] == 0),
+        // The 2D dim's second coordinate is the layer too (see `refuse`).
         img_type::IMG_1D_ARRAY => (c[0], 0, layer(1), c[0] < w && layer(1) <= t.depth as u64),
         _ if dim == 1 => (c[0], c[1], t.base_array as u64, c[0] < w && c[1] < h),
         _ => (c[0], c[1], layer(2), c[0] < w && c[1] < h && layer(2) <= t.depth as u64),
