@@ -258,9 +258,10 @@ fn unexecuted_msaa_forms_are_named_faults() {
             [0; 4],
             "with an MSAA dim",
         ),
+        // Z order with samples: addrlib's depth patterns cover 2- and 4-byte elements only.
         (
-            ImageResource { sw_mode: 24, ..ok },
-            "image_load v4, v[0:2], s[12:19] dmask:0x1 dim:SQ_RSRC_IMG_2D_MSAA",
+            ImageResource { sw_mode: 24, format: 48, ..ok },
+            "image_load v[4:5], v[0:2], s[12:19] dmask:0x3 dim:SQ_RSRC_IMG_2D_MSAA",
             [0; 4],
             "SW_MODE 24",
         ),
