@@ -155,6 +155,9 @@ pub struct Case {
     pub needs: Vec<Need>,
     /// Image and sampler bindings (at their own binding numbers).
     pub images: Vec<ImageBinding>,
+    /// Why the validation layer cannot look at this case (it crashes on a valid module):
+    /// skipped when the layer is on.
+    pub layer_crashes: Option<&'static str>,
     pub check: Check,
 }
 
@@ -172,8 +175,14 @@ impl Case {
             subgroup_size: None,
             needs: Vec::new(),
             images: Vec::new(),
+            layer_crashes: None,
             check: Box::new(|_| Err("no check".into())),
         }
+    }
+    /// Skips the case under the validation layer, which crashes on its module (`why`).
+    pub fn layer_crashes(mut self, why: &'static str) -> Case {
+        self.layer_crashes = Some(why);
+        self
     }
     /// Names the case `shader:suffix` (for several cases of one shader).
     pub fn named(mut self, suffix: &str) -> Case {
@@ -256,6 +265,13 @@ impl Case {
 
 /// Why a case was not run on this device, if it was not.
 pub fn skip_reason(ctx: &Context, case: &Case) -> Option<String> {
+    // The layer comes from the environment (tests/validation.rs) or the runner's own
+    // request (SOFTNAVI_SPIRV_VALIDATE, src/bin/spirv.rs).
+    let layer = std::env::var("VK_INSTANCE_LAYERS").is_ok_and(|l| l.contains("VK_LAYER_KHRONOS_validation"))
+        || std::env::var_os("SOFTNAVI_SPIRV_VALIDATE").is_some();
+    if let Some(why) = case.layer_crashes.filter(|_| layer) {
+        return Some(format!("the validation layer crashes on it: {why}"));
+    }
     let f = ctx.shader_features();
     if let Some(n) = case.needs.iter().find(|n| !n.met(f)) {
         return Some(format!("device lacks {n:?}"));
