@@ -536,7 +536,7 @@ fn main() -> ExitCode {
     let validate = std::env::args().any(|a| a == "--validate");
     let refuse = std::env::args().any(|a| a == "--refused");
     let options = ContextOptions {
-        compute_only_queue: false,
+        compute_only_queue: true,
         app_name: "softnavi-transfer",
         device_filter: None,
         validate,
