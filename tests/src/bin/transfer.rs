@@ -1,4 +1,4 @@
-//! `softnavi-transfer [--validate] [--refused]`: the image transfer commands against a CPU
+//! `softnavi-transfer [--validate] [--refused] [--general-queue]`: the image transfer commands against a CPU
 //! model of the images. For texels of 1, 2, 4, 8 and 16 bytes and 2D arrays with mips, 3D
 //! images with mips and 1D arrays, one command buffer fills two images from buffers
 //! (vkCmdCopyBufferToImage), writes a partial region at an offset from a buffer with
@@ -12,6 +12,10 @@
 //! GRAPHICS: vkCmdBlitImage(2), vkCmdResolveImage(2) and vkCmdClearDepthStencilImage each
 //! fail their command buffer at vkEndCommandBuffer with VK_ERROR_FEATURE_NOT_PRESENT, and
 //! the device still runs a copy afterwards.
+//!
+//! It asks for a compute-only queue family where the device has one (RADV's compute ring,
+//! where RADV's image copies are compute shaders); `--general-queue` takes the first
+//! family with compute instead (on RADV its general queue, where they are draws).
 //!
 //! Prints one `PASS`/`FAIL`/`SKIP` line per case; exit status 0 when every case passes, 1
 //! on a mismatch, 2 on a Vulkan error, 3 on validation messages (with `--validate`).
@@ -535,8 +539,9 @@ fn refusals(ctx: &Context, report: &mut impl FnMut(String, Res<Result<(), String
 fn main() -> ExitCode {
     let validate = std::env::args().any(|a| a == "--validate");
     let refuse = std::env::args().any(|a| a == "--refused");
+    let general = std::env::args().any(|a| a == "--general-queue");
     let options = ContextOptions {
-        compute_only_queue: true,
+        compute_only_queue: !general,
         app_name: "softnavi-transfer",
         device_filter: None,
         validate,
