@@ -200,27 +200,28 @@ fn unaddressed_modes_are_refused_by_name() {
 /// (`data/msaa_preferred.txt`, from `Addr2GetPreferredSurfaceSetting`).
 #[test]
 fn msaa_mode_and_size_match_addrlib() {
-    let mut n = 0;
-    for l in include_str!("data/msaa_preferred.txt").lines().filter(|l| !l.starts_with('#')) {
-        let v: Vec<u64> = l.split_whitespace().map(|f| f.parse().unwrap()).collect();
-        let [e, w, h, layers, samples, mode, size] = v[..] else { panic!("{l}") };
-        let got = gpu::addr::msaa_layout(e as u32, samples as u32, w as u32, h as u32, layers as u32);
-        assert_eq!(got, Some((mode as u32, size)), "{l}");
-        n += 1;
-    }
-    assert!(n >= 400);
+    preferred_match(include_str!("data/msaa_preferred.txt"), gpu::addr::msaa_layout);
 }
 
 /// The swizzle mode and size of MSAA depth images (D16, D32), as RADV has addrlib choose
 /// them (`data/msaa_depth_preferred.txt`).
 #[test]
 fn msaa_depth_mode_and_size_match_addrlib() {
+    preferred_match(include_str!("data/msaa_depth_preferred.txt"), gpu::addr::msaa_depth_layout);
+}
+
+/// Every row of an addrlib preferred-mode table (elem_log2 width height layers samples
+/// sw_mode surf_size) is what `layout` gives.
+fn preferred_match(table: &str, layout: fn(u32, u32, u32, u32, u32) -> Option<(u32, u64)>) {
     let mut n = 0;
-    for l in include_str!("data/msaa_depth_preferred.txt").lines().filter(|l| !l.starts_with('#')) {
+    for l in table.lines().filter(|l| !l.starts_with('#')) {
         let v: Vec<u64> = l.split_whitespace().map(|f| f.parse().unwrap()).collect();
         let [e, w, h, layers, samples, mode, size] = v[..] else { panic!("{l}") };
-        let got = gpu::addr::msaa_depth_layout(e as u32, samples as u32, w as u32, h as u32, layers as u32);
-        assert_eq!(got, Some((mode as u32, size)), "{l}");
+        assert_eq!(
+            layout(e as u32, samples as u32, w as u32, h as u32, layers as u32),
+            Some((mode as u32, size)),
+            "{l}"
+        );
         n += 1;
     }
     assert!(n >= 400);

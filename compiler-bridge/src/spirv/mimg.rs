@@ -39,6 +39,15 @@ use super::types::Type;
 use super::{Id, InstExt};
 use crate::CompileError;
 
+/// [`FnCx::cube`]'s values (IR operands).
+struct Cube {
+    sc: String,
+    tc: String,
+    ma: String,
+    id: String,
+    inv: String,
+}
+
 /// The shape of an image type: what addresses it.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Shape {
@@ -413,6 +422,16 @@ impl FnCx<'_, '_> {
         Ok(())
     }
 
+    /// A direction's cube face selection (`v_cubesc`, `v_cubetc`, `v_cubema`, `v_cubeid`)
+    /// and `1 / |ma|`.
+    fn cube(&mut self, dir: &[String]) -> Cube {
+        let mut f = |op: &str| self.call_intrinsic("float", &format!("llvm.amdgcn.cube{op}"), dir);
+        let (sc, tc, ma, id) = (f("sc"), f("tc"), f("ma"), f("id"));
+        let abs = self.call_intrinsic("float", "llvm.fabs.f32", &[format!("float {ma}")]);
+        let inv = self.def(format!("fdiv float 1.0, {abs}"));
+        Cube { sc, tc, ma, id, inv }
+    }
+
     /// Float coordinates of a sample or gather (cube directions made face coordinates).
     fn float_coords(&mut self, shape: Shape, coord: Id) -> Result<Vec<String>, CompileError> {
         if shape.dim != Dim::DimCube {
@@ -420,11 +439,7 @@ impl FnCx<'_, '_> {
         }
         // A direction, then the layer of a cube array.
         let c = self.parts(coord, 3 + usize::from(shape.arrayed), "float")?;
-        let dir = c[..3].to_vec();
-        let mut cube = |f: &str| self.call_intrinsic("float", &format!("llvm.amdgcn.cube{f}"), &dir);
-        let (sc, tc, ma, id) = (cube("sc"), cube("tc"), cube("ma"), cube("id"));
-        let abs = self.call_intrinsic("float", "llvm.fabs.f32", &[format!("float {ma}")]);
-        let inv = self.def(format!("fdiv float 1.0, {abs}"));
+        let Cube { sc, tc, id, inv, .. } = self.cube(&c[..3]);
         let mut out = Vec::new();
         for x in [sc, tc] {
             let v = self.call_intrinsic(
@@ -457,10 +472,7 @@ impl FnCx<'_, '_> {
     /// `ds = (dsc − s · 2 d|ma|) / |2 ma|` (the quotient rule), the same for `t`.
     fn cube_grads(&mut self, coord: Id, dx: Id, dy: Id) -> Result<Vec<String>, CompileError> {
         let dir = self.parts(coord, 3, "float")?;
-        let mut cube = |f: &str| self.call_intrinsic("float", &format!("llvm.amdgcn.cube{f}"), &dir);
-        let (sc, tc, ma, id) = (cube("sc"), cube("tc"), cube("ma"), cube("id"));
-        let abs = self.call_intrinsic("float", "llvm.fabs.f32", &[format!("float {ma}")]);
-        let inv = self.def(format!("fdiv float 1.0, {abs}"));
+        let Cube { sc, tc, ma, id, inv } = self.cube(&dir);
         let sgn = self.call_intrinsic("float", "llvm.copysign.f32", &["float 1.0".into(), format!("float {ma}")]);
         let nsgn = self.def(format!("fneg float {sgn}"));
         let is_z = self.def(format!("fcmp oge float {id}, 4.0"));

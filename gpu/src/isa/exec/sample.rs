@@ -358,15 +358,15 @@ impl Env {
                 } else if corner >> a & 1 != 0 {
                     w = 0.0;
                 } else {
-                    // NEAREST on a seamless cube clamps (`texel`): never a neighbour's texel.
-                    let ext = self.t.level_extent(level)[a] as i64;
-                    c[a] = if self.seamless() { (p[a].floor() as i64).clamp(0, ext - 1) } else { p[a].floor() as i64 };
+                    c[a] = p[a].floor() as i64;
                 }
             }
             if w == 0.0 {
                 continue;
             }
-            let v = self.tap(ctx, l, level, c, slice)?;
+            // Not `tap`: a cube gets here only for NEAREST (its LINEAR taps went to
+            // `bilinear`), which clamps to the face (`texel`), never a neighbour's texel.
+            let v = self.tap_at(ctx, l, level, c, slice)?;
             for k in 0..4 {
                 acc[k] += w * v[k];
             }
@@ -398,15 +398,24 @@ impl Env {
         }
         match self.cube_tap(level, c, slice) {
             cube::CubeTap::Texel(s, i, j) => self.tap_at(ctx, l, level, [i, j, 0], s),
-            cube::CubeTap::Corner(three) => {
-                let mut acc = [0f32; 4];
-                for (s, i, j) in three {
-                    let v = self.tap_at(ctx, l, level, [i, j, 0], s)?;
-                    acc.iter_mut().zip(v).for_each(|(a, v)| *a += v);
-                }
-                Ok(acc.map(|a| a / 3.0))
-            }
+            cube::CubeTap::Corner(three) => self.corner_mean(ctx, l, level, three),
         }
+    }
+
+    /// A cube corner's value: the mean of its three taps.
+    fn corner_mean(
+        &self,
+        ctx: &mut Ctx,
+        l: &Lane,
+        level: u32,
+        three: [(u32, i64, i64); 3],
+    ) -> Result<[f32; 4], FaultKind> {
+        let mut acc = [0f32; 4];
+        for (s, i, j) in three {
+            let v = self.tap_at(ctx, l, level, [i, j, 0], s)?;
+            acc.iter_mut().zip(v).for_each(|(a, v)| *a += v);
+        }
+        Ok(acc.map(|a| a / 3.0))
     }
 
     /// A gather tap's texel (the components as the shader sees them), seamless on cubes as
@@ -425,7 +434,7 @@ impl Env {
         match self.cube_tap(level, c, slice) {
             cube::CubeTap::Texel(s, i, j) => self.texel(ctx, level, [i, j, 0], s),
             cube::CubeTap::Corner([(s, i, j), ..]) if !self.f.is_float() => self.texel(ctx, level, [i, j, 0], s),
-            cube::CubeTap::Corner(_) => Ok(self.tap(ctx, l, level, c, slice)?.map(f32::to_bits)),
+            cube::CubeTap::Corner(three) => Ok(self.corner_mean(ctx, l, level, three)?.map(f32::to_bits)),
         }
     }
 
