@@ -210,9 +210,12 @@ fn msaa_depth_mode_and_size_match_addrlib() {
     preferred_match(include_str!("data/msaa_depth_preferred.txt"), gpu::addr::msaa_depth_layout);
 }
 
+/// `gpu::addr::msaa_layout`'s signature: (elem_log2, samples, w, h, layers) -> (mode, bytes).
+type MsaaLayout = fn(u32, u32, u32, u32, u32) -> Option<(u32, u64)>;
+
 /// Every row of an addrlib preferred-mode table (elem_log2 width height layers samples
 /// sw_mode surf_size) is what `layout` gives.
-fn preferred_match(table: &str, layout: fn(u32, u32, u32, u32, u32) -> Option<(u32, u64)>) {
+fn preferred_match(table: &str, layout: MsaaLayout) {
     let mut n = 0;
     for l in table.lines().filter(|l| !l.starts_with('#')) {
         let v: Vec<u64> = l.split_whitespace().map(|f| f.parse().unwrap()).collect();
