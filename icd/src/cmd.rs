@@ -331,6 +331,23 @@ impl CommandBuffer {
         Ok((va, user))
     }
 
+    fn meta_dispatch(
+        &mut self,
+        p: vk::Pipeline,
+        set: &[u8],
+        push: &[u8],
+        counts: [u32; 3],
+    ) -> Result<(), (vk::Result, String)> {
+        let va = self.stream.upload(set, 256).map_err(|e| (e, "out of memory for descriptors".to_string()))?;
+        let mut own = Bound { pipeline: p, push: vec![0; 256], ..Default::default() };
+        own.sets[0] = va;
+        own.push[..push.len()].copy_from_slice(push);
+        let app = std::mem::replace(&mut self.bound, own);
+        let res = self.dispatch([0; 3], counts, None);
+        self.bound = app;
+        res
+    }
+
     /// Programs the compute registers for `p` and emits the dispatch packet(s).
     fn dispatch(
         &mut self,
@@ -871,6 +888,31 @@ pub(crate) fn dma_copy(c: vk::CommandBuffer, what: &str, dst: u64, src: u64, len
         let res = c.emit(|b| b.dma_copy(dst + at, src + at, n));
         c.record(what, res);
     }
+}
+
+/// The device a command buffer records for.
+pub(crate) fn device_of(c: vk::CommandBuffer) -> Option<Arc<DeviceShared>> {
+    // SAFETY: entry points receive live command buffers.
+    unsafe { CommandBuffer::from_handle(c) }.map(|c| c.stream.dev.clone())
+}
+
+/// Dispatches one of the driver's own pipelines (blit.rs) with set 0's memory `set` and
+/// push constants `push`, as an application's dispatch would be recorded; the
+/// application's bound pipeline, sets and push constants are as they were afterwards.
+pub(crate) fn meta_dispatch(
+    c: vk::CommandBuffer,
+    what: &str,
+    p: vk::Pipeline,
+    set: &[u8],
+    push: &[u8],
+    counts: [u32; 3],
+) {
+    let c = cb(c);
+    if !c.compute_allowed(what) {
+        return;
+    }
+    let res = c.meta_dispatch(p, set, push, counts);
+    c.record(what, res);
 }
 
 /// Records a WRITE_DATA of `data` at GPU address `va`.

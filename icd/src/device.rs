@@ -25,11 +25,21 @@ pub struct DeviceShared {
     pub info: gpu::ChipInfo,
     /// The scratch ring: one slot of `bytes_per_wave` for every wave that can be live.
     scratch: Mutex<Vec<(Arc<gpu::mem::Bo>, u64)>>,
+    /// The driver's own pipelines (blit.rs), built on first use, by variant; destroyed
+    /// with the device (each holds the device: vkDestroyDevice breaks the cycle).
+    pub meta: Mutex<std::collections::HashMap<usize, vk::Pipeline>>,
 }
 
 impl DeviceShared {
     pub fn new(gpu: gpu::Device, queues: Vec<Arc<Hw>>, notify: Arc<Notify>) -> DeviceShared {
-        DeviceShared { queues, notify, info: gpu.info().clone(), gpu, scratch: Mutex::new(Vec::new()) }
+        DeviceShared {
+            queues,
+            notify,
+            info: gpu.info().clone(),
+            gpu,
+            scratch: Mutex::new(Vec::new()),
+            meta: Mutex::new(Default::default()),
+        }
     }
 
     /// A scratch ring with at least `bytes_per_wave` per wave slot; returns its address
@@ -229,6 +239,10 @@ pub unsafe extern "system" fn destroy_device(device: vk::Device, _alloc: *const 
             }
         }
         d.shared.gpu.set_interrupt_hook(None);
+        for (_, p) in d.shared.meta.lock().drain() {
+            // SAFETY: the device's own pipelines; no command buffer is pending any more.
+            unsafe { destroy::<crate::pipeline::Pipeline>("vkDestroyDevice", p) };
+        }
         for q in d.queues.drain(..) {
             // SAFETY: the queues die with their device.
             drop(unsafe { Queue::destroy(q) });

@@ -81,12 +81,12 @@ pub const COMBINED_DEPTH_STENCIL: [vk::Format; 3] =
 /// format tables demand of every implementation (and Amber, the CTS's script runner, asks
 /// of compute tests): images with those usages are created for real, and every command
 /// that would render to them needs a graphics pipeline, which softnavi refuses by name.
-/// BLIT_SRC/DST, which the same tables ask for, are not reported: vkCmdBlitImage is not
-/// carried out (it fails its command buffer), and applications record it on any queue.
+/// BLIT_SRC/DST, which the same tables ask for, are true: blits are compute dispatches
+/// (blit.rs), recorded on the compute family.
 pub fn features(f: vk::Format) -> vk::FormatFeatureFlags2 {
     let base = shader_features(f);
     if base.contains(vk::FormatFeatureFlags2::SAMPLED_IMAGE) {
-        base | graphics_features(f)
+        base | graphics_features(f) | crate::blit::features(f, base)
     } else {
         base
     }
@@ -638,7 +638,7 @@ fn component_sel(s: vk::ComponentSwizzle, own: u32, fmt: &[u32; 4]) -> u32 {
 /// view of one layer (or depth slice) that is not an array view starts at that slice,
 /// which the linear layout keeps whole and 256-byte aligned (RADV instead writes an array
 /// type with BASE_ARRAY and relies on a 2D instruction reading slice 0 of it).
-fn view_tsharp(img: &Image, va: u64, i: &vk::ImageViewCreateInfo<'_>) -> Result<[u32; 8], String> {
+pub(crate) fn view_tsharp(img: &Image, va: u64, i: &vk::ImageViewCreateInfo<'_>) -> Result<[u32; 8], String> {
     use gpu::rsrc::img_type::*;
     let hw = crate::format::image_format(i.format)
         .ok_or_else(|| format!("format {:?} has no image descriptor", i.format))?;
@@ -773,7 +773,7 @@ object!(Sampler, vk::Sampler);
 /// The S# of `i`, as RADV's `radv_init_sampler` fills it for gfx11 (facts, not code), or
 /// why softnavi has none: anisotropy, reduction modes and custom border colours are not
 /// offered.
-fn sampler_ssharp(i: &vk::SamplerCreateInfo<'_>) -> Result<[u32; 4], String> {
+pub(crate) fn sampler_ssharp(i: &vk::SamplerCreateInfo<'_>) -> Result<[u32; 4], String> {
     use gpu::rsrc::{border_color, lod_bias_to_s6_8, lod_to_u4_8, mip_filter, tex_clamp, tex_filter};
     if i.anisotropy_enable != 0 {
         return Err("anisotropic filtering is not offered (samplerAnisotropy)".into());

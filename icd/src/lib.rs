@@ -13,6 +13,7 @@ use std::ffi::{c_char, CStr};
 use ash::vk;
 use handle::Object;
 
+pub mod blit;
 pub mod cmd;
 pub mod debug;
 pub mod descriptor;
@@ -295,14 +296,14 @@ entry_points! {
     Device "vkCmdSetDepthBiasEnable" => graphics::cmd_set_depth_bias_enable,
     Device "vkCmdSetPrimitiveRestartEnable" => graphics::cmd_set_primitive_restart_enable,
     Device "vkCmdCopyImage" => transfer::cmd_copy_image,
-    Device "vkCmdBlitImage" => graphics::cmd_blit_image,
+    Device "vkCmdBlitImage" => blit::cmd_blit_image,
     Device "vkCmdCopyBufferToImage" => transfer::cmd_copy_buffer_to_image,
     Device "vkCmdCopyImageToBuffer" => transfer::cmd_copy_image_to_buffer,
     Device "vkCmdClearColorImage" => transfer::cmd_clear_color_image,
     Device "vkCmdClearDepthStencilImage" => graphics::cmd_clear_depth_stencil_image,
     Device "vkCmdResolveImage" => graphics::cmd_resolve_image,
     Device "vkCmdCopyImage2" => transfer::cmd_copy_image2,
-    Device "vkCmdBlitImage2" => graphics::cmd_blit_image2,
+    Device "vkCmdBlitImage2" => blit::cmd_blit_image2,
     Device "vkCmdCopyBufferToImage2" => transfer::cmd_copy_buffer_to_image2,
     Device "vkCmdCopyImageToBuffer2" => transfer::cmd_copy_image_to_buffer2,
     Device "vkCmdResolveImage2" => graphics::cmd_resolve_image2,

@@ -967,6 +967,28 @@ fn feedback(info: &vk::ComputePipelineCreateInfo<'_>, hit: bool, took: std::time
     }
 }
 
+/// A pipeline of the driver's own (`blit.rs`): SPIR-V `words` with entry `main` over
+/// `layout`, built as an application's would be, without a cache. Its handle is the
+/// device's until vkDestroyDevice (`DeviceShared::meta`).
+pub(crate) fn internal(
+    shared: &Arc<DeviceShared>,
+    words: &[u32],
+    layout: abi::PipelineLayout,
+) -> Result<vk::Pipeline, (vk::Result, String)> {
+    let module = ShaderModule { code: ModuleCode::Spirv(words.to_vec()) }.into_handle();
+    let layout = PipelineLayout { immutable: vec![Default::default(); layout.sets.len()], abi: layout }.into_handle();
+    let info = vk::ComputePipelineCreateInfo::default().layout(layout).stage(
+        vk::PipelineShaderStageCreateInfo::default().stage(vk::ShaderStageFlags::COMPUTE).module(module).name(c"main"),
+    );
+    let built = build(shared, &info, None);
+    // SAFETY: the two objects were made above and nothing else holds them.
+    unsafe {
+        destroy::<ShaderModule>("internal pipeline", module);
+        destroy::<PipelineLayout>("internal pipeline", layout);
+    }
+    built.map(|p| p.into_handle())
+}
+
 /// # Safety
 /// Vulkan entry point.
 pub unsafe extern "system" fn create_compute_pipelines(

@@ -6,7 +6,7 @@
 //! a layer all its slices), as `vkCmdCopyBufferToImage` with `bufferRowLength` 0 reads it.
 
 use ash::vk;
-use softnavi_examples::{Context, Error, MemoryLocation};
+use softnavi_examples::{Buffer, Context, Error, MemoryLocation};
 
 /// One image and the view the shader sees (the whole image).
 #[derive(Clone, Debug)]
@@ -49,7 +49,14 @@ pub fn texel_size(f: vk::Format) -> Option<usize> {
     use vk::Format as F;
     Some(match f {
         F::R8_UNORM | F::R8_SNORM | F::R8_UINT | F::R8_SINT => 1,
-        F::R8G8_UNORM | F::R16_UNORM | F::R16_SNORM | F::R16_UINT | F::R16_SINT | F::R16_SFLOAT | F::D16_UNORM => 2,
+        F::R8G8_UNORM
+        | F::R5G6B5_UNORM_PACK16
+        | F::R16_UNORM
+        | F::R16_SNORM
+        | F::R16_UINT
+        | F::R16_SINT
+        | F::R16_SFLOAT
+        | F::D16_UNORM => 2,
         F::R8G8B8A8_UNORM
         | F::R8G8B8A8_SNORM
         | F::R8G8B8A8_UINT
@@ -144,7 +151,7 @@ impl ImageDesc {
     }
 
     /// Copy regions for every level, all layers, packed as the module doc says.
-    fn regions(&self) -> Vec<vk::BufferImageCopy> {
+    pub fn regions(&self) -> Vec<vk::BufferImageCopy> {
         let mut off = 0;
         (0..self.levels)
             .map(|m| {
@@ -486,4 +493,100 @@ pub fn read_back(s: &Staging<'_>, bindings: &[ImageBinding]) -> Result<Vec<Vec<u
         }
     }
     Ok(out)
+}
+
+/// An image with memory for the transfer test apps (TRANSFER_SRC and TRANSFER_DST usage),
+/// destroyed on drop.
+pub struct Image<'c> {
+    ctx: &'c Context,
+    pub image: vk::Image,
+    memory: vk::DeviceMemory,
+}
+
+impl Drop for Image<'_> {
+    fn drop(&mut self) {
+        // SAFETY: the device is idle; null handles are ignored.
+        unsafe {
+            self.ctx.device().destroy_image(self.image, None);
+            self.ctx.device().free_memory(self.memory, None);
+        }
+    }
+}
+
+/// Creates and binds an image for `d` (OPTIMAL tiling, one sample).
+pub fn create_image<'c>(ctx: &'c Context, d: &ImageDesc) -> Result<Image<'c>, Error> {
+    let dev = ctx.device();
+    let info = vk::ImageCreateInfo::default()
+        .image_type(d.image_type())
+        .flags(d.flags())
+        .format(d.format)
+        .extent(vk::Extent3D { width: d.extent[0], height: d.extent[1], depth: d.extent[2] })
+        .mip_levels(d.levels)
+        .array_layers(d.layers)
+        .samples(vk::SampleCountFlags::TYPE_1)
+        .tiling(vk::ImageTiling::OPTIMAL)
+        .usage(vk::ImageUsageFlags::TRANSFER_SRC | vk::ImageUsageFlags::TRANSFER_DST);
+    let mut img = Image { ctx, image: vk::Image::null(), memory: vk::DeviceMemory::null() };
+    // SAFETY: valid create infos; Image::drop destroys what is created.
+    unsafe {
+        img.image = dev.create_image(&info, None).map_err(vkerr("vkCreateImage"))?;
+        let req = dev.get_image_memory_requirements(img.image);
+        let props = ctx.instance().get_physical_device_memory_properties(ctx.physical_device());
+        let ty = (0..props.memory_type_count)
+            .find(|&i| req.memory_type_bits >> i & 1 != 0)
+            .ok_or_else(|| Error::Unsupported("no memory type for the image".into()))?;
+        img.memory = dev
+            .allocate_memory(&vk::MemoryAllocateInfo::default().allocation_size(req.size).memory_type_index(ty), None)
+            .map_err(vkerr("vkAllocateMemory"))?;
+        dev.bind_image_memory(img.image, img.memory, 0).map_err(vkerr("vkBindImageMemory"))?;
+    }
+    Ok(img)
+}
+
+/// A host-visible transfer buffer holding `data`.
+pub fn host_buffer<'c>(ctx: &'c Context, name: &str, data: &[u8]) -> Result<Buffer<'c>, Error> {
+    let usage = vk::BufferUsageFlags::TRANSFER_SRC | vk::BufferUsageFlags::TRANSFER_DST;
+    let mut b = ctx.create_buffer(name, data.len().max(4) as u64, usage, MemoryLocation::CpuToGpu)?;
+    b.write(data)?;
+    Ok(b)
+}
+
+/// A barrier between transfer commands (and before host reads): each image from one
+/// layout to another.
+pub fn transfer_barrier(
+    ctx: &Context,
+    cmd: vk::CommandBuffer,
+    images: &[(vk::Image, vk::ImageLayout, vk::ImageLayout)],
+) {
+    use vk::{AccessFlags2 as A, PipelineStageFlags2 as S};
+    let bs: Vec<_> = images
+        .iter()
+        .map(|&(i, old, new)| {
+            vk::ImageMemoryBarrier2::default()
+                .image(i)
+                .old_layout(old)
+                .new_layout(new)
+                .src_access_mask(A::TRANSFER_WRITE)
+                .dst_access_mask(A::TRANSFER_READ | A::TRANSFER_WRITE)
+                .src_stage_mask(S::ALL_TRANSFER)
+                .dst_stage_mask(S::ALL_TRANSFER)
+                .src_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
+                .dst_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
+                .subresource_range(vk::ImageSubresourceRange {
+                    aspect_mask: vk::ImageAspectFlags::COLOR,
+                    base_mip_level: 0,
+                    level_count: vk::REMAINING_MIP_LEVELS,
+                    base_array_layer: 0,
+                    layer_count: vk::REMAINING_ARRAY_LAYERS,
+                })
+        })
+        .collect();
+    let host = [vk::MemoryBarrier2::default()
+        .src_access_mask(A::TRANSFER_WRITE)
+        .dst_access_mask(A::HOST_READ)
+        .src_stage_mask(S::ALL_TRANSFER)
+        .dst_stage_mask(S::HOST)];
+    let dep = vk::DependencyInfo::default().image_memory_barriers(&bs).memory_barriers(&host);
+    // SAFETY: recording; the images live until the submission completes.
+    unsafe { ctx.device().cmd_pipeline_barrier2(cmd, &dep) };
 }

@@ -9,7 +9,7 @@
 //! (vkCmdCopyImageToBuffer2, the bytes around it untouched); every byte is compared.
 //!
 //! With `--refused` (no validation: these are invalid on purpose), on a queue without
-//! GRAPHICS: vkCmdBlitImage(2), vkCmdResolveImage(2) and vkCmdClearDepthStencilImage each
+//! GRAPHICS: vkCmdResolveImage(2) and vkCmdClearDepthStencilImage each
 //! fail their command buffer at vkEndCommandBuffer with VK_ERROR_FEATURE_NOT_PRESENT, and
 //! the device still runs a copy afterwards.
 //!
@@ -24,14 +24,10 @@ use std::process::ExitCode;
 use std::sync::atomic::Ordering;
 
 use ash::vk;
-use softnavi_examples::{Buffer, Context, ContextOptions, Error, MemoryLocation};
-use softnavi_tests::image::ImageDesc;
+use softnavi_examples::{Context, ContextOptions, Error};
+use softnavi_tests::image::{create_image, host_buffer, transfer_barrier as barrier, ImageDesc};
 
 type Res<T> = Result<T, Error>;
-
-fn vkerr(call: &'static str) -> impl Fn(vk::Result) -> Error {
-    move |result| Error::Vulkan { call, result }
-}
 
 /// Uint formats of each texel size: copies and clears move their bits unconverted.
 const FORMATS: [vk::Format; 5] = [
@@ -252,93 +248,6 @@ fn clear_bytes(color: [u32; 4], texel: usize) -> Vec<u8> {
     }
 }
 
-/// An image with memory, destroyed on drop.
-struct Image<'c> {
-    ctx: &'c Context,
-    image: vk::Image,
-    memory: vk::DeviceMemory,
-}
-
-impl Drop for Image<'_> {
-    fn drop(&mut self) {
-        // SAFETY: the device is idle; null handles are ignored.
-        unsafe {
-            self.ctx.device().destroy_image(self.image, None);
-            self.ctx.device().free_memory(self.memory, None);
-        }
-    }
-}
-
-fn create_image<'c>(ctx: &'c Context, d: &ImageDesc) -> Res<Image<'c>> {
-    let dev = ctx.device();
-    let info = vk::ImageCreateInfo::default()
-        .image_type(d.image_type())
-        .format(d.format)
-        .extent(vk::Extent3D { width: d.extent[0], height: d.extent[1], depth: d.extent[2] })
-        .mip_levels(d.levels)
-        .array_layers(d.layers)
-        .samples(vk::SampleCountFlags::TYPE_1)
-        .tiling(vk::ImageTiling::OPTIMAL)
-        .usage(vk::ImageUsageFlags::TRANSFER_SRC | vk::ImageUsageFlags::TRANSFER_DST);
-    let mut img = Image { ctx, image: vk::Image::null(), memory: vk::DeviceMemory::null() };
-    // SAFETY: valid create infos; Image::drop destroys what is created.
-    unsafe {
-        img.image = dev.create_image(&info, None).map_err(vkerr("vkCreateImage"))?;
-        let req = dev.get_image_memory_requirements(img.image);
-        let props = ctx.instance().get_physical_device_memory_properties(ctx.physical_device());
-        let ty = (0..props.memory_type_count)
-            .find(|&i| req.memory_type_bits >> i & 1 != 0)
-            .ok_or_else(|| Error::Unsupported("no memory type for the image".into()))?;
-        img.memory = dev
-            .allocate_memory(&vk::MemoryAllocateInfo::default().allocation_size(req.size).memory_type_index(ty), None)
-            .map_err(vkerr("vkAllocateMemory"))?;
-        dev.bind_image_memory(img.image, img.memory, 0).map_err(vkerr("vkBindImageMemory"))?;
-    }
-    Ok(img)
-}
-
-fn host_buffer<'c>(ctx: &'c Context, name: &str, data: &[u8]) -> Res<Buffer<'c>> {
-    let usage = vk::BufferUsageFlags::TRANSFER_SRC | vk::BufferUsageFlags::TRANSFER_DST;
-    let mut b = ctx.create_buffer(name, data.len().max(4) as u64, usage, MemoryLocation::CpuToGpu)?;
-    b.write(data)?;
-    Ok(b)
-}
-
-/// A barrier between transfer commands: each image from one layout to another.
-fn barrier(ctx: &Context, cmd: vk::CommandBuffer, images: &[(vk::Image, vk::ImageLayout, vk::ImageLayout)]) {
-    use vk::{AccessFlags2 as A, PipelineStageFlags2 as S};
-    let bs: Vec<_> = images
-        .iter()
-        .map(|&(i, old, new)| {
-            vk::ImageMemoryBarrier2::default()
-                .image(i)
-                .old_layout(old)
-                .new_layout(new)
-                .src_access_mask(A::TRANSFER_WRITE)
-                .dst_access_mask(A::TRANSFER_READ | A::TRANSFER_WRITE)
-                .src_stage_mask(S::ALL_TRANSFER)
-                .dst_stage_mask(S::ALL_TRANSFER)
-                .src_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
-                .dst_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
-                .subresource_range(vk::ImageSubresourceRange {
-                    aspect_mask: vk::ImageAspectFlags::COLOR,
-                    base_mip_level: 0,
-                    level_count: vk::REMAINING_MIP_LEVELS,
-                    base_array_layer: 0,
-                    layer_count: vk::REMAINING_ARRAY_LAYERS,
-                })
-        })
-        .collect();
-    let host = [vk::MemoryBarrier2::default()
-        .src_access_mask(A::TRANSFER_WRITE)
-        .dst_access_mask(A::HOST_READ)
-        .src_stage_mask(S::ALL_TRANSFER)
-        .dst_stage_mask(S::HOST)];
-    let dep = vk::DependencyInfo::default().image_memory_barriers(&bs).memory_barriers(&host);
-    // SAFETY: recording; the images live until the submission completes.
-    unsafe { ctx.device().cmd_pipeline_barrier2(cmd, &dep) };
-}
-
 /// The padded layout of the partial upload and read-back regions.
 fn padded(p: &Place, texel: usize) -> Layout {
     Layout { offset: 3 * texel as u64, row: p.extent[0] + 3, height: p.extent[1] + 2 }
@@ -498,8 +407,6 @@ fn refusals(ctx: &Context, report: &mut impl FnMut(String, Res<Result<(), String
     let (s, t, l) = (src.image, dst.image, vk::ImageLayout::GENERAL);
     let d = ctx.device();
     let sub = Place { level: 0, layer: 0, layers: 1, offset: [0; 3], extent: [4, 4, 1] }.sub();
-    let corners = [vk::Offset3D::default(), vk::Offset3D { x: 4, y: 4, z: 1 }];
-    let blit = vk::ImageBlit { src_subresource: sub, src_offsets: corners, dst_subresource: sub, dst_offsets: corners };
     let resolve = vk::ImageResolve {
         src_subresource: sub,
         src_offset: vk::Offset3D::default(),
@@ -510,19 +417,9 @@ fn refusals(ctx: &Context, report: &mut impl FnMut(String, Res<Result<(), String
     let range =
         vk::ImageSubresourceRange::default().aspect_mask(vk::ImageAspectFlags::DEPTH).level_count(1).layer_count(1);
     let depth = vk::ClearDepthStencilValue { depth: 0.5, stencil: 0 };
-    let blit2 =
-        [vk::ImageBlit2::default().src_subresource(sub).src_offsets(corners).dst_subresource(sub).dst_offsets(corners)];
     let resolve2 = [vk::ImageResolve2::default().src_subresource(sub).dst_subresource(sub).extent(resolve.extent)];
     // SAFETY (each command): recording into a fresh command buffer; invalid on purpose (see
     // the module doc), and softnavi refuses each before reading its arguments.
-    let blit1 = |c| unsafe { d.cmd_blit_image(c, s, l, t, l, &[blit], vk::Filter::NEAREST) };
-    report("refused vkCmdBlitImage".into(), refused(ctx, "vkCmdBlitImage", blit1));
-    let info = vk::BlitImageInfo2::default().src_image(s).src_image_layout(l).dst_image(t).dst_image_layout(l);
-    let info = info.regions(&blit2);
-    // SAFETY: as above.
-    let blit2 = |c| unsafe { d.cmd_blit_image2(c, &info) };
-    report("refused vkCmdBlitImage2".into(), refused(ctx, "vkCmdBlitImage2", blit2));
-    // SAFETY: as above.
     let resolve1 = |c| unsafe { d.cmd_resolve_image(c, s, l, t, l, &[resolve]) };
     report("refused vkCmdResolveImage".into(), refused(ctx, "vkCmdResolveImage", resolve1));
     let info = vk::ResolveImageInfo2::default().src_image(s).src_image_layout(l).dst_image(t).dst_image_layout(l);

@@ -1,0 +1,626 @@
+//! `softnavi-blit [--validate] [--compute-queue]`: vkCmdBlitImage and vkCmdBlitImage2
+//! against a CPU reference written from the specification ("Image Blits": the
+//! destination texel centre mapped into the source region, NEAREST or LINEAR filtering
+//! with CLAMP_TO_EDGE, format conversion on both sides, sRGB decoded before filtering).
+//!
+//! Cases: a mip chain made level by level from its top (LINEAR, 2D array), mirrored and
+//! scaled regions, non-integer reductions with NEAREST, conversions to and from sRGB, to
+//! a packed 16-bit format, between integer formats of different widths, 1D arrays, 3D
+//! images (trilinear), a 3D slice range into a 2D image and a 2D image into 3D slices.
+//! Every texel of every image is read back and compared, within the filtering precision
+//! Vulkan allows (LINEAR weights may be fixed point).
+//!
+//! Blits need a graphics queue in Vulkan: with `--validate` the app must run on one (it
+//! asks for a compute-only family only with `--compute-queue`, as softnavi has nothing
+//! else). Prints one `PASS`/`FAIL` line per case; exit status 0 when every case passes,
+//! 1 on a mismatch, 2 on a Vulkan error, 3 on validation messages.
+
+use std::process::ExitCode;
+use std::sync::atomic::Ordering;
+
+use ash::vk;
+use half::f16;
+use softnavi_examples::{Context, ContextOptions, Error};
+use softnavi_tests::image::{create_image, host_buffer, texel_size, transfer_barrier, ImageDesc};
+
+type Res<T> = Result<T, Error>;
+
+/// One blit: source and destination image (indices into the case's images), region, filter.
+struct Step {
+    src: usize,
+    dst: usize,
+    region: vk::ImageBlit,
+    filter: vk::Filter,
+}
+
+struct Case {
+    name: &'static str,
+    images: Vec<ImageDesc>,
+    steps: Vec<Step>,
+}
+
+fn hash(mut x: u32) -> u32 {
+    x = x.wrapping_mul(0x9e37_79b1) ^ (x >> 15);
+    x = x.wrapping_mul(0x85eb_ca6b) ^ (x >> 13);
+    x ^ (x >> 16)
+}
+
+/// Texel values the reference decodes to: floats, or integers held exactly.
+type Texel = [f64; 4];
+
+/// Decodes one texel of `f` (missing components 0, alpha 1).
+fn decode(f: vk::Format, b: &[u8]) -> Texel {
+    use vk::Format as F;
+    let u8s = |n: usize| -> Vec<f64> { b[..n].iter().map(|&v| v as f64 / 255.0).collect() };
+    let fill =
+        |v: Vec<f64>, one: f64| std::array::from_fn(|i| v.get(i).copied().unwrap_or(if i == 3 { one } else { 0.0 }));
+    match f {
+        F::R8_UNORM => fill(u8s(1), 1.0),
+        F::R8G8B8A8_UNORM => fill(u8s(4), 1.0),
+        F::B8G8R8A8_UNORM => {
+            let v = u8s(4);
+            [v[2], v[1], v[0], v[3]]
+        }
+        F::R8G8B8A8_SRGB => {
+            let v = u8s(4);
+            [srgb_to_linear(v[0]), srgb_to_linear(v[1]), srgb_to_linear(v[2]), v[3]]
+        }
+        F::R5G6B5_UNORM_PACK16 => {
+            let p = u16::from_le_bytes([b[0], b[1]]) as u32;
+            [(p >> 11) as f64 / 31.0, (p >> 5 & 63) as f64 / 63.0, (p & 31) as f64 / 31.0, 1.0]
+        }
+        F::R32_SFLOAT => fill(vec![f32::from_le_bytes([b[0], b[1], b[2], b[3]]) as f64], 1.0),
+        F::R16G16B16A16_SFLOAT => {
+            fill((0..4).map(|i| f16::from_le_bytes([b[2 * i], b[2 * i + 1]]).to_f64()).collect(), 1.0)
+        }
+        F::R32G32B32A32_SFLOAT => fill((0..4).map(|i| f32::from_le_bytes(word(b, i)) as f64).collect(), 1.0),
+        F::R32G32B32A32_UINT => fill((0..4).map(|i| u32::from_le_bytes(word(b, i)) as f64).collect(), 1.0),
+        F::R8G8B8A8_UINT => fill(b[..4].iter().map(|&v| v as f64).collect(), 1.0),
+        F::R16_SINT => fill(vec![i16::from_le_bytes([b[0], b[1]]) as f64], 1.0),
+        F::R32_SINT => fill(vec![i32::from_le_bytes(word(b, 0)) as f64], 1.0),
+        _ => unreachable!("{f:?} is not a format of the cases"), // ok: the case table is fixed
+    }
+}
+
+fn word(b: &[u8], i: usize) -> [u8; 4] {
+    [b[4 * i], b[4 * i + 1], b[4 * i + 2], b[4 * i + 3]]
+}
+
+/// Encodes a texel into `f` (Vulkan's conversions: round to nearest, clamp for UNORM).
+fn encode(f: vk::Format, t: Texel) -> Vec<u8> {
+    use vk::Format as F;
+    let unorm = |v: f64, max: f64| (v.clamp(0.0, 1.0) * max).round() as u32;
+    match f {
+        F::R8_UNORM => vec![unorm(t[0], 255.0) as u8],
+        F::R8G8B8A8_UNORM => t.iter().map(|&v| unorm(v, 255.0) as u8).collect(),
+        F::B8G8R8A8_UNORM => [t[2], t[1], t[0], t[3]].iter().map(|&v| unorm(v, 255.0) as u8).collect(),
+        F::R8G8B8A8_SRGB => {
+            let e = [linear_to_srgb(t[0]), linear_to_srgb(t[1]), linear_to_srgb(t[2]), t[3]];
+            e.iter().map(|&v| unorm(v, 255.0) as u8).collect()
+        }
+        F::R5G6B5_UNORM_PACK16 => {
+            let p = unorm(t[0], 31.0) << 11 | unorm(t[1], 63.0) << 5 | unorm(t[2], 31.0);
+            (p as u16).to_le_bytes().to_vec()
+        }
+        F::R32_SFLOAT => (t[0] as f32).to_le_bytes().to_vec(),
+        F::R16G16B16A16_SFLOAT => t.iter().flat_map(|&v| f16::from_f64(v).to_le_bytes()).collect(),
+        F::R32G32B32A32_SFLOAT => t.iter().flat_map(|&v| (v as f32).to_le_bytes()).collect(),
+        F::R32G32B32A32_UINT => t.iter().flat_map(|&v| (v as u32).to_le_bytes()).collect(),
+        F::R8G8B8A8_UINT => t.iter().map(|&v| v as u8).collect(),
+        F::R16_SINT => (t[0] as i16).to_le_bytes().to_vec(),
+        F::R32_SINT => (t[0] as i32).to_le_bytes().to_vec(),
+        _ => unreachable!("{f:?} is not a format of the cases"), // ok: the case table is fixed
+    }
+}
+
+/// Vulkan spec, "sRGB EOTF".
+fn srgb_to_linear(c: f64) -> f64 {
+    if c <= 0.04045 {
+        c / 12.92
+    } else {
+        ((c + 0.055) / 1.055).powf(2.4)
+    }
+}
+
+fn linear_to_srgb(l: f64) -> f64 {
+    let l = l.clamp(0.0, 1.0);
+    if l <= 0.0031308 {
+        l * 12.92
+    } else {
+        1.055 * l.powf(1.0 / 2.4) - 0.055
+    }
+}
+
+/// Values every case's images start with: UNORM-range floats, small integers (those the
+/// narrowest format of an integer case holds).
+fn initial(d: &ImageDesc, seed: u32) -> Vec<u8> {
+    let t = texel_size(d.format).unwrap_or(0);
+    let int = matches!(d.format, vk::Format::R32G32B32A32_UINT | vk::Format::R8G8B8A8_UINT);
+    let sint = matches!(d.format, vk::Format::R16_SINT | vk::Format::R32_SINT);
+    (0..d.bytes() / t)
+        .flat_map(|i| {
+            let v: Texel = std::array::from_fn(|c| {
+                let h = hash(seed.wrapping_mul(7919).wrapping_add(i as u32 * 4 + c as u32));
+                if int {
+                    (h % 256) as f64
+                } else if sint {
+                    (h % 2001) as f64 - 1000.0
+                } else {
+                    (h % 1001) as f64 / 1000.0
+                }
+            });
+            encode(d.format, v)
+        })
+        .collect()
+}
+
+/// The reference: the image contents as texels, per image.
+struct Model {
+    desc: ImageDesc,
+    texels: Vec<Texel>,
+}
+
+impl Model {
+    fn new(desc: ImageDesc) -> Model {
+        let t = texel_size(desc.format).unwrap_or(1);
+        let texels = desc.data.chunks_exact(t).map(|b| decode(desc.format, b)).collect();
+        Model { desc, texels }
+    }
+    fn index(&self, level: u32, layer: u32, c: [u32; 3]) -> usize {
+        self.desc.offset(level, layer, c) / texel_size(self.desc.format).unwrap_or(1)
+    }
+    /// Texel at integer coordinates clamped to the level (CLAMP_TO_EDGE).
+    fn fetch(&self, level: u32, layer: u32, c: [i64; 3]) -> Texel {
+        let e = self.desc.level_extent(level);
+        let c = std::array::from_fn(|a| c[a].clamp(0, e[a] as i64 - 1) as u32);
+        self.texels[self.index(level, layer, c)]
+    }
+}
+
+fn three_d(d: &ImageDesc) -> bool {
+    d.view == vk::ImageViewType::TYPE_3D
+}
+
+/// Samples `m` at texel-space coordinate `u` (x, y, and z for 3D) of `layer`.
+fn sample(m: &Model, level: u32, layer: u32, u: [f64; 3], filter: vk::Filter) -> Texel {
+    let axes = if three_d(&m.desc) { 3 } else { 2 };
+    if filter == vk::Filter::NEAREST {
+        let c = std::array::from_fn(|a| if a < axes { u[a].floor() as i64 } else { 0 });
+        return m.fetch(level, layer, c);
+    }
+    let base: [f64; 3] = std::array::from_fn(|a| if a < axes { (u[a] - 0.5).floor() } else { 0.0 });
+    let frac: [f64; 3] = std::array::from_fn(|a| if a < axes { u[a] - 0.5 - base[a] } else { 0.0 });
+    let mut out = [0.0; 4];
+    for corner in 0..(1 << axes) {
+        let mut w = 1.0;
+        let c: [i64; 3] = std::array::from_fn(|a| {
+            let hi = a < axes && corner >> a & 1 == 1;
+            if a < axes {
+                w *= if hi { frac[a] } else { 1.0 - frac[a] };
+            }
+            base[a] as i64 + hi as i64
+        });
+        let t = m.fetch(level, layer, c);
+        for k in 0..4 {
+            out[k] += w * t[k];
+        }
+    }
+    out
+}
+
+/// Applies one blit to the reference (the specification's coordinate transform).
+fn reference_blit(models: &mut [Model], s: &Step) {
+    let r = &s.region;
+    let (so, dof) = (r.src_offsets, r.dst_offsets);
+    let at = |o: vk::Offset3D| [o.x as f64, o.y as f64, o.z as f64];
+    let (s0, s1, d0, d1) = (at(so[0]), at(so[1]), at(dof[0]), at(dof[1]));
+    let (src_3d, dst_3d) = (three_d(&models[s.src].desc), three_d(&models[s.dst].desc));
+    let layers = if src_3d || dst_3d { 1 } else { r.dst_subresource.layer_count };
+    let lo: [i64; 3] = std::array::from_fn(|a| d0[a].min(d1[a]) as i64);
+    let hi: [i64; 3] = std::array::from_fn(|a| d0[a].max(d1[a]) as i64);
+    let mut writes = Vec::new();
+    for l in 0..layers {
+        for z in lo[2]..hi[2] {
+            for y in lo[1]..hi[1] {
+                for x in lo[0]..hi[0] {
+                    let d = [x as f64, y as f64, z as f64];
+                    let u: [f64; 3] =
+                        std::array::from_fn(|a| s0[a] + (d[a] + 0.5 - d0[a]) * (s1[a] - s0[a]) / (d1[a] - d0[a]));
+                    let src_layer = r.src_subresource.base_array_layer + l;
+                    let v = sample(&models[s.src], r.src_subresource.mip_level, src_layer, u, s.filter);
+                    let dst = &models[s.dst];
+                    let v = decode(dst.desc.format, &encode(dst.desc.format, v));
+                    let (dl, c) = if dst_3d {
+                        (0, [x as u32, y as u32, z as u32])
+                    } else {
+                        (r.dst_subresource.base_array_layer + l, [x as u32, y as u32, 0])
+                    };
+                    writes.push((dst.index(r.dst_subresource.mip_level, dl, c), v));
+                }
+            }
+        }
+    }
+    for (i, v) in writes {
+        models[s.dst].texels[i] = v;
+    }
+}
+
+/// How far a result may be from the reference: a filtered value's fixed-point weights (8
+/// fraction bits: 1/256 of the neighbours' spread) plus rounding of the destination.
+fn tolerance(f: vk::Format, filter: vk::Filter, reference: f64) -> f64 {
+    use vk::Format as F;
+    let filtering = if filter == vk::Filter::LINEAR { 1.0 / 256.0 } else { 0.0 };
+    let rounding = match f {
+        F::R8_UNORM | F::R8G8B8A8_UNORM | F::B8G8R8A8_UNORM | F::R8G8B8A8_SRGB => 1.01 / 255.0,
+        F::R5G6B5_UNORM_PACK16 => 1.01 / 31.0,
+        F::R16G16B16A16_SFLOAT => reference.abs() / 1024.0 + 1e-4,
+        F::R32_SFLOAT | F::R32G32B32A32_SFLOAT => reference.abs() * 1e-6 + 1e-6,
+        _ => 0.0,
+    };
+    filtering + rounding
+}
+
+fn sub(level: u32, layer: u32, layers: u32) -> vk::ImageSubresourceLayers {
+    vk::ImageSubresourceLayers {
+        aspect_mask: vk::ImageAspectFlags::COLOR,
+        mip_level: level,
+        base_array_layer: layer,
+        layer_count: layers,
+    }
+}
+
+fn o(x: i32, y: i32, z: i32) -> vk::Offset3D {
+    vk::Offset3D { x, y, z }
+}
+
+fn step(
+    src: usize,
+    dst: usize,
+    s: (vk::ImageSubresourceLayers, [vk::Offset3D; 2]),
+    d: (vk::ImageSubresourceLayers, [vk::Offset3D; 2]),
+    filter: vk::Filter,
+) -> Step {
+    Step {
+        src,
+        dst,
+        region: vk::ImageBlit { src_subresource: s.0, src_offsets: s.1, dst_subresource: d.0, dst_offsets: d.1 },
+        filter,
+    }
+}
+
+fn cases() -> Vec<Case> {
+    use vk::{Filter as Fl, Format as F, ImageViewType as V};
+    let img = |f, v, e, levels, layers| ImageDesc::new(f, v, e, levels, layers);
+    let (lin, near) = (Fl::LINEAR, Fl::NEAREST);
+    let mips = img(F::R8G8B8A8_UNORM, V::TYPE_2D_ARRAY, [17, 12, 1], 4, 2);
+    let mip_steps = (1..4)
+        .map(|m| {
+            let [w, h, _] = mips.level_extent(m - 1);
+            let [dw, dh, _] = mips.level_extent(m);
+            step(
+                0,
+                0,
+                (sub(m - 1, 0, 2), [o(0, 0, 0), o(w as i32, h as i32, 1)]),
+                (sub(m, 0, 2), [o(0, 0, 0), o(dw as i32, dh as i32, 1)]),
+                lin,
+            )
+        })
+        .collect();
+    vec![
+        Case { name: "mip_chain_linear", images: vec![mips], steps: mip_steps },
+        Case {
+            name: "mirrored_scaled_linear",
+            images: vec![
+                img(F::R32_SFLOAT, V::TYPE_2D, [6, 5, 1], 1, 1),
+                img(F::R32_SFLOAT, V::TYPE_2D, [9, 8, 1], 1, 1),
+            ],
+            steps: vec![step(
+                0,
+                1,
+                (sub(0, 0, 1), [o(0, 0, 0), o(6, 5, 1)]),
+                (sub(0, 0, 1), [o(8, 7, 0), o(1, 0, 1)]),
+                lin,
+            )],
+        },
+        Case {
+            name: "reduction_by_three_nearest",
+            images: vec![
+                img(F::R16G16B16A16_SFLOAT, V::TYPE_2D, [9, 6, 1], 1, 1),
+                img(F::R16G16B16A16_SFLOAT, V::TYPE_2D, [5, 4, 1], 1, 1),
+            ],
+            steps: vec![step(
+                0,
+                1,
+                (sub(0, 0, 1), [o(9, 0, 0), o(0, 6, 1)]),
+                (sub(0, 0, 1), [o(1, 1, 0), o(4, 3, 1)]),
+                near,
+            )],
+        },
+        Case {
+            name: "unorm_to_srgb_linear",
+            images: vec![
+                img(F::R8G8B8A8_UNORM, V::TYPE_2D, [8, 8, 1], 1, 1),
+                img(F::R8G8B8A8_SRGB, V::TYPE_2D, [4, 4, 1], 1, 1),
+            ],
+            steps: vec![step(
+                0,
+                1,
+                (sub(0, 0, 1), [o(0, 0, 0), o(8, 8, 1)]),
+                (sub(0, 0, 1), [o(0, 0, 0), o(4, 4, 1)]),
+                lin,
+            )],
+        },
+        Case {
+            name: "srgb_to_float_upscale_linear",
+            images: vec![
+                img(F::R8G8B8A8_SRGB, V::TYPE_2D, [4, 4, 1], 1, 1),
+                img(F::R32G32B32A32_SFLOAT, V::TYPE_2D, [7, 6, 1], 1, 1),
+            ],
+            steps: vec![step(
+                0,
+                1,
+                (sub(0, 0, 1), [o(0, 0, 0), o(4, 4, 1)]),
+                (sub(0, 0, 1), [o(0, 0, 0), o(7, 6, 1)]),
+                lin,
+            )],
+        },
+        Case {
+            name: "bgra_to_r5g6b5_linear",
+            images: vec![
+                img(F::B8G8R8A8_UNORM, V::TYPE_2D, [6, 6, 1], 1, 1),
+                img(F::R5G6B5_UNORM_PACK16, V::TYPE_2D, [3, 3, 1], 1, 1),
+            ],
+            steps: vec![step(
+                0,
+                1,
+                (sub(0, 0, 1), [o(0, 0, 0), o(6, 6, 1)]),
+                (sub(0, 0, 1), [o(0, 0, 0), o(3, 3, 1)]),
+                lin,
+            )],
+        },
+        Case {
+            name: "uint_narrowing_mirrored_nearest",
+            images: vec![
+                img(F::R32G32B32A32_UINT, V::TYPE_2D, [6, 3, 1], 1, 1),
+                img(F::R8G8B8A8_UINT, V::TYPE_2D, [4, 2, 1], 1, 1),
+            ],
+            steps: vec![step(
+                0,
+                1,
+                (sub(0, 0, 1), [o(0, 0, 0), o(6, 3, 1)]),
+                (sub(0, 0, 1), [o(3, 0, 0), o(1, 1, 1)]),
+                near,
+            )],
+        },
+        Case {
+            name: "sint_1d_array_layers_nearest",
+            images: vec![
+                img(F::R16_SINT, V::TYPE_1D_ARRAY, [12, 1, 1], 1, 4),
+                img(F::R32_SINT, V::TYPE_1D_ARRAY, [5, 1, 1], 1, 3),
+            ],
+            steps: vec![step(
+                0,
+                1,
+                (sub(0, 1, 3), [o(0, 0, 0), o(12, 1, 1)]),
+                (sub(0, 0, 3), [o(1, 0, 0), o(5, 1, 1)]),
+                near,
+            )],
+        },
+        Case {
+            name: "3d_trilinear",
+            images: vec![img(F::R8_UNORM, V::TYPE_3D, [8, 8, 4], 1, 1), img(F::R8_UNORM, V::TYPE_3D, [4, 4, 2], 1, 1)],
+            steps: vec![step(
+                0,
+                1,
+                (sub(0, 0, 1), [o(0, 0, 0), o(8, 8, 4)]),
+                (sub(0, 0, 1), [o(0, 0, 0), o(4, 4, 2)]),
+                lin,
+            )],
+        },
+        Case {
+            name: "3d_slices_to_2d_linear",
+            images: vec![
+                img(F::R32_SFLOAT, V::TYPE_3D, [4, 4, 4], 1, 1),
+                img(F::R32_SFLOAT, V::TYPE_2D, [4, 4, 1], 1, 1),
+            ],
+            steps: vec![step(
+                0,
+                1,
+                (sub(0, 0, 1), [o(0, 0, 1), o(4, 4, 3)]),
+                (sub(0, 0, 1), [o(0, 0, 0), o(4, 4, 1)]),
+                lin,
+            )],
+        },
+        // Slices 0 and 1 of 3 (lavapipe 22.3 writes slice 0 only: tests/tests/blit.rs).
+        Case {
+            name: "2d_to_3d_slices_nearest",
+            images: vec![
+                img(F::R8G8B8A8_UNORM, V::TYPE_2D, [4, 4, 1], 1, 1),
+                img(F::R8G8B8A8_UNORM, V::TYPE_3D, [4, 4, 3], 1, 1),
+            ],
+            steps: vec![step(
+                0,
+                1,
+                (sub(0, 0, 1), [o(0, 0, 0), o(4, 4, 1)]),
+                (sub(0, 0, 1), [o(0, 0, 0), o(4, 4, 2)]),
+                near,
+            )],
+        },
+    ]
+}
+
+/// Runs one case: uploads, blits (a barrier after each), reads every image back and
+/// compares each texel with the reference. `Ok(Err(why))` on a mismatch.
+fn run_case(ctx: &Context, case: &Case, blit2: bool) -> Res<Result<(), String>> {
+    let descs: Vec<ImageDesc> =
+        case.images.iter().enumerate().map(|(i, d)| d.clone().with(initial(d, 11 + i as u32))).collect();
+    let mut models: Vec<Model> = descs.iter().cloned().map(Model::new).collect();
+    for s in &case.steps {
+        reference_blit(&mut models, s);
+    }
+    let images = descs.iter().map(|d| create_image(ctx, d)).collect::<Res<Vec<_>>>()?;
+    let uploads = descs.iter().map(|d| host_buffer(ctx, "upload", &d.data)).collect::<Res<Vec<_>>>()?;
+    let downloads = descs.iter().map(|d| host_buffer(ctx, "download", &vec![0; d.bytes()])).collect::<Res<Vec<_>>>()?;
+    let dev = ctx.device();
+    let (src_l, dst_l) = (vk::ImageLayout::TRANSFER_SRC_OPTIMAL, vk::ImageLayout::TRANSFER_DST_OPTIMAL);
+    ctx.submit_and_wait(|cmd| {
+        let all = |old, new| images.iter().map(|i| (i.image, old, new)).collect::<Vec<_>>();
+        transfer_barrier(ctx, cmd, &all(vk::ImageLayout::UNDEFINED, dst_l));
+        // SAFETY: recording; every object lives until the submission completes.
+        unsafe {
+            for ((img, buf), d) in images.iter().zip(&uploads).zip(&descs) {
+                dev.cmd_copy_buffer_to_image(cmd, buf.handle(), img.image, dst_l, &d.regions());
+            }
+            transfer_barrier(ctx, cmd, &all(dst_l, dst_l));
+            for s in &case.steps {
+                let (src, dst) = (images[s.src].image, images[s.dst].image);
+                // The source level alone goes to TRANSFER_SRC (a mip chain reads one level of
+                // the image it writes).
+                level_barrier(ctx, cmd, src, s.region.src_subresource.mip_level, dst_l, src_l);
+                record_blit(dev, cmd, (src, dst), s, blit2);
+                level_barrier(ctx, cmd, src, s.region.src_subresource.mip_level, src_l, dst_l);
+            }
+            transfer_barrier(ctx, cmd, &all(dst_l, src_l));
+            for ((img, buf), d) in images.iter().zip(&downloads).zip(&descs) {
+                dev.cmd_copy_image_to_buffer(cmd, img.image, src_l, buf.handle(), &d.regions());
+            }
+            transfer_barrier(ctx, cmd, &[]);
+        }
+        Ok(())
+    })?;
+    for (i, (m, buf)) in models.iter().zip(&downloads).enumerate() {
+        let got = buf.read::<u8>(m.desc.bytes())?;
+        if let Some(why) = compare(m, &got, case) {
+            return Ok(Err(format!("image {i}: {why}")));
+        }
+    }
+    Ok(Ok(()))
+}
+
+/// Records step `s` as vkCmdBlitImage or vkCmdBlitImage2.
+///
+/// # Safety
+/// Recording into `cmd`; both images live until the submission completes.
+unsafe fn record_blit(
+    dev: &ash::Device,
+    cmd: vk::CommandBuffer,
+    (src, dst): (vk::Image, vk::Image),
+    s: &Step,
+    blit2: bool,
+) {
+    let (src_l, dst_l) = (vk::ImageLayout::TRANSFER_SRC_OPTIMAL, vk::ImageLayout::TRANSFER_DST_OPTIMAL);
+    let r = s.region;
+    if !blit2 {
+        // SAFETY: by the caller's contract.
+        return unsafe { dev.cmd_blit_image(cmd, src, src_l, dst, dst_l, &[r], s.filter) };
+    }
+    let regions = [vk::ImageBlit2::default()
+        .src_subresource(r.src_subresource)
+        .src_offsets(r.src_offsets)
+        .dst_subresource(r.dst_subresource)
+        .dst_offsets(r.dst_offsets)];
+    let info = vk::BlitImageInfo2::default()
+        .src_image(src)
+        .src_image_layout(src_l)
+        .dst_image(dst)
+        .dst_image_layout(dst_l)
+        .regions(&regions)
+        .filter(s.filter);
+    // SAFETY: by the caller's contract.
+    unsafe { dev.cmd_blit_image2(cmd, &info) };
+}
+
+/// A transfer-to-transfer barrier moving one level (all layers) of `image` between layouts.
+fn level_barrier(
+    ctx: &Context,
+    cmd: vk::CommandBuffer,
+    image: vk::Image,
+    level: u32,
+    old: vk::ImageLayout,
+    new: vk::ImageLayout,
+) {
+    use vk::{AccessFlags2 as A, PipelineStageFlags2 as S};
+    let b = [vk::ImageMemoryBarrier2::default()
+        .image(image)
+        .old_layout(old)
+        .new_layout(new)
+        .src_access_mask(A::TRANSFER_WRITE)
+        .dst_access_mask(A::TRANSFER_READ | A::TRANSFER_WRITE)
+        .src_stage_mask(S::ALL_TRANSFER)
+        .dst_stage_mask(S::ALL_TRANSFER)
+        .src_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
+        .dst_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
+        .subresource_range(vk::ImageSubresourceRange {
+            aspect_mask: vk::ImageAspectFlags::COLOR,
+            base_mip_level: level,
+            level_count: 1,
+            base_array_layer: 0,
+            layer_count: vk::REMAINING_ARRAY_LAYERS,
+        })];
+    // SAFETY: recording; the image lives until the submission completes.
+    unsafe { ctx.device().cmd_pipeline_barrier2(cmd, &vk::DependencyInfo::default().image_memory_barriers(&b)) };
+}
+
+/// The first texel of `got` (image `m`'s read-back) out of tolerance, described.
+fn compare(m: &Model, got: &[u8], case: &Case) -> Option<String> {
+    let f = m.desc.format;
+    let filter = if case.steps.iter().any(|s| s.filter == vk::Filter::LINEAR) {
+        vk::Filter::LINEAR
+    } else {
+        vk::Filter::NEAREST
+    };
+    let t = texel_size(f).unwrap_or(1);
+    for (k, (b, want)) in got.chunks_exact(t).zip(&m.texels).enumerate() {
+        let have = decode(f, b);
+        let bad = (0..4).find(|&c| (have[c] - want[c]).abs() > tolerance(f, filter, want[c]));
+        if let Some(c) = bad {
+            return Some(format!("texel {k} component {c}: {} (reference {})", have[c], want[c]));
+        }
+    }
+    None
+}
+
+fn main() -> ExitCode {
+    let validate = std::env::args().any(|a| a == "--validate");
+    let compute = std::env::args().any(|a| a == "--compute-queue");
+    let options = ContextOptions {
+        compute_only_queue: compute,
+        app_name: "softnavi-blit",
+        device_filter: None,
+        validate,
+        shader_features: true,
+    };
+    let ctx = match Context::new(&options) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("softnavi-blit: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    println!("device: {}", ctx.device_name());
+    let mut code = 0u8;
+    for case in cases() {
+        for blit2 in [false, true] {
+            let name = format!("{}{}", case.name, if blit2 { " (vkCmdBlitImage2)" } else { "" });
+            match run_case(&ctx, &case, blit2) {
+                Ok(Ok(())) => println!("PASS {name}"),
+                Ok(Err(why)) => {
+                    println!("FAIL {name}: {why}");
+                    code = code.max(1);
+                }
+                Err(e) => {
+                    println!("FAIL {name}: {e}");
+                    code = 2;
+                }
+            }
+        }
+    }
+    if let Some(v) = ctx.validation_counter() {
+        let n = v.load(Ordering::Relaxed);
+        println!("validation: {n} error/warning messages");
+        if n > 0 && code == 0 {
+            code = 3;
+        }
+    }
+    ExitCode::from(code)
+}
