@@ -39,6 +39,9 @@ pub enum DescriptorKind {
     /// A combined image sampler: the T# and then the S# (48 bytes; a shader may read the
     /// two as separate image and sampler variables of one binding).
     CombinedImageSampler,
+    /// An input attachment: the image view's 32-byte T#. Only fragment shaders read them,
+    /// so compute pipelines never do; sets and layouts hold them all the same.
+    InputAttachment,
 }
 
 impl DescriptorKind {
@@ -51,7 +54,7 @@ impl DescriptorKind {
     pub fn size(self) -> u32 {
         match self {
             Self::Sampler => SAMPLER_DESCRIPTOR_SIZE,
-            Self::SampledImage | Self::StorageImage => IMAGE_DESCRIPTOR_SIZE,
+            Self::SampledImage | Self::StorageImage | Self::InputAttachment => IMAGE_DESCRIPTOR_SIZE,
             Self::CombinedImageSampler => IMAGE_DESCRIPTOR_SIZE + SAMPLER_DESCRIPTOR_SIZE,
             _ => BUFFER_DESCRIPTOR_SIZE,
         }

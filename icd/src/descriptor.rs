@@ -30,6 +30,7 @@ pub fn kind(t: vk::DescriptorType) -> Option<DescriptorKind> {
         vk::DescriptorType::COMBINED_IMAGE_SAMPLER if api::SAMPLERS => DescriptorKind::CombinedImageSampler,
         vk::DescriptorType::SAMPLED_IMAGE if api::SAMPLERS => DescriptorKind::SampledImage,
         vk::DescriptorType::STORAGE_IMAGE => DescriptorKind::StorageImage,
+        vk::DescriptorType::INPUT_ATTACHMENT => DescriptorKind::InputAttachment,
         _ => return None,
     })
 }
@@ -47,6 +48,7 @@ pub fn is_image(t: vk::DescriptorType) -> bool {
             | vk::DescriptorType::COMBINED_IMAGE_SAMPLER
             | vk::DescriptorType::SAMPLED_IMAGE
             | vk::DescriptorType::STORAGE_IMAGE
+            | vk::DescriptorType::INPUT_ATTACHMENT
     )
 }
 
@@ -855,5 +857,20 @@ mod tests {
         assert!(dynamic_layout(vk::DescriptorBindingFlags::PARTIALLY_BOUND).is_ok());
         assert!(dynamic_layout(vk::DescriptorBindingFlags::UPDATE_AFTER_BIND).is_err());
         assert!(dynamic_layout(vk::DescriptorBindingFlags::VARIABLE_DESCRIPTOR_COUNT).is_err());
+    }
+
+    /// INPUT_ATTACHMENT is a core descriptor type every layout may hold (CTS
+    /// `api.descriptor_pool.out_of_pool_memory`, `api.maintenance3_check.descriptor_set`):
+    /// a view's T# per descriptor, written from `pImageInfo`.
+    #[test]
+    fn input_attachments_are_image_descriptors() {
+        let b = [vk::DescriptorSetLayoutBinding::default()
+            .binding(0)
+            .descriptor_type(vk::DescriptorType::INPUT_ATTACHMENT)
+            .descriptor_count(2)
+            .stage_flags(vk::ShaderStageFlags::FRAGMENT)];
+        let l = layout_from(&vk::DescriptorSetLayoutCreateInfo::default().bindings(&b)).expect("a layout"); // ok: test
+        assert_eq!(l.abi.size(), 2 * abi::IMAGE_DESCRIPTOR_SIZE);
+        assert!(is_image(vk::DescriptorType::INPUT_ATTACHMENT));
     }
 }
