@@ -8,6 +8,8 @@
 //! Mesa maps `R11G11B10_FLOAT` to `10_11_11` and `R10G10B10A2` to `2_10_10_10`): so
 //! `11_11_10` has a 10-bit X and `10_10_10_2` a 2-bit X.
 
+pub mod bc;
+
 /// A numeric format: how a component's bits become a VGPR value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Num {

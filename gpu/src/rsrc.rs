@@ -297,22 +297,42 @@ impl ImageResource {
     /// (addrlib rounds with `PowTwoAlign` to `256 / bpe`, which is not a power of two
     /// then), a custom pitch below the width, not a multiple of 256 bytes, or with several
     /// levels.
+    ///
+    /// A BCn T# (`crate::format::bc`) is laid out in blocks: [`Self::linear_level_in`] with
+    /// [`Self::block_dim`].
     pub fn linear_level(&self, bpe: u32, level: u32) -> Option<LinearLevel> {
+        self.linear_level_in(bpe, level, self.block_dim())
+    }
+
+    /// Texels per side of the elements the layout addresses: 4 for the BCn formats, else 1.
+    pub fn block_dim(&self) -> u32 {
+        if crate::format::bc::Block::from_image(self.format).is_some() {
+            crate::format::bc::BLOCK_DIM
+        } else {
+            1
+        }
+    }
+
+    /// [`Self::linear_level`] for elements of `block` × `block` texels (4 for the BCn
+    /// formats, `crate::format::bc`): each level's width and height in elements round up,
+    /// as addrlib works on a compressed surface's elements; rows are rows of blocks.
+    pub fn linear_level_in(&self, bpe: u32, level: u32, block: u32) -> Option<LinearLevel> {
         if !bpe.is_power_of_two() || bpe > 256 {
             return None;
         }
         let align = (256 / bpe) as u64;
         let levels = self.max_mip + 1;
         let custom = matches!(self.kind, img_type::IMG_1D | img_type::IMG_2D) && self.pitch_field() != 0;
+        let elems = |m: u32| self.level_extent(m).map(|e| e.div_ceil(block));
         let pitch_of = |m: u32| -> Option<u64> {
-            let [w, _, _] = self.level_extent(m);
+            let [w, _, _] = elems(m);
             if custom {
                 let p = self.pitch_field() as u64 + 1;
                 return (levels == 1 && p >= w as u64 && (p * bpe as u64) % 256 == 0).then_some(p);
             }
             Some((w as u64).next_multiple_of(align))
         };
-        let size = |m: u32| -> Option<u64> { Some(pitch_of(m)? * self.level_extent(m)[1] as u64 * bpe as u64) };
+        let size = |m: u32| -> Option<u64> { Some(pitch_of(m)? * elems(m)[1] as u64 * bpe as u64) };
         let mut offset = 0;
         let mut slice_pitch = 0;
         for m in (0..levels).rev() {
@@ -361,6 +381,8 @@ impl ImageResource {
             return None;
         }
         let l = self.linear_level(bpe, level)?;
+        // BCn: the block holding the texel.
+        let (x, y) = (x / self.block_dim(), y / self.block_dim());
         Some(slice as u64 * l.slice_pitch + l.offset + y as u64 * l.row_pitch + x as u64 * bpe as u64)
     }
 
@@ -368,6 +390,12 @@ impl ImageResource {
     /// linear layout [`Self::linear_level`] does not pin down, or a swizzle mode, element size
     /// or base address [`crate::addr::surface`] does not take.
     pub fn layout_unsupported(&self, bpe: u32) -> Option<String> {
+        if self.sw_mode != SW_LINEAR && self.block_dim() > 1 {
+            return Some(format!(
+                "the T# has the block-compressed format {} in swizzle mode {}: softnavi addresses BCn images in the linear layout only",
+                self.format, self.sw_mode
+            ));
+        }
         if self.sw_mode != SW_LINEAR {
             return crate::addr::surface(self, bpe).err();
         }

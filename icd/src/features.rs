@@ -523,6 +523,9 @@ pub fn supported(sf: &ShaderFeatures, member: &str) -> bool {
         // MIRROR_CLAMP_TO_EDGE is the S#'s MIRROR_ONCE_LAST_TEXEL (image.rs, gpu
         // exec/sample.rs); tests/spirv/images checks it against the spec's wrap.
         "samplerMirrorClampToEdge" => api::SAMPLERS && sf.sampled_images,
+        // BC1-BC7 images: the texture unit decodes their blocks (gpu format/bc.rs), copies
+        // move blocks (transfer.rs).
+        "textureCompressionBC" => api::SAMPLERS && sf.sampled_images,
         // Multisampled storage images: 2/4/8-sample images (image.rs), their MSAA T#s and
         // the gfx11 MSAA layout (gpu addr.rs, exec/image.rs), and the Sample operand (mimg.rs).
         "shaderStorageImageMultisample" => sf.storage_images && sf.storage_image_multisample,

@@ -123,10 +123,33 @@ pub fn image_format(f: vk::Format) -> Option<BufferFormat> {
         vk::Format::B5G5R5A1_UNORM_PACK16 => only(70, 2, [sel::Y, sel::Z, sel::W, sel::X]),
         vk::Format::B4G4R4A4_UNORM_PACK16 => only(71, 2, [sel::Y, sel::Z, sel::W, sel::X]),
         vk::Format::R4G4B4A4_UNORM_PACK16 => only(71, 2, [sel::W, sel::Z, sel::Y, sel::X]),
+        f if bc(f).is_some() => {
+            let (hw, comps, bytes) = bc(f)?;
+            // BC1 without alpha reads alpha 1 whatever the block's punch-through says.
+            let rgb = matches!(f, vk::Format::BC1_RGB_UNORM_BLOCK | vk::Format::BC1_RGB_SRGB_BLOCK);
+            let dst_sel = if rgb { [sel::X, sel::Y, sel::Z, sel::ONE] } else { ident(comps) };
+            only(hw, bytes, dst_sel)
+        }
         vk::Format::D16_UNORM => buffer_format(vk::Format::R16_UNORM)?,
         vk::Format::D32_SFLOAT => buffer_format(vk::Format::R32_SFLOAT)?,
         _ => buffer_format(f)?,
     })
+}
+
+/// A BCn format: its gfx11 image format (Mesa's gfx11 table: `BC1_UNORM` 109 ...
+/// `BC7_SRGB` 122), decoded components and block bytes.
+pub fn bc(f: vk::Format) -> Option<(u32, u32, u32)> {
+    let k = (f.as_raw() as u32).checked_sub(vk::Format::BC1_RGB_UNORM_BLOCK.as_raw() as u32).filter(|&k| k < 16)?;
+    // BC1 has two Vulkan formats (RGB, RGBA) per gfx11 one; the rest one each.
+    let hw = if k < 4 { 109 + k % 2 } else { 107 + k };
+    let (comps, bytes) = match hw {
+        109 | 110 => (4, 8),
+        115 | 116 => (1, 8),
+        117 | 118 => (2, 16),
+        119 | 120 => (3, 16),
+        _ => (4, 16),
+    };
+    Some((hw, comps, bytes))
 }
 
 /// The buffer features of `f` (`VkFormatProperties3::bufferFeatures`): uniform texel

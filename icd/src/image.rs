@@ -33,9 +33,9 @@ use crate::memory::{fill_requirements2, DeviceMemory};
 /// modes (`SW_64KB_*`), so that a later swizzled layout needs no other alignment.
 pub const IMAGE_ALIGN: u64 = 65536;
 
-/// Bytes of one texel (of one block for a packed format) of every uncompressed core
-/// format, in Vulkan's order of `VkFormat` values; `None` for UNDEFINED, the
-/// block-compressed formats and anything else.
+/// Bytes of one texel (of one block for a packed or BCn format) of every uncompressed core
+/// format and the BCn ones, in Vulkan's order of `VkFormat` values; `None` for UNDEFINED,
+/// the other block-compressed formats and anything else.
 pub fn texel_size(f: vk::Format) -> Option<u64> {
     let v = f.as_raw();
     Some(match v {
@@ -49,8 +49,21 @@ pub fn texel_size(f: vk::Format) -> Option<u64> {
         107..=109 | 113..=115 => 16,
         116..=118 => 24,
         119..=121 => 32,
+        // BCn: bytes of one 4×4 block (`block_dim`).
+        131..=134 | 139 | 140 => 8,
+        135..=138 | 141..=146 => 16,
         _ => return None,
     })
+}
+
+/// Texels per side of `f`'s blocks: 4 for the BCn formats, 1 for the others. Images of
+/// them are laid out, copied and addressed in blocks of [`texel_size`] bytes.
+pub fn block_dim(f: vk::Format) -> u32 {
+    if crate::format::bc(f).is_some() {
+        4
+    } else {
+        1
+    }
 }
 
 /// One mip level's place in the image: the offset of its first layer (or depth slice),
@@ -85,6 +98,10 @@ pub const COMBINED_DEPTH_STENCIL: [vk::Format; 3] =
 /// (blit.rs), recorded on the compute family.
 pub fn features(f: vk::Format) -> vk::FormatFeatureFlags2 {
     let base = shader_features(f);
+    if crate::format::bc(f).is_some() {
+        // BCn images are sampled and copied (textureCompressionBC's required features).
+        return base | crate::blit::features(f, base);
+    }
     if base.contains(vk::FormatFeatureFlags2::SAMPLED_IMAGE) {
         base | graphics_features(f) | crate::blit::features(f, base)
     } else {
@@ -200,6 +217,9 @@ pub fn format_properties(
         return None;
     }
     // The limits instance.rs reports: maxImageDimension1D/2D 4096, 3D 256, 256 layers.
+    if block_dim(f) > 1 && ty != vk::ImageType::TYPE_2D {
+        return None; // BCn images are 2D (cubes and arrays included).
+    }
     let (extent, layers) = match ty {
         vk::ImageType::TYPE_1D => (vk::Extent3D { width: 4096, height: 1, depth: 1 }, 256),
         vk::ImageType::TYPE_2D => (vk::Extent3D { width: 4096, height: 4096, depth: 1 }, 256),
@@ -253,6 +273,9 @@ fn check(info: &vk::ImageCreateInfo<'_>) -> Result<u64, String> {
     let texel = texel_size(info.format)
         .filter(|t| t.is_power_of_two())
         .ok_or_else(|| format!("format {:?} is not supported for images", info.format))?;
+    if block_dim(info.format) > 1 && info.image_type != vk::ImageType::TYPE_2D {
+        return Err(format!("block-compressed images ({:?}) are 2D", info.format));
+    }
     if info.samples != vk::SampleCountFlags::TYPE_1 {
         let ok = MSAA_COUNTS.contains(info.samples)
             && info.samples.as_raw().is_power_of_two()
@@ -292,7 +315,10 @@ fn resource(info: &vk::ImageCreateInfo<'_>) -> Option<gpu::rsrc::ImageResource> 
     };
     // The T#'s field widths: 14-bit width and height, 13-bit depth, 4-bit MAX_MIP.
     let fits = e.width <= 1 << 14 && e.height <= 1 << 14 && depth < 1 << 13 && info.mip_levels <= 16;
+    // The format only for its block size: BCn levels are laid out in blocks.
+    let format = crate::format::image_format(info.format).map_or(0, |f| f.hw);
     fits.then(|| gpu::rsrc::ImageResource {
+        format,
         kind,
         width: e.width - 1,
         height: e.height - 1,
@@ -311,7 +337,7 @@ fn lay_out(info: &vk::ImageCreateInfo<'_>, texel: u64) -> Option<(Vec<Level>, u6
     let mut slice = 0;
     for m in 0..info.mip_levels {
         let l = r.linear_level(texel as u32, m)?;
-        let [_, h, _] = r.level_extent(m);
+        let h = r.level_extent(m)[1].div_ceil(block_dim(info.format));
         slice = l.slice_pitch;
         levels.push(Level {
             offset: l.offset,
@@ -930,7 +956,10 @@ mod tests {
             assert_eq!(texel_size(f), Some(n), "{f:?}");
         }
         assert_eq!(texel_size(vk::Format::UNDEFINED), None);
-        assert_eq!(texel_size(vk::Format::BC1_RGB_UNORM_BLOCK), None);
+        // BCn: a 4x4 block's bytes (8 for BC1 and BC4, 16 for the rest).
+        assert_eq!(texel_size(vk::Format::BC1_RGB_UNORM_BLOCK), Some(8));
+        assert_eq!(texel_size(vk::Format::BC4_SNORM_BLOCK), Some(8));
+        assert_eq!(texel_size(vk::Format::BC7_SRGB_BLOCK), Some(16));
         assert_eq!(texel_size(vk::Format::ASTC_4X4_UNORM_BLOCK), None);
     }
 
@@ -972,6 +1001,20 @@ mod tests {
         assert_eq!(i.size, 4 * slice);
         // Level 0 spans its four depth slices.
         assert_eq!(i.subresource_layout(0, 0).size, 3 * slice + 1024);
+    }
+
+    /// A BC1 image is laid out as addrlib lays out a compressed surface's elements: a
+    /// 100x60 level is 25x15 blocks of 8 bytes, rows padded to 256 bytes (32 blocks); level
+    /// 1 (50x30) is 13x8 blocks.
+    #[test]
+    fn bc_images_are_laid_out_in_blocks() {
+        let e = vk::Extent3D { width: 100, height: 60, depth: 1 };
+        let i = Image::new(&info(vk::Format::BC1_RGBA_UNORM_BLOCK, e, 2, 1)).expect("a BC1 image"); // ok: test
+        assert_eq!((i.levels[0].row_pitch, i.levels[0].size), (256, 256 * 15));
+        assert_eq!((i.levels[1].row_pitch, i.levels[1].size, i.levels[0].offset), (256, 256 * 8, 256 * 8));
+        let three_d = vk::Extent3D { depth: 4, ..e };
+        let i3 = info(vk::Format::BC1_RGBA_UNORM_BLOCK, three_d, 1, 1).image_type(vk::ImageType::TYPE_3D);
+        assert!(err(&i3).contains("2D"));
     }
 
     fn err(i: &vk::ImageCreateInfo<'_>) -> String {
@@ -1021,7 +1064,7 @@ mod tests {
     #[test]
     fn impossible_images_are_refused_with_a_reason() {
         let e = vk::Extent3D { width: 4, height: 4, depth: 1 };
-        assert!(err(&info(vk::Format::BC1_RGB_UNORM_BLOCK, e, 1, 1)).contains("not supported"));
+        assert!(err(&info(vk::Format::ASTC_4X4_UNORM_BLOCK, e, 1, 1)).contains("not supported"));
         assert!(err(&info(vk::Format::R8_UNORM, e, 4, 1)).contains("mip levels"));
         assert!(Image::new(&info(vk::Format::R8_UNORM, vk::Extent3D { width: 0, height: 4, depth: 1 }, 1, 1)).is_err());
         let huge = vk::Extent3D { width: u32::MAX, height: u32::MAX, depth: u32::MAX };

@@ -20,7 +20,7 @@ use ash::vk;
 
 use crate::cmd::dma_copy;
 use crate::handle::{guard, slice};
-use crate::image::{image, texel_size, Image};
+use crate::image::{block_dim, image, texel_size, Image};
 use crate::memory::buffer;
 
 /// One copy's subresource and box.
@@ -42,14 +42,28 @@ fn copyable(img: &Image) -> Result<u64, String> {
     texel_size(img.format).ok_or_else(|| format!("format {:?} cannot be copied", img.format))
 }
 
-/// Checks that `extent` at `p` lies in the image; returns the GPU address of texel (x, y)
-/// of slice `z` of layer `l` (relative to the place) as a closure.
+/// `extent` (texels) in the elements rows are made of: BCn blocks (rounded up: a region
+/// may end at the edge in a partial block), else texels.
+fn elements(img: &Image, extent: vk::Extent3D) -> vk::Extent3D {
+    let b = block_dim(img.format);
+    vk::Extent3D { width: extent.width.div_ceil(b), height: extent.height.div_ceil(b), ..extent }
+}
+
+/// Checks that `extent` (texels) at `p` lies in the image; returns the GPU address of
+/// element (x, y) of slice `z` of layer `l` (relative to the place; BCn images count in
+/// blocks, see [`elements`]) as a closure.
 fn rows<'a>(img: &'a Image, p: &Place, extent: vk::Extent3D) -> Result<impl Fn(u32, u32, u32) -> u64 + 'a, String> {
     let texel = copyable(img)?;
     let l = *img.levels.get(p.level as usize).ok_or_else(|| format!("mip level {} of {}", p.level, img.mip_levels))?;
-    let dim = |full: u32| (full >> p.level).max(1) as i64;
-    let (w, h, d) = (dim(img.extent.width), dim(img.extent.height), dim(img.extent.depth));
-    let o = p.offset;
+    let b = block_dim(img.format);
+    if p.offset.x % b as i32 != 0 || p.offset.y % b as i32 != 0 {
+        return Err(format!("offset {:?} is not a multiple of the {b}x{b} blocks of {:?}", p.offset, img.format));
+    }
+    let dim = |full: u32, blocks: u32| ((full >> p.level).max(1).div_ceil(blocks)) as i64;
+    let (w, h, d) = (dim(img.extent.width, b), dim(img.extent.height, b), dim(img.extent.depth, 1));
+    let extent = elements(img, extent);
+    let (bi, o) = (b as i32, p.offset);
+    let o = vk::Offset3D { x: o.x / bi, y: o.y / bi, z: o.z };
     let fits = |at: i32, n: u32, max: i64| at >= 0 && at as i64 + n as i64 <= max;
     let layers_ok = p.layer as u64 + p.layers as u64 <= img.array_layers as u64;
     if !(fits(o.x, extent.width, w) && fits(o.y, extent.height, h) && fits(o.z, extent.depth, d) && layers_ok) {
@@ -84,11 +98,12 @@ fn buffer_image(
     // SAFETY: live handles per the specification.
     let (b, i) = unsafe { (buffer(buf), image(img)) };
     let (Some(b), Some(i)) = (b, i) else { return Err("a null buffer or image".into()) };
-    let e = r.image_extent;
-    let at = rows(i, &place(&r.image_subresource, r.image_offset), e)?;
+    let at = rows(i, &place(&r.image_subresource, r.image_offset), r.image_extent)?;
     let texel = copyable(i)?;
-    let row_len = if r.buffer_row_length == 0 { e.width } else { r.buffer_row_length } as u64;
-    let img_h = if r.buffer_image_height == 0 { e.height } else { r.buffer_image_height } as u64;
+    // Rows of texels, or of BCn blocks (the buffer holds whole blocks too).
+    let e = elements(i, r.image_extent);
+    let full = |given: u32, own: u32| if given == 0 { own } else { given.div_ceil(block_dim(i.format)) } as u64;
+    let (row_len, img_h) = (full(r.buffer_row_length, e.width), full(r.buffer_image_height, e.height));
     let row_bytes = e.width as u64 * texel;
     for layer in 0..r.image_subresource.layer_count {
         for z in 0..e.depth {
@@ -121,19 +136,25 @@ fn image_image(c: vk::CommandBuffer, src: vk::Image, dst: vk::Image, r: &vk::Ima
     let e = r.extent;
     let three_d = |i: &Image| i.image_type == vk::ImageType::TYPE_3D;
     let n = if three_d(s) { e.depth } else { r.src_subresource.layer_count };
+    // Between a BCn format and an uncompressed one of the block's size (or another BCn
+    // format), the extent is the source's texels; the destination's covers the same
+    // elements.
+    let blocks = elements(s, e);
+    let bd = block_dim(d.format);
+    let e_dst = vk::Extent3D { width: blocks.width * bd, height: blocks.height * bd, ..e };
     // Each side's place and extent, its slices as layers (2D) or depth (3D).
-    let side = |i: &Image, sub: &vk::ImageSubresourceLayers, off: vk::Offset3D| {
+    let side = |i: &Image, sub: &vk::ImageSubresourceLayers, off: vk::Offset3D, e: vk::Extent3D| {
         let p = Place { layers: if three_d(i) { 1 } else { n }, ..place(sub, off) };
         (p, vk::Extent3D { depth: if three_d(i) { n } else { 1 }, ..e })
     };
-    let (ps, es) = side(s, &r.src_subresource, r.src_offset);
-    let (pd, ed) = side(d, &r.dst_subresource, r.dst_offset);
+    let (ps, es) = side(s, &r.src_subresource, r.src_offset, e);
+    let (pd, ed) = side(d, &r.dst_subresource, r.dst_offset, e_dst);
     let (from, to) = (rows(s, &ps, es)?, rows(d, &pd, ed)?);
     let at = |i: &Image, k: u32| if three_d(i) { (0, k) } else { (k, 0) };
     for k in 0..n {
         let ((sl, sz), (dl, dz)) = (at(s, k), at(d, k));
-        for y in 0..e.height {
-            dma_copy(c, "vkCmdCopyImage", to(dl, dz, y), from(sl, sz, y), e.width as u64 * ts);
+        for y in 0..blocks.height {
+            dma_copy(c, "vkCmdCopyImage", to(dl, dz, y), from(sl, sz, y), blocks.width as u64 * ts);
         }
     }
     Ok(())

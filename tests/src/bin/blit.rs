@@ -6,7 +6,8 @@
 //! Cases: a mip chain made level by level from its top (LINEAR, 2D array), mirrored and
 //! scaled regions, non-integer reductions with NEAREST, conversions to and from sRGB, to
 //! a packed 16-bit format, between integer formats of different widths, 1D arrays, 3D
-//! images (trilinear), a 3D slice range into a 2D image and a 2D image into 3D slices.
+//! images (trilinear), a 3D slice range into a 2D image and a 2D image into 3D slices,
+//! and a BC1 image (uploaded, read back, copied to a size-compatible format, blitted).
 //! Every texel of every image is read back and compared, within the filtering precision
 //! Vulkan allows (LINEAR weights may be fixed point).
 //!
@@ -580,6 +581,111 @@ fn compare(m: &Model, got: &[u8], case: &Case) -> Option<String> {
     None
 }
 
+/// The BC1 blocks of [`bc1_case`]: (c0, c1, index bits) of blocks (0, 0), (1, 0), (0, 1),
+/// (1, 1) of an 8×8 image: four-colour blocks (c0 > c1) and a three-colour one with
+/// transparent black (c0 ≤ c1).
+const BC1_BLOCKS: [(u16, u16, u32); 4] = [
+    (0xf800, 0x001f, 0xe4e4_e4e4),
+    (0x07e0, 0x0000, 0x1b1b_1b1b),
+    (0x001f, 0xffe0, 0xe4e4_e4e4),
+    (0x8410, 0x0010, 0x3210_0123),
+];
+
+/// Microsoft's BC1 decoding (Vulkan's "BC1 RGBA"), in exact fractions: RGB565 endpoints,
+/// with c0 > c1 the colours c0, c1, (2·c0 + c1)/3, (c0 + 2·c1)/3, else c0, c1, (c0 + c1)/2
+/// and transparent black.
+fn bc1_texel(x: u32, y: u32) -> Texel {
+    let (c0, c1, bits) = BC1_BLOCKS[(x / 4 + 2 * (y / 4)) as usize];
+    let rgb = |c: u16| [(c >> 11) as f64 / 31.0, (c >> 5 & 63) as f64 / 63.0, (c & 31) as f64 / 31.0];
+    let (a, b) = (rgb(c0), rgb(c1));
+    let index = bits >> (2 * ((y % 4) * 4 + x % 4)) & 3;
+    let mix = |wa: f64, wb: f64| [0, 1, 2].map(|k| wa * a[k] + wb * b[k]);
+    let c = match (c0 > c1, index) {
+        (_, 0) => a,
+        (_, 1) => b,
+        (true, 2) => mix(2.0 / 3.0, 1.0 / 3.0),
+        (true, _) => mix(1.0 / 3.0, 2.0 / 3.0),
+        (false, 2) => mix(0.5, 0.5),
+        (false, _) => return [0.0; 4],
+    };
+    [c[0], c[1], c[2], 1.0]
+}
+
+/// A block-compressed source: BC1 blocks uploaded to an 8×8 BC1_RGBA_UNORM image, read
+/// back whole (the blocks unchanged), copied to a 2×2 R32G32_UINT image (a block per texel,
+/// Vulkan's size-compatible copy) and blitted 1:1 (NEAREST) to R8G8B8A8_UNORM, which the
+/// spec's BC1 decoding predicts.
+fn bc1_case(ctx: &Context) -> Res<Result<(), String>> {
+    use vk::{Format as F, ImageViewType as V};
+    let blocks: Vec<u8> = BC1_BLOCKS
+        .iter()
+        .flat_map(|&(c0, c1, bits)| [c0.to_le_bytes(), c1.to_le_bytes()].concat().into_iter().chain(bits.to_le_bytes()))
+        .collect();
+    let bc = ImageDesc::new(F::BC1_RGBA_UNORM_BLOCK, V::TYPE_2D, [8, 8, 1], 1, 1);
+    let raw = ImageDesc::new(F::R32G32_UINT, V::TYPE_2D, [2, 2, 1], 1, 1);
+    let rgba = ImageDesc::new(F::R8G8B8A8_UNORM, V::TYPE_2D, [8, 8, 1], 1, 1);
+    let images = [&bc, &raw, &rgba].map(|d| create_image(ctx, d));
+    let [bc_img, raw_img, rgba_img] = images;
+    let (bc_img, raw_img, rgba_img) = (bc_img?, raw_img?, rgba_img?);
+    let upload = host_buffer(ctx, "blocks", &blocks)?;
+    let outs = [32, 32, 256].map(|n| host_buffer(ctx, "download", &vec![0; n]));
+    let [out_bc, out_raw, out_rgba] = outs;
+    let (out_bc, out_raw, out_rgba) = (out_bc?, out_raw?, out_rgba?);
+    let region = |w: u32, h: u32| {
+        vk::BufferImageCopy::default().image_subresource(sub(0, 0, 1)).image_extent(vk::Extent3D {
+            width: w,
+            height: h,
+            depth: 1,
+        })
+    };
+    let (src_l, dst_l) = (vk::ImageLayout::TRANSFER_SRC_OPTIMAL, vk::ImageLayout::TRANSFER_DST_OPTIMAL);
+    let dev = ctx.device();
+    let (bi, ri, gi) = (bc_img.image, raw_img.image, rgba_img.image);
+    ctx.submit_and_wait(|cmd| {
+        let undef = vk::ImageLayout::UNDEFINED;
+        transfer_barrier(ctx, cmd, &[(bi, undef, dst_l), (ri, undef, dst_l), (gi, undef, dst_l)]);
+        // SAFETY: recording; every object lives until the submission completes.
+        unsafe {
+            dev.cmd_copy_buffer_to_image(cmd, upload.handle(), bi, dst_l, &[region(8, 8)]);
+            transfer_barrier(ctx, cmd, &[(bi, dst_l, src_l)]);
+            let copy = vk::ImageCopy::default()
+                .src_subresource(sub(0, 0, 1))
+                .dst_subresource(sub(0, 0, 1))
+                .extent(vk::Extent3D { width: 8, height: 8, depth: 1 });
+            dev.cmd_copy_image(cmd, bi, src_l, ri, dst_l, &[copy]);
+            let whole = [o(0, 0, 0), o(8, 8, 1)];
+            let blit = vk::ImageBlit {
+                src_subresource: sub(0, 0, 1),
+                src_offsets: whole,
+                dst_subresource: sub(0, 0, 1),
+                dst_offsets: whole,
+            };
+            dev.cmd_blit_image(cmd, bi, src_l, gi, dst_l, &[blit], vk::Filter::NEAREST);
+            transfer_barrier(ctx, cmd, &[(ri, dst_l, src_l), (gi, dst_l, src_l)]);
+            dev.cmd_copy_image_to_buffer(cmd, bi, src_l, out_bc.handle(), &[region(8, 8)]);
+            dev.cmd_copy_image_to_buffer(cmd, ri, src_l, out_raw.handle(), &[region(2, 2)]);
+            dev.cmd_copy_image_to_buffer(cmd, gi, src_l, out_rgba.handle(), &[region(8, 8)]);
+            transfer_barrier(ctx, cmd, &[]);
+        }
+        Ok(())
+    })?;
+    if out_bc.read::<u8>(32)? != blocks {
+        return Ok(Err("the BC1 image read back differs from the uploaded blocks".into()));
+    }
+    if out_raw.read::<u8>(32)? != blocks {
+        return Ok(Err("the R32G32_UINT copy of the BC1 image differs from its blocks".into()));
+    }
+    let got = out_rgba.read::<u8>(256)?;
+    for (k, texel) in got.chunks_exact(4).enumerate() {
+        let (x, y) = (k as u32 % 8, k as u32 / 8);
+        let (have, want) = (decode(F::R8G8B8A8_UNORM, texel), bc1_texel(x, y));
+        if let Some(c) = (0..4).find(|&c| (have[c] - want[c]).abs() > 2.01 / 255.0) {
+            return Ok(Err(format!("texel ({x}, {y}) component {c}: {} (BC1 decodes to {})", have[c], want[c])));
+        }
+    }
+    Ok(Ok(()))
+}
+
 fn main() -> ExitCode {
     let validate = std::env::args().any(|a| a == "--validate");
     let compute = std::env::args().any(|a| a == "--compute-queue");
@@ -613,6 +719,17 @@ fn main() -> ExitCode {
                     code = 2;
                 }
             }
+        }
+    }
+    match bc1_case(&ctx) {
+        Ok(Ok(())) => println!("PASS bc1_copies_and_blit"),
+        Ok(Err(why)) => {
+            println!("FAIL bc1_copies_and_blit: {why}");
+            code = code.max(1);
+        }
+        Err(e) => {
+            println!("FAIL bc1_copies_and_blit: {e}");
+            code = 2;
         }
     }
     if let Some(v) = ctx.validation_counter() {

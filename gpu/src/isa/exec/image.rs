@@ -110,6 +110,7 @@ use super::flat::AtomicArgs;
 use super::imgfast::{remember, Accepted};
 use super::vmem::atomic_op;
 use super::{unsupported, Ctx, FaultKind, Wave};
+use crate::format::bc::Block;
 use crate::format::BufFormat;
 use crate::isa::decode::{mflag, mimg, Inst, Operand};
 use crate::isa::table::Op;
@@ -183,12 +184,20 @@ pub(super) fn refuse(inst: &Inst, t: &ImageResource, dim: u32, resinfo: bool) ->
             return Some(why);
         }
     }
-    let Some(f) = BufFormat::from_image(t.format) else {
+    let block = Block::from_image(t.format);
+    let Some(f) = BufFormat::from_image(t.format).or(block.map(|b| b.decoded())) else {
         return Some(format!(
-            "{name}: the T# has image format {}; softnavi converts the formats 1..63 (those buffers share) and 64..71 (8_SRGB, 8_8_SRGB, 8_8_8_8_SRGB, 5_9_9_9_FLOAT, 5_6_5, 1_5_5_5, 5_5_5_1, 4_4_4_4 UNORM)",
+            "{name}: the T# has image format {}; softnavi converts the formats 1..63 (those buffers share), 64..71 (8_SRGB, 8_8_SRGB, 8_8_8_8_SRGB, 5_9_9_9_FLOAT, 5_6_5, 1_5_5_5, 5_5_5_1, 4_4_4_4 UNORM) and 109..122 (BC1..BC7)",
             t.format
         ));
     };
+    let read = matches!(inst.op, Op::IMAGE_LOAD | Op::IMAGE_LOAD_MIP) || super::sample::executes(inst.op);
+    if block.is_some() && !read {
+        return Some(format!(
+            "{name}: the T# has the block-compressed format {}, which only loads and samplers read",
+            t.format
+        ));
+    }
     if t.format >= 64 && matches!(inst.op, Op::IMAGE_STORE | Op::IMAGE_STORE_MIP) {
         return Some(format!(
             "{name}: softnavi does not store to the image-only format {} (sRGB, shared exponent)",
@@ -400,6 +409,10 @@ impl Wave {
             let mip_v = self.mimg_coord(inst, 0);
             return self.resinfo(&t, null, &mip_v, dmask, vdata, exec);
         }
+        if let (false, Some(b)) = (null, Block::from_image(t.format)) {
+            // `refuse` let only loads through.
+            return self.image_load_block(inst, ctx, &t, b, dim, exec);
+        }
         let fmt = if null { None } else { BufFormat::from_image(t.format) };
         if kind == Kind::MsaaLoad {
             return self.msaa_load(inst, ctx, &t, fmt, dim, exec);
@@ -432,6 +445,34 @@ impl Wave {
                 Ok(())
             }
         }
+    }
+
+    /// `image_load(_mip)` of a BCn T#: each lane's block, read as the layout's element, then
+    /// the lane's texel of it decoded (`crate::format::bc`), converted as a 32_32_32_32_FLOAT
+    /// texel is (DST_SEL, dmask, D16).
+    fn image_load_block(
+        &mut self,
+        inst: &Inst,
+        ctx: &mut Ctx,
+        t: &ImageResource,
+        b: Block,
+        dim: u32,
+        exec: u64,
+    ) -> Result<(), FaultKind> {
+        let (addr, ok) = self.texel_addrs(inst, t, Some(b.decoded()), dim, 0);
+        let mut bytes = [[0u8; 16]; 64];
+        self.buffer_move(ctx, &addr, &ok, &mut bytes, b.bytes().div_ceil(4) as usize, b.bytes(), false)?;
+        let (xs, ys) = (self.mimg_coord(inst, 0), self.mimg_coord(inst, 1));
+        let one_row = matches!(t.kind, img_type::IMG_1D | img_type::IMG_1D_ARRAY);
+        for l in (0..self.lanes).filter(|&l| ok[l] != 0) {
+            let y = if one_row { 0 } else { ys[l] };
+            let v = b.texel(&bytes[l], (xs[l] % 4) as usize, (y % 4) as usize);
+            for (k, c) in v.iter().enumerate() {
+                bytes[l][4 * k..4 * k + 4].copy_from_slice(&c.to_le_bytes());
+            }
+        }
+        self.image_load_writeback(inst, t, Some(Block::texel_format()), &ok, &bytes, exec);
+        Ok(())
     }
 
     /// Per lane: the level (BASE_LEVEL plus the mip operand), the range check against that

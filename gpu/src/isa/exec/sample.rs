@@ -76,6 +76,7 @@ mod fast;
 use super::buffer::pick;
 use super::image::{refuse, COORDS};
 use super::{unsupported, Ctx, FaultKind, Wave};
+use crate::format::bc::Block;
 use crate::format::{f32_to_f16, BufFormat, Num};
 use crate::isa::decode::{mimg, Inst, Operand};
 use crate::isa::table::Op;
@@ -163,6 +164,8 @@ struct Env {
     /// Each level's layout and extent, computed once per instruction rather than per tap
     /// (`None` where the linear layout does not cover the level).
     levels: [Option<(LinearLevel, [u32; 3])>; 16],
+    /// A BCn format: texels are decoded from their blocks (`f` is the decoded texel's).
+    block: Option<Block>,
 }
 
 /// Why softnavi does not execute this S# with this format and form, if it does not.
@@ -276,6 +279,9 @@ impl Env {
             }
         }
         let slice = if self.t.kind == img_type::IMG_3D { xyz[2] } else { slice };
+        if let Some(b) = self.block {
+            return self.block_texel(ctx, b, level, xyz, slice);
+        }
         let bpe = self.f.bytes as u32;
         let off = match layout {
             Some((l, _)) => {
@@ -296,6 +302,24 @@ impl Env {
             }
         }
         Ok(self.swizzle(super::imgfast::load_texel(&self.f, &buf)))
+    }
+
+    /// Texel `xyz` of a BCn image: its block (the layout's element) read and decoded.
+    fn block_texel(
+        &self,
+        ctx: &mut Ctx,
+        b: Block,
+        level: u32,
+        xyz: [u32; 3],
+        slice: u32,
+    ) -> Result<[u32; 4], FaultKind> {
+        let Some(off) = self.t.texel_offset(b.bytes(), xyz[0], xyz[1], slice, level) else { return Ok([0; 4]) };
+        let mut block = [0u8; 16];
+        let p = ctx.tlb.translate(ctx.vm, self.t.base.wrapping_add(off), b.bytes() as u64, false)?;
+        // SAFETY: `translate` maps the block's bytes (8 or 16) at `p`.
+        unsafe { std::ptr::copy_nonoverlapping(p, block.as_mut_ptr(), b.bytes() as usize) };
+        let v = b.texel(&block, (xyz[0] % 4) as usize, (xyz[1] % 4) as usize);
+        Ok(self.swizzle(v.map(f32::to_bits)))
     }
 
     /// A texel's converted components (or the border colour's) as the shader sees them:
@@ -478,7 +502,10 @@ impl Wave {
         if let Some(why) = refuse(inst, &t, dim as u32, false) {
             return Err(unsupported(why));
         }
-        let Some(f) = BufFormat::from_image(t.format) else { return Err(unsupported(format!("{name}: bad format"))) };
+        let block = Block::from_image(t.format);
+        let Some(f) = BufFormat::from_image(t.format).or(block.map(|_| Block::texel_format())) else {
+            return Err(unsupported(format!("{name}: bad format")));
+        };
         if let Some(why) = refuse_sampler(name, &s, &t, &f, fm) {
             return Err(unsupported(why));
         }
@@ -497,13 +524,13 @@ impl Wave {
             q: t.last_level.min(t.max_mip) - t.base_level,
             border,
             cmp: fm.compare,
+            block,
             levels: std::array::from_fn(|m| {
                 let m = m as u32;
                 // Linear images only: swizzled ones go through `texel_offset` per texel.
                 let linear = t.sw_mode == crate::rsrc::SW_LINEAR;
-                (m <= t.max_mip && linear)
-                    .then(|| Some((t.linear_level(f.bytes as u32, m)?, t.level_extent(m))))
-                    .flatten()
+                let bpe = block.map_or(f.bytes as u32, |b| b.bytes());
+                (m <= t.max_mip && linear).then(|| Some((t.linear_level(bpe, m)?, t.level_extent(m)))).flatten()
             }),
         };
         let lanes = self.sample_operands(inst, fm, dim);

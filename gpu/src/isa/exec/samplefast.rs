@@ -48,7 +48,7 @@ fn applies(env: &Env, fm: Form) -> bool {
 impl Level {
     /// The level every lane samples, located, or `None` when the general path must run.
     pub(super) fn new(env: &Env, fm: Form, ctx: &mut Ctx) -> Option<Level> {
-        if !applies(env, fm) {
+        if !applies(env, fm) || env.block.is_some() {
             return None;
         }
         let level = env.t.base_level;
