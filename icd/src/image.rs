@@ -207,11 +207,21 @@ pub fn format_properties(
             | vk::ImageUsageFlags::INPUT_ATTACHMENT
             | vk::ImageUsageFlags::TRANSIENT_ATTACHMENT;
     }
-    let creatable = vk::ImageCreateFlags::MUTABLE_FORMAT
+    let bc = block_dim(f) > 1;
+    let extended = flags.contains(vk::ImageCreateFlags::EXTENDED_USAGE | vk::ImageCreateFlags::MUTABLE_FORMAT);
+    if extended && (bc || !matches!(f, vk::Format::D16_UNORM | vk::Format::D32_SFLOAT)) {
+        // Usages of the formats its views may have: every texel (or block) size has a
+        // storable UINT format (for BCn, through BLOCK_TEXEL_VIEW_COMPATIBLE views).
+        usable |= vk::ImageUsageFlags::STORAGE;
+    }
+    let mut creatable = vk::ImageCreateFlags::MUTABLE_FORMAT
         | vk::ImageCreateFlags::CUBE_COMPATIBLE
         | vk::ImageCreateFlags::TYPE_2D_ARRAY_COMPATIBLE
         | vk::ImageCreateFlags::EXTENDED_USAGE
         | vk::ImageCreateFlags::ALIAS;
+    if bc {
+        creatable |= vk::ImageCreateFlags::BLOCK_TEXEL_VIEW_COMPATIBLE;
+    }
     let tiling_ok = matches!(tiling, vk::ImageTiling::LINEAR | vk::ImageTiling::OPTIMAL);
     if feats.is_empty() || !usable.contains(usage) || !creatable.contains(flags) || !tiling_ok {
         return None;
@@ -675,6 +685,9 @@ pub(crate) fn view_tsharp(img: &Image, va: u64, i: &vk::ImageViewCreateInfo<'_>)
         .map(|(k, &s)| component_sel(s, hw.dst_sel[k], &hw.dst_sel))
         .collect::<Vec<_>>();
     let r = i.subresource_range;
+    if block_dim(img.format) > block_dim(i.format) {
+        return block_view_tsharp(img, va, i, (hw.hw, [dst_sel[0], dst_sel[1], dst_sel[2], dst_sel[3]]));
+    }
     let levels =
         if r.level_count == vk::REMAINING_MIP_LEVELS { img.mip_levels - r.base_mip_level } else { r.level_count };
     let three_d = img.image_type == vk::ImageType::TYPE_3D;
@@ -724,6 +737,48 @@ pub(crate) fn view_tsharp(img: &Image, va: u64, i: &vk::ImageViewCreateInfo<'_>)
         kind,
         depth,
         base_array,
+        ..Default::default()
+    };
+    Ok(t.encode())
+}
+
+/// The T# of an uncompressed view of a BCn image (BLOCK_TEXEL_VIEW_COMPATIBLE: one level,
+/// one layer, a texel per block): that level of that layer as a one-level image of its
+/// blocks, which the linear layout lays out alike (rows of the level's blocks, 256-byte
+/// aligned; the level's offset is a whole number of rows).
+fn block_view_tsharp(
+    img: &Image,
+    va: u64,
+    i: &vk::ImageViewCreateInfo<'_>,
+    (format, dst_sel): (u32, [u32; 4]),
+) -> Result<[u32; 8], String> {
+    use gpu::rsrc::img_type::*;
+    let r = i.subresource_range;
+    let count = |n: u32, all: u32, base: u32| if n == vk::REMAINING_MIP_LEVELS { all.saturating_sub(base) } else { n };
+    let (levels, layers) = (
+        count(r.level_count, img.mip_levels, r.base_mip_level),
+        count(r.layer_count, img.array_layers, r.base_array_layer),
+    );
+    if (levels, layers) != (1, 1) {
+        return Err(format!(
+            "a {:?} view of a {:?} image has {levels} levels and {layers} layers; views of a block-compressed image in an uncompressed format have one of each",
+            i.format, img.format
+        ));
+    }
+    let level = img.levels.get(r.base_mip_level as usize).ok_or("the view's level is outside the image")?;
+    let b = block_dim(img.format);
+    let [w, h] = [img.extent.width, img.extent.height].map(|e| (e >> r.base_mip_level).max(1).div_ceil(b));
+    let kind = match i.view_type {
+        vk::ImageViewType::TYPE_2D_ARRAY => IMG_2D_ARRAY,
+        _ => IMG_2D,
+    };
+    let t = gpu::rsrc::ImageResource {
+        base: va + level.layer_pitch * r.base_array_layer as u64 + level.offset,
+        format,
+        width: w - 1,
+        height: h - 1,
+        dst_sel,
+        kind,
         ..Default::default()
     };
     Ok(t.encode())
@@ -1015,6 +1070,36 @@ mod tests {
         let three_d = vk::Extent3D { depth: 4, ..e };
         let i3 = info(vk::Format::BC1_RGBA_UNORM_BLOCK, three_d, 1, 1).image_type(vk::ImageType::TYPE_3D);
         assert!(err(&i3).contains("2D"));
+    }
+
+    /// A BLOCK_TEXEL_VIEW_COMPATIBLE view in an uncompressed format of the block's size
+    /// (Vulkan's "Compatible Formats": a texel per block) is one level of one layer: a
+    /// one-level T# of that level's blocks, based where the level lies in the layer; more
+    /// levels or layers are refused.
+    #[test]
+    fn uncompressed_views_of_bc_images_address_one_level_of_blocks() {
+        let e = vk::Extent3D { width: 22, height: 22, depth: 1 };
+        let mut i = Image::new(&info(vk::Format::BC1_RGBA_UNORM_BLOCK, e, 3, 3)).expect("a BC1 image"); // ok: test
+        i.bound = None;
+        let view = |level: u32, layer: u32, levels: u32| {
+            vk::ImageViewCreateInfo::default()
+                .view_type(vk::ImageViewType::TYPE_2D)
+                .format(vk::Format::R32G32_UINT)
+                .subresource_range(vk::ImageSubresourceRange {
+                    aspect_mask: vk::ImageAspectFlags::COLOR,
+                    base_mip_level: level,
+                    level_count: levels,
+                    base_array_layer: layer,
+                    layer_count: 1,
+                })
+        };
+        let t = gpu::rsrc::ImageResource::decode(view_tsharp(&i, 0x10000, &view(1, 2, 1)).expect("a T#")); // ok: test
+        let l1 = i.levels[1];
+        assert_eq!(t.base, 0x10000 + 2 * l1.layer_pitch + l1.offset);
+        // Level 1 is 11x11 texels: 3x3 blocks.
+        assert_eq!((t.width + 1, t.height + 1, t.max_mip, t.format), (3, 3, 0, 48));
+        assert_eq!(t.linear_level(8, 0).map(|l| l.row_pitch), Some(l1.row_pitch));
+        assert!(view_tsharp(&i, 0x10000, &view(0, 0, 2)).is_err());
     }
 
     fn err(i: &vk::ImageCreateInfo<'_>) -> String {
