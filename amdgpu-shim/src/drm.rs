@@ -186,7 +186,11 @@ fn amdgpu_ioctl(file: &DrmFile, req: Request, arg: *mut c_void) -> Res {
             Ok(0)
         }),
         amdgpu::GEM_MMAP => with_arg(req, arg, |a: &mut uapi::GemMmap| {
-            a.handle_or_offset = file.bo(a.handle_or_offset as u32)?.mmap_offset();
+            let g = file.bo(a.handle_or_offset as u32)?;
+            if g.mem.is_host() {
+                return Err(libc::EPERM); // amdgpu: userptr BOs are mapped by their owner
+            }
+            a.handle_or_offset = g.mmap_offset();
             Ok(0)
         }),
         amdgpu::GEM_VA => with_arg(req, arg, |a: &mut uapi::GemVa| gem_va(file, a)),
@@ -209,12 +213,13 @@ fn amdgpu_ioctl(file: &DrmFile, req: Request, arg: *mut c_void) -> Res {
             a.flags_or_domain = if vram { uapi::gem::DOMAIN_VRAM } else { uapi::gem::DOMAIN_GTT } as u32;
             Ok(0)
         }),
-        amdgpu::GEM_USERPTR => {
-            with_arg(req, arg, |_: &mut uapi::GemUserptr| {
-                tracing::warn!("DRM_IOCTL_AMDGPU_GEM_USERPTR: BOs over application memory are not implemented by softnavi (EINVAL)");
-                Err(libc::EINVAL)
-            })
-        }
+        amdgpu::GEM_USERPTR => with_arg(req, arg, |a: &mut uapi::GemUserptr| {
+            // SAFETY: user space keeps the range mapped while the BO lives, as it must under
+            // amdgpu (which pins the pages; an unmapped range is a GPU VM fault here).
+            let g = unsafe { Gem::from_user(a.addr, a.size, a.flags) }?;
+            a.handle = file.bo_handle(&g);
+            Ok(0)
+        }),
         amdgpu::BO_LIST => with_arg(req, arg, |a: &mut uapi::BoList| bo_list(file, a)),
         amdgpu::CS => with_arg(req, arg, |a: &mut uapi::Cs| cs(file, a)),
         amdgpu::WAIT_CS => with_arg(req, arg, |a: &mut uapi::WaitCs| {

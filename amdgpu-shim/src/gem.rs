@@ -92,6 +92,43 @@ impl Gem {
         Ok(g)
     }
 
+    /// A BO over application memory (GEM_USERPTR): `size` bytes at `addr`, both page
+    /// aligned, as amdgpu checks. Writable userptr BOs must be REGISTERed (amdgpu: EACCES
+    /// otherwise); READONLY ones are refused (the model's VM has no read-only mappings), and
+    /// ANONONLY/VALIDATE need nothing more here (the application's memory is used in place).
+    /// The memory counts in no heap, as amdgpu pins it rather than allocating.
+    ///
+    /// # Safety
+    /// The application keeps `addr..addr + size` mapped while the BO lives (amdgpu pins the
+    /// pages; the shim cannot).
+    pub unsafe fn from_user(addr: u64, size: u64, flags: u32) -> Result<Arc<Gem>, i32> {
+        let known = gem::USERPTR_READONLY | gem::USERPTR_ANONONLY | gem::USERPTR_VALIDATE | gem::USERPTR_REGISTER;
+        if flags & !known != 0 {
+            return Err(libc::EINVAL);
+        }
+        if flags & gem::USERPTR_READONLY != 0 {
+            tracing::warn!("GEM_USERPTR with READONLY: the model's VM has no read-only mappings (EINVAL)");
+            return Err(libc::EINVAL);
+        }
+        if flags & gem::USERPTR_REGISTER == 0 {
+            return Err(libc::EACCES);
+        }
+        // SAFETY: by the caller's contract.
+        let mem = unsafe { Memory::from_host(addr as *mut u8, size) }.ok_or(libc::EINVAL)?;
+        let create = GemCreate { bo_size: size, alignment: 0, domains: gem::DOMAIN_CPU, domain_flags: 0 };
+        let g = Arc::new(Gem {
+            id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
+            mem,
+            create: Mutex::new(create),
+            metadata: Mutex::new(None),
+            vas: Mutex::new(Vec::new()),
+            fence: Mutex::new(Fence::signaled()),
+            handles: AtomicUsize::new(0),
+        });
+        ALL.lock().get_or_insert_with(HashMap::new).insert(g.id, g.clone());
+        Ok(g)
+    }
+
     fn unaccount(c: &GemCreate) {
         let mut u = USAGE.lock();
         let used = if is_vram(c) { &mut u.0 } else { &mut u.1 };
@@ -116,7 +153,8 @@ impl Gem {
                 vm.unmap_at(va);
             }
         }
-        if ALL.lock().as_mut().and_then(|m| m.remove(&self.id)).is_some() {
+        // A userptr BO (`from_user`) was never counted.
+        if ALL.lock().as_mut().and_then(|m| m.remove(&self.id)).is_some() && !self.mem.is_host() {
             Self::unaccount(&self.create.lock());
         }
     }
@@ -206,4 +244,31 @@ pub fn import(fd: i32) -> Option<Arc<Gem>> {
         return None;
     }
     PRIME.lock().as_ref()?.get(&ino).cloned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// amdgpu's GEM_USERPTR rules (`amdgpu_gem_userptr_ioctl`): unknown flags and unaligned
+    /// ranges are EINVAL, a writable range not REGISTERed is EACCES; a BO over the range
+    /// uses the application's bytes in place.
+    #[test]
+    fn userptr_bos_follow_amdgpus_rules() {
+        let layout = std::alloc::Layout::from_size_align(8192, 4096).expect("layout"); // ok: test
+                                                                                       // SAFETY: a non-zero size; freed below.
+        let p = unsafe { std::alloc::alloc_zeroed(layout) };
+        let (addr, flags) = (p as u64, gem::USERPTR_ANONONLY | gem::USERPTR_VALIDATE | gem::USERPTR_REGISTER);
+        // SAFETY (every call): the allocation lives until the end of the test.
+        unsafe {
+            assert_eq!(Gem::from_user(addr, 8192, flags | 1 << 9).err(), Some(libc::EINVAL));
+            assert_eq!(Gem::from_user(addr + 16, 4096, flags).err(), Some(libc::EINVAL));
+            assert_eq!(Gem::from_user(addr, 100, flags).err(), Some(libc::EINVAL));
+            assert_eq!(Gem::from_user(addr, 8192, gem::USERPTR_ANONONLY).err(), Some(libc::EACCES));
+            let g = Gem::from_user(addr, 8192, flags).expect("a userptr BO"); // ok: test
+            assert_eq!((g.mem.host_ptr(), g.mem.size(), g.mem.is_host()), (p, 8192, true));
+            g.release();
+            std::alloc::dealloc(p, layout);
+        }
+    }
 }

@@ -509,6 +509,11 @@ pub mod gem {
     pub const BO_LIST_OP_CREATE: u32 = 0;
     pub const BO_LIST_OP_DESTROY: u32 = 1;
     pub const BO_LIST_OP_UPDATE: u32 = 2;
+    /// GEM_USERPTR flags (`AMDGPU_GEM_USERPTR_*`).
+    pub const USERPTR_READONLY: u32 = 1 << 0;
+    pub const USERPTR_ANONONLY: u32 = 1 << 1;
+    pub const USERPTR_VALIDATE: u32 = 1 << 2;
+    pub const USERPTR_REGISTER: u32 = 1 << 3;
 }
 
 /// `union drm_amdgpu_gem_mmap`: in = handle; out = the offset to mmap the node at.

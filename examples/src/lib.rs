@@ -1295,6 +1295,8 @@ impl FeatureChain {
             enable(ext, ext_ptrs);
         }
         enable(ash::khr::shader_non_semantic_info::NAME, ext_ptrs);
+        // Imported host allocations (no feature structure).
+        enable(ash::ext::external_memory_host::NAME, ext_ptrs);
         // The SPIR-V SubgroupBallotKHR / SubgroupVoteKHR capabilities (no feature structures).
         enable(ash::ext::shader_subgroup_ballot::NAME, ext_ptrs);
         enable(ash::ext::shader_subgroup_vote::NAME, ext_ptrs);

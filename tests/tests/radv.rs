@@ -103,6 +103,15 @@ fn transfer_app_on_radv() {
     assert!(pass >= 10 && other.is_empty(), "softnavi-transfer on RADV ({pass} pass):\n{out}\n{err}");
 }
 
+/// VK_EXT_external_memory_host on RADV: host memory imported as device memory through
+/// amdgpu's GEM_USERPTR (the shim maps the application's pages themselves at the VA RADV
+/// picks); the GPU's copies and fills land in the host's own bytes.
+#[test]
+fn host_pointer_import_on_radv() {
+    let Some((ok, out, err)) = radv(&target_dir().join("softnavi-hostptr"), &[]) else { return };
+    assert!(ok && out.contains("PASS hostptr"), "softnavi-hostptr on RADV:\n{out}\n{err}");
+}
+
 /// The texel-buffer app: every format's loads, stores and atomics (RADV's buffer views).
 #[test]
 fn texel_app_on_radv() {

@@ -34,24 +34,62 @@ pub const VA_MASK: u64 = (1 << 48) - 1;
 /// the kernel, so that a large one costs nothing until it is touched. One may back BOs at
 /// several addresses ([`AddressSpace::map_at`]).
 pub struct Memory {
-    map: memmap2::MmapMut,
+    map: Backing,
 }
+
+enum Backing {
+    Anon(memmap2::MmapMut),
+    /// Memory its owner keeps alive ([`Memory::from_host`]).
+    Host {
+        ptr: *mut u8,
+        len: u64,
+    },
+}
+
+// SAFETY: a Host backing is memory its creator guarantees valid for the Memory's life
+// (`from_host`); accesses through it are synchronised like any BO's (the module docs).
+unsafe impl Send for Memory {}
+// SAFETY: as above.
+unsafe impl Sync for Memory {}
 
 impl Memory {
     /// `size` bytes, rounded up to a page.
     pub fn new(size: u64) -> std::io::Result<Arc<Memory>> {
         let size = size.max(1).div_ceil(PAGE) * PAGE;
         let map = memmap2::MmapMut::map_anon(usize::try_from(size).map_err(std::io::Error::other)?)?;
-        Ok(Arc::new(Memory { map }))
+        Ok(Arc::new(Memory { map: Backing::Anon(map) }))
+    }
+
+    /// The `len` bytes at `ptr`, which the caller owns: what amdgpu's userptr BOs and
+    /// Vulkan's imported host allocations are. `None` unless both are page aligned and
+    /// `len` is not 0.
+    ///
+    /// # Safety
+    /// `ptr..ptr + len` must stay valid for reads and writes while the Memory, and every BO
+    /// mapped over it, lives.
+    pub unsafe fn from_host(ptr: *mut u8, len: u64) -> Option<Arc<Memory>> {
+        let aligned = (ptr as u64) % PAGE == 0 && len % PAGE == 0 && len > 0 && !ptr.is_null();
+        aligned.then(|| Arc::new(Memory { map: Backing::Host { ptr, len } }))
     }
 
     pub fn size(&self) -> u64 {
-        self.map.len() as u64
+        match &self.map {
+            Backing::Anon(m) => m.len() as u64,
+            Backing::Host { len, .. } => *len,
+        }
     }
 
     /// Host address of the first byte; valid for `size` bytes while the Memory lives.
     pub fn host_ptr(&self) -> *mut u8 {
-        self.map.as_ptr() as *mut u8
+        match &self.map {
+            Backing::Anon(m) => m.as_ptr() as *mut u8,
+            Backing::Host { ptr, .. } => *ptr,
+        }
+    }
+
+    /// Whether it is memory of its owner's ([`Self::from_host`]).
+    pub fn is_host(&self) -> bool {
+        matches!(self.map, Backing::Host { .. })
     }
 }
 
