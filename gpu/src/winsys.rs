@@ -225,6 +225,11 @@ impl Device {
         self.shared.vm.alloc(size, align)
     }
 
+    /// Maps memory of the caller's (`Memory::from_host`) as a buffer object.
+    pub fn import(&self, mem: Arc<crate::mem::Memory>, align: u64) -> Result<Arc<Bo>, AllocError> {
+        self.shared.vm.import(mem, align)
+    }
+
     /// Unmaps a buffer object; GPU accesses to it fault from now on.
     pub fn free(&self, bo: &Bo) {
         self.shared.vm.free(bo.va());

@@ -650,6 +650,8 @@ pub fn device_extensions(sf: &ShaderFeatures) -> Vec<(&'static CStr, u32)> {
         (vk::EXT_TOOLING_INFO_NAME, vk::EXT_TOOLING_INFO_SPEC_VERSION),
         // VkPipelineCreationFeedbackCreateInfo is filled (pipeline.rs).
         (vk::EXT_PIPELINE_CREATION_FEEDBACK_NAME, vk::EXT_PIPELINE_CREATION_FEEDBACK_SPEC_VERSION),
+        // Host allocations imported in place (memory.rs).
+        (vk::EXT_EXTERNAL_MEMORY_HOST_NAME, vk::EXT_EXTERNAL_MEMORY_HOST_SPEC_VERSION),
     ];
     let conditional = [
         (sf.float16 || sf.int8, vk::KHR_SHADER_FLOAT16_INT8_NAME, vk::KHR_SHADER_FLOAT16_INT8_SPEC_VERSION),
@@ -726,7 +728,7 @@ pub fn device_extensions(sf: &ShaderFeatures) -> Vec<(&'static CStr, u32)> {
 }
 
 /// Extensions reported whatever the shader table says (see [`device_extensions`]).
-pub const ALWAYS_REPORTED: usize = 16;
+pub const ALWAYS_REPORTED: usize = 17;
 
 /// Device commands that belong to an extension, and which. Core commands under an
 /// extension's name (the KHR/EXT aliases of promoted commands) are here too: they are
@@ -734,6 +736,7 @@ pub const ALWAYS_REPORTED: usize = 16;
 /// (vkGetDeviceProcAddr). A name listed without a table entry in lib.rs is simply absent.
 pub const EXTENSION_COMMANDS: &[(&str, &CStr)] = &[
     ("vkGetPipelineExecutablePropertiesKHR", vk::KHR_PIPELINE_EXECUTABLE_PROPERTIES_NAME),
+    ("vkGetMemoryHostPointerPropertiesEXT", vk::EXT_EXTERNAL_MEMORY_HOST_NAME),
     ("vkGetPipelineExecutableStatisticsKHR", vk::KHR_PIPELINE_EXECUTABLE_PROPERTIES_NAME),
     ("vkGetPipelineExecutableInternalRepresentationsKHR", vk::KHR_PIPELINE_EXECUTABLE_PROPERTIES_NAME),
     ("vkGetBufferDeviceAddressKHR", vk::KHR_BUFFER_DEVICE_ADDRESS_NAME),

@@ -724,6 +724,13 @@ unsafe fn fill_properties_ext(dev: &PhysicalDevice, s: *mut vk::BaseOutStructure
                 put(s, p);
             }
             T::PHYSICAL_DEVICE_DRIVER_PROPERTIES => put(s, driver_properties()),
+            T::PHYSICAL_DEVICE_EXTERNAL_MEMORY_HOST_PROPERTIES_EXT => put(
+                s,
+                vk::PhysicalDeviceExternalMemoryHostPropertiesEXT {
+                    min_imported_host_pointer_alignment: crate::memory::HOST_POINTER_ALIGNMENT,
+                    ..Default::default()
+                },
+            ),
             T::PHYSICAL_DEVICE_FLOAT_CONTROLS_PROPERTIES => put(s, float_controls_properties()),
             T::PHYSICAL_DEVICE_DESCRIPTOR_INDEXING_PROPERTIES => put(s, descriptor_indexing_properties()),
             T::PHYSICAL_DEVICE_TIMELINE_SEMAPHORE_PROPERTIES => {
@@ -1083,17 +1090,29 @@ pub unsafe extern "system" fn get_physical_device_sparse_image_format_properties
     unsafe { *count = 0 };
 }
 
-/// No external memory, fence or semaphore handle types are supported.
+/// External memory: host allocations can be imported under any buffer
+/// (VK_EXT_external_memory_host); no other memory, fence or semaphore handle type.
 ///
 /// # Safety
 /// Vulkan entry point.
 pub unsafe extern "system" fn get_physical_device_external_buffer_properties(
     _p: vk::PhysicalDevice,
-    _i: *const vk::PhysicalDeviceExternalBufferInfo<'_>,
+    i: *const vk::PhysicalDeviceExternalBufferInfo<'_>,
     out: *mut vk::ExternalBufferProperties<'_>,
 ) {
+    let host = vk::ExternalMemoryHandleTypeFlags::HOST_ALLOCATION_EXT;
+    // SAFETY: valid per the specification.
+    let props = if unsafe { (*i).handle_type } == host {
+        vk::ExternalMemoryProperties {
+            external_memory_features: vk::ExternalMemoryFeatureFlags::IMPORTABLE,
+            export_from_imported_handle_types: vk::ExternalMemoryHandleTypeFlags::empty(),
+            compatible_handle_types: host,
+        }
+    } else {
+        vk::ExternalMemoryProperties::default()
+    };
     // SAFETY: out is valid per the specification.
-    unsafe { (*out).external_memory_properties = vk::ExternalMemoryProperties::default() };
+    unsafe { (*out).external_memory_properties = props };
 }
 
 /// # Safety

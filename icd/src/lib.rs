@@ -320,6 +320,7 @@ entry_points! {
     Device "vkGetPipelineExecutablePropertiesKHR" => executable::get_pipeline_executable_properties,
     Device "vkGetPipelineExecutableStatisticsKHR" => executable::get_pipeline_executable_statistics,
     Device "vkGetPipelineExecutableInternalRepresentationsKHR" => executable::get_pipeline_executable_internal_representations,
+    Device "vkGetMemoryHostPointerPropertiesEXT" => memory::get_memory_host_pointer_properties,
     Device "vkGetBufferDeviceAddress" => memory::get_buffer_device_address,
     Device "vkGetBufferOpaqueCaptureAddress" => memory::get_buffer_opaque_capture_address,
     Device "vkGetDeviceMemoryOpaqueCaptureAddress" => memory::get_device_memory_opaque_capture_address,

@@ -121,18 +121,28 @@ pub unsafe extern "system" fn allocate_memory(
             tracing::warn!("vkAllocateMemory: there is no memory type {}", info.memory_type_index);
             return vk::Result::ERROR_OUT_OF_DEVICE_MEMORY;
         };
+        let mut host = None;
         // SAFETY: the chain is valid per the specification.
         for s in unsafe { chain(info.p_next) } {
             // SAFETY: reading the header only.
             let t = unsafe { (*s).s_type };
-            // A dedicated allocation needs nothing special: every allocation is its own BO.
-            if t != vk::StructureType::MEMORY_DEDICATED_ALLOCATE_INFO
-                && t != vk::StructureType::MEMORY_ALLOCATE_FLAGS_INFO
-            {
-                tracing::warn!("vkAllocateMemory: ignoring {t:?} in pNext");
+            match t {
+                // A dedicated allocation needs nothing special: every allocation is its own BO.
+                vk::StructureType::MEMORY_DEDICATED_ALLOCATE_INFO | vk::StructureType::MEMORY_ALLOCATE_FLAGS_INFO => {}
+                // SAFETY: a structure of this type.
+                vk::StructureType::IMPORT_MEMORY_HOST_POINTER_INFO_EXT => host = Some(unsafe { *s.cast() }),
+                _ => tracing::warn!("vkAllocateMemory: ignoring {t:?} in pNext"),
             }
         }
-        match d.shared.gpu.alloc(info.allocation_size, bo_align(info.allocation_size)) {
+        let placed = match host {
+            None => d.shared.gpu.alloc(info.allocation_size, bo_align(info.allocation_size)).map_err(|e| e.to_string()),
+            Some(h) => import_host(d, info, &h),
+        };
+        if let (Some(_), Err(e)) = (host, &placed) {
+            tracing::warn!("vkAllocateMemory: {e}");
+            return vk::Result::ERROR_INVALID_EXTERNAL_HANDLE;
+        }
+        match placed {
             Ok(bo) => {
                 HEAP_USAGE[heap as usize].fetch_add(info.allocation_size, Ordering::Relaxed);
                 let m = DeviceMemory {
@@ -150,6 +160,69 @@ pub unsafe extern "system" fn allocate_memory(
                 vk::Result::ERROR_OUT_OF_DEVICE_MEMORY
             }
         }
+    })
+}
+
+/// `minImportedHostPointerAlignment`: host allocations are mapped page by page.
+pub const HOST_POINTER_ALIGNMENT: u64 = gpu::mem::PAGE;
+
+/// The memory types a host allocation may be imported as: the host-visible ones.
+fn host_pointer_types() -> u32 {
+    (0..TYPES.len() as u32)
+        .filter(|&i| type_flags(i).is_some_and(|f| f.contains(vk::MemoryPropertyFlags::HOST_VISIBLE)))
+        .fold(0, |m, i| m | 1 << i)
+}
+
+/// VK_EXT_external_memory_host: the host allocation `h` names, mapped in place at a GPU
+/// address (`gpu::mem::Memory::from_host`), or why not.
+fn import_host(
+    d: &crate::device::Device,
+    info: &vk::MemoryAllocateInfo<'_>,
+    h: &vk::ImportMemoryHostPointerInfoEXT<'_>,
+) -> Result<Arc<gpu::mem::Bo>, String> {
+    if h.handle_type != vk::ExternalMemoryHandleTypeFlags::HOST_ALLOCATION_EXT {
+        return Err(format!("host pointer handle type {:?} is not supported (HOST_ALLOCATION only)", h.handle_type));
+    }
+    if host_pointer_types() >> info.memory_type_index & 1 == 0 {
+        return Err(format!("memory type {} cannot hold a host allocation", info.memory_type_index));
+    }
+    let aligned = |v: u64| v % HOST_POINTER_ALIGNMENT == 0;
+    let ptr = h.p_host_pointer as *mut u8;
+    if !(aligned(ptr as u64) && aligned(info.allocation_size)) || info.allocation_size == 0 || ptr.is_null() {
+        return Err(format!(
+            "host pointer {ptr:?} and size {} must be multiples of minImportedHostPointerAlignment ({HOST_POINTER_ALIGNMENT})",
+            info.allocation_size
+        ));
+    }
+    // SAFETY: the application keeps the allocation alive while the memory object exists
+    // (VUID-VkImportMemoryHostPointerInfoEXT-pHostPointer-01389 and the spec's lifetime rule).
+    let mem = unsafe { gpu::mem::Memory::from_host(ptr, info.allocation_size) }.ok_or("not page aligned")?;
+    d.shared.gpu.import(mem, bo_align(info.allocation_size)).map_err(|e| e.to_string())
+}
+
+/// `vkGetMemoryHostPointerPropertiesEXT`: any host allocation can be imported as a
+/// host-visible memory type.
+///
+/// # Safety
+/// Vulkan entry point.
+pub unsafe extern "system" fn get_memory_host_pointer_properties(
+    _d: vk::Device,
+    handle_type: vk::ExternalMemoryHandleTypeFlags,
+    ptr: *const std::ffi::c_void,
+    out: *mut vk::MemoryHostPointerPropertiesEXT<'_>,
+) -> vk::Result {
+    guard("vkGetMemoryHostPointerPropertiesEXT", vk::Result::ERROR_INVALID_EXTERNAL_HANDLE, || {
+        if handle_type != vk::ExternalMemoryHandleTypeFlags::HOST_ALLOCATION_EXT
+            || (ptr as u64) % HOST_POINTER_ALIGNMENT != 0
+        {
+            tracing::warn!(
+                "vkGetMemoryHostPointerPropertiesEXT: {handle_type:?} at {ptr:?}: not an importable host allocation"
+            );
+            return vk::Result::ERROR_INVALID_EXTERNAL_HANDLE;
+        }
+        // SAFETY: out is valid per the specification.
+        unsafe { (*out).memory_type_bits = host_pointer_types() };
+        vk::Result::SUCCESS
     })
 }
 

@@ -186,6 +186,19 @@ impl AddressSpace {
     /// Allocates a zeroed BO of at least `size` bytes, aligned to `align` (a power of two,
     /// at least a page).
     pub fn alloc(&self, size: u64, align: u64) -> Result<Arc<Bo>, AllocError> {
+        self.place(size, align, None)
+    }
+
+    /// Maps all of `mem` (memory of its owner's, [`Memory::from_host`]: Vulkan's imported
+    /// host allocations) at an address [`Self::alloc`] would hand out, counted as an
+    /// allocation.
+    pub fn import(&self, mem: Arc<Memory>, align: u64) -> Result<Arc<Bo>, AllocError> {
+        self.place(mem.size(), align, Some(mem))
+    }
+
+    /// A BO of `size` bytes at a free address aligned to `align`, over `mem`, or over new
+    /// zeroed memory.
+    fn place(&self, size: u64, align: u64, mem: Option<Arc<Memory>>) -> Result<Arc<Bo>, AllocError> {
         let size = size.max(1).div_ceil(PAGE) * PAGE;
         let align = align.max(PAGE).next_power_of_two();
         let mut g = self.inner.write();
@@ -210,7 +223,7 @@ impl AddressSpace {
         if tail < hole.0 + hole.1 {
             g.free.insert(tail, hole.0 + hole.1 - tail);
         }
-        let mem = match Memory::new(size) {
+        let mem = match mem.map_or_else(|| Memory::new(size), Ok) {
             Ok(m) => m,
             Err(_) => {
                 // Give the address range back before failing.

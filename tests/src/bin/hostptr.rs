@@ -6,7 +6,7 @@
 //! the model this goes through amdgpu's GEM_USERPTR (softnavi's shim).
 //!
 //! Prints `PASS hostptr` or `FAIL hostptr: why` (exit 1), `SKIP` where the device lacks the
-//! extension (exit 0), exit 2 on a Vulkan error.
+//! extension (exit 0), exit 2 on a Vulkan error, 3 on validation messages (`--validate`).
 
 use std::process::ExitCode;
 
@@ -145,18 +145,26 @@ fn main() -> ExitCode {
         println!("SKIP hostptr: the device does not offer VK_EXT_external_memory_host");
         return ExitCode::SUCCESS;
     }
-    match run(&ctx) {
+    let mut code = match run(&ctx) {
         Ok(Ok(())) => {
             println!("PASS hostptr");
-            ExitCode::SUCCESS
+            0
         }
         Ok(Err(why)) => {
             println!("FAIL hostptr: {why}");
-            ExitCode::from(1)
+            1
         }
         Err(e) => {
             println!("FAIL hostptr: {e}");
-            ExitCode::from(2)
+            2
+        }
+    };
+    if let Some(v) = ctx.validation_counter() {
+        let n = v.load(std::sync::atomic::Ordering::Relaxed);
+        println!("validation: {n} error/warning messages");
+        if n > 0 && code == 0 {
+            code = 3;
         }
     }
+    ExitCode::from(code)
 }
