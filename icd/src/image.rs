@@ -178,6 +178,57 @@ fn msaa_depth(f: vk::Format) -> bool {
     matches!(f, vk::Format::D16_UNORM | vk::Format::D32_SFLOAT)
 }
 
+/// The usages images of `f` may have, from its features.
+fn usages(f: vk::Format) -> vk::ImageUsageFlags {
+    type F = vk::FormatFeatureFlags2;
+    type U = vk::ImageUsageFlags;
+    let feats = features(f);
+    let mut usable = U::TRANSFER_SRC | U::TRANSFER_DST;
+    if feats.contains(F::STORAGE_IMAGE) {
+        usable |= U::STORAGE;
+    }
+    if feats.contains(F::SAMPLED_IMAGE) {
+        usable |= U::SAMPLED;
+    }
+    if feats.contains(F::COLOR_ATTACHMENT) {
+        usable |= U::COLOR_ATTACHMENT | U::INPUT_ATTACHMENT | U::TRANSIENT_ATTACHMENT;
+    }
+    if feats.contains(F::DEPTH_STENCIL_ATTACHMENT) {
+        usable |= U::DEPTH_STENCIL_ATTACHMENT | U::INPUT_ATTACHMENT | U::TRANSIENT_ATTACHMENT;
+    }
+    if feats.is_empty() {
+        U::empty()
+    } else {
+        usable
+    }
+}
+
+/// Whether a view of an image of `f` (MUTABLE_FORMAT) may have format `v`: Vulkan's format
+/// compatibility classes, as far as softnavi has images: uncompressed colour formats of one
+/// texel size, a BCn format and its sRGB/UNORM twin (BC1 RGB and RGBA apart), a depth
+/// format only itself; with `block_texel` (BLOCK_TEXEL_VIEW_COMPATIBLE) a BCn image also
+/// takes the uncompressed formats of its block's size.
+fn view_compatible(f: vk::Format, v: vk::Format, block_texel: bool) -> bool {
+    let depth = |x: vk::Format| {
+        matches!(x, vk::Format::D16_UNORM | vk::Format::D32_SFLOAT | vk::Format::S8_UINT)
+            || COMBINED_DEPTH_STENCIL.contains(&x)
+    };
+    let (Some(tf), Some(tv)) = (texel_size(f), texel_size(v)) else { return false };
+    if f == v {
+        return true;
+    }
+    if depth(f) || depth(v) {
+        return false;
+    }
+    let class = |x: vk::Format| (x.as_raw() - vk::Format::BC1_RGB_UNORM_BLOCK.as_raw()) / 2;
+    match (block_dim(f) > 1, block_dim(v) > 1) {
+        (false, false) => tf == tv,
+        (true, true) => class(f) == class(v),
+        (true, false) => block_texel && tf == tv,
+        (false, true) => false,
+    }
+}
+
 /// `vkGetPhysicalDeviceImageFormatProperties` for an image of `f` with `features(f)`:
 /// usages those features allow, the device's image limits, and several samples where
 /// [`msaa_format`] allows them (2D, OPTIMAL, not cube compatible).
@@ -188,31 +239,17 @@ pub fn format_properties(
     usage: vk::ImageUsageFlags,
     flags: vk::ImageCreateFlags,
 ) -> Option<vk::ImageFormatProperties> {
-    type F = vk::FormatFeatureFlags2;
     let feats = features(f);
-    let mut usable = vk::ImageUsageFlags::TRANSFER_SRC | vk::ImageUsageFlags::TRANSFER_DST;
-    if feats.contains(F::STORAGE_IMAGE) {
-        usable |= vk::ImageUsageFlags::STORAGE;
-    }
-    if feats.contains(F::SAMPLED_IMAGE) {
-        usable |= vk::ImageUsageFlags::SAMPLED;
-    }
-    if feats.contains(F::COLOR_ATTACHMENT) {
-        usable |= vk::ImageUsageFlags::COLOR_ATTACHMENT
-            | vk::ImageUsageFlags::INPUT_ATTACHMENT
-            | vk::ImageUsageFlags::TRANSIENT_ATTACHMENT;
-    }
-    if feats.contains(F::DEPTH_STENCIL_ATTACHMENT) {
-        usable |= vk::ImageUsageFlags::DEPTH_STENCIL_ATTACHMENT
-            | vk::ImageUsageFlags::INPUT_ATTACHMENT
-            | vk::ImageUsageFlags::TRANSIENT_ATTACHMENT;
-    }
+    let mut usable = usages(f);
     let bc = block_dim(f) > 1;
-    let extended = flags.contains(vk::ImageCreateFlags::EXTENDED_USAGE | vk::ImageCreateFlags::MUTABLE_FORMAT);
-    if extended && (bc || !matches!(f, vk::Format::D16_UNORM | vk::Format::D32_SFLOAT)) {
-        // Usages of the formats its views may have: every texel (or block) size has a
-        // storable UINT format (for BCn, through BLOCK_TEXEL_VIEW_COMPATIBLE views).
-        usable |= vk::ImageUsageFlags::STORAGE;
+    if flags.contains(vk::ImageCreateFlags::EXTENDED_USAGE | vk::ImageCreateFlags::MUTABLE_FORMAT) {
+        // Vulkan's EXTENDED_USAGE: the usages of any format its views may have.
+        let block_texel = flags.contains(vk::ImageCreateFlags::BLOCK_TEXEL_VIEW_COMPATIBLE);
+        for v in (1..=vk::Format::ASTC_12X12_SRGB_BLOCK.as_raw()).map(vk::Format::from_raw) {
+            if view_compatible(f, v, block_texel) {
+                usable |= usages(v);
+            }
+        }
     }
     let mut creatable = vk::ImageCreateFlags::MUTABLE_FORMAT
         | vk::ImageCreateFlags::CUBE_COMPATIBLE
