@@ -236,28 +236,29 @@ fn view_info(
         })
 }
 
-/// The variant, set memory and push constants of region `r`'s dispatch.
-fn region(src: &Image, dst: &Image, r: &vk::ImageBlit, filter: vk::Filter) -> Result<Option<Dispatch>, String> {
-    let Some(p) = plan(src, dst, r)? else { return Ok(None) };
-    let st = store(dst.format).ok_or_else(|| format!("blits cannot write format {:?}", dst.format))?;
-    let (sc, dc) = (class(src.format), class(dst.format));
-    let class = match (sc, st) {
+/// The shader class a blit from `src` to `dst` (stored as `st`) takes with `filter`, or why
+/// Vulkan forbids it.
+fn blit_class(src: vk::Format, dst: vk::Format, st: Store, filter: vk::Filter) -> Result<Class, String> {
+    let (sc, dc) = (class(src), class(dst));
+    let c = match (sc, st) {
         (Class::Float, Store::Packed(_)) => Class::Packed,
         (Class::Float, _) if dc == Class::Float => Class::Float,
         (Class::Sint | Class::Uint, _) if sc == dc => sc,
         _ => {
             return Err(format!(
-                "{:?} cannot be blitted to {:?} (integer formats go to integer formats of their signedness)",
-                src.format, dst.format
+                "{src:?} cannot be blitted to {dst:?} (integer formats go to integer formats of their signedness)"
             ))
         }
     };
-    if filter != vk::Filter::NEAREST && (sc != Class::Float || is_depth(src.format)) {
-        return Err(format!(
-            "filter {filter:?} on {:?}: integer and depth formats are blitted with NEAREST",
-            src.format
-        ));
+    if filter != vk::Filter::NEAREST && (sc != Class::Float || is_depth(src)) {
+        return Err(format!("filter {filter:?} on {src:?}: integer and depth formats are blitted with NEAREST"));
     }
+    Ok(c)
+}
+
+/// Set 0's memory for region `r`: the source level's view and the blit's sampler, the
+/// destination level's view (in the format `st` stores through).
+fn descriptors(src: &Image, dst: &Image, r: &vk::ImageBlit, filter: vk::Filter, st: Store) -> Result<Vec<u8>, String> {
     let (src_va, dst_va) = match (&src.bound, &dst.bound) {
         (Some((_, s)), Some((_, d))) => (*s, *d),
         _ => return Err("an image is not bound to memory".into()),
@@ -269,13 +270,14 @@ fn region(src: &Image, dst: &Image, r: &vk::ImageBlit, filter: vk::Filter) -> Re
         Store::Packed(_) => vk::Format::R16_UINT,
     };
     let dv = view_info(dst, view_format, r.dst_subresource.mip_level, r.dst_subresource.aspect_mask);
+    let clamp = vk::SamplerAddressMode::CLAMP_TO_EDGE;
     let sampler = vk::SamplerCreateInfo::default()
         .mag_filter(filter)
         .min_filter(filter)
         .mipmap_mode(vk::SamplerMipmapMode::NEAREST)
-        .address_mode_u(vk::SamplerAddressMode::CLAMP_TO_EDGE)
-        .address_mode_v(vk::SamplerAddressMode::CLAMP_TO_EDGE)
-        .address_mode_w(vk::SamplerAddressMode::CLAMP_TO_EDGE);
+        .address_mode_u(clamp)
+        .address_mode_v(clamp)
+        .address_mode_w(clamp);
     let (t_src, t_dst, s) = (view_tsharp(src, src_va, &sv)?, view_tsharp(dst, dst_va, &dv)?, sampler_ssharp(&sampler)?);
     let layout = set_layout();
     let mut set = vec![0u8; layout.size() as usize];
@@ -286,6 +288,11 @@ fn region(src: &Image, dst: &Image, r: &vk::ImageBlit, filter: vk::Filter) -> Re
     put(&mut set, at(0), &t_src);
     put(&mut set, at(0) + abi::COMBINED_SAMPLER_OFFSET as usize, &s);
     put(&mut set, at(1), &t_dst);
+    Ok(set)
+}
+
+/// `blit.comp`'s push constants for plan `p` stored as `st`.
+fn push_constants(p: &Plan, st: Store) -> Vec<u8> {
     let srgb = matches!(st, Store::Srgb(_)) as u32;
     let pack = if let Store::Packed(p) = st { p } else { [0; 4] };
     let mut push = Vec::with_capacity(PUSH_BYTES);
@@ -294,11 +301,21 @@ fn region(src: &Image, dst: &Image, r: &vk::ImageBlit, filter: vk::Filter) -> Re
     }
     p.base.iter().chain([0].iter()).for_each(|x| push.extend_from_slice(&x.to_le_bytes()));
     p.size.iter().chain([srgb].iter()).chain(pack.iter()).for_each(|x| push.extend_from_slice(&x.to_le_bytes()));
-    let variant = class as usize * 4
-        + 2 * (src.image_type == vk::ImageType::TYPE_3D) as usize
-        + (dst.image_type == vk::ImageType::TYPE_3D) as usize;
-    let counts = [p.size[0].div_ceil(GROUP), p.size[1].div_ceil(GROUP), p.size[2]];
-    Ok(Some(Dispatch { variant, set, push, counts }))
+    push
+}
+
+/// The variant, set memory and push constants of region `r`'s dispatch.
+fn region(src: &Image, dst: &Image, r: &vk::ImageBlit, filter: vk::Filter) -> Result<Option<Dispatch>, String> {
+    let Some(p) = plan(src, dst, r)? else { return Ok(None) };
+    let st = store(dst.format).ok_or_else(|| format!("blits cannot write format {:?}", dst.format))?;
+    let class = blit_class(src.format, dst.format, st, filter)?;
+    let three_d = |i: &Image| (i.image_type == vk::ImageType::TYPE_3D) as usize;
+    Ok(Some(Dispatch {
+        variant: class as usize * 4 + 2 * three_d(src) + three_d(dst),
+        set: descriptors(src, dst, r, filter, st)?,
+        push: push_constants(&p, st),
+        counts: [p.size[0].div_ceil(GROUP), p.size[1].div_ceil(GROUP), p.size[2]],
+    }))
 }
 
 fn put(mem: &mut [u8], at: usize, words: &[u32]) {
