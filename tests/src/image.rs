@@ -551,6 +551,38 @@ pub fn host_buffer<'c>(ctx: &'c Context, name: &str, data: &[u8]) -> Result<Buff
     Ok(b)
 }
 
+/// A transfer-to-transfer barrier moving `range` of `image` from layout `old` to `new`.
+fn transfer_image_barrier(
+    image: vk::Image,
+    old: vk::ImageLayout,
+    new: vk::ImageLayout,
+    range: vk::ImageSubresourceRange,
+) -> vk::ImageMemoryBarrier2<'static> {
+    use vk::{AccessFlags2 as A, PipelineStageFlags2 as S};
+    vk::ImageMemoryBarrier2::default()
+        .image(image)
+        .old_layout(old)
+        .new_layout(new)
+        .src_access_mask(A::TRANSFER_WRITE)
+        .dst_access_mask(A::TRANSFER_READ | A::TRANSFER_WRITE)
+        .src_stage_mask(S::ALL_TRANSFER)
+        .dst_stage_mask(S::ALL_TRANSFER)
+        .src_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
+        .dst_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
+        .subresource_range(range)
+}
+
+/// Colour levels `levels` (first, count), every layer.
+fn colour_levels((base_mip_level, level_count): (u32, u32)) -> vk::ImageSubresourceRange {
+    vk::ImageSubresourceRange {
+        aspect_mask: vk::ImageAspectFlags::COLOR,
+        base_mip_level,
+        level_count,
+        base_array_layer: 0,
+        layer_count: vk::REMAINING_ARRAY_LAYERS,
+    }
+}
+
 /// A barrier between transfer commands (and before host reads): each image from one
 /// layout to another.
 pub fn transfer_barrier(
@@ -559,28 +591,8 @@ pub fn transfer_barrier(
     images: &[(vk::Image, vk::ImageLayout, vk::ImageLayout)],
 ) {
     use vk::{AccessFlags2 as A, PipelineStageFlags2 as S};
-    let bs: Vec<_> = images
-        .iter()
-        .map(|&(i, old, new)| {
-            vk::ImageMemoryBarrier2::default()
-                .image(i)
-                .old_layout(old)
-                .new_layout(new)
-                .src_access_mask(A::TRANSFER_WRITE)
-                .dst_access_mask(A::TRANSFER_READ | A::TRANSFER_WRITE)
-                .src_stage_mask(S::ALL_TRANSFER)
-                .dst_stage_mask(S::ALL_TRANSFER)
-                .src_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
-                .dst_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
-                .subresource_range(vk::ImageSubresourceRange {
-                    aspect_mask: vk::ImageAspectFlags::COLOR,
-                    base_mip_level: 0,
-                    level_count: vk::REMAINING_MIP_LEVELS,
-                    base_array_layer: 0,
-                    layer_count: vk::REMAINING_ARRAY_LAYERS,
-                })
-        })
-        .collect();
+    let all = colour_levels((0, vk::REMAINING_MIP_LEVELS));
+    let bs: Vec<_> = images.iter().map(|&(i, old, new)| transfer_image_barrier(i, old, new, all)).collect();
     let host = [vk::MemoryBarrier2::default()
         .src_access_mask(A::TRANSFER_WRITE)
         .dst_access_mask(A::HOST_READ)
@@ -589,4 +601,18 @@ pub fn transfer_barrier(
     let dep = vk::DependencyInfo::default().image_memory_barriers(&bs).memory_barriers(&host);
     // SAFETY: recording; the images live until the submission completes.
     unsafe { ctx.device().cmd_pipeline_barrier2(cmd, &dep) };
+}
+
+/// A transfer-to-transfer barrier moving one level (all layers) of `image` between layouts
+/// (a mip chain blitted level by level reads one level of the image it writes).
+pub fn level_barrier(
+    ctx: &Context,
+    cmd: vk::CommandBuffer,
+    image: vk::Image,
+    level: u32,
+    (old, new): (vk::ImageLayout, vk::ImageLayout),
+) {
+    let b = [transfer_image_barrier(image, old, new, colour_levels((level, 1)))];
+    // SAFETY: recording; the image lives until the submission completes.
+    unsafe { ctx.device().cmd_pipeline_barrier2(cmd, &vk::DependencyInfo::default().image_memory_barriers(&b)) };
 }

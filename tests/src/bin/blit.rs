@@ -22,7 +22,7 @@ use std::sync::atomic::Ordering;
 use ash::vk;
 use half::f16;
 use softnavi_examples::{Context, ContextOptions, Error};
-use softnavi_tests::image::{create_image, host_buffer, texel_size, transfer_barrier, ImageDesc};
+use softnavi_tests::image::{create_image, host_buffer, level_barrier, texel_size, transfer_barrier, ImageDesc};
 
 type Res<T> = Result<T, Error>;
 
@@ -477,9 +477,9 @@ fn run_case(ctx: &Context, case: &Case, blit2: bool) -> Res<Result<(), String>> 
                 let (src, dst) = (images[s.src].image, images[s.dst].image);
                 // The source level alone goes to TRANSFER_SRC (a mip chain reads one level of
                 // the image it writes).
-                level_barrier(ctx, cmd, src, s.region.src_subresource.mip_level, dst_l, src_l);
+                level_barrier(ctx, cmd, src, s.region.src_subresource.mip_level, (dst_l, src_l));
                 record_blit(dev, cmd, (src, dst), s, blit2);
-                level_barrier(ctx, cmd, src, s.region.src_subresource.mip_level, src_l, dst_l);
+                level_barrier(ctx, cmd, src, s.region.src_subresource.mip_level, (src_l, dst_l));
             }
             transfer_barrier(ctx, cmd, &all(dst_l, src_l));
             for ((img, buf), d) in images.iter().zip(&downloads).zip(&descs) {
@@ -529,37 +529,6 @@ unsafe fn record_blit(
         .filter(s.filter);
     // SAFETY: by the caller's contract.
     unsafe { dev.cmd_blit_image2(cmd, &info) };
-}
-
-/// A transfer-to-transfer barrier moving one level (all layers) of `image` between layouts.
-fn level_barrier(
-    ctx: &Context,
-    cmd: vk::CommandBuffer,
-    image: vk::Image,
-    level: u32,
-    old: vk::ImageLayout,
-    new: vk::ImageLayout,
-) {
-    use vk::{AccessFlags2 as A, PipelineStageFlags2 as S};
-    let b = [vk::ImageMemoryBarrier2::default()
-        .image(image)
-        .old_layout(old)
-        .new_layout(new)
-        .src_access_mask(A::TRANSFER_WRITE)
-        .dst_access_mask(A::TRANSFER_READ | A::TRANSFER_WRITE)
-        .src_stage_mask(S::ALL_TRANSFER)
-        .dst_stage_mask(S::ALL_TRANSFER)
-        .src_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
-        .dst_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
-        .subresource_range(vk::ImageSubresourceRange {
-            aspect_mask: vk::ImageAspectFlags::COLOR,
-            base_mip_level: level,
-            level_count: 1,
-            base_array_layer: 0,
-            layer_count: vk::REMAINING_ARRAY_LAYERS,
-        })];
-    // SAFETY: recording; the image lives until the submission completes.
-    unsafe { ctx.device().cmd_pipeline_barrier2(cmd, &vk::DependencyInfo::default().image_memory_barriers(&b)) };
 }
 
 /// The first texel of `got` (image `m`'s read-back) out of tolerance, described.
