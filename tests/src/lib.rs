@@ -1,5 +1,6 @@
 //! Helpers shared by the end-to-end test binaries.
 
+pub mod app;
 pub mod check;
 pub mod dispatch;
 pub mod env;

@@ -17,11 +17,11 @@
 //! 1 on a mismatch, 2 on a Vulkan error, 3 on validation messages.
 
 use std::process::ExitCode;
-use std::sync::atomic::Ordering;
 
 use ash::vk;
 use half::f16;
-use softnavi_examples::{Context, ContextOptions, Error};
+use softnavi_examples::{Context, Error};
+use softnavi_tests::app::{self, Report};
 use softnavi_tests::image::{create_image, host_buffer, level_barrier, texel_size, transfer_barrier, ImageDesc};
 
 type Res<T> = Result<T, Error>;
@@ -656,57 +656,17 @@ fn bc1_case(ctx: &Context) -> Res<Result<(), String>> {
 }
 
 fn main() -> ExitCode {
-    let validate = std::env::args().any(|a| a == "--validate");
-    let compute = std::env::args().any(|a| a == "--compute-queue");
-    let options = ContextOptions {
-        compute_only_queue: compute,
-        app_name: "softnavi-blit",
-        device_filter: None,
-        validate,
-        shader_features: true,
-    };
-    let ctx = match Context::new(&options) {
+    let ctx = match app::context("softnavi-blit", std::env::args().any(|a| a == "--compute-queue")) {
         Ok(c) => c,
-        Err(e) => {
-            eprintln!("softnavi-blit: {e}");
-            return ExitCode::from(2);
-        }
+        Err(code) => return code,
     };
-    println!("device: {}", ctx.device_name());
-    let mut code = 0u8;
+    let mut report = Report::default();
     for case in cases() {
         for blit2 in [false, true] {
             let name = format!("{}{}", case.name, if blit2 { " (vkCmdBlitImage2)" } else { "" });
-            match run_case(&ctx, &case, blit2) {
-                Ok(Ok(())) => println!("PASS {name}"),
-                Ok(Err(why)) => {
-                    println!("FAIL {name}: {why}");
-                    code = code.max(1);
-                }
-                Err(e) => {
-                    println!("FAIL {name}: {e}");
-                    code = 2;
-                }
-            }
+            report.case(&name, run_case(&ctx, &case, blit2));
         }
     }
-    match bc1_case(&ctx) {
-        Ok(Ok(())) => println!("PASS bc1_copies_and_blit"),
-        Ok(Err(why)) => {
-            println!("FAIL bc1_copies_and_blit: {why}");
-            code = code.max(1);
-        }
-        Err(e) => {
-            println!("FAIL bc1_copies_and_blit: {e}");
-            code = 2;
-        }
-    }
-    if let Some(v) = ctx.validation_counter() {
-        let n = v.load(Ordering::Relaxed);
-        println!("validation: {n} error/warning messages");
-        if n > 0 && code == 0 {
-            code = 3;
-        }
-    }
-    ExitCode::from(code)
+    report.case("bc1_copies_and_blit", bc1_case(&ctx));
+    report.finish(&ctx)
 }

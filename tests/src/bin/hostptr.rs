@@ -11,7 +11,8 @@
 use std::process::ExitCode;
 
 use ash::vk;
-use softnavi_examples::{Context, ContextOptions, Error, MemoryLocation};
+use softnavi_examples::{Context, Error, MemoryLocation};
+use softnavi_tests::app::{self, Report};
 
 const SIZE: usize = 1 << 16;
 
@@ -126,45 +127,15 @@ fn run(ctx: &Context) -> Result<Result<(), String>, Error> {
 }
 
 fn main() -> ExitCode {
-    let options = ContextOptions {
-        app_name: "softnavi-hostptr",
-        device_filter: None,
-        validate: std::env::args().any(|a| a == "--validate"),
-        shader_features: true,
-        compute_only_queue: true,
-    };
-    let ctx = match Context::new(&options) {
+    let ctx = match app::context("softnavi-hostptr", true) {
         Ok(c) => c,
-        Err(e) => {
-            eprintln!("softnavi-hostptr: {e}");
-            return ExitCode::from(2);
-        }
+        Err(code) => return code,
     };
-    println!("device: {}", ctx.device_name());
     if !ctx.shader_features().extensions.iter().any(|e| e == "VK_EXT_external_memory_host") {
         println!("SKIP hostptr: the device does not offer VK_EXT_external_memory_host");
         return ExitCode::SUCCESS;
     }
-    let mut code = match run(&ctx) {
-        Ok(Ok(())) => {
-            println!("PASS hostptr");
-            0
-        }
-        Ok(Err(why)) => {
-            println!("FAIL hostptr: {why}");
-            1
-        }
-        Err(e) => {
-            println!("FAIL hostptr: {e}");
-            2
-        }
-    };
-    if let Some(v) = ctx.validation_counter() {
-        let n = v.load(std::sync::atomic::Ordering::Relaxed);
-        println!("validation: {n} error/warning messages");
-        if n > 0 && code == 0 {
-            code = 3;
-        }
-    }
-    ExitCode::from(code)
+    let mut report = Report::default();
+    report.case("hostptr", run(&ctx));
+    report.finish(&ctx)
 }

@@ -11,10 +11,10 @@
 //! a mismatch, 2 on a Vulkan error, 3 on validation messages (with `--validate`).
 
 use std::process::ExitCode;
-use std::sync::atomic::Ordering;
 
 use ash::vk;
-use softnavi_examples::{spirv_words, Context, ContextOptions, Error, MemoryLocation};
+use softnavi_examples::{spirv_words, Context, Error, MemoryLocation};
+use softnavi_tests::app::{self, Report};
 
 type Res<T> = Result<T, Error>;
 
@@ -422,43 +422,14 @@ fn record_and_run(
 }
 
 fn main() -> ExitCode {
-    let validate = std::env::args().any(|a| a == "--validate");
-    let options = ContextOptions {
-        compute_only_queue: true,
-        app_name: "softnavi-msaa",
-        device_filter: None,
-        validate,
-        shader_features: true,
-    };
-    let ctx = match Context::new(&options) {
+    let ctx = match app::context("softnavi-msaa", true) {
         Ok(c) => c,
-        Err(e) => {
-            eprintln!("softnavi-msaa: {e}");
-            return ExitCode::from(2);
-        }
+        Err(code) => return code,
     };
-    println!("device: {}", ctx.device_name());
-    let mut code = 0;
+    let mut report = Report::default();
     match unsupported(&ctx) {
         Some(why) => println!("SKIP msaa_storage_r32ui_4x: {why}"),
-        None => match run(&ctx) {
-            Ok(Ok(())) => println!("PASS msaa_storage_r32ui_4x"),
-            Ok(Err(why)) => {
-                println!("FAIL msaa_storage_r32ui_4x: {why}");
-                code = 1;
-            }
-            Err(e) => {
-                println!("FAIL msaa_storage_r32ui_4x: {e}");
-                code = 2;
-            }
-        },
+        None => report.case("msaa_storage_r32ui_4x", run(&ctx)),
     }
-    if let Some(v) = ctx.validation_counter() {
-        let n = v.load(Ordering::Relaxed);
-        println!("validation: {n} error/warning messages");
-        if n > 0 && code == 0 {
-            code = 3;
-        }
-    }
-    ExitCode::from(code)
+    report.finish(&ctx)
 }

@@ -21,10 +21,10 @@
 //! on a mismatch, 2 on a Vulkan error, 3 on validation messages (with `--validate`).
 
 use std::process::ExitCode;
-use std::sync::atomic::Ordering;
 
 use ash::vk;
-use softnavi_examples::{Context, ContextOptions, Error};
+use softnavi_examples::{Context, Error};
+use softnavi_tests::app::{self, Report};
 use softnavi_tests::image::{create_image, host_buffer, transfer_barrier as barrier, ImageDesc};
 
 type Res<T> = Result<T, Error>;
@@ -401,7 +401,7 @@ fn refused(ctx: &Context, name: &str, command: impl FnOnce(vk::CommandBuffer)) -
 }
 
 /// The refused commands (their arguments are never looked at: the commands fail first).
-fn refusals(ctx: &Context, report: &mut impl FnMut(String, Res<Result<(), String>>)) -> Res<()> {
+fn refusals(ctx: &Context, report: &mut Report) -> Res<()> {
     let desc = ImageDesc::new(vk::Format::R8G8B8A8_UNORM, vk::ImageViewType::TYPE_2D, [4, 4, 1], 1, 1);
     let (src, dst) = (create_image(ctx, &desc)?, create_image(ctx, &desc)?);
     let (s, t, l) = (src.image, dst.image, vk::ImageLayout::GENERAL);
@@ -421,49 +421,26 @@ fn refusals(ctx: &Context, report: &mut impl FnMut(String, Res<Result<(), String
     // SAFETY (each command): recording into a fresh command buffer; invalid on purpose (see
     // the module doc), and softnavi refuses each before reading its arguments.
     let resolve1 = |c| unsafe { d.cmd_resolve_image(c, s, l, t, l, &[resolve]) };
-    report("refused vkCmdResolveImage".into(), refused(ctx, "vkCmdResolveImage", resolve1));
+    report.case("refused vkCmdResolveImage", refused(ctx, "vkCmdResolveImage", resolve1));
     let info = vk::ResolveImageInfo2::default().src_image(s).src_image_layout(l).dst_image(t).dst_image_layout(l);
     let info = info.regions(&resolve2);
     // SAFETY: as above.
     let resolve2 = |c| unsafe { d.cmd_resolve_image2(c, &info) };
-    report("refused vkCmdResolveImage2".into(), refused(ctx, "vkCmdResolveImage2", resolve2));
+    report.case("refused vkCmdResolveImage2", refused(ctx, "vkCmdResolveImage2", resolve2));
     // SAFETY: as above.
     let clear = |c| unsafe { d.cmd_clear_depth_stencil_image(c, t, l, &depth, &[range]) };
-    report("refused vkCmdClearDepthStencilImage".into(), refused(ctx, "vkCmdClearDepthStencilImage", clear));
+    report.case("refused vkCmdClearDepthStencilImage", refused(ctx, "vkCmdClearDepthStencilImage", clear));
     Ok(())
 }
 
 fn main() -> ExitCode {
-    let validate = std::env::args().any(|a| a == "--validate");
     let refuse = std::env::args().any(|a| a == "--refused");
     let general = std::env::args().any(|a| a == "--general-queue");
-    let options = ContextOptions {
-        compute_only_queue: !general,
-        app_name: "softnavi-transfer",
-        device_filter: None,
-        validate,
-        shader_features: true,
-    };
-    let ctx = match Context::new(&options) {
+    let ctx = match app::context("softnavi-transfer", !general) {
         Ok(c) => c,
-        Err(e) => {
-            eprintln!("softnavi-transfer: {e}");
-            return ExitCode::from(2);
-        }
+        Err(code) => return code,
     };
-    println!("device: {}", ctx.device_name());
-    let mut code = 0u8;
-    let mut report = |name: String, r: Res<Result<(), String>>| match r {
-        Ok(Ok(())) => println!("PASS {name}"),
-        Ok(Err(why)) => {
-            println!("FAIL {name}: {why}");
-            code = code.max(1);
-        }
-        Err(e) => {
-            println!("FAIL {name}: {e}");
-            code = 2;
-        }
-    };
+    let mut report = Report::default();
     // SAFETY: a plain query.
     let families = unsafe { ctx.instance().get_physical_device_queue_family_properties(ctx.physical_device()) };
     let graphics = families[ctx.queue_family_index() as usize].queue_flags.contains(vk::QueueFlags::GRAPHICS);
@@ -471,21 +448,14 @@ fn main() -> ExitCode {
         if graphics {
             println!("SKIP refusals: the queue has GRAPHICS, where these commands are valid");
         } else if let Err(e) = refusals(&ctx, &mut report) {
-            report("refusals".into(), Err(e));
+            report.case("refusals", Err(e));
         }
     } else {
         for format in FORMATS {
             for s in shapes() {
-                report(format!("{} {format:?}", s.name), run_case(&ctx, format, &s));
+                report.case(&format!("{} {format:?}", s.name), run_case(&ctx, format, &s));
             }
         }
     }
-    if let Some(v) = ctx.validation_counter() {
-        let n = v.load(Ordering::Relaxed);
-        println!("validation: {n} error/warning messages");
-        if n > 0 && code == 0 {
-            code = 3;
-        }
-    }
-    ExitCode::from(code)
+    report.finish(&ctx)
 }
