@@ -79,17 +79,22 @@ impl Gem {
             Self::unaccount(c);
             libc::ENOMEM
         })?;
+        Ok(Self::register(mem, *c))
+    }
+
+    /// A new BO over `mem`, known to [`ALL`].
+    fn register(mem: Arc<Memory>, create: GemCreate) -> Arc<Gem> {
         let g = Arc::new(Gem {
             id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
             mem,
-            create: Mutex::new(*c),
+            create: Mutex::new(create),
             metadata: Mutex::new(None),
             vas: Mutex::new(Vec::new()),
             fence: Mutex::new(Fence::signaled()),
             handles: AtomicUsize::new(0),
         });
         ALL.lock().get_or_insert_with(HashMap::new).insert(g.id, g.clone());
-        Ok(g)
+        g
     }
 
     /// A BO over application memory (GEM_USERPTR): `size` bytes at `addr`, both page
@@ -116,17 +121,7 @@ impl Gem {
         // SAFETY: by the caller's contract.
         let mem = unsafe { Memory::from_host(addr as *mut u8, size) }.ok_or(libc::EINVAL)?;
         let create = GemCreate { bo_size: size, alignment: 0, domains: gem::DOMAIN_CPU, domain_flags: 0 };
-        let g = Arc::new(Gem {
-            id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
-            mem,
-            create: Mutex::new(create),
-            metadata: Mutex::new(None),
-            vas: Mutex::new(Vec::new()),
-            fence: Mutex::new(Fence::signaled()),
-            handles: AtomicUsize::new(0),
-        });
-        ALL.lock().get_or_insert_with(HashMap::new).insert(g.id, g.clone());
-        Ok(g)
+        Ok(Self::register(mem, create))
     }
 
     fn unaccount(c: &GemCreate) {
