@@ -178,6 +178,19 @@ fn msaa_depth(f: vk::Format) -> bool {
     matches!(f, vk::Format::D16_UNORM | vk::Format::D32_SFLOAT)
 }
 
+/// Whether a BCn image may have type `ty` and `flags`: 2D (arrays, cubes) and 3D (4×4
+/// blocks per slice), as RDNA3 samples them; not 1D. Only 2D ones take
+/// BLOCK_TEXEL_VIEW_COMPATIBLE: an uncompressed view is a one-level image of its level's
+/// blocks (`block_view_tsharp`), and a 3D level's slices lie a whole mip chain apart in the
+/// linear layout, which a one-level 3D T# cannot say.
+fn bc_image_ok(ty: vk::ImageType, flags: vk::ImageCreateFlags) -> bool {
+    match ty {
+        vk::ImageType::TYPE_2D => true,
+        vk::ImageType::TYPE_3D => !flags.contains(vk::ImageCreateFlags::BLOCK_TEXEL_VIEW_COMPATIBLE),
+        _ => false,
+    }
+}
+
 /// The usages images of `f` may have, from its features.
 fn usages(f: vk::Format) -> vk::ImageUsageFlags {
     type F = vk::FormatFeatureFlags2;
@@ -264,8 +277,8 @@ pub fn format_properties(
         return None;
     }
     // The limits instance.rs reports: maxImageDimension1D/2D 4096, 3D 256, 256 layers.
-    if block_dim(f) > 1 && ty != vk::ImageType::TYPE_2D {
-        return None; // BCn images are 2D (cubes and arrays included).
+    if block_dim(f) > 1 && !bc_image_ok(ty, flags) {
+        return None;
     }
     let (extent, layers) = match ty {
         vk::ImageType::TYPE_1D => (vk::Extent3D { width: 4096, height: 1, depth: 1 }, 256),
@@ -320,8 +333,11 @@ fn check(info: &vk::ImageCreateInfo<'_>) -> Result<u64, String> {
     let texel = texel_size(info.format)
         .filter(|t| t.is_power_of_two())
         .ok_or_else(|| format!("format {:?} is not supported for images", info.format))?;
-    if block_dim(info.format) > 1 && info.image_type != vk::ImageType::TYPE_2D {
-        return Err(format!("block-compressed images ({:?}) are 2D", info.format));
+    if block_dim(info.format) > 1 && !bc_image_ok(info.image_type, info.flags) {
+        return Err(format!(
+            "block-compressed images ({:?}) are 2D or 3D, and only 2D ones BLOCK_TEXEL_VIEW_COMPATIBLE ({:?}, {:?})",
+            info.format, info.image_type, info.flags
+        ));
     }
     if info.samples != vk::SampleCountFlags::TYPE_1 {
         let ok = MSAA_COUNTS.contains(info.samples)
@@ -1106,7 +1122,11 @@ mod tests {
         assert_eq!((i.levels[1].row_pitch, i.levels[1].size, i.levels[0].offset), (256, 256 * 8, 256 * 8));
         let three_d = vk::Extent3D { depth: 4, ..e };
         let i3 = info(vk::Format::BC1_RGBA_UNORM_BLOCK, three_d, 1, 1).image_type(vk::ImageType::TYPE_3D);
-        assert!(err(&i3).contains("2D"));
+        assert!(Image::new(&i3).is_ok());
+        let bt = i3.flags(vk::ImageCreateFlags::BLOCK_TEXEL_VIEW_COMPATIBLE | vk::ImageCreateFlags::MUTABLE_FORMAT);
+        assert!(err(&bt).contains("2D or 3D"));
+        let one_d = info(vk::Format::BC1_RGBA_UNORM_BLOCK, vk::Extent3D { height: 1, ..e }, 1, 1);
+        assert!(err(&one_d.image_type(vk::ImageType::TYPE_1D)).contains("2D or 3D"));
     }
 
     /// A BLOCK_TEXEL_VIEW_COMPATIBLE view in an uncompressed format of the block's size
