@@ -87,7 +87,6 @@ refused! {
     cmd_set_rasterizer_discard_enable "vkCmdSetRasterizerDiscardEnable" PFN_vkCmdSetRasterizerDiscardEnable Graphics (vk::Bool32);
     cmd_set_depth_bias_enable "vkCmdSetDepthBiasEnable" PFN_vkCmdSetDepthBiasEnable Graphics (vk::Bool32);
     cmd_set_primitive_restart_enable "vkCmdSetPrimitiveRestartEnable" PFN_vkCmdSetPrimitiveRestartEnable Graphics (vk::Bool32);
-    cmd_clear_depth_stencil_image "vkCmdClearDepthStencilImage" PFN_vkCmdClearDepthStencilImage Graphics (vk::Image, vk::ImageLayout, *const vk::ClearDepthStencilValue, u32, *const vk::ImageSubresourceRange);
     cmd_resolve_image "vkCmdResolveImage" PFN_vkCmdResolveImage Graphics (vk::Image, vk::ImageLayout, vk::Image, vk::ImageLayout, u32, *const vk::ImageResolve);
     cmd_resolve_image2 "vkCmdResolveImage2" PFN_vkCmdResolveImage2 Graphics (*const vk::ResolveImageInfo2<'_>);
     cmd_begin_query "vkCmdBeginQuery" PFN_vkCmdBeginQuery Query (vk::QueryPool, u32, vk::QueryControlFlags);

@@ -300,7 +300,7 @@ entry_points! {
     Device "vkCmdCopyBufferToImage" => transfer::cmd_copy_buffer_to_image,
     Device "vkCmdCopyImageToBuffer" => transfer::cmd_copy_image_to_buffer,
     Device "vkCmdClearColorImage" => transfer::cmd_clear_color_image,
-    Device "vkCmdClearDepthStencilImage" => graphics::cmd_clear_depth_stencil_image,
+    Device "vkCmdClearDepthStencilImage" => transfer::cmd_clear_depth_stencil_image,
     Device "vkCmdResolveImage" => graphics::cmd_resolve_image,
     Device "vkCmdCopyImage2" => transfer::cmd_copy_image2,
     Device "vkCmdBlitImage2" => blit::cmd_blit_image2,

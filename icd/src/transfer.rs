@@ -468,14 +468,55 @@ pub fn clear_view(c: vk::CommandBuffer, v: vk::ImageView, value: &vk::ClearValue
     let i = unsafe { image(view.image) }.ok_or("a view of a null image")?;
     // SAFETY: the union member the attachment's aspect names, per the specification.
     let (color, depth) = unsafe { (value.color, value.depth_stencil.depth) };
-    let texel = match view.format {
-        vk::Format::D32_SFLOAT => Some(depth.to_le_bytes().to_vec()),
-        vk::Format::D16_UNORM => Some((((depth.clamp(0.0, 1.0) * 65535.0).round()) as u16).to_le_bytes().to_vec()),
-        f => crate::texel::pack(f, &color),
-    };
+    let texel = depth_texel(view.format, depth).or_else(|| crate::texel::pack(view.format, &color));
     let texel = texel.ok_or_else(|| format!("format {:?} cannot be cleared", view.format))?;
     clear_range(c, i, &texel, &view.range)
 }
+
+/// The texel of depth `d` in depth format `f` (D16_UNORM rounds, D32_SFLOAT keeps it).
+fn depth_texel(f: vk::Format, d: f32) -> Option<Vec<u8>> {
+    match f {
+        vk::Format::D32_SFLOAT => Some(d.to_le_bytes().to_vec()),
+        vk::Format::D16_UNORM => Some((((d.clamp(0.0, 1.0) * 65535.0).round()) as u16).to_le_bytes().to_vec()),
+        _ => None,
+    }
+}
+
+/// `vkCmdClearDepthStencilImage` of the depth formats (softnavi has no stencil): every
+/// texel of the ranges takes the depth, through the CP as colour clears are (a
+/// multisampled image's samples are all its bytes: its Z order needs no care). Recorded
+/// on the compute family, as blits are (Vulkan puts it on graphics queues).
+///
+/// # Safety
+/// Vulkan entry point.
+pub unsafe extern "system" fn cmd_clear_depth_stencil_image(
+    c: vk::CommandBuffer,
+    img: vk::Image,
+    _layout: vk::ImageLayout,
+    value: *const vk::ClearDepthStencilValue,
+    n: u32,
+    ranges: *const vk::ImageSubresourceRange,
+) {
+    const WHAT: &str = "vkCmdClearDepthStencilImage";
+    guard(WHAT, (), || {
+        // SAFETY: a live handle and valid pointers per the specification.
+        let (i, value) = unsafe { (image(img), &*value) };
+        let Some(i) = i else { return };
+        let Some(texel) = depth_texel(i.format, value.depth) else {
+            return report(c, WHAT, Err(format!("format {:?} is not a depth format softnavi clears", i.format)));
+        };
+        // SAFETY: valid per the specification.
+        for r in unsafe { slice(ranges, n) } {
+            if r.aspect_mask != vk::ImageAspectFlags::DEPTH {
+                report(c, WHAT, Err(format!("aspects {:?}: softnavi's depth formats have DEPTH only", r.aspect_mask)));
+                continue;
+            }
+            report(c, WHAT, clear_range(c, i, &texel, r));
+        }
+    })
+}
+
+const _: vk::PFN_vkCmdClearDepthStencilImage = cmd_clear_depth_stencil_image;
 
 const _: vk::PFN_vkCmdClearColorImage = cmd_clear_color_image;
 const _: vk::PFN_vkCmdCopyBufferToImage = cmd_copy_buffer_to_image;

@@ -573,9 +573,17 @@ fn transfer_image_barrier(
 }
 
 /// Colour levels `levels` (first, count), every layer.
-fn colour_levels((base_mip_level, level_count): (u32, u32)) -> vk::ImageSubresourceRange {
+fn colour_levels(levels: (u32, u32)) -> vk::ImageSubresourceRange {
+    levels_of(vk::ImageAspectFlags::COLOR, levels)
+}
+
+/// Levels `levels` (first, count) of `aspect_mask`, every layer.
+fn levels_of(
+    aspect_mask: vk::ImageAspectFlags,
+    (base_mip_level, level_count): (u32, u32),
+) -> vk::ImageSubresourceRange {
     vk::ImageSubresourceRange {
-        aspect_mask: vk::ImageAspectFlags::COLOR,
+        aspect_mask,
         base_mip_level,
         level_count,
         base_array_layer: 0,
@@ -590,8 +598,18 @@ pub fn transfer_barrier(
     cmd: vk::CommandBuffer,
     images: &[(vk::Image, vk::ImageLayout, vk::ImageLayout)],
 ) {
+    aspect_barrier(ctx, cmd, images, vk::ImageAspectFlags::COLOR)
+}
+
+/// [`transfer_barrier`] of images of `aspect` (DEPTH for depth images).
+pub fn aspect_barrier(
+    ctx: &Context,
+    cmd: vk::CommandBuffer,
+    images: &[(vk::Image, vk::ImageLayout, vk::ImageLayout)],
+    aspect: vk::ImageAspectFlags,
+) {
     use vk::{AccessFlags2 as A, PipelineStageFlags2 as S};
-    let all = colour_levels((0, vk::REMAINING_MIP_LEVELS));
+    let all = levels_of(aspect, (0, vk::REMAINING_MIP_LEVELS));
     let bs: Vec<_> = images.iter().map(|&(i, old, new)| transfer_image_barrier(i, old, new, all)).collect();
     let host = [vk::MemoryBarrier2::default()
         .src_access_mask(A::TRANSFER_WRITE)

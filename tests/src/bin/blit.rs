@@ -7,7 +7,8 @@
 //! scaled regions, non-integer reductions with NEAREST, conversions to and from sRGB, to
 //! a packed 16-bit format, between integer formats of different widths, 1D arrays, 3D
 //! images (trilinear), a 3D slice range into a 2D image and a 2D image into 3D slices,
-//! and a BC1 image (uploaded, read back, copied to a size-compatible format, blitted).
+//! and a BC1 image (uploaded, read back, copied to a size-compatible format, blitted);
+//! and vkCmdClearDepthStencilImage on D32_SFLOAT and D16_UNORM levels and layers.
 //! Every texel of every image is read back and compared, within the filtering precision
 //! Vulkan allows (LINEAR weights may be fixed point).
 //!
@@ -22,7 +23,9 @@ use ash::vk;
 use half::f16;
 use softnavi_examples::{Context, Error};
 use softnavi_tests::app::{self, Report};
-use softnavi_tests::image::{create_image, host_buffer, level_barrier, texel_size, transfer_barrier, ImageDesc};
+use softnavi_tests::image::{
+    aspect_barrier, create_image, host_buffer, level_barrier, texel_size, transfer_barrier, ImageDesc,
+};
 
 type Res<T> = Result<T, Error>;
 
@@ -655,6 +658,90 @@ fn bc1_case(ctx: &Context) -> Res<Result<(), String>> {
     Ok(Ok(()))
 }
 
+/// vkCmdClearDepthStencilImage (a graphics-queue transfer command, like blits): a D32_SFLOAT
+/// 2D array with two levels gets level 1 of layer 1 cleared to 0.375, a D16_UNORM image all
+/// of it to 0.6 (UNORM: round(0.6 × 65535)); everything is read back and compared with the
+/// initial texels and the clears.
+fn depth_clear_case(ctx: &Context) -> Res<Result<(), String>> {
+    use vk::{Format as F, ImageViewType as V};
+    let d32 = ImageDesc::new(F::D32_SFLOAT, V::TYPE_2D_ARRAY, [5, 3, 1], 2, 2);
+    let d16 = ImageDesc::new(F::D16_UNORM, V::TYPE_2D, [7, 2, 1], 1, 1);
+    let descs: Vec<ImageDesc> = [d32, d16]
+        .into_iter()
+        .enumerate()
+        .map(|(k, d)| {
+            let n = d.bytes() / texel_size(d.format).unwrap_or(1);
+            let texels: Vec<u8> = (0..n as u32)
+                .flat_map(|i| {
+                    let v = (hash(i * 3 + k as u32) % 1000) as f32 / 1000.0;
+                    if d.format == F::D32_SFLOAT {
+                        v.to_le_bytes().to_vec()
+                    } else {
+                        ((v * 65535.0) as u16).to_le_bytes().to_vec()
+                    }
+                })
+                .collect();
+            d.with(texels)
+        })
+        .collect();
+    let mut want: Vec<Vec<u8>> = descs.iter().map(|d| d.data.clone()).collect();
+    let [w, h, _] = descs[0].level_extent(1);
+    for y in 0..h {
+        for x in 0..w {
+            let o = descs[0].offset(1, 1, [x, y, 0]);
+            want[0][o..o + 4].copy_from_slice(&0.375f32.to_le_bytes());
+        }
+    }
+    let d16 = ((0.6f64 * 65535.0).round() as u16).to_le_bytes();
+    want[1].chunks_exact_mut(2).for_each(|t| t.copy_from_slice(&d16));
+    let images = descs.iter().map(|d| create_image(ctx, d)).collect::<Res<Vec<_>>>()?;
+    let uploads = descs.iter().map(|d| host_buffer(ctx, "upload", &d.data)).collect::<Res<Vec<_>>>()?;
+    let downloads = descs.iter().map(|d| host_buffer(ctx, "download", &vec![0; d.bytes()])).collect::<Res<Vec<_>>>()?;
+    let (dev, dst_l, src_l) =
+        (ctx.device(), vk::ImageLayout::TRANSFER_DST_OPTIMAL, vk::ImageLayout::TRANSFER_SRC_OPTIMAL);
+    const DEPTH: vk::ImageAspectFlags = vk::ImageAspectFlags::DEPTH;
+    let range = |level, layer| vk::ImageSubresourceRange {
+        aspect_mask: DEPTH,
+        base_mip_level: level,
+        level_count: 1,
+        base_array_layer: layer,
+        layer_count: 1,
+    };
+    ctx.submit_and_wait(|cmd| {
+        let all = |old, new| images.iter().map(|i| (i.image, old, new)).collect::<Vec<_>>();
+        aspect_barrier(ctx, cmd, &all(vk::ImageLayout::UNDEFINED, dst_l), DEPTH);
+        // SAFETY: recording; every object lives until the submission completes.
+        unsafe {
+            for ((img, buf), d) in images.iter().zip(&uploads).zip(&descs) {
+                dev.cmd_copy_buffer_to_image(cmd, buf.handle(), img.image, dst_l, &d.regions());
+            }
+            aspect_barrier(ctx, cmd, &all(dst_l, dst_l), DEPTH);
+            let (a, b) = (
+                vk::ClearDepthStencilValue { depth: 0.375, stencil: 0 },
+                vk::ClearDepthStencilValue { depth: 0.6, stencil: 0 },
+            );
+            dev.cmd_clear_depth_stencil_image(cmd, images[0].image, dst_l, &a, &[range(1, 1)]);
+            dev.cmd_clear_depth_stencil_image(cmd, images[1].image, dst_l, &b, &[range(0, 0)]);
+            aspect_barrier(ctx, cmd, &all(dst_l, src_l), DEPTH);
+            for ((img, buf), d) in images.iter().zip(&downloads).zip(&descs) {
+                dev.cmd_copy_image_to_buffer(cmd, img.image, src_l, buf.handle(), &d.regions());
+            }
+            aspect_barrier(ctx, cmd, &[], DEPTH);
+        }
+        Ok(())
+    })?;
+    for (k, (buf, want)) in downloads.iter().zip(&want).enumerate() {
+        let got = buf.read::<u8>(want.len())?;
+        if let Some(i) = (0..got.len()).find(|&i| got[i] != want[i]) {
+            return Ok(Err(format!(
+                "image {k} ({:?}) byte {i}: {:#x}, expected {:#x}",
+                descs[k].format, got[i], want[i]
+            )));
+        }
+    }
+    Ok(Ok(()))
+}
+
 fn main() -> ExitCode {
     let ctx = match app::context("softnavi-blit", std::env::args().any(|a| a == "--compute-queue")) {
         Ok(c) => c,
@@ -668,5 +755,6 @@ fn main() -> ExitCode {
         }
     }
     report.case("bc1_copies_and_blit", bc1_case(&ctx));
+    report.case("depth_clears", depth_clear_case(&ctx));
     report.finish(&ctx)
 }

@@ -9,7 +9,7 @@
 //! (vkCmdCopyImageToBuffer2, the bytes around it untouched); every byte is compared.
 //!
 //! With `--refused` (no validation: these are invalid on purpose), on a queue without
-//! GRAPHICS: vkCmdResolveImage(2) and vkCmdClearDepthStencilImage each
+//! GRAPHICS: vkCmdResolveImage(2) each
 //! fail their command buffer at vkEndCommandBuffer with VK_ERROR_FEATURE_NOT_PRESENT, and
 //! the device still runs a copy afterwards.
 //!
@@ -414,9 +414,6 @@ fn refusals(ctx: &Context, report: &mut Report) -> Res<()> {
         dst_offset: vk::Offset3D::default(),
         extent: vk::Extent3D { width: 4, height: 4, depth: 1 },
     };
-    let range =
-        vk::ImageSubresourceRange::default().aspect_mask(vk::ImageAspectFlags::DEPTH).level_count(1).layer_count(1);
-    let depth = vk::ClearDepthStencilValue { depth: 0.5, stencil: 0 };
     let resolve2 = [vk::ImageResolve2::default().src_subresource(sub).dst_subresource(sub).extent(resolve.extent)];
     // SAFETY (each command): recording into a fresh command buffer; invalid on purpose (see
     // the module doc), and softnavi refuses each before reading its arguments.
@@ -427,9 +424,6 @@ fn refusals(ctx: &Context, report: &mut Report) -> Res<()> {
     // SAFETY: as above.
     let resolve2 = |c| unsafe { d.cmd_resolve_image2(c, &info) };
     report.case("refused vkCmdResolveImage2", refused(ctx, "vkCmdResolveImage2", resolve2));
-    // SAFETY: as above.
-    let clear = |c| unsafe { d.cmd_clear_depth_stencil_image(c, t, l, &depth, &[range]) };
-    report.case("refused vkCmdClearDepthStencilImage", refused(ctx, "vkCmdClearDepthStencilImage", clear));
     Ok(())
 }
 
