@@ -10,11 +10,13 @@
 //!   scissor state is accepted and unused. This is how wgpu zero-fills new textures of a
 //!   renderable format, and what nothing but a clear can observe.
 //! - Commands that need a graphics-capable queue (draws, the other dynamic state, vertex
-//!   and index buffers, attachment clears, resolves, dynamic rendering) and
+//!   and index buffers, attachment clears, dynamic rendering) and
 //!   `vkCmdBeginQuery` / `vkCmdEndQuery` (timestamp pools, and occlusion pools whose queries nothing can begin) log their name
 //!   and why, and fail their command buffer: `vkEndCommandBuffer` returns
 //!   `VK_ERROR_FEATURE_NOT_PRESENT`. Graphics pipelines, sparse binding and Y'CbCr
-//!   conversions are refused the same way at creation.
+//!   conversions are refused the same way at creation. (The graphics-queue transfer
+//!   commands are carried out on the compute family: blits in `blit.rs`, resolves in
+//!   `resolve.rs`, depth clears in `transfer.rs`.)
 
 use ash::vk;
 
@@ -87,8 +89,6 @@ refused! {
     cmd_set_rasterizer_discard_enable "vkCmdSetRasterizerDiscardEnable" PFN_vkCmdSetRasterizerDiscardEnable Graphics (vk::Bool32);
     cmd_set_depth_bias_enable "vkCmdSetDepthBiasEnable" PFN_vkCmdSetDepthBiasEnable Graphics (vk::Bool32);
     cmd_set_primitive_restart_enable "vkCmdSetPrimitiveRestartEnable" PFN_vkCmdSetPrimitiveRestartEnable Graphics (vk::Bool32);
-    cmd_resolve_image "vkCmdResolveImage" PFN_vkCmdResolveImage Graphics (vk::Image, vk::ImageLayout, vk::Image, vk::ImageLayout, u32, *const vk::ImageResolve);
-    cmd_resolve_image2 "vkCmdResolveImage2" PFN_vkCmdResolveImage2 Graphics (*const vk::ResolveImageInfo2<'_>);
     cmd_begin_query "vkCmdBeginQuery" PFN_vkCmdBeginQuery Query (vk::QueryPool, u32, vk::QueryControlFlags);
     cmd_end_query "vkCmdEndQuery" PFN_vkCmdEndQuery Query (vk::QueryPool, u32);
 }

@@ -26,11 +26,13 @@ pub mod handle;
 pub mod image;
 pub mod instance;
 pub mod memory;
+pub mod meta;
 pub mod pcache;
 pub mod pipeline;
 pub mod private_data;
 pub mod query;
 pub mod queue;
+pub mod resolve;
 pub mod sync;
 pub mod texel;
 pub mod transfer;
@@ -301,12 +303,12 @@ entry_points! {
     Device "vkCmdCopyImageToBuffer" => transfer::cmd_copy_image_to_buffer,
     Device "vkCmdClearColorImage" => transfer::cmd_clear_color_image,
     Device "vkCmdClearDepthStencilImage" => transfer::cmd_clear_depth_stencil_image,
-    Device "vkCmdResolveImage" => graphics::cmd_resolve_image,
+    Device "vkCmdResolveImage" => resolve::cmd_resolve_image,
     Device "vkCmdCopyImage2" => transfer::cmd_copy_image2,
     Device "vkCmdBlitImage2" => blit::cmd_blit_image2,
     Device "vkCmdCopyBufferToImage2" => transfer::cmd_copy_buffer_to_image2,
     Device "vkCmdCopyImageToBuffer2" => transfer::cmd_copy_image_to_buffer2,
-    Device "vkCmdResolveImage2" => graphics::cmd_resolve_image2,
+    Device "vkCmdResolveImage2" => resolve::cmd_resolve_image2,
     Device "vkCmdBeginQuery" => graphics::cmd_begin_query,
     Device "vkCmdEndQuery" => graphics::cmd_end_query,
     Device "vkSetDebugUtilsObjectNameEXT" => debug::set_debug_utils_object_name,

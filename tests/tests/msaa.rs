@@ -25,3 +25,18 @@ fn msaa_on_lavapipe() {
     let out = run(&lavapipe_manifest());
     assert!(out.contains("PASS msaa_storage_r32ui_4x") || out.contains("SKIP msaa_storage_r32ui_4x"), "{out}");
 }
+
+/// vkCmdResolveImage (`--resolve`): on softnavi without the validation layer (a resolve
+/// needs a graphics queue in Vulkan, and softnavi records it on its compute family), on
+/// lavapipe with it (its queue has graphics).
+#[test]
+fn resolve_on_softnavi_and_lavapipe() {
+    let mut cmd = vk_command(&target_dir().join("softnavi-msaa"), &softnavi_manifest());
+    cmd.arg("--resolve");
+    let (o, out, err) = output(cmd);
+    assert!(o.status.success() && out.contains("PASS msaa_storage_r32ui_4x"), "softnavi:\n{out}\n{err}");
+    let mut cmd = vk_command(&target_dir().join("softnavi-msaa"), &lavapipe_manifest());
+    cmd.args(["--resolve", "--validate"]);
+    let (o, out, err) = output(cmd);
+    assert!(o.status.success() && out.contains("validation: 0 error/warning messages"), "lavapipe:\n{out}\n{err}");
+}

@@ -1,4 +1,5 @@
 #version 450
+#extension GL_GOOGLE_include_directive : require
 // vkCmdBlitImage as a compute shader (icd/src/blit.rs): one invocation per destination
 // texel samples the source at the texel's mapped centre (Vulkan's "Image Blits"
 // coordinate transform, done on the host into `origin` and `step`) and stores the result.
@@ -13,6 +14,8 @@
 // the UNORM view of an sRGB image (image stores do not encode sRGB).
 
 layout(local_size_x = 8, local_size_y = 8, local_size_z = 1) in;
+
+#include "store.glsl"
 
 #if defined(CLASS_I)
 #define VEC ivec4
@@ -62,24 +65,6 @@ layout(push_constant) uniform Blit {
     uvec4 packing;
 } pc;
 
-vec3 srgb_oetf(vec3 l) {
-    l = clamp(l, 0.0, 1.0);
-    return mix(l * 12.92, 1.055 * pow(l, vec3(1.0 / 2.4)) - 0.055, greaterThan(l, vec3(0.0031308)));
-}
-
-uint pack16(vec4 v) {
-    uint r = 0u;
-    for (int c = 0; c < 4; c++) {
-        uint bits = (pc.packing[c] >> 8) & 0xffu;
-        if (bits == 0u) {
-            continue;
-        }
-        float m = float((1u << bits) - 1u);
-        r |= uint(floor(clamp(v[c], 0.0, 1.0) * m + 0.5)) << (pc.packing[c] & 0xffu);
-    }
-    return r;
-}
-
 void main() {
     uvec3 g = gl_GlobalInvocationID;
     if (any(greaterThanEqual(g, pc.size.xyz))) {
@@ -89,7 +74,7 @@ void main() {
     VEC v = textureLod(src, c, 0.0);
     ivec3 d = pc.base.xyz + ivec3(g);
 #if defined(PACKED)
-    imageStore(dst, d, uvec4(pack16(v), 0u, 0u, 0u));
+    imageStore(dst, d, uvec4(pack16(v, pc.packing), 0u, 0u, 0u));
 #elif defined(CLASS_I) || defined(CLASS_U)
     imageStore(dst, d, v);
 #else

@@ -1,10 +1,11 @@
-//! `softnavi-msaa [--validate]`: multisampled images end to end, checked against a CPU
+//! `softnavi-msaa [--validate] [--resolve]`: multisampled images end to end, checked against a CPU
 //! reference. Two 4-sample R32_UINT 2D array images, A and B: vkCmdClearColorImage clears
 //! them (7 and 9); a compute shader writes two thirds of A's samples with `imageStore(…,
 //! sample, …)`; vkCmdCopyImage copies a whole layer of A into B and a sub-rectangle of the
 //! other; then a shader reads every sample of each image with `imageLoad(…, sample)` and
 //! `texelFetch` of a `usampler2DMSArray`, and `imageSamples`, `textureSamples`, `imageSize`,
-//! `textureSize`. Skipped (through the API) where the device has no
+//! `textureSize`; with `--resolve` (a graphics-queue command in Vulkan), vkCmdResolveImage of
+//! A into a single-sampled image, which must hold sample 0. Skipped (through the API) where the device has no
 //! `shaderStorageImageMultisample` or no 4-sample R32_UINT storage images.
 //!
 //! Prints one `PASS`/`FAIL`/`SKIP` line; exit status 0 when it passes or is skipped, 1 on
@@ -217,7 +218,7 @@ fn unsupported(ctx: &Context) -> Option<String> {
     }
 }
 
-fn run(ctx: &Context) -> Res<Result<(), String>> {
+fn run(ctx: &Context, resolve: bool) -> Res<Result<(), String>> {
     let d = ctx.device();
     let mut own = Owned { ctx, images: Vec::new(), pipes: Vec::new(), pool: vk::DescriptorPool::null() };
     let (a, av) = create_image(ctx, &mut own)?;
@@ -301,6 +302,59 @@ fn run(ctx: &Context) -> Res<Result<(), String>> {
                             )));
                         }
                     }
+                }
+            }
+        }
+    }
+    if resolve {
+        return resolve_check(ctx, a);
+    }
+    Ok(Ok(()))
+}
+
+/// `--resolve`: vkCmdResolveImage of A (every layer) into a single-sampled image, read
+/// back: an integer format resolves to sample 0 (Vulkan's "Resolving Multisample Images").
+fn resolve_check(ctx: &Context, a: vk::Image) -> Res<Result<(), String>> {
+    use softnavi_tests::image::{create_image as single, host_buffer, transfer_barrier, ImageDesc};
+    let desc = ImageDesc::new(FORMAT, vk::ImageViewType::TYPE_2D_ARRAY, [W, H, 1], 1, LAYERS);
+    let r = single(ctx, &desc)?;
+    let out = host_buffer(ctx, "resolved", &vec![0; desc.bytes()])?;
+    let (general, src_l, dst_l) =
+        (vk::ImageLayout::GENERAL, vk::ImageLayout::TRANSFER_SRC_OPTIMAL, vk::ImageLayout::TRANSFER_DST_OPTIMAL);
+    let layers = vk::ImageSubresourceLayers {
+        aspect_mask: vk::ImageAspectFlags::COLOR,
+        mip_level: 0,
+        base_array_layer: 0,
+        layer_count: LAYERS,
+    };
+    let region = vk::ImageResolve::default().src_subresource(layers).dst_subresource(layers).extent(vk::Extent3D {
+        width: W,
+        height: H,
+        depth: 1,
+    });
+    let d = ctx.device();
+    ctx.submit_and_wait(|cmd| {
+        use vk::{AccessFlags2 as A, PipelineStageFlags2 as S};
+        let from_shader =
+            barrier(a, (general, src_l), (A::SHADER_STORAGE_READ, A::TRANSFER_READ), (S::COMPUTE_SHADER, S::RESOLVE));
+        // SAFETY: recording.
+        unsafe { d.cmd_pipeline_barrier2(cmd, &vk::DependencyInfo::default().image_memory_barriers(&[from_shader])) };
+        transfer_barrier(ctx, cmd, &[(r.image, vk::ImageLayout::UNDEFINED, dst_l)]);
+        // SAFETY: recording; every object lives until the submission completes.
+        unsafe { d.cmd_resolve_image(cmd, a, src_l, r.image, dst_l, &[region]) };
+        transfer_barrier(ctx, cmd, &[(r.image, dst_l, src_l)]);
+        // SAFETY: as above.
+        unsafe { d.cmd_copy_image_to_buffer(cmd, r.image, src_l, out.handle(), &desc.regions()) };
+        transfer_barrier(ctx, cmd, &[]);
+        Ok(())
+    })?;
+    let got = out.read::<u32>((W * H * LAYERS) as usize)?;
+    for l in 0..LAYERS {
+        for y in 0..H {
+            for x in 0..W {
+                let (have, want) = (got[((l * H + y) * W + x) as usize], expected(false, x, y, l, 0));
+                if have != want {
+                    return Ok(Err(format!("resolved ({x}, {y}) layer {l}: {have:#x} (sample 0 is {want:#x})")));
                 }
             }
         }
@@ -429,7 +483,7 @@ fn main() -> ExitCode {
     let mut report = Report::default();
     match unsupported(&ctx) {
         Some(why) => println!("SKIP msaa_storage_r32ui_4x: {why}"),
-        None => report.case("msaa_storage_r32ui_4x", run(&ctx)),
+        None => report.case("msaa_storage_r32ui_4x", run(&ctx, std::env::args().any(|a| a == "--resolve"))),
     }
     report.finish(&ctx)
 }

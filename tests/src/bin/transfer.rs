@@ -9,7 +9,7 @@
 //! (vkCmdCopyImageToBuffer2, the bytes around it untouched); every byte is compared.
 //!
 //! With `--refused` (no validation: these are invalid on purpose), on a queue without
-//! GRAPHICS: vkCmdResolveImage(2) each
+//! GRAPHICS: vkCmdResolveImage(2) of single-sampled images each
 //! fail their command buffer at vkEndCommandBuffer with VK_ERROR_FEATURE_NOT_PRESENT, and
 //! the device still runs a copy afterwards.
 //!
@@ -416,7 +416,7 @@ fn refusals(ctx: &Context, report: &mut Report) -> Res<()> {
     };
     let resolve2 = [vk::ImageResolve2::default().src_subresource(sub).dst_subresource(sub).extent(resolve.extent)];
     // SAFETY (each command): recording into a fresh command buffer; invalid on purpose (see
-    // the module doc), and softnavi refuses each before reading its arguments.
+    // the module doc: single-sampled images), and softnavi refuses each by name.
     let resolve1 = |c| unsafe { d.cmd_resolve_image(c, s, l, t, l, &[resolve]) };
     report.case("refused vkCmdResolveImage", refused(ctx, "vkCmdResolveImage", resolve1));
     let info = vk::ResolveImageInfo2::default().src_image(s).src_image_layout(l).dst_image(t).dst_image_layout(l);

@@ -1,0 +1,151 @@
+//! `vkCmdResolveImage` and `vkCmdResolveImage2`: multisampled colour images resolved into
+//! single-sampled ones, recorded as dispatches of the driver's own compute shader
+//! (`meta/resolve.comp`, meta.rs), one per region: each invocation fetches its source
+//! texel's samples (the source viewed as a 2D_MSAA_ARRAY T#, addrlib's MSAA layout) and
+//! stores their mean, or sample 0 for integer formats (Vulkan's "Resolving Multisample
+//! Images": the combination is implementation-dependent for floating-point and normalised
+//! formats, a single sample's value for integer ones), converting on the store as blits do.
+//!
+//! Resolves need a graphics queue in Vulkan; softnavi records them on its compute family,
+//! as blits. What Vulkan forbids (a single-sampled source, a multisampled destination,
+//! different formats, depth or stencil aspects) fails the command buffer by name.
+
+use ash::vk;
+
+use crate::handle::{guard, slice};
+use crate::image::{image, sampler_ssharp, view_tsharp, Image};
+use crate::meta::{self, class, store, Class, Dispatch, Shader, GROUP};
+
+fn layers(img: &Image, s: &vk::ImageSubresourceLayers) -> u32 {
+    if s.layer_count == vk::REMAINING_ARRAY_LAYERS {
+        img.array_layers.saturating_sub(s.base_array_layer)
+    } else {
+        s.layer_count
+    }
+}
+
+/// A 2D array view create info of `img`'s level `level`, every layer, in format `f`.
+fn view_info(img: &Image, f: vk::Format, level: u32) -> vk::ImageViewCreateInfo<'static> {
+    vk::ImageViewCreateInfo::default().view_type(vk::ImageViewType::TYPE_2D_ARRAY).format(f).subresource_range(
+        vk::ImageSubresourceRange {
+            aspect_mask: vk::ImageAspectFlags::COLOR,
+            base_mip_level: level,
+            level_count: 1,
+            base_array_layer: 0,
+            layer_count: img.array_layers,
+        },
+    )
+}
+
+/// The source's T#: its MSAA view as the array type whatever its layers (the shader's
+/// dim is 2D_MSAA_ARRAY), every layer.
+fn source_tsharp(src: &Image, va: u64) -> Result<[u32; 8], String> {
+    let mut t = gpu::rsrc::ImageResource::decode(view_tsharp(src, va, &view_info(src, src.format, 0))?);
+    t.kind = gpu::rsrc::img_type::IMG_2D_MSAA_ARRAY;
+    (t.base_array, t.depth) = (0, src.array_layers - 1);
+    Ok(t.encode())
+}
+
+/// The dispatch of region `r`, or why Vulkan forbids it; `None` for an empty region.
+fn region(src: &Image, dst: &Image, r: &vk::ImageResolve) -> Result<Option<Dispatch>, String> {
+    let color = vk::ImageAspectFlags::COLOR;
+    if r.src_subresource.aspect_mask != color || r.dst_subresource.aspect_mask != color {
+        return Err("resolves are of colour aspects".into());
+    }
+    let n = layers(src, &r.src_subresource);
+    if n != layers(dst, &r.dst_subresource) {
+        return Err("the source and destination layer counts differ".into());
+    }
+    let e = r.extent;
+    if e.width == 0 || e.height == 0 || n == 0 {
+        return Ok(None);
+    }
+    let st = store(dst.format).ok_or_else(|| format!("resolves cannot write format {:?}", dst.format))?;
+    let shader = match (class(src.format), st) {
+        (Class::Float, meta::Store::Packed(_)) => Class::Packed,
+        (c, _) => c,
+    };
+    let (Some((_, src_va)), Some((_, dst_va))) = (&src.bound, &dst.bound) else {
+        return Err("an image is not bound to memory".into());
+    };
+    let dv = view_info(dst, st.view_format(dst.format), r.dst_subresource.mip_level);
+    let sampler = sampler_ssharp(&vk::SamplerCreateInfo::default())?;
+    let set = meta::set_memory(&source_tsharp(src, *src_va)?, &sampler, &view_tsharp(dst, *dst_va, &dv)?);
+    let (so, dof) = (r.src_offset, r.dst_offset);
+    let (srgb, pack) = st.push();
+    let words = [
+        [so.x as u32, so.y as u32, r.src_subresource.base_array_layer, src.samples.as_raw()],
+        [dof.x as u32, dof.y as u32, r.dst_subresource.base_array_layer, 0],
+        [e.width, e.height, n, srgb],
+        pack,
+    ];
+    let counts = [e.width.div_ceil(GROUP), e.height.div_ceil(GROUP), n];
+    Ok(Some(Dispatch { shader: Shader::Resolve(shader), set, push: meta::push_bytes(words.as_flattened()), counts }))
+}
+
+/// Records the resolve of `regions` (or fails the command buffer, naming why).
+fn resolve(c: vk::CommandBuffer, what: &str, src: vk::Image, dst: vk::Image, regions: &[vk::ImageResolve]) {
+    let fail = |m: String| crate::cmd::fail(c, what, vk::Result::ERROR_FEATURE_NOT_PRESENT, m);
+    // SAFETY: live image handles per the specification.
+    let (Some(s), Some(d)) = (unsafe { image(src) }, unsafe { image(dst) }) else {
+        return fail("null image".into());
+    };
+    if !s.is_msaa() || d.is_msaa() {
+        return fail("a resolve goes from a multisampled image to a single-sampled one".into());
+    }
+    if s.format != d.format {
+        return fail(format!("{:?} cannot be resolved into {:?} (the formats must match)", s.format, d.format));
+    }
+    for r in regions {
+        let recorded = match region(s, d, r) {
+            Ok(Some(d)) => meta::record(c, what, &d),
+            Ok(None) => Ok(()),
+            Err(e) => Err(e),
+        };
+        if let Err(e) = recorded {
+            return fail(e);
+        }
+    }
+}
+
+/// # Safety
+/// Vulkan entry point.
+pub unsafe extern "system" fn cmd_resolve_image(
+    c: vk::CommandBuffer,
+    src: vk::Image,
+    _src_layout: vk::ImageLayout,
+    dst: vk::Image,
+    _dst_layout: vk::ImageLayout,
+    n: u32,
+    regions: *const vk::ImageResolve,
+) {
+    guard("vkCmdResolveImage", (), || {
+        // SAFETY: valid per the specification.
+        let regions = unsafe { slice(regions, n) };
+        resolve(c, "vkCmdResolveImage", src, dst, regions)
+    })
+}
+
+/// # Safety
+/// Vulkan entry point.
+pub unsafe extern "system" fn cmd_resolve_image2(c: vk::CommandBuffer, info: *const vk::ResolveImageInfo2<'_>) {
+    guard("vkCmdResolveImage2", (), || {
+        // SAFETY: valid per the specification.
+        let i = unsafe { &*info };
+        // SAFETY: valid per the specification.
+        let regions: Vec<vk::ImageResolve> = unsafe { slice(i.p_regions, i.region_count) }
+            .iter()
+            .map(|r| vk::ImageResolve {
+                src_subresource: r.src_subresource,
+                src_offset: r.src_offset,
+                dst_subresource: r.dst_subresource,
+                dst_offset: r.dst_offset,
+                extent: r.extent,
+            })
+            .collect();
+        resolve(c, "vkCmdResolveImage2", i.src_image, i.dst_image, &regions)
+    })
+}
+
+const _: vk::PFN_vkCmdResolveImage = cmd_resolve_image;
+const _: vk::PFN_vkCmdResolveImage2 = cmd_resolve_image2;
