@@ -473,17 +473,21 @@ pub fn clear_view(c: vk::CommandBuffer, v: vk::ImageView, value: &vk::ClearValue
     clear_range(c, i, &texel, &view.range)
 }
 
-/// The texel of depth `d` in depth format `f` (D16_UNORM rounds, D32_SFLOAT keeps it).
+/// The texel of depth `d` in depth format `f` (the UNORM ones round, D32_SFLOAT keeps it).
 fn depth_texel(f: vk::Format, d: f32) -> Option<Vec<u8>> {
     match f {
         vk::Format::D32_SFLOAT => Some(d.to_le_bytes().to_vec()),
         vk::Format::D16_UNORM => Some((((d.clamp(0.0, 1.0) * 65535.0).round()) as u16).to_le_bytes().to_vec()),
+        // 24-bit UNORM depth in the low bits, the X8 byte 0.
+        vk::Format::X8_D24_UNORM_PACK32 => {
+            Some((((d.clamp(0.0, 1.0) as f64 * 16_777_215.0).round()) as u32).to_le_bytes().to_vec())
+        }
         _ => None,
     }
 }
 
-/// `vkCmdClearDepthStencilImage` of the depth formats (softnavi has no stencil): every
-/// texel of the ranges takes the depth, through the CP as colour clears are (a
+/// `vkCmdClearDepthStencilImage` of the depth formats and S8_UINT (softnavi has no
+/// combined depth/stencil images): every texel of the ranges takes the depth (or stencil), through the CP as colour clears are (a
 /// multisampled image's samples are all its bytes: its Z order needs no care). Recorded
 /// on the compute family, as blits are (Vulkan puts it on graphics queues).
 ///
@@ -502,13 +506,22 @@ pub unsafe extern "system" fn cmd_clear_depth_stencil_image(
         // SAFETY: a live handle and valid pointers per the specification.
         let (i, value) = unsafe { (image(img), &*value) };
         let Some(i) = i else { return };
-        let Some(texel) = depth_texel(i.format, value.depth) else {
-            return report(c, WHAT, Err(format!("format {:?} is not a depth format softnavi clears", i.format)));
+        // The one aspect each format softnavi has images of holds.
+        let (texel, aspect) = match i.format {
+            vk::Format::S8_UINT => (Some(vec![value.stencil as u8]), vk::ImageAspectFlags::STENCIL),
+            f => (depth_texel(f, value.depth), vk::ImageAspectFlags::DEPTH),
+        };
+        let Some(texel) = texel else {
+            return report(c, WHAT, Err(format!("format {:?} is not a depth or stencil format", i.format)));
         };
         // SAFETY: valid per the specification.
         for r in unsafe { slice(ranges, n) } {
-            if r.aspect_mask != vk::ImageAspectFlags::DEPTH {
-                report(c, WHAT, Err(format!("aspects {:?}: softnavi's depth formats have DEPTH only", r.aspect_mask)));
+            if r.aspect_mask != aspect {
+                report(
+                    c,
+                    WHAT,
+                    Err(format!("aspects {:?} of {:?}, which has {aspect:?} only", r.aspect_mask, i.format)),
+                );
                 continue;
             }
             report(c, WHAT, clear_range(c, i, &texel, r));
@@ -525,3 +538,19 @@ const _: vk::PFN_vkCmdCopyImage = cmd_copy_image;
 const _: vk::PFN_vkCmdCopyBufferToImage2 = cmd_copy_buffer_to_image2;
 const _: vk::PFN_vkCmdCopyImageToBuffer2 = cmd_copy_image_to_buffer2;
 const _: vk::PFN_vkCmdCopyImage2 = cmd_copy_image2;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Vulkan spec, "Conversion from Floating-Point to Normalized Fixed-Point" (round to
+    /// nearest, clamp to [0, 1]) for the UNORM depth formats; D32_SFLOAT keeps the float.
+    #[test]
+    fn depth_clear_texels() {
+        assert_eq!(depth_texel(vk::Format::D16_UNORM, 0.5), Some(32768u16.to_le_bytes().to_vec()));
+        assert_eq!(depth_texel(vk::Format::X8_D24_UNORM_PACK32, 0.5), Some(0x0080_0000u32.to_le_bytes().to_vec()));
+        assert_eq!(depth_texel(vk::Format::X8_D24_UNORM_PACK32, 2.0), Some(0x00ff_ffffu32.to_le_bytes().to_vec()));
+        assert_eq!(depth_texel(vk::Format::D32_SFLOAT, 0.375), Some(0.375f32.to_le_bytes().to_vec()));
+        assert_eq!(depth_texel(vk::Format::R8_UNORM, 0.5), None);
+    }
+}
