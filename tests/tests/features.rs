@@ -83,6 +83,8 @@ fn expected_extensions() -> Vec<&'static str> {
         "VK_KHR_format_feature_flags2",
         "VK_EXT_tooling_info",
         "VK_EXT_pipeline_creation_feedback",
+        // Host allocations imported in place (tests/hostptr.rs).
+        "VK_EXT_external_memory_host",
     ];
     // The ICD's own API flags (each engineer's part flips its flag when it works).
     use softnavi_icd::features::api;
