@@ -22,6 +22,7 @@ fn main() {
         "desc_dynamic",
         "desc_copy",
         "msaa_write",
+        "msaa_write_f",
         "msaa_read",
     ] {
         let src = format!("shaders/{name}.comp");

@@ -5,7 +5,8 @@
 //! other; then a shader reads every sample of each image with `imageLoad(…, sample)` and
 //! `texelFetch` of a `usampler2DMSArray`, and `imageSamples`, `textureSamples`, `imageSize`,
 //! `textureSize`; with `--resolve` (a graphics-queue command in Vulkan), vkCmdResolveImage of
-//! A into a single-sampled image, which must hold sample 0. Skipped (through the API) where the device has no
+//! A into a single-sampled image, which must hold sample 0, and of a 4-sample R32_SFLOAT
+//! array a shader wrote, which must hold each texel's mean. Skipped (through the API) where the device has no
 //! `shaderStorageImageMultisample` or no 4-sample R32_UINT storage images.
 //!
 //! Prints one `PASS`/`FAIL`/`SKIP` line; exit status 0 when it passes or is skipped, 1 on
@@ -87,10 +88,15 @@ fn usage() -> vk::ImageUsageFlags {
 
 /// A 4-sample image of every usage the test needs, with an array view of all its layers.
 fn create_image(ctx: &Context, own: &mut Owned<'_>) -> Res<(vk::Image, vk::ImageView)> {
+    create_image_of(ctx, own, FORMAT)
+}
+
+/// [`create_image`] in format `format`.
+fn create_image_of(ctx: &Context, own: &mut Owned<'_>, format: vk::Format) -> Res<(vk::Image, vk::ImageView)> {
     let d = ctx.device();
     let info = vk::ImageCreateInfo::default()
         .image_type(vk::ImageType::TYPE_2D)
-        .format(FORMAT)
+        .format(format)
         .extent(vk::Extent3D { width: W, height: H, depth: 1 })
         .mip_levels(1)
         .array_layers(LAYERS)
@@ -114,7 +120,7 @@ fn create_image(ctx: &Context, own: &mut Owned<'_>) -> Res<(vk::Image, vk::Image
         let view = vk::ImageViewCreateInfo::default()
             .image(image)
             .view_type(vk::ImageViewType::TYPE_2D_ARRAY)
-            .format(FORMAT)
+            .format(format)
             .subresource_range(range());
         let view = d.create_image_view(&view, None).map_err(vkerr("vkCreateImageView"))?;
         own.images.last_mut().expect("pushed").2 = view;
@@ -307,16 +313,80 @@ fn run(ctx: &Context, resolve: bool) -> Res<Result<(), String>> {
         }
     }
     if resolve {
-        return resolve_check(ctx, a);
+        return match resolve_check(ctx, a, FORMAT, &|x, y, l| expected(false, x, y, l, 0))? {
+            Ok(()) => float_resolve(ctx, &mut own),
+            e => Ok(e),
+        };
     }
     Ok(Ok(()))
 }
 
-/// `--resolve`: vkCmdResolveImage of A (every layer) into a single-sampled image, read
-/// back: an integer format resolves to sample 0 (Vulkan's "Resolving Multisample Images").
-fn resolve_check(ctx: &Context, a: vk::Image) -> Res<Result<(), String>> {
+/// `--resolve` of a float image: a shader writes every sample of a 4-sample R32_SFLOAT
+/// array (msaa_write_f.comp), which resolves to the samples' mean.
+fn float_resolve(ctx: &Context, own: &mut Owned<'_>) -> Res<Result<(), String>> {
+    let f = vk::Format::R32_SFLOAT;
+    let (img, view) = create_image_of(ctx, own, f)?;
+    let spv = include_bytes!(concat!(env!("OUT_DIR"), "/msaa_write_f.spv"));
+    let (pipe, layout, set_layout) = create_pipe(ctx, own, spv, &[vk::DescriptorType::STORAGE_IMAGE])?;
+    let d = ctx.device();
+    let sizes = [vk::DescriptorPoolSize::default().ty(vk::DescriptorType::STORAGE_IMAGE).descriptor_count(1)];
+    // SAFETY: a valid create info; destroyed below.
+    let pool = unsafe {
+        d.create_descriptor_pool(&vk::DescriptorPoolCreateInfo::default().max_sets(1).pool_sizes(&sizes), None)
+    }
+    .map_err(vkerr("vkCreateDescriptorPool"))?;
+    let r = (|| {
+        let layouts = [set_layout];
+        // SAFETY: a live pool with room for the set.
+        let set = unsafe {
+            d.allocate_descriptor_sets(
+                &vk::DescriptorSetAllocateInfo::default().descriptor_pool(pool).set_layouts(&layouts),
+            )
+        }
+        .map_err(vkerr("vkAllocateDescriptorSets"))?[0];
+        let info = [vk::DescriptorImageInfo::default().image_view(view).image_layout(vk::ImageLayout::GENERAL)];
+        let w = vk::WriteDescriptorSet::default()
+            .dst_set(set)
+            .descriptor_type(vk::DescriptorType::STORAGE_IMAGE)
+            .image_info(&info);
+        // SAFETY: a live set and view.
+        unsafe { d.update_descriptor_sets(&[w], &[]) };
+        ctx.submit_and_wait(|cmd| {
+            use vk::{AccessFlags2 as A, ImageLayout as L, PipelineStageFlags2 as S};
+            let to_general = barrier(
+                img,
+                (L::UNDEFINED, L::GENERAL),
+                (A::NONE, A::SHADER_STORAGE_WRITE),
+                (S::NONE, S::COMPUTE_SHADER),
+            );
+            // SAFETY: recording; every object lives until the submission completes.
+            unsafe {
+                d.cmd_pipeline_barrier2(cmd, &vk::DependencyInfo::default().image_memory_barriers(&[to_general]));
+                d.cmd_bind_pipeline(cmd, vk::PipelineBindPoint::COMPUTE, pipe);
+                d.cmd_bind_descriptor_sets(cmd, vk::PipelineBindPoint::COMPUTE, layout, 0, &[set], &[]);
+                d.cmd_dispatch(cmd, W.div_ceil(8), H.div_ceil(8), LAYERS);
+            }
+            Ok(())
+        })?;
+        let mean = |x: u32, y: u32, l: u32| (x as f32 + 16.0 * y as f32 + 256.0 * l as f32 + 0.375).to_bits();
+        resolve_check(ctx, img, f, &mean)
+    })();
+    // SAFETY: the device is idle after the submissions.
+    unsafe { d.destroy_descriptor_pool(pool, None) };
+    r
+}
+
+/// `--resolve`: vkCmdResolveImage of `a` (every layer, `format`) into a single-sampled
+/// image, read back and compared with `want` (bits per texel): an integer format resolves
+/// to sample 0 (Vulkan's "Resolving Multisample Images"), a float one here to the mean.
+fn resolve_check(
+    ctx: &Context,
+    a: vk::Image,
+    format: vk::Format,
+    want: &dyn Fn(u32, u32, u32) -> u32,
+) -> Res<Result<(), String>> {
     use softnavi_tests::image::{create_image as single, host_buffer, transfer_barrier, ImageDesc};
-    let desc = ImageDesc::new(FORMAT, vk::ImageViewType::TYPE_2D_ARRAY, [W, H, 1], 1, LAYERS);
+    let desc = ImageDesc::new(format, vk::ImageViewType::TYPE_2D_ARRAY, [W, H, 1], 1, LAYERS);
     let r = single(ctx, &desc)?;
     let out = host_buffer(ctx, "resolved", &vec![0; desc.bytes()])?;
     let (general, src_l, dst_l) =
@@ -352,9 +422,11 @@ fn resolve_check(ctx: &Context, a: vk::Image) -> Res<Result<(), String>> {
     for l in 0..LAYERS {
         for y in 0..H {
             for x in 0..W {
-                let (have, want) = (got[((l * H + y) * W + x) as usize], expected(false, x, y, l, 0));
+                let (have, want) = (got[((l * H + y) * W + x) as usize], want(x, y, l));
                 if have != want {
-                    return Ok(Err(format!("resolved ({x}, {y}) layer {l}: {have:#x} (sample 0 is {want:#x})")));
+                    return Ok(Err(format!(
+                        "resolved {format:?} ({x}, {y}) layer {l}: {have:#x} (expected {want:#x})"
+                    )));
                 }
             }
         }
