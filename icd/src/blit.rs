@@ -221,16 +221,7 @@ fn blit(
     if filter != vk::Filter::NEAREST && filter != vk::Filter::LINEAR {
         return fail(format!("filter {filter:?} is not supported"));
     }
-    for r in regions {
-        let recorded = match region(s, d, r, filter) {
-            Ok(Some(d)) => meta::record(c, what, &d),
-            Ok(None) => Ok(()),
-            Err(e) => Err(e),
-        };
-        if let Err(e) = recorded {
-            return fail(e);
-        }
-    }
+    meta::record_regions(c, what, regions, |r| region(s, d, r, filter));
 }
 
 /// # Safety

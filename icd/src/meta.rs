@@ -208,6 +208,22 @@ pub fn record(c: vk::CommandBuffer, what: &str, d: &Dispatch) -> Result<(), Stri
     Ok(())
 }
 
+/// Records the dispatch `plan` makes of each region (`None`: an empty region), or fails
+/// the command buffer with the first region's error: blits' and resolves' loop.
+pub fn record_regions<R>(
+    c: vk::CommandBuffer,
+    what: &str,
+    regions: &[R],
+    plan: impl Fn(&R) -> Result<Option<Dispatch>, String>,
+) {
+    for r in regions {
+        let recorded = plan(r).and_then(|d| d.map_or(Ok(()), |d| record(c, what, &d)));
+        if let Err(e) = recorded {
+            return crate::cmd::fail(c, what, vk::Result::ERROR_FEATURE_NOT_PRESENT, e);
+        }
+    }
+}
+
 /// `words` as the little-endian bytes of push constants.
 pub fn push_bytes(words: &[u32]) -> Vec<u8> {
     words.iter().flat_map(|w| w.to_le_bytes()).collect()

@@ -96,16 +96,7 @@ fn resolve(c: vk::CommandBuffer, what: &str, src: vk::Image, dst: vk::Image, reg
     if s.format != d.format {
         return fail(format!("{:?} cannot be resolved into {:?} (the formats must match)", s.format, d.format));
     }
-    for r in regions {
-        let recorded = match region(s, d, r) {
-            Ok(Some(d)) => meta::record(c, what, &d),
-            Ok(None) => Ok(()),
-            Err(e) => Err(e),
-        };
-        if let Err(e) = recorded {
-            return fail(e);
-        }
-    }
+    meta::record_regions(c, what, regions, |r| region(s, d, r));
 }
 
 /// # Safety

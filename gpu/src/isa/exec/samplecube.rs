@@ -92,8 +92,9 @@ mod tests {
             for face in 0..6 {
                 for k in 0..n {
                     for (i, j) in [(-1, k), (n, k), (k, -1), (k, n)] {
-                        // ok: a test's assertion, not driver code.
-                        let CubeTap::Texel(f, i2, j2) = cube_tap(face, n, i, j) else { panic!("edge") };
+                        let CubeTap::Texel(f, i2, j2) = cube_tap(face, n, i, j) else {
+                            panic!("edge") // ok: a test's assertion, not driver code
+                        };
                         assert_ne!(f, face);
                         // Stepping back out of that face across an edge lands on this
                         // face's edge texel.
@@ -111,8 +112,9 @@ mod tests {
 
     #[test]
     fn cube_map_edge_handling_corner_is_three_texels() {
-        // ok: a test's assertion, not driver code.
-        let CubeTap::Corner(t) = cube_tap(0, 4, 4, -1) else { panic!("corner") };
+        let CubeTap::Corner(t) = cube_tap(0, 4, 4, -1) else {
+            panic!("corner") // ok: a test's assertion, not driver code
+        };
         // +X's top-right corner touches −Z (right) and +Y (above).
         assert_eq!(t, [(0, 3, 0), (5, 0, 0), (2, 3, 0)]);
     }
