@@ -221,6 +221,9 @@ fn blit(
     if filter != vk::Filter::NEAREST && filter != vk::Filter::LINEAR {
         return fail(format!("filter {filter:?} is not supported"));
     }
+    if let Some(f) = [s.format, d.format].into_iter().find(|&f| f == vk::Format::S8_UINT || f == crate::image::D32S8) {
+        return fail(format!("{f:?} has a stencil aspect, which softnavi does not blit (no BLIT features)"));
+    }
     meta::record_regions(c, what, regions, |r| region(s, d, r, filter));
 }
 

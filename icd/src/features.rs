@@ -532,6 +532,9 @@ pub fn supported(sf: &ShaderFeatures, member: &str) -> bool {
         "shaderSampledImageArrayNonUniformIndexing" | "descriptorBindingSampledImageUpdateAfterBind" => {
             api::DESCRIPTOR_INDEXING && sf.descriptor_indexing && api::SAMPLERS && sf.sampled_images
         }
+        // Depth-only and stencil-only layouts: layouts change nothing in memory here, and
+        // D32S8 images keep their aspects in planes of their own (image.rs).
+        "separateDepthStencilLayouts" => true,
         // Graphics and fragment-only instructions do not exist here.
         _ => false,
     }

@@ -104,8 +104,8 @@ pub fn buffer_format(f: vk::Format) -> Option<BufferFormat> {
 }
 
 /// The gfx11 image format of `f` (the T# FORMAT and DST_SEL image views start from): the
-/// buffer formats (the unified numbers are shared) and the depth formats read as their
-/// one colour component.
+/// buffer formats (the unified numbers are shared) and the depth and stencil formats read
+/// as their one colour component.
 pub fn image_format(f: vk::Format) -> Option<BufferFormat> {
     // The image-only formats (gpu `BufFormat::from_image`): sampled, not stored.
     let only = |hw, texel_size, dst_sel| BufferFormat { hw, dst_sel, texel_size, storage: false, atomic: false };
@@ -132,6 +132,7 @@ pub fn image_format(f: vk::Format) -> Option<BufferFormat> {
         }
         vk::Format::D16_UNORM => buffer_format(vk::Format::R16_UNORM)?,
         vk::Format::D32_SFLOAT => buffer_format(vk::Format::R32_SFLOAT)?,
+        vk::Format::S8_UINT => buffer_format(vk::Format::R8_UINT)?,
         _ => buffer_format(f)?,
     })
 }

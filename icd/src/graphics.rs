@@ -256,16 +256,31 @@ fn begin(c: vk::CommandBuffer, name: &str, info: &vk::RenderPassBeginInfo<'_>) -
         .iter()
         .enumerate()
         .filter(|(_, (_, l, s))| *l == vk::AttachmentLoadOp::CLEAR || *s == vk::AttachmentLoadOp::CLEAR);
-    for (k, (format, load, _)) in clears {
+    for (k, (format, load, stencil_load)) in clears {
         if !whole {
             return Err(format!("{name}: clearing attachment {k} over a partial render area {a:?} is not supported"));
         }
-        if *load != vk::AttachmentLoadOp::CLEAR {
-            return Err(format!("{name}: attachment {k} ({format:?}) clears stencil, which softnavi has not"));
-        }
         let view = *fb.attachments.get(k).ok_or_else(|| format!("{name}: the framebuffer has no attachment {k}"))?;
         let value = values.get(k).ok_or_else(|| format!("{name}: no clear value for attachment {k}"))?;
-        crate::transfer::clear_view(c, view, value)?;
+        // loadOp is the colour or depth aspect's, stencilLoadOp the stencil's.
+        let clear = |op: vk::AttachmentLoadOp, a| {
+            if op == vk::AttachmentLoadOp::CLEAR {
+                a
+            } else {
+                vk::ImageAspectFlags::empty()
+            }
+        };
+        let aspects = match *format {
+            vk::Format::S8_UINT => clear(*stencil_load, vk::ImageAspectFlags::STENCIL),
+            crate::image::D32S8 => {
+                clear(*load, vk::ImageAspectFlags::DEPTH) | clear(*stencil_load, vk::ImageAspectFlags::STENCIL)
+            }
+            f if crate::image::is_depth_stencil(f) => clear(*load, vk::ImageAspectFlags::DEPTH),
+            _ => clear(*load, vk::ImageAspectFlags::COLOR),
+        };
+        if !aspects.is_empty() {
+            crate::transfer::clear_view(c, view, value, aspects)?;
+        }
     }
     Ok(())
 }

@@ -16,12 +16,18 @@
 //! texels of a power-of-two size only, so 3-, 6-, 12- and 24-byte formats have no images.
 //!
 //! Multisampled images (2, 4 or 8 samples: 2D, OPTIMAL, one level, colour formats with a T#
-//! format and texels of at most 16 bytes, and D16_UNORM / D32_SFLOAT) are never linear on
-//! gfx11: they take the swizzle mode RADV has addrlib choose (`gpu::addr::msaa_layout`:
-//! SW_64KB_R_X or SW_256KB_R_X; for depth `msaa_depth_layout`: SW_64KB_Z_X or SW_256KB_Z_X),
-//! whose block is their alignment, each layer a whole number of blocks; their views' T#s are
-//! 2D_MSAA(_ARRAY) with log2(samples) in LAST_LEVEL and MAX_MIP (Mesa's gfx11 T#).
+//! format and texels of at most 16 bytes, D16_UNORM, D32_SFLOAT, S8_UINT and
+//! D32_SFLOAT_S8_UINT) are never linear on gfx11: they take the swizzle mode RADV has
+//! addrlib choose (`gpu::addr::msaa_layout`: SW_64KB_R_X or SW_256KB_R_X; for depth
+//! `msaa_depth_layout`: SW_64KB_Z_X or SW_256KB_Z_X), whose block is their alignment, each
+//! layer a whole number of blocks; their views' T#s are 2D_MSAA(_ARRAY) with log2(samples)
+//! in LAST_LEVEL and MAX_MIP (Mesa's gfx11 T#).
+//!
+//! D32_SFLOAT_S8_UINT images (OPTIMAL only) are two planes, as gfx11's depth buffers are: a
+//! D32_SFLOAT image and an S8_UINT image of the same shape after it ([`Image::plane`]);
+//! copies, clears and views of one aspect address its plane.
 
+use std::borrow::Cow;
 use std::sync::Arc;
 
 use ash::vk;
@@ -79,10 +85,19 @@ pub struct Level {
     pub size: u64,
 }
 
-/// Combined depth/stencil formats: their aspects are copied separately, in buffer layouts
-/// of their own, which transfer.rs does not do yet.
+/// Combined depth/stencil formats. softnavi has images of D32_SFLOAT_S8_UINT only (what
+/// RDNA3 offers: its depth buffers have no 16- or 24-bit depth beside stencil), as two
+/// planes ([`Image::plane`]); the other two have none.
 pub const COMBINED_DEPTH_STENCIL: [vk::Format; 3] =
     [vk::Format::D16_UNORM_S8_UINT, vk::Format::D24_UNORM_S8_UINT, vk::Format::D32_SFLOAT_S8_UINT];
+
+/// The combined depth/stencil format softnavi has images of.
+pub const D32S8: vk::Format = vk::Format::D32_SFLOAT_S8_UINT;
+
+/// The formats of depth and stencil aspects with images: D16, D32, S8 and [`D32S8`].
+pub fn is_depth_stencil(f: vk::Format) -> bool {
+    matches!(f, vk::Format::D16_UNORM | vk::Format::D32_SFLOAT | vk::Format::S8_UINT | D32S8)
+}
 
 /// The image features of `f` in either tiling: copies (and, for colour formats, clears)
 /// through the command processor's DMA for every format transfer.rs can copy; storage
@@ -98,6 +113,10 @@ pub const COMBINED_DEPTH_STENCIL: [vk::Format; 3] =
 /// (blit.rs), recorded on the compute family.
 pub fn features(f: vk::Format) -> vk::FormatFeatureFlags2 {
     let base = shader_features(f);
+    if matches!(f, vk::Format::S8_UINT | D32S8) && base.contains(vk::FormatFeatureFlags2::SAMPLED_IMAGE) {
+        // Stencil is not blitted here (blit.rs takes one-aspect formats).
+        return base | graphics_features(f);
+    }
     if crate::format::bc(f).is_some() {
         // BCn images are sampled and copied (textureCompressionBC's required features).
         return base | crate::blit::features(f, base);
@@ -109,12 +128,21 @@ pub fn features(f: vk::Format) -> vk::FormatFeatureFlags2 {
     }
 }
 
+/// The features of `f` in `tiling`: [`features`], but none for linear [`D32S8`] (its
+/// planes have no one row pitch to report, as on RDNA3, which has no linear depth/stencil).
+pub fn tiling_features(f: vk::Format, tiling: vk::ImageTiling) -> vk::FormatFeatureFlags2 {
+    if f == D32S8 && tiling == vk::ImageTiling::LINEAR {
+        return vk::FormatFeatureFlags2::empty();
+    }
+    features(f)
+}
+
 /// The features only a graphics pipeline could exercise: colour attachments (blending for
-/// formats that are not integers) or depth attachments.
+/// formats that are not integers) or depth/stencil attachments.
 fn graphics_features(f: vk::Format) -> vk::FormatFeatureFlags2 {
     type F = vk::FormatFeatureFlags2;
     let name = format!("{f:?}");
-    if matches!(f, vk::Format::D16_UNORM | vk::Format::D32_SFLOAT) {
+    if is_depth_stencil(f) {
         return F::DEPTH_STENCIL_ATTACHMENT;
     }
     if f == vk::Format::E5B9G9R9_UFLOAT_PACK32 {
@@ -124,15 +152,20 @@ fn graphics_features(f: vk::Format) -> vk::FormatFeatureFlags2 {
     F::COLOR_ATTACHMENT | blend
 }
 
-/// What shaders and transfers do with images of `f`.
+/// What shaders and transfers do with images of `f`. [`D32S8`]'s are its depth plane's
+/// (its stencil plane's, S8_UINT's, are those less filtering and compares, which Vulkan's
+/// feature bits speak of for the depth aspect).
 fn shader_features(f: vk::Format) -> vk::FormatFeatureFlags2 {
     type F = vk::FormatFeatureFlags2;
+    if f == D32S8 {
+        return shader_features(vk::Format::D32_SFLOAT);
+    }
     if !texel_size(f).is_some_and(u64::is_power_of_two) || COMBINED_DEPTH_STENCIL.contains(&f) || !clearable(f) {
         return F::empty();
     }
     let mut out = F::TRANSFER_SRC | F::TRANSFER_DST;
     let Some(hw) = crate::format::image_format(f) else { return out };
-    let depth = matches!(f, vk::Format::D16_UNORM | vk::Format::D32_SFLOAT);
+    let depth = is_depth_stencil(f);
     let shader = compiler_bridge::SHADER_FEATURES;
     if hw.storage && !depth && shader.storage_images {
         out |= F::STORAGE_IMAGE | F::STORAGE_READ_WITHOUT_FORMAT | F::STORAGE_WRITE_WITHOUT_FORMAT;
@@ -146,7 +179,7 @@ fn shader_features(f: vk::Format) -> vk::FormatFeatureFlags2 {
         if !name.contains("INT") {
             out |= F::SAMPLED_IMAGE_FILTER_LINEAR;
         }
-        if depth {
+        if depth && f != vk::Format::S8_UINT {
             out |= F::SAMPLED_IMAGE_DEPTH_COMPARISON;
         }
     }
@@ -170,11 +203,16 @@ pub const MSAA_COUNTS: vk::SampleCountFlags = vk::SampleCountFlags::from_raw(0b1
 /// Whether images of `f` may have several samples (in 2D, OPTIMAL tiling, one level, not
 /// cube compatible): formats with an attachment feature (Vulkan gives the others one
 /// sample) and a T# format: colour formats of texels of a power of two up to 16 bytes (the
-/// R_X MSAA patterns), and the depth formats D16_UNORM and D32_SFLOAT (Z_X, addrlib's depth
-/// MSAA patterns: [`msaa_depth`]).
+/// R_X MSAA patterns), the depth formats D16_UNORM and D32_SFLOAT (Z_X, addrlib's depth
+/// MSAA patterns: [`msaa_depth`]), S8_UINT (R_X: addrlib's tables here have no 8-bit Z_X
+/// pattern, and the layout of an OPTIMAL image is the driver's to choose) and [`D32S8`]
+/// (both planes).
 pub fn msaa_format(f: vk::Format) -> bool {
+    if f == D32S8 {
+        return msaa_format(vk::Format::D32_SFLOAT) && msaa_format(vk::Format::S8_UINT);
+    }
     let small = texel_size(f).is_some_and(|t| t.is_power_of_two() && t <= 16);
-    let attachment = if msaa_depth(f) {
+    let attachment = if is_depth_stencil(f) {
         vk::FormatFeatureFlags2::DEPTH_STENCIL_ATTACHMENT
     } else {
         vk::FormatFeatureFlags2::COLOR_ATTACHMENT
@@ -231,10 +269,7 @@ fn usages(f: vk::Format) -> vk::ImageUsageFlags {
 /// format only itself; with `block_texel` (BLOCK_TEXEL_VIEW_COMPATIBLE) a BCn image also
 /// takes the uncompressed formats of its block's size.
 fn view_compatible(f: vk::Format, v: vk::Format, block_texel: bool) -> bool {
-    let depth = |x: vk::Format| {
-        matches!(x, vk::Format::D16_UNORM | vk::Format::D32_SFLOAT | vk::Format::S8_UINT)
-            || COMBINED_DEPTH_STENCIL.contains(&x)
-    };
+    let depth = |x: vk::Format| is_depth_stencil(x) || COMBINED_DEPTH_STENCIL.contains(&x);
     let (Some(tf), Some(tv)) = (texel_size(f), texel_size(v)) else { return false };
     if f == v {
         return true;
@@ -261,7 +296,7 @@ pub fn format_properties(
     usage: vk::ImageUsageFlags,
     flags: vk::ImageCreateFlags,
 ) -> Option<vk::ImageFormatProperties> {
-    let feats = features(f);
+    let feats = tiling_features(f, tiling);
     let mut usable = usages(f);
     let bc = block_dim(f) > 1;
     if flags.contains(vk::ImageCreateFlags::EXTENDED_USAGE | vk::ImageCreateFlags::MUTABLE_FORMAT) {
@@ -309,6 +344,7 @@ pub fn format_properties(
     })
 }
 
+#[derive(Clone)]
 pub struct Image {
     pub image_type: vk::ImageType,
     pub format: vk::Format,
@@ -326,6 +362,9 @@ pub struct Image {
     pub align: u64,
     /// The memory it is bound to (kept alive by the binding) and the GPU address.
     pub bound: Option<(Arc<gpu::mem::Bo>, u64)>,
+    /// A [`D32S8`] image's stencil plane and its offset ([`Image::plane`]); the fields
+    /// above but `format`, `size` and `align` describe its depth plane.
+    pub stencil: Option<(Box<Image>, u64)>,
 }
 object!(Image, vk::Image);
 
@@ -340,8 +379,8 @@ fn check(info: &vk::ImageCreateInfo<'_>) -> Result<u64, String> {
         return Err(format!("sparse, protected and disjoint images are not supported ({:?})", info.flags));
     }
     let texel = texel_size(info.format)
-        .filter(|t| t.is_power_of_two() && !features(info.format).is_empty())
-        .ok_or_else(|| format!("format {:?} is not supported for images", info.format))?;
+        .filter(|t| t.is_power_of_two() && !tiling_features(info.format, info.tiling).is_empty())
+        .ok_or_else(|| format!("format {:?} is not supported for {:?} images", info.format, info.tiling))?;
     if block_dim(info.format) > 1 && !bc_image_ok(info.image_type, info.flags) {
         return Err(format!(
             "block-compressed images ({:?}) are 2D or 3D, and only 2D ones BLOCK_TEXEL_VIEW_COMPATIBLE ({:?}, {:?})",
@@ -358,7 +397,7 @@ fn check(info: &vk::ImageCreateInfo<'_>) -> Result<u64, String> {
             && msaa_format(info.format);
         if !ok {
             return Err(format!(
-                "multisampled images ({:?}) are 2D, OPTIMAL, of one level, not cube compatible, in a colour format or D16/D32 with 2, 4 or 8 samples ({:?}, {:?}, {:?}, {} levels)",
+                "multisampled images ({:?}) are 2D, OPTIMAL, of one level, not cube compatible, in a colour format, D16, D32, S8 or D32S8 with 2, 4 or 8 samples ({:?}, {:?}, {:?}, {} levels)",
                 info.samples, info.format, info.image_type, info.tiling, info.mip_levels
             ));
         }
@@ -440,6 +479,9 @@ fn lay_out_msaa(info: &vk::ImageCreateInfo<'_>, texel: u64) -> Option<(Vec<Level
 
 impl Image {
     fn new(info: &vk::ImageCreateInfo<'_>) -> Result<Image, String> {
+        if info.format == D32S8 {
+            return Image::new_planes(info);
+        }
         let texel = check(info)?;
         let too_large =
             || format!("an image of extent {:?} and {} layers is too large", info.extent, info.array_layers);
@@ -463,7 +505,44 @@ impl Image {
             sw_mode,
             align,
             bound: None,
+            stencil: None,
         })
+    }
+
+    /// A [`D32S8`] image: its depth plane laid out as a D32_SFLOAT image of its shape, its
+    /// stencil plane as an S8_UINT one after it, at that plane's alignment. gfx11 keeps the
+    /// two apart too (DB_Z_INFO and DB_STENCIL_INFO each have an address and a format).
+    fn new_planes(info: &vk::ImageCreateInfo<'_>) -> Result<Image, String> {
+        check(info)?;
+        let depth = Image::new(&vk::ImageCreateInfo { format: vk::Format::D32_SFLOAT, ..*info })?;
+        let stencil = Image::new(&vk::ImageCreateInfo { format: vk::Format::S8_UINT, ..*info })?;
+        let offset = depth.size.next_multiple_of(stencil.align);
+        Ok(Image {
+            format: D32S8,
+            size: offset + stencil.size,
+            align: depth.align.max(stencil.align),
+            stencil: Some((Box::new(stencil), offset)),
+            ..depth
+        })
+    }
+
+    /// The plane of `aspect` (one aspect bit) as an image of its own, and its offset in
+    /// this image: a [`D32S8`] image's depth plane (D32_SFLOAT) or stencil plane (S8_UINT,
+    /// bound at its place); any other image is its own one plane. What copies, clears and
+    /// views of one aspect address.
+    pub fn plane(&self, aspect: vk::ImageAspectFlags) -> Result<(Cow<'_, Image>, u64), String> {
+        let Some((stencil, offset)) = &self.stencil else { return Ok((Cow::Borrowed(self), 0)) };
+        match aspect {
+            vk::ImageAspectFlags::DEPTH => {
+                let depth = Image { format: vk::Format::D32_SFLOAT, size: *offset, stencil: None, ..self.clone() };
+                Ok((Cow::Owned(depth), 0))
+            }
+            vk::ImageAspectFlags::STENCIL => {
+                let bound = self.bound.as_ref().map(|(bo, va)| (bo.clone(), va + offset));
+                Ok((Cow::Owned(Image { bound, ..(**stencil).clone() }), *offset))
+            }
+            a => Err(format!("aspects {a:?} of a {:?} image, whose planes are DEPTH and STENCIL", self.format)),
+        }
     }
 
     fn requirements(&self) -> vk::MemoryRequirements {
@@ -701,7 +780,17 @@ pub unsafe extern "system" fn get_image_subresource_layout(
         // SAFETY: a live handle and valid pointers per the specification.
         unsafe {
             if let Some(i) = image(i) {
-                *out = i.subresource_layout((*sub).mip_level, (*sub).array_layer);
+                let s = &*sub;
+                *out = match i.plane(s.aspect_mask) {
+                    Ok((p, offset)) => {
+                        let l = p.subresource_layout(s.mip_level, s.array_layer);
+                        vk::SubresourceLayout { offset: l.offset + offset, ..l }
+                    }
+                    Err(why) => {
+                        tracing::warn!("vkGetImageSubresourceLayout: {why}");
+                        vk::SubresourceLayout::default()
+                    }
+                };
             }
         }
     })
@@ -738,6 +827,11 @@ fn component_sel(s: vk::ComponentSwizzle, own: u32, fmt: &[u32; 4]) -> u32 {
 /// type with BASE_ARRAY and relies on a 2D instruction reading slice 0 of it).
 pub(crate) fn view_tsharp(img: &Image, va: u64, i: &vk::ImageViewCreateInfo<'_>) -> Result<[u32; 8], String> {
     use gpu::rsrc::img_type::*;
+    if img.stencil.is_some() {
+        // A shader reads one plane; a view of both aspects is an attachment only.
+        let (plane, offset) = img.plane(i.subresource_range.aspect_mask)?;
+        return view_tsharp(&plane, va + offset, &vk::ImageViewCreateInfo { format: plane.format, ..*i });
+    }
     let hw = crate::format::image_format(i.format)
         .ok_or_else(|| format!("format {:?} has no image descriptor", i.format))?;
     let c = i.components;
@@ -1209,6 +1303,70 @@ mod tests {
             )
             .unwrap();
             assert!(p.sample_counts.contains(vk::SampleCountFlags::TYPE_4), "{f:?}");
+        }
+    }
+
+    /// Vulkan's required formats: D24_UNORM_S8_UINT or D32_SFLOAT_S8_UINT is a depth/stencil
+    /// attachment format (softnavi: D32S8, as RDNA3), and the Required Limits' depth and
+    /// stencil sample counts (1 and 4) hold for it; OPTIMAL only.
+    #[test]
+    fn d32s8_is_a_multisampled_depth_stencil_format() {
+        type F = vk::FormatFeatureFlags2;
+        let opt = tiling_features(D32S8, vk::ImageTiling::OPTIMAL);
+        assert!(opt.contains(F::DEPTH_STENCIL_ATTACHMENT | F::SAMPLED_IMAGE | F::TRANSFER_SRC | F::TRANSFER_DST));
+        assert!(!opt.intersects(F::STORAGE_IMAGE | F::BLIT_SRC | F::COLOR_ATTACHMENT));
+        assert!(tiling_features(D32S8, vk::ImageTiling::LINEAR).is_empty());
+        let s8 = features(vk::Format::S8_UINT);
+        assert!(s8.contains(F::DEPTH_STENCIL_ATTACHMENT | F::SAMPLED_IMAGE));
+        assert!(!s8.intersects(F::SAMPLED_IMAGE_FILTER_LINEAR | F::SAMPLED_IMAGE_DEPTH_COMPARISON | F::STORAGE_IMAGE));
+        for f in [D32S8, vk::Format::S8_UINT] {
+            let usage = vk::ImageUsageFlags::DEPTH_STENCIL_ATTACHMENT | vk::ImageUsageFlags::SAMPLED;
+            let p = format_properties(f, vk::ImageType::TYPE_2D, vk::ImageTiling::OPTIMAL, usage, Default::default());
+            assert!(p.unwrap().sample_counts.contains(vk::SampleCountFlags::TYPE_1 | vk::SampleCountFlags::TYPE_4));
+        }
+        for f in [vk::Format::D24_UNORM_S8_UINT, vk::Format::D16_UNORM_S8_UINT] {
+            assert!(features(f).is_empty(), "{f:?}");
+        }
+    }
+
+    /// A D32S8 image is a D32_SFLOAT image and an S8_UINT one after it (each in its own
+    /// layout, MSAA included); copies, clears and views address one plane.
+    #[test]
+    fn d32s8_images_are_a_depth_plane_and_a_stencil_plane() {
+        let e = vk::Extent3D { width: 37, height: 9, depth: 1 };
+        for (samples, levels) in [(vk::SampleCountFlags::TYPE_1, 3), (vk::SampleCountFlags::TYPE_4, 1)] {
+            let i = info(D32S8, e, levels, 2).samples(samples).tiling(vk::ImageTiling::OPTIMAL);
+            let img = Image::new(&i).unwrap();
+            let d = Image::new(&i.format(vk::Format::D32_SFLOAT)).unwrap();
+            let s = Image::new(&i.format(vk::Format::S8_UINT)).unwrap();
+            let offset = d.size.next_multiple_of(s.align);
+            assert_eq!((img.size, img.levels.clone(), img.sw_mode), (offset + s.size, d.levels.clone(), d.sw_mode));
+            let mut img = img;
+            let bo = gpu::mem::AddressSpace::new(1 << 24).alloc(img.size, img.align).unwrap();
+            img.bound = Some((bo, 0x40_0000));
+            let (sp, at) = img.plane(vk::ImageAspectFlags::STENCIL).unwrap();
+            assert_eq!(
+                (sp.format, at, sp.levels.clone(), sp.sw_mode),
+                (vk::Format::S8_UINT, offset, s.levels, s.sw_mode)
+            );
+            assert_eq!(sp.bound.as_ref().map(|b| b.1), Some(0x40_0000 + offset));
+            let (dp, at) = img.plane(vk::ImageAspectFlags::DEPTH).unwrap();
+            assert_eq!((dp.format, at), (vk::Format::D32_SFLOAT, 0));
+            assert!(img.plane(vk::ImageAspectFlags::DEPTH | vk::ImageAspectFlags::STENCIL).is_err());
+            // A stencil view reads the stencil plane as R8_UINT.
+            let range = vk::ImageSubresourceRange {
+                aspect_mask: vk::ImageAspectFlags::STENCIL,
+                level_count: 1,
+                layer_count: 1,
+                ..Default::default()
+            };
+            let v = vk::ImageViewCreateInfo::default()
+                .view_type(vk::ImageViewType::TYPE_2D)
+                .format(D32S8)
+                .subresource_range(range);
+            let t = gpu::rsrc::ImageResource::decode(view_tsharp(&img, 0x40_0000, &v).unwrap());
+            let r8 = crate::format::image_format(vk::Format::R8_UINT).unwrap().hw;
+            assert_eq!((t.base, t.format), (0x40_0000 + offset, r8));
         }
     }
 

@@ -8,8 +8,8 @@ use crate::features;
 use crate::handle::{chain, chain_mut, destroy, enumerate, guard, object, Object};
 
 /// The Vulkan version softnavi implements: 1.3 compute. Not conformant: the features 1.3
-/// requires of graphics and depth/stencil images (dynamicRendering, imagelessFramebuffer,
-/// separateDepthStencilLayouts, inlineUniformBlock) are reported false (docs/VULKAN.md).
+/// requires of graphics (dynamicRendering, imagelessFramebuffer) and inlineUniformBlock
+/// are reported false (docs/VULKAN.md).
 pub const API_VERSION: u32 = vk::make_api_version(0, 1, 3, vk::HEADER_VERSION);
 /// `driverVersion`: softnavi's crate version, Vulkan-encoded.
 pub const DRIVER_VERSION: u32 = vk::make_api_version(
@@ -932,8 +932,12 @@ fn format_properties(f: vk::Format) -> vk::FormatProperties {
     // STORAGE_READ_WITHOUT_FORMAT and later).
     let v1 = |f: vk::FormatFeatureFlags2| vk::FormatFeatureFlags::from_raw((f.as_raw() & 0x7fff_ffff) as u32);
     let buffer = v1(buffer_format_features(f));
-    let image = v1(crate::image::features(f));
-    vk::FormatProperties { buffer_features: buffer, linear_tiling_features: image, optimal_tiling_features: image }
+    let tiled = |t| v1(crate::image::tiling_features(f, t));
+    vk::FormatProperties {
+        buffer_features: buffer,
+        linear_tiling_features: tiled(vk::ImageTiling::LINEAR),
+        optimal_tiling_features: tiled(vk::ImageTiling::OPTIMAL),
+    }
 }
 
 /// # Safety
@@ -964,11 +968,11 @@ pub unsafe extern "system" fn get_physical_device_format_properties2(
             (*out).format_properties = format_properties(f);
             for s in chain_mut((*out).p_next) {
                 if (*s).s_type == vk::StructureType::FORMAT_PROPERTIES_3 {
-                    let image = crate::image::features(f);
+                    let tiled = |t| crate::image::tiling_features(f, t);
                     let p = vk::FormatProperties3 {
                         buffer_features: buffer_format_features(f),
-                        linear_tiling_features: image,
-                        optimal_tiling_features: image,
+                        linear_tiling_features: tiled(vk::ImageTiling::LINEAR),
+                        optimal_tiling_features: tiled(vk::ImageTiling::OPTIMAL),
                         ..Default::default()
                     };
                     put(s, p);

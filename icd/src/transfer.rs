@@ -4,9 +4,10 @@
 //! copy beside the command stream. Images are linear (image.rs), so a row of a region is
 //! one contiguous range in both places.
 //!
-//! A region outside its image, an unbound image, a combined depth/stencil format (whose
-//! aspects are copied separately, in buffer layouts of their own) or images of different
-//! texel sizes fail the command buffer with a log line naming the command.
+//! A region of a D32_SFLOAT_S8_UINT image copies the plane of its aspect (image.rs,
+//! `Image::plane`), in that aspect's buffer layout (4-byte depth, 1-byte stencil). A region
+//! outside its image, an unbound image or images of different texel sizes fail the command
+//! buffer with a log line naming the command.
 //!
 //! Multisampled images (swizzled, image.rs): `vkCmdCopyImage` between two of the same sample
 //! count and layout copies whole layers of equal index (the pattern XORs the layer index into
@@ -98,6 +99,9 @@ fn buffer_image(
     // SAFETY: live handles per the specification.
     let (b, i) = unsafe { (buffer(buf), image(img)) };
     let (Some(b), Some(i)) = (b, i) else { return Err("a null buffer or image".into()) };
+    // One aspect's plane: a D32S8 region copies its depth as D32_SFLOAT or stencil as S8.
+    let (i, _) = i.plane(r.image_subresource.aspect_mask)?;
+    let i = &*i;
     let at = rows(i, &place(&r.image_subresource, r.image_offset), r.image_extent)?;
     let texel = copyable(i)?;
     // Rows of texels, or of BCn blocks (the buffer holds whole blocks too).
@@ -123,9 +127,25 @@ fn buffer_image(
 /// slices pair up one to one (Vulkan's 2D <-> 3D copies: the 2D side's layer count is the
 /// 3D side's extent depth).
 fn image_image(c: vk::CommandBuffer, src: vk::Image, dst: vk::Image, r: &vk::ImageCopy) -> Result<(), String> {
+    let both = vk::ImageAspectFlags::DEPTH | vk::ImageAspectFlags::STENCIL;
+    if r.src_subresource.aspect_mask == both && r.dst_subresource.aspect_mask == both {
+        // Both aspects of depth/stencil images: plane by plane.
+        for aspect in [vk::ImageAspectFlags::DEPTH, vk::ImageAspectFlags::STENCIL] {
+            let sub = |s: vk::ImageSubresourceLayers| vk::ImageSubresourceLayers { aspect_mask: aspect, ..s };
+            let one = vk::ImageCopy {
+                src_subresource: sub(r.src_subresource),
+                dst_subresource: sub(r.dst_subresource),
+                ..*r
+            };
+            image_image(c, src, dst, &one)?;
+        }
+        return Ok(());
+    }
     // SAFETY: live handles per the specification.
     let (s, d) = unsafe { (image(src), image(dst)) };
     let (Some(s), Some(d)) = (s, d) else { return Err("a null image".into()) };
+    let ((s, _), (d, _)) = (s.plane(r.src_subresource.aspect_mask)?, d.plane(r.dst_subresource.aspect_mask)?);
+    let (s, d) = (&*s, &*d);
     let (ts, td) = (copyable(s)?, copyable(d)?);
     if ts != td {
         return Err(format!("texel sizes differ: {:?} ({ts} bytes) to {:?} ({td} bytes)", s.format, d.format));
@@ -458,9 +478,14 @@ pub unsafe extern "system" fn cmd_clear_color_image(
     })
 }
 
-/// Clears every subresource of image view `v` with `value` (colour, or depth for the
-/// depth formats): the load operation CLEAR of a render pass attachment (graphics.rs).
-pub fn clear_view(c: vk::CommandBuffer, v: vk::ImageView, value: &vk::ClearValue) -> Result<(), String> {
+/// Clears `aspects` of every subresource of image view `v` with `value` (colour, or depth
+/// and stencil): the load operations CLEAR of a render pass attachment (graphics.rs).
+pub fn clear_view(
+    c: vk::CommandBuffer,
+    v: vk::ImageView,
+    value: &vk::ClearValue,
+    aspects: vk::ImageAspectFlags,
+) -> Result<(), String> {
     // SAFETY: a live view handle per the specification.
     let view =
         unsafe { <crate::image::ImageView as crate::handle::Object>::from_handle(v) }.ok_or("a null image view")?;
@@ -468,9 +493,41 @@ pub fn clear_view(c: vk::CommandBuffer, v: vk::ImageView, value: &vk::ClearValue
     let i = unsafe { image(view.image) }.ok_or("a view of a null image")?;
     // SAFETY: the union member the attachment's aspect names, per the specification.
     let (color, depth) = unsafe { (value.color, value.depth_stencil.depth) };
+    if crate::image::is_depth_stencil(view.format) {
+        let range = vk::ImageSubresourceRange { aspect_mask: aspects, ..view.range };
+        // SAFETY: as above.
+        return clear_depth_stencil(c, i, unsafe { &value.depth_stencil }, &range);
+    }
     let texel = depth_texel(view.format, depth).or_else(|| crate::texel::pack(view.format, &color));
     let texel = texel.ok_or_else(|| format!("format {:?} cannot be cleared", view.format))?;
     clear_range(c, i, &texel, &view.range)
+}
+
+/// Clears the aspects `r` names of a depth and/or stencil image: each plane's texels take
+/// the depth or the stencil value.
+fn clear_depth_stencil(
+    c: vk::CommandBuffer,
+    i: &Image,
+    value: &vk::ClearDepthStencilValue,
+    r: &vk::ImageSubresourceRange,
+) -> Result<(), String> {
+    use vk::ImageAspectFlags as A;
+    let has = match i.format {
+        vk::Format::S8_UINT => A::STENCIL,
+        crate::image::D32S8 => A::DEPTH | A::STENCIL,
+        _ => A::DEPTH,
+    };
+    if r.aspect_mask.is_empty() || !has.contains(r.aspect_mask) {
+        return Err(format!("aspects {:?} of {:?}, which has {has:?}", r.aspect_mask, i.format));
+    }
+    for aspect in [A::DEPTH, A::STENCIL].into_iter().filter(|&a| r.aspect_mask.contains(a)) {
+        let (plane, _) = i.plane(aspect)?;
+        let texel =
+            if aspect == A::STENCIL { Some(vec![value.stencil as u8]) } else { depth_texel(plane.format, value.depth) };
+        let texel = texel.ok_or_else(|| format!("format {:?} is not a depth or stencil format", i.format))?;
+        clear_range(c, &plane, &texel, r)?;
+    }
+    Ok(())
 }
 
 /// The texel of depth `d` in depth format `f` (the UNORM ones round, D32_SFLOAT keeps it).
@@ -486,10 +543,11 @@ fn depth_texel(f: vk::Format, d: f32) -> Option<Vec<u8>> {
     }
 }
 
-/// `vkCmdClearDepthStencilImage` of the depth formats and S8_UINT (softnavi has no
-/// combined depth/stencil images): every texel of the ranges takes the depth (or stencil), through the CP as colour clears are (a
-/// multisampled image's samples are all its bytes: its Z order needs no care). Recorded
-/// on the compute family, as blits are (Vulkan puts it on graphics queues).
+/// `vkCmdClearDepthStencilImage` of the depth formats, S8_UINT and D32_SFLOAT_S8_UINT (each
+/// aspect of the range in its plane): every texel of the ranges takes the depth (or
+/// stencil), through the CP as colour clears are (a multisampled image's samples are all
+/// its bytes: its Z order needs no care). Recorded on the compute family, as blits are
+/// (Vulkan puts it on graphics queues).
 ///
 /// # Safety
 /// Vulkan entry point.
@@ -506,25 +564,9 @@ pub unsafe extern "system" fn cmd_clear_depth_stencil_image(
         // SAFETY: a live handle and valid pointers per the specification.
         let (i, value) = unsafe { (image(img), &*value) };
         let Some(i) = i else { return };
-        // The one aspect each format softnavi has images of holds.
-        let (texel, aspect) = match i.format {
-            vk::Format::S8_UINT => (Some(vec![value.stencil as u8]), vk::ImageAspectFlags::STENCIL),
-            f => (depth_texel(f, value.depth), vk::ImageAspectFlags::DEPTH),
-        };
-        let Some(texel) = texel else {
-            return report(c, WHAT, Err(format!("format {:?} is not a depth or stencil format", i.format)));
-        };
         // SAFETY: valid per the specification.
         for r in unsafe { slice(ranges, n) } {
-            if r.aspect_mask != aspect {
-                report(
-                    c,
-                    WHAT,
-                    Err(format!("aspects {:?} of {:?}, which has {aspect:?} only", r.aspect_mask, i.format)),
-                );
-                continue;
-            }
-            report(c, WHAT, clear_range(c, i, &texel, r));
+            report(c, WHAT, clear_depth_stencil(c, i, value, r));
         }
     })
 }

@@ -48,7 +48,7 @@ impl ImageBinding {
 pub fn texel_size(f: vk::Format) -> Option<usize> {
     use vk::Format as F;
     Some(match f {
-        F::R8_UNORM | F::R8_SNORM | F::R8_UINT | F::R8_SINT => 1,
+        F::R8_UNORM | F::R8_SNORM | F::R8_UINT | F::R8_SINT | F::S8_UINT => 1,
         F::R8G8_UNORM
         | F::R5G6B5_UNORM_PACK16
         | F::R16_UNORM

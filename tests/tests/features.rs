@@ -496,6 +496,7 @@ fn vulkan13_properties_limits_and_memory_are_truthful() {
         ("robustImageAccess", "1"),
         ("inlineUniformBlock", "0"),
         ("imagelessFramebuffer", "0"),
+        ("separateDepthStencilLayouts", "1"),
         ("privateData", "1"),
         ("maintenance4", "1"),
     ] {

@@ -742,6 +742,103 @@ fn depth_clear_case(ctx: &Context) -> Res<Result<(), String>> {
     Ok(Ok(()))
 }
 
+/// A D32_SFLOAT_S8_UINT image (Vulkan's required depth/stencil attachment format on
+/// softnavi, as on RDNA3): depth and stencil uploaded from buffers in their aspects' own
+/// layouts (4-byte floats, 1-byte stencil: the spec's "Depth/stencil formats" copy rule),
+/// the depth of one level and layer and the stencil of another cleared by
+/// vkCmdClearDepthStencilImage, both aspects copied into a second image by one region,
+/// and each aspect read back from it: each holds its own values, untouched by the other
+/// aspect's clear.
+fn d32s8_case(ctx: &Context) -> Res<Result<(), String>> {
+    use vk::{Format as F, ImageAspectFlags as A, ImageViewType as V};
+    let shape = |f| ImageDesc::new(f, V::TYPE_2D_ARRAY, [6, 3, 1], 2, 2);
+    let (dd, sd) = (shape(F::D32_SFLOAT), shape(F::S8_UINT));
+    let depth: Vec<u8> =
+        (0..dd.bytes() as u32 / 4).flat_map(|i| ((hash(i) % 1000) as f32 / 1000.0).to_le_bytes()).collect();
+    let stencil: Vec<u8> = (0..sd.bytes() as u32).map(|i| hash(i + 77) as u8).collect();
+    let (mut want_d, mut want_s) = (depth.clone(), stencil.clone());
+    for (desc, want, level, layer, texel) in
+        [(&dd, &mut want_d, 1, 1, 0.625f32.to_le_bytes().to_vec()), (&sd, &mut want_s, 0, 0, vec![0xa5])]
+    {
+        let [w, h, _] = desc.level_extent(level);
+        for (x, y) in (0..h).flat_map(|y| (0..w).map(move |x| (x, y))) {
+            let o = desc.offset(level, layer, [x, y, 0]);
+            want[o..o + texel.len()].copy_from_slice(&texel);
+        }
+    }
+    let aspect = |regions: Vec<vk::BufferImageCopy>, aspect_mask| -> Vec<vk::BufferImageCopy> {
+        regions
+            .into_iter()
+            .map(|r| vk::BufferImageCopy {
+                image_subresource: vk::ImageSubresourceLayers { aspect_mask, ..r.image_subresource },
+                ..r
+            })
+            .collect()
+    };
+    let (rd, rs) = (aspect(dd.regions(), A::DEPTH), aspect(sd.regions(), A::STENCIL));
+    let ds = shape(F::D32_SFLOAT_S8_UINT);
+    let (a, b) = (create_image(ctx, &ds)?, create_image(ctx, &ds)?);
+    let (up_d, up_s) = (host_buffer(ctx, "depth", &depth)?, host_buffer(ctx, "stencil", &stencil)?);
+    let (down_d, down_s) = (
+        host_buffer(ctx, "depth out", &vec![0; depth.len()])?,
+        host_buffer(ctx, "stencil out", &vec![0; stencil.len()])?,
+    );
+    let (dev, dst_l, src_l) =
+        (ctx.device(), vk::ImageLayout::TRANSFER_DST_OPTIMAL, vk::ImageLayout::TRANSFER_SRC_OPTIMAL);
+    let both = A::DEPTH | A::STENCIL;
+    let range = |aspect_mask, base_mip_level, base_array_layer| vk::ImageSubresourceRange {
+        aspect_mask,
+        base_mip_level,
+        level_count: 1,
+        base_array_layer,
+        layer_count: 1,
+    };
+    let layers =
+        |mip_level| vk::ImageSubresourceLayers { aspect_mask: both, mip_level, base_array_layer: 0, layer_count: 2 };
+    let copies: Vec<vk::ImageCopy> = (0..2)
+        .map(|m| {
+            let [width, height, depth] = ds.level_extent(m);
+            vk::ImageCopy::default().src_subresource(layers(m)).dst_subresource(layers(m)).extent(vk::Extent3D {
+                width,
+                height,
+                depth,
+            })
+        })
+        .collect();
+    ctx.submit_and_wait(|cmd| {
+        let undefined = vk::ImageLayout::UNDEFINED;
+        aspect_barrier(ctx, cmd, &[(a.image, undefined, dst_l), (b.image, undefined, dst_l)], both);
+        // SAFETY: recording; every object lives until the submission completes.
+        unsafe {
+            dev.cmd_copy_buffer_to_image(cmd, up_d.handle(), a.image, dst_l, &rd);
+            dev.cmd_copy_buffer_to_image(cmd, up_s.handle(), a.image, dst_l, &rs);
+            aspect_barrier(ctx, cmd, &[(a.image, dst_l, dst_l)], both);
+            let v = vk::ClearDepthStencilValue { depth: 0.625, stencil: 0xa5 };
+            dev.cmd_clear_depth_stencil_image(
+                cmd,
+                a.image,
+                dst_l,
+                &v,
+                &[range(A::DEPTH, 1, 1), range(A::STENCIL, 0, 0)],
+            );
+            aspect_barrier(ctx, cmd, &[(a.image, dst_l, src_l)], both);
+            dev.cmd_copy_image(cmd, a.image, src_l, b.image, dst_l, &copies);
+            aspect_barrier(ctx, cmd, &[(b.image, dst_l, src_l)], both);
+            dev.cmd_copy_image_to_buffer(cmd, b.image, src_l, down_d.handle(), &rd);
+            dev.cmd_copy_image_to_buffer(cmd, b.image, src_l, down_s.handle(), &rs);
+            aspect_barrier(ctx, cmd, &[], both);
+        }
+        Ok(())
+    })?;
+    for (name, buf, want) in [("depth", &down_d, &want_d), ("stencil", &down_s, &want_s)] {
+        let got = buf.read::<u8>(want.len())?;
+        if let Some(i) = (0..got.len()).find(|&i| got[i] != want[i]) {
+            return Ok(Err(format!("{name} byte {i}: {:#x}, expected {:#x}", got[i], want[i])));
+        }
+    }
+    Ok(Ok(()))
+}
+
 fn main() -> ExitCode {
     let ctx = match app::context("softnavi-blit", std::env::args().any(|a| a == "--compute-queue")) {
         Ok(c) => c,
@@ -756,5 +853,6 @@ fn main() -> ExitCode {
     }
     report.case("bc1_copies_and_blit", bc1_case(&ctx));
     report.case("depth_clears", depth_clear_case(&ctx));
+    report.case("d32s8_planes", d32s8_case(&ctx));
     report.finish(&ctx)
 }

@@ -862,6 +862,7 @@ fn properties(validate: bool) -> Res<String> {
         ("synchronization2", f13.synchronization2),
         ("timelineSemaphore", f12.timeline_semaphore),
         ("imagelessFramebuffer", f12.imageless_framebuffer),
+        ("separateDepthStencilLayouts", f12.separate_depth_stencil_layouts),
     ] {
         println!("FEATURE13 {name} {v}");
     }
