@@ -1,6 +1,7 @@
-//! Vulkan formats ↔ gfx11 buffer formats: the one table from which buffer views take their
-//! V# format and swizzle, and `vkGetPhysicalDeviceFormatProperties*` its buffer features.
-//! No format has image (linear or optimal tiling) features: softnavi has no images.
+//! Vulkan formats ↔ gfx11 buffer and image formats: the one table from which buffer views
+//! take their V# format and swizzle, and `vkGetPhysicalDeviceFormatProperties*` its buffer
+//! features; image views start from it too ([`image_format`], which adds the formats only
+//! images have), and image.rs derives the image features.
 //!
 //! The gfx11 numbers are the unified buffer formats of `gpu::format` (LLVM's `UfmtGFX11`,
 //! Mesa's `GFX11_FORMAT`). Components a format lacks read as 0, alpha as 1 (the DST_SEL
@@ -78,7 +79,17 @@ const TABLE: &[Row] = &[
     (vk::Format::A8B8G8R8_SNORM_PACK32, 43, 4, 4, true, false),
     (vk::Format::A8B8G8R8_UINT_PACK32, 46, 4, 4, true, false),
     (vk::Format::A8B8G8R8_SINT_PACK32, 47, 4, 4, true, false),
+    // BGRA byte order and A2R10G10B10: the same formats, red and blue swapped by DST_SEL.
     (vk::Format::B8G8R8A8_UNORM, 42, 4, 4, true, false),
+    (vk::Format::B8G8R8A8_SNORM, 43, 4, 4, true, false),
+    (vk::Format::B8G8R8A8_UINT, 46, 4, 4, true, false),
+    (vk::Format::B8G8R8A8_SINT, 47, 4, 4, true, false),
+    (vk::Format::A2R10G10B10_UNORM_PACK32, 36, 4, 4, true, false),
+    (vk::Format::A2R10G10B10_SNORM_PACK32, 37, 4, 4, true, false),
+    (vk::Format::A2R10G10B10_UINT_PACK32, 40, 4, 4, true, false),
+    // Not stored: the model's 2_10_10_10 SINT stores saturate where Vulkan wraps (the
+    // A2B10G10R10 twin's known CTS fails, docs/CONFORMANCE.md).
+    (vk::Format::A2R10G10B10_SINT_PACK32, 41, 4, 4, false, false),
     (vk::Format::R32G32_UINT, 48, 2, 8, true, false),
     (vk::Format::R32G32_SINT, 49, 2, 8, true, false),
     (vk::Format::R32G32_SFLOAT, 50, 2, 8, true, false),
@@ -99,7 +110,9 @@ const TABLE: &[Row] = &[
 /// The buffer format of `f`, or `None` when `f` cannot be a texel buffer's format.
 pub fn buffer_format(f: vk::Format) -> Option<BufferFormat> {
     let &(_, hw, comps, texel_size, storage, atomic) = TABLE.iter().find(|r| r.0 == f)?;
-    let dst_sel = if f == vk::Format::B8G8R8A8_UNORM { BGRA } else { ident(comps) };
+    let name = format!("{f:?}");
+    let bgra = name.starts_with("B8G8R8A8") || name.starts_with("A2R10G10B10");
+    let dst_sel = if bgra { BGRA } else { ident(comps) };
     Some(BufferFormat { hw, dst_sel, texel_size, storage, atomic })
 }
 
@@ -123,6 +136,8 @@ pub fn image_format(f: vk::Format) -> Option<BufferFormat> {
         vk::Format::B5G5R5A1_UNORM_PACK16 => only(70, 2, [sel::Y, sel::Z, sel::W, sel::X]),
         vk::Format::B4G4R4A4_UNORM_PACK16 => only(71, 2, [sel::Y, sel::Z, sel::W, sel::X]),
         vk::Format::R4G4B4A4_UNORM_PACK16 => only(71, 2, [sel::W, sel::Z, sel::Y, sel::X]),
+        vk::Format::A4R4G4B4_UNORM_PACK16 => only(71, 2, [sel::Z, sel::Y, sel::X, sel::W]),
+        vk::Format::A4B4G4R4_UNORM_PACK16 => only(71, 2, ident(4)),
         f if bc(f).is_some() => {
             let (hw, comps, bytes) = bc(f)?;
             // BC1 without alpha reads alpha 1 whatever the block's punch-through says.

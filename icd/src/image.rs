@@ -58,6 +58,8 @@ pub fn texel_size(f: vk::Format) -> Option<u64> {
         // BCn: bytes of one 4×4 block (`block_dim`).
         131..=134 | 139 | 140 => 8,
         135..=138 | 141..=146 => 16,
+        // VK_EXT_4444_formats' A4R4G4B4 and A4B4G4R4, core (and optional) in Vulkan 1.3.
+        1_000_340_000 | 1_000_340_001 => 2,
         _ => return None,
     })
 }

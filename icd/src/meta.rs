@@ -156,6 +156,8 @@ fn packing(f: vk::Format) -> Option<[u32; 4]> {
         vk::Format::B5G5R5A1_UNORM_PACK16 => [c(1, 5), c(6, 5), c(11, 5), c(0, 1)],
         vk::Format::R4G4B4A4_UNORM_PACK16 => [c(12, 4), c(8, 4), c(4, 4), c(0, 4)],
         vk::Format::B4G4R4A4_UNORM_PACK16 => [c(4, 4), c(8, 4), c(12, 4), c(0, 4)],
+        vk::Format::A4R4G4B4_UNORM_PACK16 => [c(8, 4), c(4, 4), c(0, 4), c(12, 4)],
+        vk::Format::A4B4G4R4_UNORM_PACK16 => [c(0, 4), c(4, 4), c(8, 4), c(12, 4)],
         _ => return None,
     })
 }
@@ -262,6 +264,8 @@ mod tests {
             vk::Format::B5G5R5A1_UNORM_PACK16,
             vk::Format::R4G4B4A4_UNORM_PACK16,
             vk::Format::B4G4R4A4_UNORM_PACK16,
+            vk::Format::A4R4G4B4_UNORM_PACK16,
+            vk::Format::A4B4G4R4_UNORM_PACK16,
         ] {
             let p = packing(f).expect("packed"); // ok: test
             let mask = p.iter().fold(0u32, |m, &c| m | ((1u32 << (c >> 8)) - 1) << (c & 0xff));

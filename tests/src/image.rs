@@ -51,6 +51,7 @@ pub fn texel_size(f: vk::Format) -> Option<usize> {
         F::R8_UNORM | F::R8_SNORM | F::R8_UINT | F::R8_SINT | F::S8_UINT => 1,
         F::R8G8_UNORM
         | F::R5G6B5_UNORM_PACK16
+        | F::A4R4G4B4_UNORM_PACK16
         | F::R16_UNORM
         | F::R16_SNORM
         | F::R16_UINT
@@ -63,6 +64,9 @@ pub fn texel_size(f: vk::Format) -> Option<usize> {
         | F::R8G8B8A8_SINT
         | F::R8G8B8A8_SRGB
         | F::B8G8R8A8_UNORM
+        | F::B8G8R8A8_UINT
+        | F::B8G8R8A8_SNORM
+        | F::A2R10G10B10_UINT_PACK32
         | F::R16G16_UNORM
         | F::R16G16_SNORM
         | F::R16G16_SINT

@@ -6,7 +6,7 @@ use softnavi_tests::env::{lavapipe_manifest, output, softnavi_manifest, target_d
 
 /// Cases, each through vkCmdBlitImage and vkCmdBlitImage2, the BC1 case, the depth clears
 /// and the D32S8 planes.
-const CASES: usize = 2 * 11 + 3;
+const CASES: usize = 2 * 13 + 3;
 
 /// Lavapipe 22.3 writes one destination slice of a 2D source blitted to several slices of a
 /// 3D image (the specification scales the source's one slice over the destination range).

@@ -82,6 +82,18 @@ fn decode(f: vk::Format, b: &[u8]) -> Texel {
         F::R8G8B8A8_UINT => fill(b[..4].iter().map(|&v| v as f64).collect(), 1.0),
         F::R16_SINT => fill(vec![i16::from_le_bytes([b[0], b[1]]) as f64], 1.0),
         F::R32_SINT => fill(vec![i32::from_le_bytes(word(b, 0)) as f64], 1.0),
+        F::B8G8R8A8_UINT => [b[2], b[1], b[0], b[3]].map(|v| v as f64),
+        // Packed: components from the top bit down, as the format's name lists them.
+        F::B8G8R8A8_SNORM => [b[2], b[1], b[0], b[3]].map(|v| (v as i8 as f64 / 127.0).max(-1.0)),
+        F::A2R10G10B10_UINT_PACK32 => {
+            let p = u32::from_le_bytes(word(b, 0));
+            [p >> 20 & 1023, p >> 10 & 1023, p & 1023, p >> 30].map(|v| v as f64)
+        }
+        F::A4R4G4B4_UNORM_PACK16 => {
+            let p = u16::from_le_bytes([b[0], b[1]]) as u32;
+            let c = |shift: u32| (p >> shift & 15) as f64 / 15.0;
+            [c(8), c(4), c(0), c(12)]
+        }
         _ => unreachable!("{f:?} is not a format of the cases"), // ok: the case table is fixed
     }
 }
@@ -113,6 +125,19 @@ fn encode(f: vk::Format, t: Texel) -> Vec<u8> {
         F::R8G8B8A8_UINT => t.iter().map(|&v| v as u8).collect(),
         F::R16_SINT => (t[0] as i16).to_le_bytes().to_vec(),
         F::R32_SINT => (t[0] as i32).to_le_bytes().to_vec(),
+        F::B8G8R8A8_UINT => [t[2], t[1], t[0], t[3]].iter().map(|&v| v as u8).collect(),
+        F::B8G8R8A8_SNORM => {
+            [t[2], t[1], t[0], t[3]].iter().map(|&v| (v.clamp(-1.0, 1.0) * 127.0).round() as i8 as u8).collect()
+        }
+        F::A2R10G10B10_UINT_PACK32 => {
+            let c = |v: f64, max: f64| v.clamp(0.0, max) as u32;
+            let p = c(t[3], 3.0) << 30 | c(t[0], 1023.0) << 20 | c(t[1], 1023.0) << 10 | c(t[2], 1023.0);
+            p.to_le_bytes().to_vec()
+        }
+        F::A4R4G4B4_UNORM_PACK16 => {
+            let p = unorm(t[3], 15.0) << 12 | unorm(t[0], 15.0) << 8 | unorm(t[1], 15.0) << 4 | unorm(t[2], 15.0);
+            (p as u16).to_le_bytes().to_vec()
+        }
         _ => unreachable!("{f:?} is not a format of the cases"), // ok: the case table is fixed
     }
 }
@@ -139,8 +164,11 @@ fn linear_to_srgb(l: f64) -> f64 {
 /// narrowest format of an integer case holds).
 fn initial(d: &ImageDesc, seed: u32) -> Vec<u8> {
     let t = texel_size(d.format).unwrap_or(0);
-    let int = matches!(d.format, vk::Format::R32G32B32A32_UINT | vk::Format::R8G8B8A8_UINT);
-    let sint = matches!(d.format, vk::Format::R16_SINT | vk::Format::R32_SINT);
+    use vk::Format as F;
+    let int =
+        matches!(d.format, F::R32G32B32A32_UINT | F::R8G8B8A8_UINT | F::B8G8R8A8_UINT | F::A2R10G10B10_UINT_PACK32);
+    let sint = matches!(d.format, F::R16_SINT | F::R32_SINT);
+    let snorm = d.format == F::B8G8R8A8_SNORM;
     (0..d.bytes() / t)
         .flat_map(|i| {
             let v: Texel = std::array::from_fn(|c| {
@@ -149,6 +177,8 @@ fn initial(d: &ImageDesc, seed: u32) -> Vec<u8> {
                     (h % 256) as f64
                 } else if sint {
                     (h % 2001) as f64 - 1000.0
+                } else if snorm {
+                    (h % 2001) as f64 / 1000.0 - 1.0
                 } else {
                     (h % 1001) as f64 / 1000.0
                 }
@@ -257,6 +287,7 @@ fn tolerance(f: vk::Format, filter: vk::Filter, reference: f64) -> f64 {
     let rounding = match f {
         F::R8_UNORM | F::R8G8B8A8_UNORM | F::B8G8R8A8_UNORM | F::R8G8B8A8_SRGB => 1.01 / 255.0,
         F::R5G6B5_UNORM_PACK16 => 1.01 / 31.0,
+        F::A4R4G4B4_UNORM_PACK16 => 1.01 / 15.0,
         F::R16G16B16A16_SFLOAT => reference.abs() / 1024.0 + 1e-4,
         F::R32_SFLOAT | F::R32G32B32A32_SFLOAT => reference.abs() * 1e-6 + 1e-6,
         _ => 0.0,
@@ -380,6 +411,34 @@ fn cases() -> Vec<Case> {
                 (sub(0, 0, 1), [o(0, 0, 0), o(6, 6, 1)]),
                 (sub(0, 0, 1), [o(0, 0, 0), o(3, 3, 1)]),
                 lin,
+            )],
+        },
+        Case {
+            name: "bgra_snorm_to_a4r4g4b4_linear",
+            images: vec![
+                img(F::B8G8R8A8_SNORM, V::TYPE_2D, [7, 5, 1], 1, 1),
+                img(F::A4R4G4B4_UNORM_PACK16, V::TYPE_2D, [4, 3, 1], 1, 1),
+            ],
+            steps: vec![step(
+                0,
+                1,
+                (sub(0, 0, 1), [o(0, 0, 0), o(7, 5, 1)]),
+                (sub(0, 0, 1), [o(0, 0, 0), o(4, 3, 1)]),
+                lin,
+            )],
+        },
+        Case {
+            name: "a2r10g10b10_uint_to_bgra_uint_mirrored_nearest",
+            images: vec![
+                img(F::A2R10G10B10_UINT_PACK32, V::TYPE_2D, [5, 4, 1], 1, 1),
+                img(F::B8G8R8A8_UINT, V::TYPE_2D, [5, 4, 1], 1, 1),
+            ],
+            steps: vec![step(
+                0,
+                1,
+                (sub(0, 0, 1), [o(0, 0, 0), o(5, 4, 1)]),
+                (sub(0, 0, 1), [o(5, 4, 0), o(0, 0, 1)]),
+                near,
             )],
         },
         Case {
