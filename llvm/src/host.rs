@@ -209,3 +209,25 @@ unsafe fn emit(api: &Api, tm: Ptr, module: Ptr) -> Result<Vec<u8>, String> {
         Ok(std::slice::from_raw_parts(start.cast::<u8>(), size).to_vec())
     }
 }
+
+/// Makes the C math library's symbols visible to a lookup in the process's global scope,
+/// where ORC's process symbol generator resolves what translated code calls (`exp2f`,
+/// `log2f`). An application that does not link libm itself has it only as the ICD's
+/// dependency, loaded by the Vulkan loader with RTLD_LOCAL and invisible there: the
+/// translation would fail to link. Loading it again RTLD_GLOBAL promotes it (once; the
+/// handle is kept for the life of the process).
+pub fn global_libm() -> Result<(), String> {
+    static LIBM: OnceLock<Result<(), String>> = OnceLock::new();
+    LIBM.get_or_init(|| {
+        let flags = libc::RTLD_NOW | libc::RTLD_GLOBAL;
+        // SAFETY: libm's initialisers are the C library's own; loading it has no other effect.
+        match unsafe { libloading::os::unix::Library::open(Some("libm.so.6"), flags) } {
+            Ok(lib) => {
+                std::mem::forget(lib);
+                Ok(())
+            }
+            Err(e) => Err(format!("libm.so.6: {e}")),
+        }
+    })
+    .clone()
+}

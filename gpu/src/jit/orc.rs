@@ -122,6 +122,7 @@ impl Orc {
             self.check((api.create_lljit)(&mut jit, builder), "create LLJIT")?;
             let dylib = (api.main_dylib)(jit);
             // libc for what codegen may call (memcpy, memset, the libm functions).
+            llvm::host::global_libm()?;
             let mut gen = std::ptr::null_mut();
             let prefix = (api.global_prefix)(jit);
             let err = (api.process_symbols)(&mut gen, prefix, std::ptr::null_mut(), std::ptr::null_mut());
