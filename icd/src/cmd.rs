@@ -186,6 +186,9 @@ pub struct CommandBuffer {
     error: Option<(vk::Result, String)>,
     /// Allocated from a pool of the transfer-only family: CP DMA work only (queue.rs).
     transfer_only: bool,
+    /// The render pass instance being recorded (or continued, in a secondary command
+    /// buffer): the attachments vkCmdClearAttachments clears (graphics.rs).
+    rendering: Option<crate::graphics::Rendering>,
 }
 object!(CommandBuffer, vk::CommandBuffer, dispatchable);
 
@@ -199,6 +202,7 @@ impl CommandBuffer {
         self.stream.reset();
         self.bound = Bound { push: vec![0; 256], ..Default::default() };
         self.error = None;
+        self.rendering = None;
     }
 
     fn record(&mut self, what: &str, r: Result<(), (vk::Result, String)>) {
@@ -527,6 +531,7 @@ pub unsafe extern "system" fn allocate_command_buffers(
                 bound: Bound::default(),
                 error: None,
                 transfer_only: pool.family == crate::queue::TRANSFER_FAMILY,
+                rendering: None,
             };
             cb.reset();
             let h = cb.into_handle();
@@ -574,10 +579,13 @@ fn cb<'a>(h: vk::CommandBuffer) -> &'a mut CommandBuffer {
 /// Vulkan entry point.
 pub unsafe extern "system" fn begin_command_buffer(
     c: vk::CommandBuffer,
-    _info: *const vk::CommandBufferBeginInfo<'_>,
+    info: *const vk::CommandBufferBeginInfo<'_>,
 ) -> vk::Result {
     guard("vkBeginCommandBuffer", vk::Result::ERROR_OUT_OF_HOST_MEMORY, || {
-        cb(c).reset();
+        let cmd = cb(c);
+        cmd.reset();
+        // SAFETY: valid per the specification.
+        cmd.rendering = unsafe { crate::graphics::inherited(&*info) };
         crate::debug::reset_command_buffer(c.as_raw());
         vk::Result::SUCCESS
     })
@@ -913,6 +921,17 @@ pub(crate) fn meta_dispatch(
     }
     let res = c.meta_dispatch(p, set, push, counts);
     c.record(what, res);
+}
+
+/// The render pass instance `c` records in (graphics.rs keeps it).
+pub(crate) fn rendering<'a>(c: vk::CommandBuffer) -> &'a mut Option<crate::graphics::Rendering> {
+    &mut cb(c).rendering
+}
+
+/// Copies `data` into memory that lives as long as `c`'s recording; its GPU address (the
+/// source of transfer.rs's rectangle clears).
+pub(crate) fn upload(c: vk::CommandBuffer, data: &[u8]) -> Result<u64, String> {
+    cb(c).stream.upload(data, 256).map_err(|e| format!("no memory for {} bytes of clear data: {e}", data.len()))
 }
 
 /// Records a WRITE_DATA of `data` at GPU address `va`.

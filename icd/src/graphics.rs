@@ -4,13 +4,19 @@
 //!
 //! - Objects that exist without a graphics queue are created for real: render passes
 //!   (both versions) and framebuffers here, images, views and samplers in `image.rs`.
-//! - Render passes without draws are carried out: their CLEAR load operations clear the
-//!   attachments' views over the whole framebuffer (through the command processor, as
-//!   vkCmdClearColorImage); storing needs nothing (attachments are memory). Viewport and
-//!   scissor state is accepted and unused. This is how wgpu zero-fills new textures of a
-//!   renderable format, and what nothing but a clear can observe.
+//! - Render passes without draws are carried out: their CLEAR load operations (colour,
+//!   depth, stencil) clear the render area of every framebuffer layer of their attachments'
+//!   views, `vkCmdClearAttachments` clears rectangles of the current subpass's attachments
+//!   (both through the command processor: a row uploaded with the command buffer, CP DMA
+//!   copies of it, `transfer::clear_view_rect`), and each subpass's multisampled colour
+//!   attachments are resolved into its resolve attachments at its end (resolve.rs);
+//!   storing needs nothing (attachments are memory). Viewport and scissor state is
+//!   accepted and unused. This is how wgpu zero-fills new textures of a renderable format,
+//!   and what nothing but a clear can observe. Depth/stencil resolves
+//!   (VkSubpassDescriptionDepthStencilResolve) are not offered (the 1.2 property's modes
+//!   are NONE).
 //! - Commands that need a graphics-capable queue (draws, the other dynamic state, vertex
-//!   and index buffers, attachment clears, dynamic rendering) and
+//!   and index buffers, dynamic rendering) and
 //!   `vkCmdBeginQuery` / `vkCmdEndQuery` (timestamp pools, and occlusion pools whose queries nothing can begin) log their name
 //!   and why, and fail their command buffer: `vkEndCommandBuffer` returns
 //!   `VK_ERROR_FEATURE_NOT_PRESENT`. Graphics pipelines, sparse binding and Y'CbCr
@@ -73,7 +79,6 @@ refused! {
     cmd_draw_indexed_indirect "vkCmdDrawIndexedIndirect" PFN_vkCmdDrawIndexedIndirect Graphics (vk::Buffer, u64, u32, u32);
     cmd_draw_indirect_count "vkCmdDrawIndirectCount" PFN_vkCmdDrawIndirectCount Graphics (vk::Buffer, u64, vk::Buffer, u64, u32, u32);
     cmd_draw_indexed_indirect_count "vkCmdDrawIndexedIndirectCount" PFN_vkCmdDrawIndexedIndirectCount Graphics (vk::Buffer, u64, vk::Buffer, u64, u32, u32);
-    cmd_clear_attachments "vkCmdClearAttachments" PFN_vkCmdClearAttachments Graphics (u32, *const vk::ClearAttachment, u32, *const vk::ClearRect);
     cmd_begin_rendering "vkCmdBeginRendering" PFN_vkCmdBeginRendering Graphics (*const vk::RenderingInfo<'_>);
     cmd_end_rendering "vkCmdEndRendering" PFN_vkCmdEndRendering Graphics ();
     cmd_set_cull_mode "vkCmdSetCullMode" PFN_vkCmdSetCullMode Graphics (vk::CullModeFlags);
@@ -130,12 +135,87 @@ pub unsafe extern "system" fn queue_bind_sparse(
 }
 
 /// A render pass: its attachments' formats and load operations (colour or depth, then
-/// stencil), and its subpass count.
+/// stencil), and its subpasses.
 pub struct RenderPass {
     pub attachments: Vec<(vk::Format, vk::AttachmentLoadOp, vk::AttachmentLoadOp)>,
-    pub subpasses: u32,
+    pub subpasses: Vec<Subpass>,
 }
 object!(RenderPass, vk::RenderPass);
+
+/// A subpass's attachments, as indices into the render pass's (`None`: unused): colour
+/// attachments, the resolve attachment of each, the depth/stencil attachment.
+#[derive(Clone, Default)]
+pub struct Subpass {
+    pub colors: Vec<Option<u32>>,
+    pub resolves: Vec<Option<u32>>,
+    pub depth_stencil: Option<u32>,
+}
+
+impl Subpass {
+    fn new(colors: Vec<u32>, resolves: Vec<u32>, depth_stencil: Option<u32>) -> Subpass {
+        let used = |a: u32| (a != vk::ATTACHMENT_UNUSED).then_some(a);
+        Subpass {
+            colors: colors.into_iter().map(used).collect(),
+            resolves: resolves.into_iter().map(used).collect(),
+            depth_stencil: depth_stencil.and_then(used),
+        }
+    }
+}
+
+/// A render pass instance being recorded: its subpasses' attachment views, the current
+/// subpass (vkCmdClearAttachments clears its attachments), the render area and the
+/// framebuffer's layers (each subpass's multisample resolves cover them).
+pub struct Rendering {
+    subpasses: Vec<SubpassViews>,
+    current: usize,
+    area: vk::Rect2D,
+    layers: u32,
+}
+
+#[derive(Clone)]
+struct SubpassViews {
+    colors: Vec<Option<vk::ImageView>>,
+    resolves: Vec<Option<vk::ImageView>>,
+    depth_stencil: Option<vk::ImageView>,
+}
+
+impl Rendering {
+    /// The views of `rp`'s subpasses in framebuffer `fb`, from subpass `current` on.
+    fn new(rp: &RenderPass, fb: &Framebuffer, current: usize, area: vk::Rect2D) -> Rendering {
+        let view = |a: Option<u32>| a.and_then(|a| fb.attachments.get(a as usize).copied());
+        let views = |v: &[Option<u32>]| v.iter().map(|&a| view(a)).collect();
+        let subpasses = rp
+            .subpasses
+            .iter()
+            .map(|s| SubpassViews {
+                colors: views(&s.colors),
+                resolves: views(&s.resolves),
+                depth_stencil: view(s.depth_stencil),
+            })
+            .collect();
+        Rendering { subpasses, current, area, layers: fb.extent.depth }
+    }
+}
+
+/// The render pass instance a secondary command buffer begun with `info` continues
+/// (RENDER_PASS_CONTINUE with a framebuffer in its inheritance info), if any.
+///
+/// # Safety
+/// `info` is valid per the specification.
+pub unsafe fn inherited(info: &vk::CommandBufferBeginInfo<'_>) -> Option<Rendering> {
+    if !info.flags.contains(vk::CommandBufferUsageFlags::RENDER_PASS_CONTINUE) || info.p_inheritance_info.is_null() {
+        return None;
+    }
+    // SAFETY: by the caller's contract; live handles per the specification.
+    let (rp, fb) = unsafe {
+        let i = &*info.p_inheritance_info;
+        (RenderPass::from_handle(i.render_pass), Framebuffer::from_handle(i.framebuffer).map(|f| (f, i.subpass)))
+    };
+    let (rp, (fb, subpass)) = (rp?, fb?);
+    let area =
+        vk::Rect2D { extent: vk::Extent2D { width: fb.extent.width, height: fb.extent.height }, ..Default::default() };
+    Some(Rendering::new(rp, fb, subpass as usize, area))
+}
 
 /// # Safety
 /// Vulkan entry point.
@@ -153,8 +233,21 @@ pub unsafe extern "system" fn create_render_pass(
             .iter()
             .map(|a| (a.format, a.load_op, a.stencil_load_op))
             .collect();
+        // SAFETY: as above.
+        let subpasses = unsafe { slice(i.p_subpasses, i.subpass_count) }
+            .iter()
+            .map(|s| {
+                // SAFETY: as above (the resolve and depth/stencil references may be null).
+                unsafe {
+                    let n = s.color_attachment_count;
+                    let colors = slice(s.p_color_attachments, n).iter().map(|r| r.attachment).collect();
+                    let resolves = slice(s.p_resolve_attachments, n).iter().map(|r| r.attachment).collect();
+                    Subpass::new(colors, resolves, s.p_depth_stencil_attachment.as_ref().map(|r| r.attachment))
+                }
+            })
+            .collect();
         // SAFETY: out is valid per the specification.
-        unsafe { *out = RenderPass { attachments, subpasses: i.subpass_count }.into_handle() };
+        unsafe { *out = RenderPass { attachments, subpasses }.into_handle() };
         vk::Result::SUCCESS
     })
 }
@@ -175,8 +268,21 @@ pub unsafe extern "system" fn create_render_pass2(
             .iter()
             .map(|a| (a.format, a.load_op, a.stencil_load_op))
             .collect();
+        // SAFETY: as above.
+        let subpasses = unsafe { slice(i.p_subpasses, i.subpass_count) }
+            .iter()
+            .map(|s| {
+                // SAFETY: as above (the resolve and depth/stencil references may be null).
+                unsafe {
+                    let n = s.color_attachment_count;
+                    let colors = slice(s.p_color_attachments, n).iter().map(|r| r.attachment).collect();
+                    let resolves = slice(s.p_resolve_attachments, n).iter().map(|r| r.attachment).collect();
+                    Subpass::new(colors, resolves, s.p_depth_stencil_attachment.as_ref().map(|r| r.attachment))
+                }
+            })
+            .collect();
         // SAFETY: out is valid per the specification.
-        unsafe { *out = RenderPass { attachments, subpasses: i.subpass_count }.into_handle() };
+        unsafe { *out = RenderPass { attachments, subpasses }.into_handle() };
         vk::Result::SUCCESS
     })
 }
@@ -240,50 +346,169 @@ pub unsafe extern "system" fn destroy_framebuffer(
     unsafe { destroy::<Framebuffer>("vkDestroyFramebuffer", f) }
 }
 
-/// The CLEAR load operations of a render pass begun with `info` (see the module
-/// documentation); the render area must be the whole framebuffer.
+/// The aspects of an attachment of `format` that load operations `load` (colour or depth)
+/// and `stencil_load` clear.
+fn load_clears(
+    format: vk::Format,
+    load: vk::AttachmentLoadOp,
+    stencil_load: vk::AttachmentLoadOp,
+) -> vk::ImageAspectFlags {
+    use vk::ImageAspectFlags as A;
+    let clear = |op: vk::AttachmentLoadOp, a: A| if op == vk::AttachmentLoadOp::CLEAR { a } else { A::empty() };
+    match format {
+        vk::Format::S8_UINT => clear(stencil_load, A::STENCIL),
+        crate::image::D32S8 => clear(load, A::DEPTH) | clear(stencil_load, A::STENCIL),
+        f if crate::image::is_depth_stencil(f) => clear(load, A::DEPTH),
+        _ => clear(load, A::COLOR),
+    }
+}
+
+/// Begins a render pass instance: its CLEAR load operations clear the render area of every
+/// framebuffer layer of their attachments (see the module documentation), and the
+/// command buffer keeps the subpasses' views for vkCmdClearAttachments.
 fn begin(c: vk::CommandBuffer, name: &str, info: &vk::RenderPassBeginInfo<'_>) -> Result<(), String> {
     // SAFETY: live handles per the specification.
     let (rp, fb) = unsafe { (RenderPass::from_handle(info.render_pass), Framebuffer::from_handle(info.framebuffer)) };
     let (Some(rp), Some(fb)) = (rp, fb) else { return Err("a null render pass or framebuffer".into()) };
+    *crate::cmd::rendering(c) = Some(Rendering::new(rp, fb, 0, info.render_area));
     // SAFETY: clear_value_count values, per the specification.
     let values = unsafe { slice(info.p_clear_values, info.clear_value_count) };
-    let a = info.render_area;
-    let whole =
-        a.offset.x == 0 && a.offset.y == 0 && a.extent.width == fb.extent.width && a.extent.height == fb.extent.height;
-    let clears = rp
-        .attachments
-        .iter()
-        .enumerate()
-        .filter(|(_, (_, l, s))| *l == vk::AttachmentLoadOp::CLEAR || *s == vk::AttachmentLoadOp::CLEAR);
-    for (k, (format, load, stencil_load)) in clears {
-        if !whole {
-            return Err(format!("{name}: clearing attachment {k} over a partial render area {a:?} is not supported"));
+    for (k, &(format, load, stencil_load)) in rp.attachments.iter().enumerate() {
+        let aspects = load_clears(format, load, stencil_load);
+        if aspects.is_empty() {
+            continue;
         }
         let view = *fb.attachments.get(k).ok_or_else(|| format!("{name}: the framebuffer has no attachment {k}"))?;
         let value = values.get(k).ok_or_else(|| format!("{name}: no clear value for attachment {k}"))?;
-        // loadOp is the colour or depth aspect's, stencilLoadOp the stencil's.
-        let clear = |op: vk::AttachmentLoadOp, a| {
-            if op == vk::AttachmentLoadOp::CLEAR {
-                a
-            } else {
-                vk::ImageAspectFlags::empty()
-            }
+        crate::transfer::clear_view_rect(c, view, value, aspects, info.render_area, 0..fb.extent.depth)?;
+    }
+    Ok(())
+}
+
+/// `vkCmdClearAttachments`: each rectangle (and its layers) of each attachment of the
+/// current subpass, cleared as the load operations clear (no draw is needed to clear).
+/// Attachments the subpass does not use are left alone, as the specification says.
+fn clear_attachments(
+    c: vk::CommandBuffer,
+    atts: &[vk::ClearAttachment],
+    rects: &[vk::ClearRect],
+) -> Result<(), String> {
+    let views = crate::cmd::rendering(c)
+        .as_ref()
+        .and_then(|r| r.subpasses.get(r.current).cloned())
+        .ok_or("outside a render pass instance (or in a secondary command buffer without its framebuffer)")?;
+    for a in atts {
+        let view = if a.aspect_mask.contains(vk::ImageAspectFlags::COLOR) {
+            views.colors.get(a.color_attachment as usize).copied().flatten()
+        } else {
+            views.depth_stencil
         };
-        let aspects = match *format {
-            vk::Format::S8_UINT => clear(*stencil_load, vk::ImageAspectFlags::STENCIL),
-            crate::image::D32S8 => {
-                clear(*load, vk::ImageAspectFlags::DEPTH) | clear(*stencil_load, vk::ImageAspectFlags::STENCIL)
-            }
-            f if crate::image::is_depth_stencil(f) => clear(*load, vk::ImageAspectFlags::DEPTH),
-            _ => clear(*load, vk::ImageAspectFlags::COLOR),
-        };
-        if !aspects.is_empty() {
-            crate::transfer::clear_view(c, view, value, aspects)?;
+        let Some(view) = view else { continue };
+        for r in rects {
+            let layers = r.base_array_layer..r.base_array_layer.saturating_add(r.layer_count);
+            crate::transfer::clear_view_rect(c, view, &a.clear_value, a.aspect_mask, r.rect, layers)?;
         }
     }
     Ok(())
 }
+
+/// # Safety
+/// Vulkan entry point.
+pub unsafe extern "system" fn cmd_clear_attachments(
+    c: vk::CommandBuffer,
+    n: u32,
+    atts: *const vk::ClearAttachment,
+    rn: u32,
+    rects: *const vk::ClearRect,
+) {
+    const WHAT: &str = "vkCmdClearAttachments";
+    guard(WHAT, (), || {
+        // SAFETY: valid per the specification.
+        let (atts, rects) = unsafe { (slice(atts, n), slice(rects, rn)) };
+        if let Err(e) = clear_attachments(c, atts, rects) {
+            crate::cmd::fail(c, WHAT, vk::Result::ERROR_FEATURE_NOT_PRESENT, e);
+        }
+    })
+}
+const _: vk::PFN_vkCmdClearAttachments = cmd_clear_attachments;
+
+/// The end of the current subpass: its multisampled colour attachments resolved into
+/// their resolve attachments over the render area (resolve.rs, as vkCmdResolveImage).
+fn end_subpass(c: vk::CommandBuffer, what: &str) {
+    let Some(r) = crate::cmd::rendering(c).as_ref() else { return };
+    let Some(views) = r.subpasses.get(r.current).cloned() else { return };
+    let (area, layers) = (r.area, r.layers);
+    for (src, dst) in views.colors.iter().zip(&views.resolves) {
+        let (Some(src), Some(dst)) = (src, dst) else { continue };
+        // SAFETY: live view handles per the specification.
+        let (s, d) =
+            unsafe { (crate::image::ImageView::from_handle(*src), crate::image::ImageView::from_handle(*dst)) };
+        let (Some(s), Some(d)) = (s, d) else { continue };
+        let sub = |v: &crate::image::ImageView| vk::ImageSubresourceLayers {
+            aspect_mask: vk::ImageAspectFlags::COLOR,
+            mip_level: v.range.base_mip_level,
+            base_array_layer: v.range.base_array_layer,
+            layer_count: layers,
+        };
+        let at = vk::Offset3D { x: area.offset.x, y: area.offset.y, z: 0 };
+        let region = vk::ImageResolve {
+            src_subresource: sub(s),
+            src_offset: at,
+            dst_subresource: sub(d),
+            dst_offset: at,
+            extent: vk::Extent3D { width: area.extent.width, height: area.extent.height, depth: 1 },
+        };
+        crate::resolve::resolve(c, what, s.image, d.image, &[region]);
+    }
+}
+
+/// The next subpass of the render pass instance.
+fn next_subpass(c: vk::CommandBuffer) {
+    end_subpass(c, "vkCmdNextSubpass");
+    if let Some(r) = crate::cmd::rendering(c) {
+        r.current += 1;
+    }
+}
+
+/// The end of the render pass instance (its attachments are memory: nothing to store but
+/// the last subpass's resolves).
+fn end_render_pass(c: vk::CommandBuffer) {
+    end_subpass(c, "vkCmdEndRenderPass");
+    *crate::cmd::rendering(c) = None;
+}
+
+/// # Safety
+/// Vulkan entry point.
+pub unsafe extern "system" fn cmd_next_subpass(c: vk::CommandBuffer, _contents: vk::SubpassContents) {
+    guard("vkCmdNextSubpass", (), || next_subpass(c))
+}
+
+/// # Safety
+/// Vulkan entry point.
+pub unsafe extern "system" fn cmd_next_subpass2(
+    c: vk::CommandBuffer,
+    _begin: *const vk::SubpassBeginInfo<'_>,
+    _end: *const vk::SubpassEndInfo<'_>,
+) {
+    guard("vkCmdNextSubpass2", (), || next_subpass(c))
+}
+
+/// # Safety
+/// Vulkan entry point.
+pub unsafe extern "system" fn cmd_end_render_pass(c: vk::CommandBuffer) {
+    guard("vkCmdEndRenderPass", (), || end_render_pass(c))
+}
+
+/// # Safety
+/// Vulkan entry point.
+pub unsafe extern "system" fn cmd_end_render_pass2(c: vk::CommandBuffer, _end: *const vk::SubpassEndInfo<'_>) {
+    guard("vkCmdEndRenderPass2", (), || end_render_pass(c))
+}
+
+const _: vk::PFN_vkCmdNextSubpass = cmd_next_subpass;
+const _: vk::PFN_vkCmdNextSubpass2 = cmd_next_subpass2;
+const _: vk::PFN_vkCmdEndRenderPass = cmd_end_render_pass;
+const _: vk::PFN_vkCmdEndRenderPass2 = cmd_end_render_pass2;
 
 fn begin_or_fail(c: vk::CommandBuffer, name: &str, info: *const vk::RenderPassBeginInfo<'_>) {
     guard(name, (), || {
@@ -314,9 +539,8 @@ pub unsafe extern "system" fn cmd_begin_render_pass2(
     begin_or_fail(c, "vkCmdBeginRenderPass2", info)
 }
 
-/// Commands that change nothing softnavi carries out: subpass changes and the end of a
-/// render pass (the clears happened at its beginning, attachments are memory), viewport
-/// and scissor state (no draw can run).
+/// Commands that change nothing softnavi carries out: viewport and scissor state (no draw
+/// can run).
 macro_rules! accepted {
     ($( $f:ident $pfn:ident ( $($t:ty),* ); )*) => { $(
         /// Accepted and unused (see the module documentation).
@@ -329,10 +553,6 @@ macro_rules! accepted {
 }
 
 accepted! {
-    cmd_next_subpass PFN_vkCmdNextSubpass (vk::SubpassContents);
-    cmd_end_render_pass PFN_vkCmdEndRenderPass ();
-    cmd_next_subpass2 PFN_vkCmdNextSubpass2 (*const vk::SubpassBeginInfo<'_>, *const vk::SubpassEndInfo<'_>);
-    cmd_end_render_pass2 PFN_vkCmdEndRenderPass2 (*const vk::SubpassEndInfo<'_>);
     cmd_set_viewport PFN_vkCmdSetViewport (u32, u32, *const vk::Viewport);
     cmd_set_scissor PFN_vkCmdSetScissor (u32, u32, *const vk::Rect2D);
     cmd_set_viewport_with_count PFN_vkCmdSetViewportWithCount (u32, *const vk::Viewport);

@@ -37,10 +37,26 @@ fn view_info(img: &Image, f: vk::Format, level: u32) -> vk::ImageViewCreateInfo<
     )
 }
 
+/// The format a resolve of `f` reads and writes through: `f`, or for an integer format the
+/// meta shaders cannot store (A2R10G10B10_SINT) the UINT format of its texel size: sample
+/// 0 is copied bit for bit.
+fn through(f: vk::Format) -> vk::Format {
+    if class(f) == Class::Float || store(f).is_some() {
+        return f;
+    }
+    match crate::image::texel_size(f) {
+        Some(1) => vk::Format::R8_UINT,
+        Some(2) => vk::Format::R16_UINT,
+        Some(4) => vk::Format::R32_UINT,
+        Some(8) => vk::Format::R32G32_UINT,
+        _ => vk::Format::R32G32B32A32_UINT,
+    }
+}
+
 /// The source's T#: its MSAA view as the array type whatever its layers (the shader's
 /// dim is 2D_MSAA_ARRAY), every layer.
 fn source_tsharp(src: &Image, va: u64) -> Result<[u32; 8], String> {
-    let mut t = gpu::rsrc::ImageResource::decode(view_tsharp(src, va, &view_info(src, src.format, 0))?);
+    let mut t = gpu::rsrc::ImageResource::decode(view_tsharp(src, va, &view_info(src, through(src.format), 0))?);
     t.kind = gpu::rsrc::img_type::IMG_2D_MSAA_ARRAY;
     (t.base_array, t.depth) = (0, src.array_layers - 1);
     Ok(t.encode())
@@ -60,15 +76,16 @@ fn region(src: &Image, dst: &Image, r: &vk::ImageResolve) -> Result<Option<Dispa
     if e.width == 0 || e.height == 0 || n == 0 {
         return Ok(None);
     }
-    let st = store(dst.format).ok_or_else(|| format!("resolves cannot write format {:?}", dst.format))?;
-    let shader = match (class(src.format), st) {
+    let f = through(dst.format);
+    let st = store(f).ok_or_else(|| format!("resolves cannot write format {:?}", dst.format))?;
+    let shader = match (class(f), st) {
         (Class::Float, meta::Store::Packed(_)) => Class::Packed,
         (c, _) => c,
     };
     let (Some((_, src_va)), Some((_, dst_va))) = (&src.bound, &dst.bound) else {
         return Err("an image is not bound to memory".into());
     };
-    let dv = view_info(dst, st.view_format(dst.format), r.dst_subresource.mip_level);
+    let dv = view_info(dst, st.view_format(f), r.dst_subresource.mip_level);
     let sampler = sampler_ssharp(&vk::SamplerCreateInfo::default())?;
     let set = meta::set_memory(&source_tsharp(src, *src_va)?, &sampler, &view_tsharp(dst, *dst_va, &dv)?);
     let (so, dof) = (r.src_offset, r.dst_offset);
@@ -84,7 +101,7 @@ fn region(src: &Image, dst: &Image, r: &vk::ImageResolve) -> Result<Option<Dispa
 }
 
 /// Records the resolve of `regions` (or fails the command buffer, naming why).
-fn resolve(c: vk::CommandBuffer, what: &str, src: vk::Image, dst: vk::Image, regions: &[vk::ImageResolve]) {
+pub(crate) fn resolve(c: vk::CommandBuffer, what: &str, src: vk::Image, dst: vk::Image, regions: &[vk::ImageResolve]) {
     let fail = |m: String| crate::cmd::fail(c, what, vk::Result::ERROR_FEATURE_NOT_PRESENT, m);
     // SAFETY: live image handles per the specification.
     let (Some(s), Some(d)) = (unsafe { image(src) }, unsafe { image(dst) }) else {

@@ -478,29 +478,142 @@ pub unsafe extern "system" fn cmd_clear_color_image(
     })
 }
 
-/// Clears `aspects` of every subresource of image view `v` with `value` (colour, or depth
-/// and stencil): the load operations CLEAR of a render pass attachment (graphics.rs).
-pub fn clear_view(
+/// Clears `aspects` of `rect` in layers `layers` (relative to the view's first layer) of
+/// image view `v`'s level with `value` (colour, or depth and stencil): a render pass's CLEAR
+/// load operations over its render area and vkCmdClearAttachments (graphics.rs).
+pub fn clear_view_rect(
     c: vk::CommandBuffer,
     v: vk::ImageView,
     value: &vk::ClearValue,
     aspects: vk::ImageAspectFlags,
+    rect: vk::Rect2D,
+    layers: std::ops::Range<u32>,
 ) -> Result<(), String> {
+    use vk::ImageAspectFlags as A;
     // SAFETY: a live view handle per the specification.
     let view =
         unsafe { <crate::image::ImageView as crate::handle::Object>::from_handle(v) }.ok_or("a null image view")?;
     // SAFETY: the view's image outlives it, per the specification.
     let i = unsafe { image(view.image) }.ok_or("a view of a null image")?;
-    // SAFETY: the union member the attachment's aspect names, per the specification.
-    let (color, depth) = unsafe { (value.color, value.depth_stencil.depth) };
-    if crate::image::is_depth_stencil(view.format) {
-        let range = vk::ImageSubresourceRange { aspect_mask: aspects, ..view.range };
-        // SAFETY: as above.
-        return clear_depth_stencil(c, i, unsafe { &value.depth_stencil }, &range);
+    let (level, base) = (view.range.base_mip_level, view.range.base_array_layer);
+    let layers = base + layers.start..base + layers.end;
+    if !crate::image::is_depth_stencil(view.format) {
+        // SAFETY: the union member a colour attachment's clear uses, per the specification.
+        let texel = crate::texel::pack(view.format, unsafe { &value.color });
+        let texel = texel.ok_or_else(|| format!("format {:?} cannot be cleared", view.format))?;
+        return clear_rect(c, i, &texel, level, layers, rect);
     }
-    let texel = depth_texel(view.format, depth).or_else(|| crate::texel::pack(view.format, &color));
-    let texel = texel.ok_or_else(|| format!("format {:?} cannot be cleared", view.format))?;
-    clear_range(c, i, &texel, &view.range)
+    // SAFETY: as above, for depth/stencil attachments.
+    let ds = unsafe { value.depth_stencil };
+    for aspect in [A::DEPTH, A::STENCIL].into_iter().filter(|&a| aspects.contains(a)) {
+        let (plane, _) = i.plane(aspect)?;
+        let texel = match (aspect, plane.format) {
+            (_, vk::Format::S8_UINT) => Some(vec![ds.stencil as u8]),
+            (A::DEPTH, f) => depth_texel(f, ds.depth),
+            _ => None,
+        };
+        let Some(texel) = texel else { continue }; // an aspect the format does not have
+        clear_rect(c, &plane, &texel, level, layers.clone(), rect)?;
+    }
+    Ok(())
+}
+
+/// Clears `rect` (clipped to the level) of `level`, layers `layers` (depth slices of a 3D
+/// image) of `i` to `texel`: one row of it uploaded with the command buffer, CP DMA copies
+/// of the row to each row of the rectangle; for a multisampled image the whole layers
+/// ([`clear_msaa`]) or the runs of contiguous bytes the rectangle's samples make.
+fn clear_rect(
+    c: vk::CommandBuffer,
+    i: &Image,
+    texel: &[u8],
+    level: u32,
+    layers: std::ops::Range<u32>,
+    rect: vk::Rect2D,
+) -> Result<(), String> {
+    const WHAT: &str = "vkCmdClearAttachments";
+    let dim = |full: u32| (full >> level).max(1);
+    let (w, h) = (dim(i.extent.width), dim(i.extent.height));
+    let clip = |at: i32, n: u32, max: u32| {
+        let lo = at.clamp(0, max as i32) as u32;
+        (lo, (at as i64 + n as i64).clamp(0, max as i64) as u32 - lo)
+    };
+    let ((x, rw), (y, rh)) = (clip(rect.offset.x, rect.extent.width, w), clip(rect.offset.y, rect.extent.height, h));
+    if rw == 0 || rh == 0 || layers.is_empty() {
+        return Ok(());
+    }
+    if i.is_msaa() {
+        if (x, y, rw, rh) == (0, 0, w, h) {
+            return clear_msaa(c, i, texel, layers);
+        }
+        return clear_msaa_rect(c, i, texel, layers, [x, y, rw, rh]);
+    }
+    let three_d = i.image_type == vk::ImageType::TYPE_3D;
+    let n = layers.len() as u32;
+    let (first, z) = if three_d { (0, layers.start as i32) } else { (layers.start, 0) };
+    let p = Place {
+        level,
+        layer: first,
+        layers: if three_d { 1 } else { n },
+        offset: vk::Offset3D { x: x as i32, y: y as i32, z },
+    };
+    let at = rows(i, &p, vk::Extent3D { width: rw, height: rh, depth: if three_d { n } else { 1 } })?;
+    let row: Vec<u8> = texel.iter().copied().cycle().take(rw as usize * texel.len()).collect();
+    let src = crate::cmd::upload(c, &row)?;
+    for layer in 0..p.layers {
+        for z in 0..if three_d { n } else { 1 } {
+            for y in 0..rh {
+                dma_copy(c, WHAT, at(layer, z, y), src, row.len() as u64);
+            }
+        }
+    }
+    Ok(())
+}
+
+/// [`clear_rect`] of part of a multisampled image: the rectangle's samples' bytes, sorted
+/// into runs of contiguous bytes, each a CP DMA copy from an uploaded run of the texel.
+fn clear_msaa_rect(
+    c: vk::CommandBuffer,
+    i: &Image,
+    texel: &[u8],
+    layers: std::ops::Range<u32>,
+    [x, y, w, h]: [u32; 4],
+) -> Result<(), String> {
+    const RUN: u64 = 65536;
+    let t = texel.len() as u64;
+    let r = i.msaa_resource(va(i));
+    if let Some(why) = r.layout_unsupported(t as u32) {
+        return Err(why);
+    }
+    if layers.end > i.array_layers {
+        return Err(format!("layers {layers:?} of an image of {} layers", i.array_layers));
+    }
+    let samples = i.samples.as_raw();
+    let mut at: Vec<u64> = Vec::with_capacity((w * h * samples * layers.len() as u32) as usize);
+    for l in layers {
+        for (px, py) in (y..y + h).flat_map(|py| (x..x + w).map(move |px| (px, py))) {
+            for k in 0..samples {
+                at.push(r.sample_offset(t as u32, px, py, l, 0, k).ok_or("no MSAA layout for the image")?);
+            }
+        }
+    }
+    at.sort_unstable();
+    let pattern: Vec<u8> = texel.iter().copied().cycle().take(RUN.min(at.len() as u64 * t) as usize).collect();
+    let src = crate::cmd::upload(c, &pattern)?;
+    let mut run: Option<(u64, u64)> = None;
+    for o in at {
+        run = match run {
+            Some((s, len)) if s + len == o && len + t <= pattern.len() as u64 => Some((s, len + t)),
+            Some((s, len)) => {
+                dma_copy(c, "vkCmdClearAttachments", r.base + s, src, len);
+                Some((o, t))
+            }
+            None => Some((o, t)),
+        };
+    }
+    if let Some((s, len)) = run {
+        dma_copy(c, "vkCmdClearAttachments", r.base + s, src, len);
+    }
+    Ok(())
 }
 
 /// Clears the aspects `r` names of a depth and/or stencil image: each plane's texels take
