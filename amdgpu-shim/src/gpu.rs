@@ -30,18 +30,14 @@ pub fn device() -> Result<&'static Device, i32> {
     .ok_or(libc::ENODEV)
 }
 
-/// The device's configuration: the `SOFTNAVI_*` variables, but programs are translated
-/// before their dispatch runs (`SOFTNAVI_JIT=on`) unless the variable says otherwise. The
-/// device lives until the process exits (no vkDestroyDevice reaches it), so a background
-/// translation could still be running in LLVM when the process exits, and crash it as
-/// LLVM's static destructors run; a translation before the dispatch is over before the
-/// fence the application waits for signals.
+/// The device's configuration: the `SOFTNAVI_*` variables. Programs are translated as
+/// under softnavi's own ICD (`SOFTNAVI_JIT=auto`: in the background once hot); the device
+/// lives until the process exits, and the translation tier's exit handler waits for a
+/// compile in flight before LLVM's static destructors run (`gpu::jit`). (Translating every
+/// program before its first dispatch, as this did before, made RADV's CTS runs 50 times
+/// slower than interpreting them: an in-process LLVM compile per shader of each case.)
 fn config() -> gpu::Config {
-    let mut c = gpu::Config::from_env();
-    if std::env::var_os("SOFTNAVI_JIT").is_none() {
-        c.jit = gpu::jit::JitMode::On;
-    }
-    c
+    gpu::Config::from_env()
 }
 
 /// The GPU timestamp counter now.

@@ -785,9 +785,10 @@ impl CommandProcessor {
         } else {
             None
         };
-        crate::jit::prepare(&program, dev.config.jit, &dev.jit_stats);
+        let waves = (d.group_count().saturating_mul(d.waves_per_group() as u64), dev.config.jit_hot_waves);
+        crate::jit::prepare(&program, dev.config.jit, waves, &dev.jit_stats);
         if let Some(h) = &handler {
-            crate::jit::prepare(h, dev.config.jit, &dev.jit_stats);
+            crate::jit::prepare(h, dev.config.jit, waves, &dev.jit_stats);
         }
         // Scratch slots are numbered within a dispatch (wgp.rs), so two queues' dispatches
         // with scratch at the same base would share slots: they take turns. Dispatches

@@ -60,6 +60,12 @@ pub struct ChipInfo {
 /// with `SOFTNAVI_HANG_TIMEOUT_MS` (the tests that provoke hangs set a short one).
 pub const DEFAULT_HANG_TIMEOUT: Duration = Duration::from_secs(600);
 
+/// Waves a program launches before `SOFTNAVI_JIT=auto` translates it: a dispatch of 64
+/// waves or more is translated at once (in the background, as its first waves run), a
+/// program dispatched as a few waves at a time once it has run 64 (a conformance suite's
+/// programs mostly never are: each would cost LLVM a compile and save nothing).
+pub const DEFAULT_JIT_HOT_WAVES: u64 = 64;
+
 /// Runtime knobs, from `SOFTNAVI_*` environment variables by default.
 #[derive(Clone, Debug)]
 pub struct Config {
@@ -85,6 +91,9 @@ pub struct Config {
     pub check: bool,
     /// `SOFTNAVI_JIT` (`auto`, `on`, `off`): how programs are run (crate::jit).
     pub jit: crate::jit::JitMode,
+    /// `SOFTNAVI_JIT_HOT_WAVES`: under `auto`, the waves a program launches (over all its
+    /// dispatches) before it is translated.
+    pub jit_hot_waves: u64,
 }
 
 impl Default for Config {
@@ -97,6 +106,7 @@ impl Default for Config {
             vmid: VmidRegs::default(),
             check: false,
             jit: crate::jit::JitMode::Auto,
+            jit_hot_waves: DEFAULT_JIT_HOT_WAVES,
         }
     }
 }
@@ -116,6 +126,9 @@ impl Config {
         }
         c.pm4_trace = num("SOFTNAVI_PM4_TRACE").is_some_and(|v| v != 0);
         c.check = num("SOFTNAVI_CHECK").is_some_and(|v| v != 0);
+        if let Some(w) = num("SOFTNAVI_JIT_HOT_WAVES") {
+            c.jit_hot_waves = w;
+        }
         if let Ok(v) = std::env::var("SOFTNAVI_JIT") {
             match crate::jit::JitMode::parse(&v) {
                 Some(m) => c.jit = m,

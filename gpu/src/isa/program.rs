@@ -68,6 +68,8 @@ pub struct Program {
     translation: OnceLock<Arc<Translated>>,
     /// Whether a translation was asked for.
     translation_requested: AtomicBool,
+    /// Waves launched so far (`SOFTNAVI_JIT=auto` translates a program once it is hot).
+    waves_launched: std::sync::atomic::AtomicU64,
 }
 
 impl Program {
@@ -137,6 +139,7 @@ impl Program {
             wide_floats,
             translation: OnceLock::new(),
             translation_requested: AtomicBool::new(false),
+            waves_launched: Default::default(),
         };
         p.resolve_branches();
         p
@@ -201,6 +204,11 @@ impl Program {
     #[inline]
     pub fn translation(&self) -> Option<&Arc<Translated>> {
         self.translation.get()
+    }
+
+    /// Counts `n` more waves launched; the total so far.
+    pub(crate) fn count_waves(&self, n: u64) -> u64 {
+        self.waves_launched.fetch_add(n, Ordering::Relaxed).saturating_add(n)
     }
 
     /// True the first time it is called: the caller then has the translation made.

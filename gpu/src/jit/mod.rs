@@ -250,17 +250,36 @@ fn queue() -> &'static Sender<Request> {
     })
 }
 
-/// Makes sure `prog` gets translated under `mode`: at once (`On`), in the background
-/// (`Auto`), or not at all (`Off`). Cheap when it was asked before.
-pub fn prepare(prog: &Arc<Program>, mode: JitMode, stats: &Arc<Mutex<JitStats>>) {
-    if mode == JitMode::Off || !prog.request_translation() {
+/// Makes sure `prog`, about to launch `waves` more waves, gets translated under `mode`: at
+/// once (`On`), in the background once it has launched `hot_waves` waves in all (`Auto`:
+/// a compile costs LLVM a large fraction of a second, which a program run for a few waves,
+/// as most of a conformance suite's are, never wins back), or not at all (`Off`). Cheap
+/// when it was asked before.
+pub fn prepare(prog: &Arc<Program>, mode: JitMode, waves: (u64, u64), stats: &Arc<Mutex<JitStats>>) {
+    if !due(prog, mode, waves) || !prog.request_translation() {
         return;
     }
     match mode {
         JitMode::On => translate_now(prog, stats, true),
         _ => {
+            // LLVM is loaded, warmed up and the exit handler registered here, before the
+            // background thread compiles: a process that exited while that thread was
+            // still loading LLVM had no handler yet to wait for it, and crashed in LLVM's
+            // static destructors (RADV apps under the amdgpu shim, whose device lives
+            // until exit).
+            translator();
             let _ = queue().send((prog.clone(), stats.clone()));
         }
+    }
+}
+
+/// Whether `prog`, about to launch `waves` more waves, is due for translation under `mode`
+/// with the threshold `hot_waves` (see [`prepare`]); counts the waves.
+fn due(prog: &Program, mode: JitMode, (waves, hot_waves): (u64, u64)) -> bool {
+    match mode {
+        JitMode::Off => false,
+        JitMode::On => true,
+        JitMode::Auto => prog.count_waves(waves) >= hot_waves,
     }
 }
 
@@ -351,5 +370,25 @@ fn dump(dir: &std::path::Path, name: &str, prog: &Program, ir: &str) {
         if let Err(e) = std::fs::write(&path, text) {
             tracing::warn!("SOFTNAVI_JIT_DUMP: cannot write {}: {e}", path.display());
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `auto` translates a program once it has launched the threshold's waves over all its
+    /// dispatches (a large dispatch at once); `on` always, `off` never.
+    #[test]
+    fn auto_translates_hot_programs_only() {
+        let p = Program::decode(0, &WARM_UP, false);
+        for _ in 0..63 {
+            assert!(!due(&p, JitMode::Auto, (1, 64)));
+        }
+        assert!(due(&p, JitMode::Auto, (1, 64)));
+        let big = Program::decode(0, &WARM_UP, false);
+        assert!(due(&big, JitMode::Auto, (64, 64)));
+        assert!(due(&Program::decode(0, &WARM_UP, false), JitMode::On, (1, 64)));
+        assert!(!due(&Program::decode(0, &WARM_UP, false), JitMode::Off, (1000, 64)));
     }
 }
