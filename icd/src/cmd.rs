@@ -189,6 +189,8 @@ pub struct CommandBuffer {
     /// The render pass instance being recorded (or continued, in a secondary command
     /// buffer): the attachments vkCmdClearAttachments clears (graphics.rs).
     rendering: Option<crate::graphics::Rendering>,
+    /// A secondary command buffer (only those read their inheritance info).
+    secondary: bool,
 }
 object!(CommandBuffer, vk::CommandBuffer, dispatchable);
 
@@ -532,6 +534,7 @@ pub unsafe extern "system" fn allocate_command_buffers(
                 error: None,
                 transfer_only: pool.family == crate::queue::TRANSFER_FAMILY,
                 rendering: None,
+                secondary: info.level == vk::CommandBufferLevel::SECONDARY,
             };
             cb.reset();
             let h = cb.into_handle();
@@ -584,8 +587,11 @@ pub unsafe extern "system" fn begin_command_buffer(
     guard("vkBeginCommandBuffer", vk::Result::ERROR_OUT_OF_HOST_MEMORY, || {
         let cmd = cb(c);
         cmd.reset();
-        // SAFETY: valid per the specification.
-        cmd.rendering = unsafe { crate::graphics::inherited(&*info) };
+        // A primary's inheritance info is ignored, and may be anything.
+        if cmd.secondary {
+            // SAFETY: valid per the specification.
+            cmd.rendering = unsafe { crate::graphics::inherited(&*info) };
+        }
         crate::debug::reset_command_buffer(c.as_raw());
         vk::Result::SUCCESS
     })
