@@ -815,3 +815,35 @@ fn div_scale_sets_vcc_per_lane_in_wave64() {
         assert_eq!(out64(&o, l, 0), w);
     }
 }
+
+/// A 32-bit literal in a signed 64-bit integer source (v_ashrrev_i64's shifted value,
+/// v_mad_i64_i32's addend, v_cmp_*_i64, s_ashr_i64) is sign-extended to 64 bits; in the
+/// other 64-bit integer sources (v_lshrrev_b64, s_lshr_b64) zero-extended. LLVM's operand
+/// types say so (OPERAND_REG_IMM_I64 / _U64, llvm-project #186575: "encoded as its low 32
+/// bits and then sign extended ... by HW" for signed operands), and ACO relies on it: RADV
+/// builds an i16vec4 constant as `v_ashrrev_i64 v[0:1], 0, 0xfff8ffff` (CTS
+/// ssbo.layout.*.scalar.i16vec4 through RADV).
+#[test]
+fn literals_sign_extend_in_signed_64_bit_sources_only() {
+    for wave64 in [false, true] {
+        // A lane mask is an SGPR pair in wave64, one SGPR in wave32.
+        let (carry, mask) = if wave64 { ("s[20:21]", "s[14:15]") } else { ("s20", "s14") };
+        let body = format!(
+            "v_ashrrev_i64 v[4:5], 0, 0xfff8ffff
+             v_lshrrev_b64 v[6:7], 0, 0xfff8ffff
+             v_mad_i64_i32 v[8:9], {carry}, 0, 0, 0x80000000
+             s_ashr_i64 s[10:11], 0x80000001, 0
+             s_lshr_b64 s[12:13], 0x80000001, 0
+             v_cmp_lt_i64_e64 {mask}, 0x80000000, 0"
+        );
+        let o = run_wave(&body, &[], wave64);
+        let v = o.v[0];
+        assert_eq!([v[0], v[1]], [0xfff8_ffff, 0xffff_ffff], "v_ashrrev_i64 (wave64 {wave64})");
+        assert_eq!([v[2], v[3]], [0xfff8_ffff, 0], "v_lshrrev_b64 (wave64 {wave64})");
+        assert_eq!([v[4], v[5]], [0x8000_0000, 0xffff_ffff], "v_mad_i64_i32 (wave64 {wave64})");
+        assert_eq!([o.s[0], o.s[1]], [0x8000_0001, 0xffff_ffff], "s_ashr_i64 (wave64 {wave64})");
+        assert_eq!([o.s[2], o.s[3]], [0x8000_0001, 0], "s_lshr_b64 (wave64 {wave64})");
+        let lanes = if wave64 { u64::MAX } else { u32::MAX as u64 };
+        assert_eq!(o.s[4] as u64 | (o.s[5] as u64) << 32, lanes, "v_cmp_lt_i64 (wave64 {wave64})");
+    }
+}

@@ -265,7 +265,8 @@ fn source(code: u32, ty: Ty, literal: Option<u32>) -> Result<Operand, DecodeErro
 
 /// Decodes the instruction at the start of `w` for a wave of 64 lanes or 32.
 pub fn decode(w: &[u32], wave64: bool) -> Result<Inst, DecodeError> {
-    let i = decode_fields(w)?;
+    let mut i = decode_fields(w)?;
+    sign_extend_literals(&mut i);
     let len = i.len;
     if i.op == Op::V_DUAL && wave64 {
         return Err(DecodeError::Unsupported { what: "VOPD in a wave64 program", len });
@@ -274,6 +275,22 @@ pub fn decode(w: &[u32], wave64: bool) -> Result<Inst, DecodeError> {
         return Err(DecodeError::Unsupported { what: "a register tuple past the register file or misaligned", len });
     }
     Ok(i)
+}
+
+/// A literal in a 64-bit integer source of an opcode whose such sources are signed
+/// ([`F::SEXT64`]) is sign-extended from its 32 bits ([`literal_value`] zero-extends).
+fn sign_extend_literals(i: &mut Inst) {
+    if !i.op.has_flag(F::SEXT64) {
+        return;
+    }
+    let ty = i.op.info().ty;
+    for (src, &t) in i.src.iter_mut().zip(&ty[1..]) {
+        if let (Operand::Const { code, value }, Ty::B64) = (src, t) {
+            if *code as u32 == SRC_LITERAL {
+                *value = *value as u32 as i32 as i64 as u64;
+            }
+        }
+    }
 }
 
 /// Whether a register tuple of `n` registers is one LLVM accepts: VGPR tuples end at v255,

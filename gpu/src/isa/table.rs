@@ -165,6 +165,10 @@ impl F {
     /// A WMMA (matrix multiply-accumulate) opcode: its accumulator (vdst, src2) spreads
     /// over twice the lanes in wave64, so it takes half the registers there.
     pub const WMMA: u16 = 2048;
+    /// Its 64-bit integer sources are signed: a 32-bit literal there is sign-extended to 64
+    /// bits, where the other 64-bit integer sources zero-extend it (LLVM's
+    /// OPERAND_REG_IMM_I64 and _U64; ACO builds 64-bit constants on it).
+    pub const SEXT64: u16 = 4096;
 }
 
 /// What an opcode is, for the run loops, the translation tier, the memory counters and the
@@ -547,7 +551,7 @@ opcode_table! {
         0x0a S_LSHR_B32 "s_lshr_b32" [B32 B32 B32 N] X => alu;
         0x0b S_LSHR_B64 "s_lshr_b64" [B64 B64 B32 N] X => alu;
         0x0c S_ASHR_I32 "s_ashr_i32" [B32 B32 B32 N] X => alu;
-        0x0d S_ASHR_I64 "s_ashr_i64" [B64 B64 B32 N] X => alu;
+        0x0d S_ASHR_I64 "s_ashr_i64" [B64 B64 B32 N] SEXT64 | X => alu;
         0x0e S_LSHL1_ADD_U32 "s_lshl1_add_u32" [B32 B32 B32 N] X => alu;
         0x0f S_LSHL2_ADD_U32 "s_lshl2_add_u32" [B32 B32 B32 N] X => alu;
         0x10 S_LSHL3_ADD_U32 "s_lshl3_add_u32" [B32 B32 B32 N] X => alu;
@@ -629,7 +633,7 @@ opcode_table! {
         0x0a S_CLZ_I32_U32 "s_clz_i32_u32" [B32 B32 N N] X => alu;
         0x0b S_CLZ_I32_U64 "s_clz_i32_u64" [B32 B64 N N] X => alu;
         0x0c S_CLS_I32 "s_cls_i32" [B32 B32 N N] X => alu;
-        0x0d S_CLS_I32_I64 "s_cls_i32_i64" [B32 B64 N N] X => alu;
+        0x0d S_CLS_I32_I64 "s_cls_i32_i64" [B32 B64 N N] SEXT64 | X => alu;
         0x0e S_SEXT_I32_I8 "s_sext_i32_i8" [B32 B32 N N] X => alu;
         0x0f S_SEXT_I32_I16 "s_sext_i32_i16" [B32 B32 N N] X => alu;
         0x10 S_BITSET0_B32 "s_bitset0_b32" [B32 B32 N N] X => alu;
@@ -974,14 +978,14 @@ opcode_table! {
         0x4d V_CMP_NE_U32 "v_cmp_ne_u32" [Mask B32 B32 N] X => alu.v3(0x2078, 0x2000);
         0x4e V_CMP_GE_U32 "v_cmp_ge_u32" [Mask B32 B32 N] X => alu.v3(0x2078, 0x2000);
         0x4f V_CMP_T_U32 "v_cmp_t_u32" [Mask B32 B32 N] X => alu.v3(0x2078, 0x2000);
-        0x50 V_CMP_F_I64 "v_cmp_f_i64" [Mask B64 B64 N] X => alu.v3(0x2078, 0x2000);
-        0x51 V_CMP_LT_I64 "v_cmp_lt_i64" [Mask B64 B64 N] X => alu.v3(0x2078, 0x2000);
-        0x52 V_CMP_EQ_I64 "v_cmp_eq_i64" [Mask B64 B64 N] X => alu.v3(0x2078, 0x2000);
-        0x53 V_CMP_LE_I64 "v_cmp_le_i64" [Mask B64 B64 N] X => alu.v3(0x2078, 0x2000);
-        0x54 V_CMP_GT_I64 "v_cmp_gt_i64" [Mask B64 B64 N] X => alu.v3(0x2078, 0x2000);
-        0x55 V_CMP_NE_I64 "v_cmp_ne_i64" [Mask B64 B64 N] X => alu.v3(0x2078, 0x2000);
-        0x56 V_CMP_GE_I64 "v_cmp_ge_i64" [Mask B64 B64 N] X => alu.v3(0x2078, 0x2000);
-        0x57 V_CMP_T_I64 "v_cmp_t_i64" [Mask B64 B64 N] X => alu.v3(0x2078, 0x2000);
+        0x50 V_CMP_F_I64 "v_cmp_f_i64" [Mask B64 B64 N] SEXT64 | X => alu.v3(0x2078, 0x2000);
+        0x51 V_CMP_LT_I64 "v_cmp_lt_i64" [Mask B64 B64 N] SEXT64 | X => alu.v3(0x2078, 0x2000);
+        0x52 V_CMP_EQ_I64 "v_cmp_eq_i64" [Mask B64 B64 N] SEXT64 | X => alu.v3(0x2078, 0x2000);
+        0x53 V_CMP_LE_I64 "v_cmp_le_i64" [Mask B64 B64 N] SEXT64 | X => alu.v3(0x2078, 0x2000);
+        0x54 V_CMP_GT_I64 "v_cmp_gt_i64" [Mask B64 B64 N] SEXT64 | X => alu.v3(0x2078, 0x2000);
+        0x55 V_CMP_NE_I64 "v_cmp_ne_i64" [Mask B64 B64 N] SEXT64 | X => alu.v3(0x2078, 0x2000);
+        0x56 V_CMP_GE_I64 "v_cmp_ge_i64" [Mask B64 B64 N] SEXT64 | X => alu.v3(0x2078, 0x2000);
+        0x57 V_CMP_T_I64 "v_cmp_t_i64" [Mask B64 B64 N] SEXT64 | X => alu.v3(0x2078, 0x2000);
         0x58 V_CMP_F_U64 "v_cmp_f_u64" [Mask B64 B64 N] X => alu.v3(0x2078, 0x2000);
         0x59 V_CMP_LT_U64 "v_cmp_lt_u64" [Mask B64 B64 N] X => alu.v3(0x2078, 0x2000);
         0x5a V_CMP_EQ_U64 "v_cmp_eq_u64" [Mask B64 B64 N] X => alu.v3(0x2078, 0x2000);
@@ -1069,14 +1073,14 @@ opcode_table! {
         0xcd V_CMPX_NE_U32 "v_cmpx_ne_u32" [N B32 B32 N] CMPX | X => alu.v3(0x2078, 0x0000);
         0xce V_CMPX_GE_U32 "v_cmpx_ge_u32" [N B32 B32 N] CMPX | X => alu.v3(0x2078, 0x0000);
         0xcf V_CMPX_T_U32 "v_cmpx_t_u32" [N B32 B32 N] CMPX | X => alu.v3(0x2078, 0x0000);
-        0xd0 V_CMPX_F_I64 "v_cmpx_f_i64" [N B64 B64 N] CMPX | X => alu.v3(0x2078, 0x0000);
-        0xd1 V_CMPX_LT_I64 "v_cmpx_lt_i64" [N B64 B64 N] CMPX | X => alu.v3(0x2078, 0x0000);
-        0xd2 V_CMPX_EQ_I64 "v_cmpx_eq_i64" [N B64 B64 N] CMPX | X => alu.v3(0x2078, 0x0000);
-        0xd3 V_CMPX_LE_I64 "v_cmpx_le_i64" [N B64 B64 N] CMPX | X => alu.v3(0x2078, 0x0000);
-        0xd4 V_CMPX_GT_I64 "v_cmpx_gt_i64" [N B64 B64 N] CMPX | X => alu.v3(0x2078, 0x0000);
-        0xd5 V_CMPX_NE_I64 "v_cmpx_ne_i64" [N B64 B64 N] CMPX | X => alu.v3(0x2078, 0x0000);
-        0xd6 V_CMPX_GE_I64 "v_cmpx_ge_i64" [N B64 B64 N] CMPX | X => alu.v3(0x2078, 0x0000);
-        0xd7 V_CMPX_T_I64 "v_cmpx_t_i64" [N B64 B64 N] CMPX | X => alu.v3(0x2078, 0x0000);
+        0xd0 V_CMPX_F_I64 "v_cmpx_f_i64" [N B64 B64 N] CMPX | SEXT64 | X => alu.v3(0x2078, 0x0000);
+        0xd1 V_CMPX_LT_I64 "v_cmpx_lt_i64" [N B64 B64 N] CMPX | SEXT64 | X => alu.v3(0x2078, 0x0000);
+        0xd2 V_CMPX_EQ_I64 "v_cmpx_eq_i64" [N B64 B64 N] CMPX | SEXT64 | X => alu.v3(0x2078, 0x0000);
+        0xd3 V_CMPX_LE_I64 "v_cmpx_le_i64" [N B64 B64 N] CMPX | SEXT64 | X => alu.v3(0x2078, 0x0000);
+        0xd4 V_CMPX_GT_I64 "v_cmpx_gt_i64" [N B64 B64 N] CMPX | SEXT64 | X => alu.v3(0x2078, 0x0000);
+        0xd5 V_CMPX_NE_I64 "v_cmpx_ne_i64" [N B64 B64 N] CMPX | SEXT64 | X => alu.v3(0x2078, 0x0000);
+        0xd6 V_CMPX_GE_I64 "v_cmpx_ge_i64" [N B64 B64 N] CMPX | SEXT64 | X => alu.v3(0x2078, 0x0000);
+        0xd7 V_CMPX_T_I64 "v_cmpx_t_i64" [N B64 B64 N] CMPX | SEXT64 | X => alu.v3(0x2078, 0x0000);
         0xd8 V_CMPX_F_U64 "v_cmpx_f_u64" [N B64 B64 N] CMPX | X => alu.v3(0x2078, 0x0000);
         0xd9 V_CMPX_LT_U64 "v_cmpx_lt_u64" [N B64 B64 N] CMPX | X => alu.v3(0x2078, 0x0000);
         0xda V_CMPX_EQ_U64 "v_cmpx_eq_u64" [N B64 B64 N] CMPX | X => alu.v3(0x2078, 0x0000);
@@ -1168,7 +1172,7 @@ opcode_table! {
         0x2fc V_DIV_SCALE_F32 "v_div_scale_f32" [F32 F32 F32 F32] SD | X | NODPP => alu;
         0x2fd V_DIV_SCALE_F64 "v_div_scale_f64" [F64 F64 F64 F64] SD | X => alu;
         0x2fe V_MAD_U64_U32 "v_mad_u64_u32" [B64 B32 B32 B64] SD | X => alu.v3(0x20ff, 0x20ff);
-        0x2ff V_MAD_I64_I32 "v_mad_i64_i32" [B64 B32 B32 B64] SD | X => alu.v3(0x20ff, 0x20ff);
+        0x2ff V_MAD_I64_I32 "v_mad_i64_i32" [B64 B32 B32 B64] SD | SEXT64 | X => alu.v3(0x20ff, 0x20ff);
         0x300 V_ADD_CO_U32 "v_add_co_u32" [B32 B32 B32 N] SD | X => alu.v3(0x20ff, 0x20ff);
         0x301 V_SUB_CO_U32 "v_sub_co_u32" [B32 B32 B32 N] SD | X => alu.v3(0x20ff, 0x20ff);
         0x302 V_SUBREV_CO_U32 "v_subrev_co_u32" [B32 B32 B32 N] SD | X => alu.v3(0x20ff, 0x20ff);
@@ -1211,7 +1215,7 @@ opcode_table! {
         0x33a V_ASHRREV_I16 "v_ashrrev_i16" [B16 B16 B16 N] X => alu.v3(0x2078, 0x2000);
         0x33c V_LSHLREV_B64 "v_lshlrev_b64" [B64 B32 B64 N] X => alu.v3(0x2078, 0x2000);
         0x33d V_LSHRREV_B64 "v_lshrrev_b64" [B64 B32 B64 N] X => alu.v3(0x2078, 0x2000);
-        0x33e V_ASHRREV_I64 "v_ashrrev_i64" [B64 B32 B64 N] X => alu.v3(0x2078, 0x2000);
+        0x33e V_ASHRREV_I64 "v_ashrrev_i64" [B64 B32 B64 N] SEXT64 | X => alu.v3(0x2078, 0x2000);
         0x360 V_READLANE_B32 "v_readlane_b32" [B32 B32 B32 N] X | NODPP => alu.v3(0x2078, 0x2000);
         0x361 V_WRITELANE_B32 "v_writelane_b32" [B32 B32 B32 N] X | NODPP => alu.v3(0x2078, 0x2000);
         0x362 V_AND_B16 "v_and_b16" [B16 B16 B16 N] X => alu.v3(0x2078, 0x2000);
