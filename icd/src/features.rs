@@ -535,6 +535,9 @@ pub fn supported(sf: &ShaderFeatures, member: &str) -> bool {
         // Depth-only and stencil-only layouts: layouts change nothing in memory here, and
         // D32S8 images keep their aspects in planes of their own (image.rs).
         "separateDepthStencilLayouts" => true,
+        // Render pass instances without draws are carried out (graphics.rs): dynamic ones
+        // and imageless framebuffers' too; draws are refused by name in either.
+        "dynamicRendering" | "imagelessFramebuffer" => true,
         // Graphics and fragment-only instructions do not exist here.
         _ => false,
     }

@@ -79,8 +79,6 @@ refused! {
     cmd_draw_indexed_indirect "vkCmdDrawIndexedIndirect" PFN_vkCmdDrawIndexedIndirect Graphics (vk::Buffer, u64, u32, u32);
     cmd_draw_indirect_count "vkCmdDrawIndirectCount" PFN_vkCmdDrawIndirectCount Graphics (vk::Buffer, u64, vk::Buffer, u64, u32, u32);
     cmd_draw_indexed_indirect_count "vkCmdDrawIndexedIndirectCount" PFN_vkCmdDrawIndexedIndirectCount Graphics (vk::Buffer, u64, vk::Buffer, u64, u32, u32);
-    cmd_begin_rendering "vkCmdBeginRendering" PFN_vkCmdBeginRendering Graphics (*const vk::RenderingInfo<'_>);
-    cmd_end_rendering "vkCmdEndRendering" PFN_vkCmdEndRendering Graphics ();
     cmd_set_cull_mode "vkCmdSetCullMode" PFN_vkCmdSetCullMode Graphics (vk::CullModeFlags);
     cmd_set_front_face "vkCmdSetFrontFace" PFN_vkCmdSetFrontFace Graphics (vk::FrontFace);
     cmd_set_primitive_topology "vkCmdSetPrimitiveTopology" PFN_vkCmdSetPrimitiveTopology Graphics (vk::PrimitiveTopology);
@@ -170,6 +168,9 @@ pub struct Rendering {
     current: usize,
     area: vk::Rect2D,
     layers: u32,
+    /// A dynamic rendering instance that will be resumed (RENDERING_SUSPENDING): its end
+    /// resolves nothing yet.
+    suspending: bool,
 }
 
 #[derive(Clone)]
@@ -180,9 +181,17 @@ struct SubpassViews {
 }
 
 impl Rendering {
-    /// The views of `rp`'s subpasses in framebuffer `fb`, from subpass `current` on.
-    fn new(rp: &RenderPass, fb: &Framebuffer, current: usize, area: vk::Rect2D) -> Rendering {
-        let view = |a: Option<u32>| a.and_then(|a| fb.attachments.get(a as usize).copied());
+    /// The views of `rp`'s subpasses in framebuffer `fb` (whose views are `attachments`:
+    /// its own, or an imageless framebuffer's from the begin info), from subpass `current`
+    /// on.
+    fn new(
+        rp: &RenderPass,
+        fb: &Framebuffer,
+        attachments: &[vk::ImageView],
+        current: usize,
+        area: vk::Rect2D,
+    ) -> Rendering {
+        let view = |a: Option<u32>| a.and_then(|a| attachments.get(a as usize).copied());
         let views = |v: &[Option<u32>]| v.iter().map(|&a| view(a)).collect();
         let subpasses = rp
             .subpasses
@@ -193,12 +202,13 @@ impl Rendering {
                 depth_stencil: view(s.depth_stencil),
             })
             .collect();
-        Rendering { subpasses, current, area, layers: fb.extent.depth }
+        Rendering { subpasses, current, area, layers: fb.extent.depth, suspending: false }
     }
 }
 
 /// The render pass instance a secondary command buffer begun with `info` continues
-/// (RENDER_PASS_CONTINUE with a framebuffer in its inheritance info), if any.
+/// (RENDER_PASS_CONTINUE with a framebuffer that has its views in its inheritance info),
+/// if any; without it vkCmdClearAttachments fails by name there.
 ///
 /// # Safety
 /// `info` is valid per the specification.
@@ -212,9 +222,13 @@ pub unsafe fn inherited(info: &vk::CommandBufferBeginInfo<'_>) -> Option<Renderi
         (RenderPass::from_handle(i.render_pass), Framebuffer::from_handle(i.framebuffer).map(|f| (f, i.subpass)))
     };
     let (rp, (fb, subpass)) = (rp?, fb?);
+    // An imageless framebuffer's views are known to the primary's begin only.
+    if fb.attachments.is_empty() && !rp.attachments.is_empty() {
+        return None;
+    }
     let area =
         vk::Rect2D { extent: vk::Extent2D { width: fb.extent.width, height: fb.extent.height }, ..Default::default() };
-    Some(Rendering::new(rp, fb, subpass as usize, area))
+    Some(Rendering::new(rp, fb, &fb.attachments, subpass as usize, area))
 }
 
 /// # Safety
@@ -370,7 +384,17 @@ fn begin(c: vk::CommandBuffer, name: &str, info: &vk::RenderPassBeginInfo<'_>) -
     // SAFETY: live handles per the specification.
     let (rp, fb) = unsafe { (RenderPass::from_handle(info.render_pass), Framebuffer::from_handle(info.framebuffer)) };
     let (Some(rp), Some(fb)) = (rp, fb) else { return Err("a null render pass or framebuffer".into()) };
-    *crate::cmd::rendering(c) = Some(Rendering::new(rp, fb, 0, info.render_area));
+    // An imageless framebuffer's views come with the begin info.
+    // SAFETY: a valid chain per the specification.
+    let given = unsafe { crate::handle::chain(info.p_next) }
+        .find(|&s| unsafe { (*s).s_type } == vk::StructureType::RENDER_PASS_ATTACHMENT_BEGIN_INFO)
+        // SAFETY: the structure its type names, with its views.
+        .map(|s| unsafe {
+            let b = &*(s as *const vk::RenderPassAttachmentBeginInfo<'_>);
+            slice(b.p_attachments, b.attachment_count).to_vec()
+        });
+    let attachments = given.unwrap_or_else(|| fb.attachments.clone());
+    *crate::cmd::rendering(c) = Some(Rendering::new(rp, fb, &attachments, 0, info.render_area));
     // SAFETY: clear_value_count values, per the specification.
     let values = unsafe { slice(info.p_clear_values, info.clear_value_count) };
     for (k, &(format, load, stencil_load)) in rp.attachments.iter().enumerate() {
@@ -378,7 +402,7 @@ fn begin(c: vk::CommandBuffer, name: &str, info: &vk::RenderPassBeginInfo<'_>) -
         if aspects.is_empty() {
             continue;
         }
-        let view = *fb.attachments.get(k).ok_or_else(|| format!("{name}: the framebuffer has no attachment {k}"))?;
+        let view = *attachments.get(k).ok_or_else(|| format!("{name}: the framebuffer has no attachment {k}"))?;
         let value = values.get(k).ok_or_else(|| format!("{name}: no clear value for attachment {k}"))?;
         crate::transfer::clear_view_rect(c, view, value, aspects, info.render_area, 0..fb.extent.depth)?;
     }
@@ -435,7 +459,7 @@ const _: vk::PFN_vkCmdClearAttachments = cmd_clear_attachments;
 /// The end of the current subpass: its multisampled colour attachments resolved into
 /// their resolve attachments over the render area (resolve.rs, as vkCmdResolveImage).
 fn end_subpass(c: vk::CommandBuffer, what: &str) {
-    let Some(r) = crate::cmd::rendering(c).as_ref() else { return };
+    let Some(r) = crate::cmd::rendering(c).as_ref().filter(|r| !r.suspending) else { return };
     let Some(views) = r.subpasses.get(r.current).cloned() else { return };
     let (area, layers) = (r.area, r.layers);
     for (src, dst) in views.colors.iter().zip(&views.resolves) {
@@ -476,6 +500,82 @@ fn end_render_pass(c: vk::CommandBuffer) {
     end_subpass(c, "vkCmdEndRenderPass");
     *crate::cmd::rendering(c) = None;
 }
+
+/// `vkCmdBeginRendering` (dynamic rendering) without draws, as a one-subpass render pass:
+/// the CLEAR load operations of its attachments clear the render area of its layers
+/// (unless it resumes a suspended instance), vkCmdClearAttachments clears them, and its
+/// end resolves the colour attachments that name a resolve view (AVERAGE for float
+/// formats, SAMPLE_ZERO for integer ones, as Vulkan allows them and resolve.rs does).
+/// Depth/stencil resolves are not offered (`supportedDepthResolveModes` is empty).
+fn begin_rendering(c: vk::CommandBuffer, info: &vk::RenderingInfo<'_>) -> Result<(), String> {
+    use vk::ImageAspectFlags as A;
+    // SAFETY: valid per the specification (the depth and stencil attachments may be null).
+    let (colors, depth, stencil) = unsafe {
+        (
+            slice(info.p_color_attachments, info.color_attachment_count),
+            info.p_depth_attachment.as_ref(),
+            info.p_stencil_attachment.as_ref(),
+        )
+    };
+    let view = |v: vk::ImageView| (v != vk::ImageView::null()).then_some(v);
+    if [depth, stencil]
+        .into_iter()
+        .flatten()
+        .any(|a| a.resolve_mode != vk::ResolveModeFlags::NONE && view(a.resolve_image_view).is_some())
+    {
+        return Err("depth/stencil resolves are not offered (supportedDepthResolveModes is empty)".into());
+    }
+    let ds = |a: Option<&vk::RenderingAttachmentInfo<'_>>| a.and_then(|a| view(a.image_view));
+    let views = SubpassViews {
+        colors: colors.iter().map(|a| view(a.image_view)).collect(),
+        resolves: colors
+            .iter()
+            .map(|a| view(a.resolve_image_view).filter(|_| a.resolve_mode != vk::ResolveModeFlags::NONE))
+            .collect(),
+        depth_stencil: ds(depth).or(ds(stencil)),
+    };
+    let layers = if info.view_mask != 0 { 32 - info.view_mask.leading_zeros() } else { info.layer_count };
+    let suspending = info.flags.contains(vk::RenderingFlags::SUSPENDING);
+    *crate::cmd::rendering(c) =
+        Some(Rendering { subpasses: vec![views], current: 0, area: info.render_area, layers, suspending });
+    if info.flags.contains(vk::RenderingFlags::RESUMING) {
+        return Ok(());
+    }
+    let clears = colors
+        .iter()
+        .map(|a| (a, A::COLOR))
+        .chain(depth.map(|a| (a, A::DEPTH)))
+        .chain(stencil.map(|a| (a, A::STENCIL)));
+    for (a, aspect) in clears {
+        if let (Some(v), vk::AttachmentLoadOp::CLEAR) = (view(a.image_view), a.load_op) {
+            crate::transfer::clear_view_rect(c, v, &a.clear_value, aspect, info.render_area, 0..layers)?;
+        }
+    }
+    Ok(())
+}
+
+/// # Safety
+/// Vulkan entry point.
+pub unsafe extern "system" fn cmd_begin_rendering(c: vk::CommandBuffer, info: *const vk::RenderingInfo<'_>) {
+    guard("vkCmdBeginRendering", (), || {
+        // SAFETY: valid per the specification.
+        if let Err(e) = begin_rendering(c, unsafe { &*info }) {
+            crate::cmd::fail(c, "vkCmdBeginRendering", vk::Result::ERROR_FEATURE_NOT_PRESENT, e);
+        }
+    })
+}
+
+/// # Safety
+/// Vulkan entry point.
+pub unsafe extern "system" fn cmd_end_rendering(c: vk::CommandBuffer) {
+    guard("vkCmdEndRendering", (), || {
+        end_subpass(c, "vkCmdEndRendering");
+        *crate::cmd::rendering(c) = None;
+    })
+}
+
+const _: vk::PFN_vkCmdBeginRendering = cmd_begin_rendering;
+const _: vk::PFN_vkCmdEndRendering = cmd_end_rendering;
 
 /// # Safety
 /// Vulkan entry point.

@@ -7,9 +7,8 @@ use ash::vk;
 use crate::features;
 use crate::handle::{chain, chain_mut, destroy, enumerate, guard, object, Object};
 
-/// The Vulkan version softnavi implements: 1.3 compute. Not conformant: the features 1.3
-/// requires of graphics (dynamicRendering, imagelessFramebuffer) and inlineUniformBlock
-/// are reported false (docs/VULKAN.md).
+/// The Vulkan version softnavi implements: 1.3 compute. Not conformant: inlineUniformBlock,
+/// which 1.3 requires, is reported false, and there are no draws (docs/VULKAN.md).
 pub const API_VERSION: u32 = vk::make_api_version(0, 1, 3, vk::HEADER_VERSION);
 /// `driverVersion`: softnavi's crate version, Vulkan-encoded.
 pub const DRIVER_VERSION: u32 = vk::make_api_version(

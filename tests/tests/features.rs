@@ -492,10 +492,10 @@ fn vulkan13_properties_limits_and_memory_are_truthful() {
         assert_eq!(value(&out, "SAME", s), "1", "{s}:\n{out}");
     }
     for (f, want) in [
-        ("dynamicRendering", "0"),
+        ("dynamicRendering", "1"),
         ("robustImageAccess", "1"),
         ("inlineUniformBlock", "0"),
-        ("imagelessFramebuffer", "0"),
+        ("imagelessFramebuffer", "1"),
         ("separateDepthStencilLayouts", "1"),
         ("privateData", "1"),
         ("maintenance4", "1"),
@@ -535,17 +535,14 @@ fn mapping_device_local_only_memory_fails_with_a_log_line() {
     assert!(err.contains("vkMapMemory: memory type 0 is not HOST_VISIBLE"), "{err}");
 }
 
-/// Vulkan 1.3 requires these of graphics implementations; a compute-only device says no.
+/// Vulkan 1.3 requires inlineUniformBlock, which softnavi lacks: asking for it fails device
+/// creation by name; dynamicRendering (rendering instances without draws, graphics.rs) works.
 #[test]
-fn graphics_features_of_vulkan13_are_not_present() {
+fn missing_features_of_vulkan13_are_not_present() {
     let (out, err) = features(&["bad-devices-13"], &softnavi_manifest());
     assert!(
-        out.contains(
-            "RESULT: dynamicRendering: ERROR_FEATURE_NOT_PRESENT; inlineUniformBlock: ERROR_FEATURE_NOT_PRESENT"
-        ),
+        out.contains("RESULT: dynamicRendering: SUCCESS; inlineUniformBlock: ERROR_FEATURE_NOT_PRESENT"),
         "{out}\n{err}"
     );
-    for m in ["dynamicRendering", "inlineUniformBlock"] {
-        assert!(err.contains(&format!("VkPhysicalDeviceVulkan13Features.{m}")), "{m}: {err}");
-    }
+    assert!(err.contains("VkPhysicalDeviceVulkan13Features.inlineUniformBlock"), "{err}");
 }

@@ -975,7 +975,8 @@ fn memory() -> Res<String> {
     Ok(format!("map of device-local type {t}: {}", r.err().map_or("SUCCESS".to_string(), |e| format!("{e:?}"))))
 }
 
-/// Device creation with the graphics features Vulkan 1.3 requires, which softnavi lacks.
+/// Device creation with features Vulkan 1.3 requires: dynamicRendering (softnavi has it,
+/// without draws) and inlineUniformBlock (which it lacks).
 fn bad_devices_13() -> Res<String> {
     let inst = Instance::with_api(false, vk::API_VERSION_1_3)?;
     let mut out = Vec::new();

@@ -1,5 +1,6 @@
 //! `softnavi-renderpass`: a render pass instance without draws, which softnavi carries out
-//! on its compute family (no graphics queue): the CLEAR load operations of a 4-sample
+//! on its compute family (no graphics queue), begun three ways (a render pass and
+//! framebuffer, an imageless framebuffer, dynamic rendering): the CLEAR load operations of a 4-sample
 //! colour attachment and a D32_SFLOAT_S8_UINT attachment over a partial render area,
 //! `vkCmdClearAttachments` rectangles on chosen layers of each aspect (the colour one in
 //! subpass 0, depth and stencil in subpass 1), and subpass 0's multisample resolve at its
@@ -255,7 +256,37 @@ fn render_pass(ctx: &Context) -> Res<vk::RenderPass> {
     unsafe { ctx.device().create_render_pass(&info, None) }.map_err(vkerr("vkCreateRenderPass"))
 }
 
-fn case(ctx: &Context) -> Res<Result<(), String>> {
+/// How the instance is begun: a render pass and framebuffer, the same with an imageless
+/// framebuffer (the views given at vkCmdBeginRenderPass), or dynamic rendering (two
+/// instances: the colour one, then the depth/stencil one).
+#[derive(Clone, Copy, PartialEq)]
+enum Mode {
+    RenderPass,
+    Imageless,
+    Dynamic,
+}
+
+/// The attachment image infos of an imageless framebuffer over `formats` and `usages`.
+fn attachment_infos(
+    formats: &[vk::Format; 3],
+    usages: [vk::ImageUsageFlags; 3],
+) -> Vec<vk::FramebufferAttachmentImageInfo<'_>> {
+    let transfer = vk::ImageUsageFlags::TRANSFER_SRC | vk::ImageUsageFlags::TRANSFER_DST;
+    formats
+        .iter()
+        .zip(usages)
+        .map(|(f, u)| {
+            vk::FramebufferAttachmentImageInfo::default()
+                .usage(u | transfer)
+                .width(W)
+                .height(H)
+                .layer_count(LAYERS)
+                .view_formats(std::slice::from_ref(f))
+        })
+        .collect()
+}
+
+fn case(ctx: &Context, mode: Mode) -> Res<Result<(), String>> {
     use vk::{ImageAspectFlags as A, ImageLayout as IL, ImageUsageFlags as U};
     let mut o = Objects {
         ctx,
@@ -265,54 +296,31 @@ fn case(ctx: &Context) -> Res<Result<(), String>> {
         framebuffer: vk::Framebuffer::null(),
     };
     let ds_aspects = A::DEPTH | A::STENCIL;
-    let msaa = o.image(vk::Format::R8G8B8A8_UNORM, SAMPLES, U::COLOR_ATTACHMENT, A::COLOR)?;
-    let resolved = o.image(vk::Format::R8G8B8A8_UNORM, vk::SampleCountFlags::TYPE_1, U::COLOR_ATTACHMENT, A::COLOR)?;
-    let ds =
-        o.image(vk::Format::D32_SFLOAT_S8_UINT, vk::SampleCountFlags::TYPE_1, U::DEPTH_STENCIL_ATTACHMENT, ds_aspects)?;
-    o.render_pass = render_pass(ctx)?;
-    let fb = vk::FramebufferCreateInfo::default()
-        .render_pass(o.render_pass)
-        .attachments(&o.views)
-        .width(W)
-        .height(H)
-        .layers(LAYERS);
+    let formats = [vk::Format::R8G8B8A8_UNORM, vk::Format::R8G8B8A8_UNORM, vk::Format::D32_SFLOAT_S8_UINT];
+    let usages = [U::COLOR_ATTACHMENT, U::COLOR_ATTACHMENT, U::DEPTH_STENCIL_ATTACHMENT];
+    let msaa = o.image(formats[0], SAMPLES, usages[0], A::COLOR)?;
+    let resolved = o.image(formats[1], vk::SampleCountFlags::TYPE_1, usages[1], A::COLOR)?;
+    let ds = o.image(formats[2], vk::SampleCountFlags::TYPE_1, usages[2], ds_aspects)?;
     let dev = ctx.device();
-    // SAFETY: a valid create info.
-    o.framebuffer = unsafe { dev.create_framebuffer(&fb, None) }.map_err(vkerr("vkCreateFramebuffer"))?;
+    if mode != Mode::Dynamic {
+        o.render_pass = render_pass(ctx)?;
+        let infos = attachment_infos(&formats, usages);
+        let mut imageless = vk::FramebufferAttachmentsCreateInfo::default().attachment_image_infos(&infos);
+        let mut fb = vk::FramebufferCreateInfo::default().render_pass(o.render_pass).width(W).height(H).layers(LAYERS);
+        fb = if mode == Mode::Imageless {
+            fb.flags(vk::FramebufferCreateFlags::IMAGELESS).attachment_count(3).push_next(&mut imageless)
+        } else {
+            fb.attachments(&o.views)
+        };
+        // SAFETY: a valid create info.
+        o.framebuffer = unsafe { dev.create_framebuffer(&fb, None) }.map_err(vkerr("vkCreateFramebuffer"))?;
+    }
     let texels = (W * H * LAYERS) as usize;
     let (rgba_out, depth_out, stencil_out) = (
         host_buffer(ctx, "colour", &vec![0; texels * 4])?,
         host_buffer(ctx, "depth", &vec![0; texels * 4])?,
         host_buffer(ctx, "stencil", &vec![0; texels])?,
     );
-    let rgba_before = vk::ClearColorValue { float32: RGBA_BEFORE.map(|c| c as f32 / 255.0) };
-    let ds_before = vk::ClearDepthStencilValue { depth: DEPTH_BEFORE, stencil: STENCIL_BEFORE as u32 };
-    let clears = [
-        vk::ClearValue { color: vk::ClearColorValue { float32: RGBA_LOAD } },
-        vk::ClearValue::default(),
-        vk::ClearValue {
-            depth_stencil: vk::ClearDepthStencilValue { depth: DEPTH_LOAD, stencil: STENCIL_LOAD as u32 },
-        },
-    ];
-    let rect_clears = [
-        vk::ClearAttachment {
-            aspect_mask: A::COLOR,
-            color_attachment: 0,
-            clear_value: vk::ClearValue { color: vk::ClearColorValue { float32: RGBA_RECT } },
-        },
-        vk::ClearAttachment {
-            aspect_mask: A::DEPTH,
-            color_attachment: 0,
-            clear_value: vk::ClearValue { depth_stencil: vk::ClearDepthStencilValue { depth: DEPTH_RECT, stencil: 0 } },
-        },
-        vk::ClearAttachment {
-            aspect_mask: A::STENCIL,
-            color_attachment: 0,
-            clear_value: vk::ClearValue {
-                depth_stencil: vk::ClearDepthStencilValue { depth: 0.0, stencil: STENCIL_RECT as u32 },
-            },
-        },
-    ];
     let layers = |aspect_mask| vk::ImageSubresourceLayers {
         aspect_mask,
         mip_level: 0,
@@ -326,53 +334,170 @@ fn case(ctx: &Context) -> Res<Result<(), String>> {
             depth: 1,
         })]
     };
+    let barrier = |image, aspect, old, new| {
+        vk::ImageMemoryBarrier::default()
+            .image(image)
+            .old_layout(old)
+            .new_layout(new)
+            .src_access_mask(
+                vk::AccessFlags::TRANSFER_WRITE
+                    | vk::AccessFlags::COLOR_ATTACHMENT_WRITE
+                    | vk::AccessFlags::DEPTH_STENCIL_ATTACHMENT_WRITE,
+            )
+            .dst_access_mask(
+                vk::AccessFlags::TRANSFER_WRITE
+                    | vk::AccessFlags::TRANSFER_READ
+                    | vk::AccessFlags::COLOR_ATTACHMENT_WRITE
+                    | vk::AccessFlags::DEPTH_STENCIL_ATTACHMENT_WRITE,
+            )
+            .src_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
+            .dst_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
+            .subresource_range(range(aspect))
+    };
+    let all = |old: [IL; 2], new: [IL; 2]| {
+        [
+            barrier(msaa, A::COLOR, old[0], new[0]),
+            barrier(resolved, A::COLOR, old[0], new[0]),
+            barrier(ds, ds_aspects, old[1], new[1]),
+        ]
+    };
     ctx.submit_and_wait(|cmd| {
-        let to_dst = |image, aspect| {
-            vk::ImageMemoryBarrier::default()
-                .image(image)
-                .old_layout(IL::UNDEFINED)
-                .new_layout(IL::TRANSFER_DST_OPTIMAL)
-                .dst_access_mask(vk::AccessFlags::TRANSFER_WRITE)
-                .src_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
-                .dst_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
-                .subresource_range(range(aspect))
-        };
-        let begin = vk::RenderPassBeginInfo::default()
-            .render_pass(o.render_pass)
-            .framebuffer(o.framebuffer)
-            .render_area(AREA)
-            .clear_values(&clears);
-        let host = [vk::MemoryBarrier::default()
-            .src_access_mask(vk::AccessFlags::TRANSFER_WRITE)
-            .dst_access_mask(vk::AccessFlags::HOST_READ)];
+        let dst = IL::TRANSFER_DST_OPTIMAL;
+        let every = vk::PipelineStageFlags::ALL_COMMANDS;
         // SAFETY: recording; every object lives until the submission completes.
         unsafe {
-            let barriers = [to_dst(msaa, A::COLOR), to_dst(resolved, A::COLOR), to_dst(ds, ds_aspects)];
-            let (top, transfer) = (vk::PipelineStageFlags::TOP_OF_PIPE, vk::PipelineStageFlags::TRANSFER);
-            dev.cmd_pipeline_barrier(cmd, top, transfer, Default::default(), &[], &[], &barriers);
+            let b = all([IL::UNDEFINED; 2], [dst; 2]);
+            dev.cmd_pipeline_barrier(cmd, every, every, Default::default(), &[], &[], &b);
+            let rgba_before = vk::ClearColorValue { float32: RGBA_BEFORE.map(|c| c as f32 / 255.0) };
+            let ds_before = vk::ClearDepthStencilValue { depth: DEPTH_BEFORE, stencil: STENCIL_BEFORE as u32 };
             for image in [msaa, resolved] {
-                dev.cmd_clear_color_image(cmd, image, IL::TRANSFER_DST_OPTIMAL, &rgba_before, &[range(A::COLOR)]);
+                dev.cmd_clear_color_image(cmd, image, dst, &rgba_before, &[range(A::COLOR)]);
             }
-            dev.cmd_clear_depth_stencil_image(cmd, ds, IL::TRANSFER_DST_OPTIMAL, &ds_before, &[range(ds_aspects)]);
-            dev.cmd_begin_render_pass(cmd, &begin, vk::SubpassContents::INLINE);
-            dev.cmd_clear_attachments(cmd, &rect_clears[..1], &[COLOUR_RECT.clear_rect()]);
-            // The colour attachment is resolved here, at the end of subpass 0.
-            dev.cmd_next_subpass(cmd, vk::SubpassContents::INLINE);
-            dev.cmd_clear_attachments(cmd, &rect_clears[1..2], &[DEPTH_RECT_AT.clear_rect()]);
-            dev.cmd_clear_attachments(cmd, &rect_clears[2..], &[STENCIL_RECT_AT.clear_rect()]);
-            dev.cmd_end_render_pass(cmd);
+            dev.cmd_clear_depth_stencil_image(cmd, ds, dst, &ds_before, &[range(ds_aspects)]);
+            if mode == Mode::Dynamic {
+                record_dynamic(ctx, cmd, &o.views, &all);
+            } else {
+                record_render_pass(ctx, cmd, &o, mode == Mode::Imageless);
+            }
             let src = IL::TRANSFER_SRC_OPTIMAL;
             dev.cmd_copy_image_to_buffer(cmd, resolved, src, rgba_out.handle(), &download(A::COLOR));
             dev.cmd_copy_image_to_buffer(cmd, ds, src, depth_out.handle(), &download(A::DEPTH));
             dev.cmd_copy_image_to_buffer(cmd, ds, src, stencil_out.handle(), &download(A::STENCIL));
-            dev.cmd_pipeline_barrier(cmd, transfer, vk::PipelineStageFlags::HOST, Default::default(), &host, &[], &[]);
+            let host = [vk::MemoryBarrier::default()
+                .src_access_mask(vk::AccessFlags::TRANSFER_WRITE)
+                .dst_access_mask(vk::AccessFlags::HOST_READ)];
+            dev.cmd_pipeline_barrier(cmd, every, vk::PipelineStageFlags::HOST, Default::default(), &host, &[], &[]);
         }
         Ok(())
     })?;
+    compare(&[("colour", &rgba_out, 4), ("depth", &depth_out, 4), ("stencil", &stencil_out, 1)])
+}
+
+/// The rectangles' clears: colour, depth, stencil.
+fn rect_clears() -> [vk::ClearAttachment; 3] {
+    let ds = |depth, stencil: u8| vk::ClearValue {
+        depth_stencil: vk::ClearDepthStencilValue { depth, stencil: stencil as u32 },
+    };
+    let at = |aspect_mask, clear_value| vk::ClearAttachment { aspect_mask, color_attachment: 0, clear_value };
+    [
+        at(vk::ImageAspectFlags::COLOR, vk::ClearValue { color: vk::ClearColorValue { float32: RGBA_RECT } }),
+        at(vk::ImageAspectFlags::DEPTH, ds(DEPTH_RECT, 0)),
+        at(vk::ImageAspectFlags::STENCIL, ds(0.0, STENCIL_RECT)),
+    ]
+}
+
+/// The load operations' clear values, per attachment.
+fn load_values() -> [vk::ClearValue; 3] {
+    [
+        vk::ClearValue { color: vk::ClearColorValue { float32: RGBA_LOAD } },
+        vk::ClearValue::default(),
+        vk::ClearValue {
+            depth_stencil: vk::ClearDepthStencilValue { depth: DEPTH_LOAD, stencil: STENCIL_LOAD as u32 },
+        },
+    ]
+}
+
+/// The render pass instance (its views given at begin for an imageless framebuffer).
+///
+/// # Safety
+/// `cmd` is recording; the objects live until the submission completes.
+unsafe fn record_render_pass(ctx: &Context, cmd: vk::CommandBuffer, o: &Objects<'_>, imageless: bool) {
+    let dev = ctx.device();
+    let clears = load_values();
+    let mut views = vk::RenderPassAttachmentBeginInfo::default().attachments(&o.views);
+    let mut begin = vk::RenderPassBeginInfo::default()
+        .render_pass(o.render_pass)
+        .framebuffer(o.framebuffer)
+        .render_area(AREA)
+        .clear_values(&clears);
+    if imageless {
+        begin = begin.push_next(&mut views);
+    }
+    let rc = rect_clears();
+    // SAFETY: by the caller's contract.
+    unsafe {
+        dev.cmd_begin_render_pass(cmd, &begin, vk::SubpassContents::INLINE);
+        dev.cmd_clear_attachments(cmd, &rc[..1], &[COLOUR_RECT.clear_rect()]);
+        // The colour attachment is resolved here, at the end of subpass 0.
+        dev.cmd_next_subpass(cmd, vk::SubpassContents::INLINE);
+        dev.cmd_clear_attachments(cmd, &rc[1..2], &[DEPTH_RECT_AT.clear_rect()]);
+        dev.cmd_clear_attachments(cmd, &rc[2..], &[STENCIL_RECT_AT.clear_rect()]);
+        dev.cmd_end_render_pass(cmd);
+    }
+}
+
+/// Two dynamic rendering instances: the 4-sample colour attachment resolved (AVERAGE) into
+/// the single-sample one, then the depth/stencil attachment; the images move between the
+/// transfer and attachment layouts around them (`all` makes the barriers).
+///
+/// # Safety
+/// `cmd` is recording; the views live until the submission completes.
+unsafe fn record_dynamic(
+    ctx: &Context,
+    cmd: vk::CommandBuffer,
+    views: &[vk::ImageView],
+    all: &dyn Fn([vk::ImageLayout; 2], [vk::ImageLayout; 2]) -> [vk::ImageMemoryBarrier<'static>; 3],
+) {
+    use vk::ImageLayout as IL;
+    let dev = ctx.device();
+    let (colour, depth) = (IL::COLOR_ATTACHMENT_OPTIMAL, IL::DEPTH_STENCIL_ATTACHMENT_OPTIMAL);
+    let values = load_values();
+    let att = |view, layout, value| {
+        vk::RenderingAttachmentInfo::default()
+            .image_view(view)
+            .image_layout(layout)
+            .load_op(vk::AttachmentLoadOp::CLEAR)
+            .store_op(vk::AttachmentStoreOp::STORE)
+            .clear_value(value)
+    };
+    let colours = [att(views[0], colour, values[0])
+        .resolve_mode(vk::ResolveModeFlags::AVERAGE)
+        .resolve_image_view(views[1])
+        .resolve_image_layout(colour)];
+    let ds = att(views[2], depth, values[2]);
+    let info = || vk::RenderingInfo::default().render_area(AREA).layer_count(LAYERS);
+    let rc = rect_clears();
+    let every = vk::PipelineStageFlags::ALL_COMMANDS;
+    // SAFETY: by the caller's contract.
+    unsafe {
+        let b = all([IL::TRANSFER_DST_OPTIMAL; 2], [colour, depth]);
+        dev.cmd_pipeline_barrier(cmd, every, every, Default::default(), &[], &[], &b);
+        dev.cmd_begin_rendering(cmd, &info().color_attachments(&colours));
+        dev.cmd_clear_attachments(cmd, &rc[..1], &[COLOUR_RECT.clear_rect()]);
+        dev.cmd_end_rendering(cmd);
+        dev.cmd_begin_rendering(cmd, &info().depth_attachment(&ds).stencil_attachment(&ds));
+        dev.cmd_clear_attachments(cmd, &rc[1..2], &[DEPTH_RECT_AT.clear_rect()]);
+        dev.cmd_clear_attachments(cmd, &rc[2..], &[STENCIL_RECT_AT.clear_rect()]);
+        dev.cmd_end_rendering(cmd);
+        let b = all([colour, depth], [IL::TRANSFER_SRC_OPTIMAL; 2]);
+        dev.cmd_pipeline_barrier(cmd, every, every, Default::default(), &[], &[], &b);
+    }
+}
+
+/// Each read-back buffer against the expected images.
+fn compare(reads: &[(&str, &softnavi_examples::Buffer<'_>, usize)]) -> Res<Result<(), String>> {
     let (rgba, depth, stencil) = expected();
-    for (name, buf, want, texel) in
-        [("colour", &rgba_out, &rgba, 4), ("depth", &depth_out, &depth, 4), ("stencil", &stencil_out, &stencil, 1)]
-    {
+    for ((name, buf, texel), want) in reads.iter().zip([&rgba, &depth, &stencil]) {
         let got = buf.read::<u8>(want.len())?;
         if let Some(i) = (0..got.len()).find(|&i| got[i] != want[i]) {
             let t = (i / texel) as u32;
@@ -394,6 +519,8 @@ fn main() -> ExitCode {
         Err(code) => return code,
     };
     let mut report = Report::default();
-    report.case("load_clears_clear_attachments_resolve", case(&ctx));
+    report.case("load_clears_clear_attachments_resolve", case(&ctx, Mode::RenderPass));
+    report.case("imageless_framebuffer", case(&ctx, Mode::Imageless));
+    report.case("dynamic_rendering", case(&ctx, Mode::Dynamic));
     report.finish(&ctx)
 }
