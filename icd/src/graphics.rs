@@ -9,14 +9,15 @@
 //!   views, `vkCmdClearAttachments` clears rectangles of the current subpass's attachments
 //!   (both through the command processor: a row uploaded with the command buffer, CP DMA
 //!   copies of it, `transfer::clear_view_rect`), and each subpass's multisampled colour
-//!   attachments are resolved into its resolve attachments at its end (resolve.rs);
-//!   storing needs nothing (attachments are memory). Viewport and scissor state is
+//!   attachments are resolved into its resolve attachments at its end (resolve.rs), its
+//!   depth/stencil attachment too where it names a resolve (SAMPLE_ZERO, the mode
+//!   softnavi reports); storing needs nothing (attachments are memory). Dynamic rendering
+//!   (`vkCmdBeginRendering`) is the same as a one-subpass instance, and an imageless
+//!   framebuffer takes its views from the begin info. Viewport and scissor state is
 //!   accepted and unused. This is how wgpu zero-fills new textures of a renderable format,
-//!   and what nothing but a clear can observe. Depth/stencil resolves
-//!   (VkSubpassDescriptionDepthStencilResolve) are not offered (the 1.2 property's modes
-//!   are NONE).
+//!   and what nothing but a clear can observe.
 //! - Commands that need a graphics-capable queue (draws, the other dynamic state, vertex
-//!   and index buffers, dynamic rendering) and
+//!   and index buffers) and
 //!   `vkCmdBeginQuery` / `vkCmdEndQuery` (timestamp pools, and occlusion pools whose queries nothing can begin) log their name
 //!   and why, and fail their command buffer: `vkEndCommandBuffer` returns
 //!   `VK_ERROR_FEATURE_NOT_PRESENT`. Graphics pipelines, sparse binding and Y'CbCr
@@ -147,7 +148,14 @@ pub struct Subpass {
     pub colors: Vec<Option<u32>>,
     pub resolves: Vec<Option<u32>>,
     pub depth_stencil: Option<u32>,
+    /// The depth/stencil resolve attachment and its depth and stencil modes
+    /// (VkSubpassDescriptionDepthStencilResolve).
+    pub ds_resolve: Option<(u32, DsModes)>,
 }
+
+/// A depth/stencil resolve's modes: depth, stencil (NONE or SAMPLE_ZERO, what softnavi
+/// reports).
+pub type DsModes = (vk::ResolveModeFlags, vk::ResolveModeFlags);
 
 impl Subpass {
     fn new(colors: Vec<u32>, resolves: Vec<u32>, depth_stencil: Option<u32>) -> Subpass {
@@ -156,6 +164,7 @@ impl Subpass {
             colors: colors.into_iter().map(used).collect(),
             resolves: resolves.into_iter().map(used).collect(),
             depth_stencil: depth_stencil.and_then(used),
+            ds_resolve: None,
         }
     }
 }
@@ -178,6 +187,7 @@ struct SubpassViews {
     colors: Vec<Option<vk::ImageView>>,
     resolves: Vec<Option<vk::ImageView>>,
     depth_stencil: Option<vk::ImageView>,
+    ds_resolve: Option<(vk::ImageView, DsModes)>,
 }
 
 impl Rendering {
@@ -200,6 +210,7 @@ impl Rendering {
                 colors: views(&s.colors),
                 resolves: views(&s.resolves),
                 depth_stencil: view(s.depth_stencil),
+                ds_resolve: s.ds_resolve.and_then(|(a, m)| view(Some(a)).map(|v| (v, m))),
             })
             .collect();
         Rendering { subpasses, current, area, layers: fb.extent.depth, suspending: false }
@@ -287,18 +298,38 @@ pub unsafe extern "system" fn create_render_pass2(
             .iter()
             .map(|s| {
                 // SAFETY: as above (the resolve and depth/stencil references may be null).
-                unsafe {
+                let mut sub = unsafe {
                     let n = s.color_attachment_count;
                     let colors = slice(s.p_color_attachments, n).iter().map(|r| r.attachment).collect();
                     let resolves = slice(s.p_resolve_attachments, n).iter().map(|r| r.attachment).collect();
                     Subpass::new(colors, resolves, s.p_depth_stencil_attachment.as_ref().map(|r| r.attachment))
-                }
+                };
+                // SAFETY: as above.
+                sub.ds_resolve = unsafe { ds_resolve(s.p_next) };
+                sub
             })
             .collect();
         // SAFETY: out is valid per the specification.
         unsafe { *out = RenderPass { attachments, subpasses }.into_handle() };
         vk::Result::SUCCESS
     })
+}
+
+/// A subpass's depth/stencil resolve (VkSubpassDescriptionDepthStencilResolve in its
+/// chain `next`): the attachment and the modes, if it names one.
+///
+/// # Safety
+/// `next` is a valid chain per the specification.
+unsafe fn ds_resolve(next: *const std::ffi::c_void) -> Option<(u32, DsModes)> {
+    let ty = vk::StructureType::SUBPASS_DESCRIPTION_DEPTH_STENCIL_RESOLVE;
+    // SAFETY: by the caller's contract.
+    let s = unsafe { crate::handle::chain(next) }.find(|&s| unsafe { (*s).s_type } == ty)?;
+    // SAFETY: the structure its type names; its reference may be null.
+    let (r, a) = unsafe {
+        let r = &*(s as *const vk::SubpassDescriptionDepthStencilResolve<'_>);
+        (r, r.p_depth_stencil_resolve_attachment.as_ref()?.attachment)
+    };
+    (a != vk::ATTACHMENT_UNUSED).then_some((a, (r.depth_resolve_mode, r.stencil_resolve_mode)))
 }
 
 /// # Safety
@@ -484,6 +515,58 @@ fn end_subpass(c: vk::CommandBuffer, what: &str) {
         };
         crate::resolve::resolve(c, what, s.image, d.image, &[region]);
     }
+    if let (Some(src), Some((dst, modes))) = (views.depth_stencil, views.ds_resolve) {
+        resolve_depth_stencil(c, what, (src, dst), modes, area, layers);
+    }
+}
+
+/// The depth and stencil resolves of a subpass or rendering instance over `area` and
+/// `layers`: each aspect whose mode is SAMPLE_ZERO (the only one softnavi reports; others
+/// fail by name).
+fn resolve_depth_stencil(
+    c: vk::CommandBuffer,
+    what: &str,
+    (src, dst): (vk::ImageView, vk::ImageView),
+    (depth, stencil): DsModes,
+    area: vk::Rect2D,
+    layers: u32,
+) {
+    use vk::ResolveModeFlags as M;
+    // SAFETY: live view handles per the specification.
+    let (s, d) = unsafe { (crate::image::ImageView::from_handle(src), crate::image::ImageView::from_handle(dst)) };
+    let (Some(s), Some(d)) = (s, d) else { return };
+    let aspects = [(vk::ImageAspectFlags::DEPTH, depth), (vk::ImageAspectFlags::STENCIL, stencil)];
+    for (aspect, mode) in aspects.into_iter().filter(|&(a, m)| m != M::NONE && has_aspect(s.format, a)) {
+        if mode != M::SAMPLE_ZERO {
+            let msg = format!("depth/stencil resolve mode {mode:?} is not offered (SAMPLE_ZERO is)");
+            crate::cmd::fail(c, what, vk::Result::ERROR_FEATURE_NOT_PRESENT, msg);
+            continue;
+        }
+        let sub = |v: &crate::image::ImageView| vk::ImageSubresourceLayers {
+            aspect_mask: aspect,
+            mip_level: v.range.base_mip_level,
+            base_array_layer: v.range.base_array_layer,
+            layer_count: layers,
+        };
+        let at = vk::Offset3D { x: area.offset.x, y: area.offset.y, z: 0 };
+        let region = vk::ImageResolve {
+            src_subresource: sub(s),
+            src_offset: at,
+            dst_subresource: sub(d),
+            dst_offset: at,
+            extent: vk::Extent3D { width: area.extent.width, height: area.extent.height, depth: 1 },
+        };
+        crate::resolve::resolve_sample_zero(c, what, (s.image, d.image), aspect, &region);
+    }
+}
+
+/// Whether depth/stencil format `f` has `aspect`.
+fn has_aspect(f: vk::Format, aspect: vk::ImageAspectFlags) -> bool {
+    match f {
+        vk::Format::S8_UINT => aspect == vk::ImageAspectFlags::STENCIL,
+        crate::image::D32S8 => true,
+        _ => aspect == vk::ImageAspectFlags::DEPTH,
+    }
 }
 
 /// The next subpass of the render pass instance.
@@ -505,8 +588,8 @@ fn end_render_pass(c: vk::CommandBuffer) {
 /// the CLEAR load operations of its attachments clear the render area of its layers
 /// (unless it resumes a suspended instance), vkCmdClearAttachments clears them, and its
 /// end resolves the colour attachments that name a resolve view (AVERAGE for float
-/// formats, SAMPLE_ZERO for integer ones, as Vulkan allows them and resolve.rs does).
-/// Depth/stencil resolves are not offered (`supportedDepthResolveModes` is empty).
+/// formats, SAMPLE_ZERO for integer ones, as Vulkan allows them and resolve.rs does) and
+/// the depth and stencil ones (SAMPLE_ZERO, the mode softnavi reports).
 fn begin_rendering(c: vk::CommandBuffer, info: &vk::RenderingInfo<'_>) -> Result<(), String> {
     use vk::ImageAspectFlags as A;
     // SAFETY: valid per the specification (the depth and stencil attachments may be null).
@@ -518,13 +601,15 @@ fn begin_rendering(c: vk::CommandBuffer, info: &vk::RenderingInfo<'_>) -> Result
         )
     };
     let view = |v: vk::ImageView| (v != vk::ImageView::null()).then_some(v);
-    if [depth, stencil]
+    // The depth and stencil attachments' resolve (one resolve view: Vulkan asks the two to
+    // be the same where both resolve).
+    let mode = |a: Option<&vk::RenderingAttachmentInfo<'_>>| a.map_or(vk::ResolveModeFlags::NONE, |a| a.resolve_mode);
+    let resolve_view = [depth, stencil]
         .into_iter()
         .flatten()
-        .any(|a| a.resolve_mode != vk::ResolveModeFlags::NONE && view(a.resolve_image_view).is_some())
-    {
-        return Err("depth/stencil resolves are not offered (supportedDepthResolveModes is empty)".into());
-    }
+        .find(|a| a.resolve_mode != vk::ResolveModeFlags::NONE)
+        .and_then(|a| view(a.resolve_image_view));
+    let ds_resolve = resolve_view.map(|v| (v, (mode(depth), mode(stencil))));
     let ds = |a: Option<&vk::RenderingAttachmentInfo<'_>>| a.and_then(|a| view(a.image_view));
     let views = SubpassViews {
         colors: colors.iter().map(|a| view(a.image_view)).collect(),
@@ -533,6 +618,7 @@ fn begin_rendering(c: vk::CommandBuffer, info: &vk::RenderingInfo<'_>) -> Result
             .map(|a| view(a.resolve_image_view).filter(|_| a.resolve_mode != vk::ResolveModeFlags::NONE))
             .collect(),
         depth_stencil: ds(depth).or(ds(stencil)),
+        ds_resolve,
     };
     let layers = if info.view_mask != 0 { 32 - info.view_mask.leading_zeros() } else { info.layer_count };
     let suspending = info.flags.contains(vk::RenderingFlags::SUSPENDING);

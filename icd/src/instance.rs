@@ -565,10 +565,11 @@ impl PhysicalDevice {
             max_descriptor_set_update_after_bind_storage_images: i.max_descriptor_set_update_after_bind_storage_images,
             max_descriptor_set_update_after_bind_input_attachments: i
                 .max_descriptor_set_update_after_bind_input_attachments,
-            // No depth/stencil images to resolve, no samplers to filter.
-            supported_depth_resolve_modes: vk::ResolveModeFlags::empty(),
-            supported_stencil_resolve_modes: vk::ResolveModeFlags::empty(),
-            independent_resolve_none: vk::FALSE,
+            // Depth/stencil resolves copy sample 0 of each aspect (graphics.rs, resolve.rs),
+            // either aspect alone; no sampler reduction modes to filter with.
+            supported_depth_resolve_modes: vk::ResolveModeFlags::SAMPLE_ZERO,
+            supported_stencil_resolve_modes: vk::ResolveModeFlags::SAMPLE_ZERO,
+            independent_resolve_none: vk::TRUE,
             independent_resolve: vk::FALSE,
             filter_minmax_single_component_formats: vk::FALSE,
             filter_minmax_image_component_mapping: vk::FALSE,

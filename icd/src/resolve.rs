@@ -44,6 +44,11 @@ fn through(f: vk::Format) -> vk::Format {
     if class(f) == Class::Float || store(f).is_some() {
         return f;
     }
+    uint_of_size(f)
+}
+
+/// The UINT format of `f`'s texel size (a sample copied bit for bit).
+fn uint_of_size(f: vk::Format) -> vk::Format {
     match crate::image::texel_size(f) {
         Some(1) => vk::Format::R8_UINT,
         Some(2) => vk::Format::R16_UINT,
@@ -55,19 +60,25 @@ fn through(f: vk::Format) -> vk::Format {
 
 /// The source's T#: its MSAA view as the array type whatever its layers (the shader's
 /// dim is 2D_MSAA_ARRAY), every layer.
-fn source_tsharp(src: &Image, va: u64) -> Result<[u32; 8], String> {
-    let mut t = gpu::rsrc::ImageResource::decode(view_tsharp(src, va, &view_info(src, through(src.format), 0))?);
+fn source_tsharp(src: &Image, va: u64, f: vk::Format) -> Result<[u32; 8], String> {
+    let mut t = gpu::rsrc::ImageResource::decode(view_tsharp(src, va, &view_info(src, f, 0))?);
     t.kind = gpu::rsrc::img_type::IMG_2D_MSAA_ARRAY;
     (t.base_array, t.depth) = (0, src.array_layers - 1);
     Ok(t.encode())
 }
 
-/// The dispatch of region `r`, or why Vulkan forbids it; `None` for an empty region.
+/// The dispatch of colour region `r`, or why Vulkan forbids it; `None` for an empty region.
 fn region(src: &Image, dst: &Image, r: &vk::ImageResolve) -> Result<Option<Dispatch>, String> {
     let color = vk::ImageAspectFlags::COLOR;
     if r.src_subresource.aspect_mask != color || r.dst_subresource.aspect_mask != color {
         return Err("resolves are of colour aspects".into());
     }
+    region_as(src, dst, r, through(dst.format))
+}
+
+/// The dispatch of region `r` of one plane, both images viewed as format `f` (the shader
+/// class follows it: the mean for float formats, sample 0 for integer ones).
+fn region_as(src: &Image, dst: &Image, r: &vk::ImageResolve, f: vk::Format) -> Result<Option<Dispatch>, String> {
     let n = layers(src, &r.src_subresource);
     if n != layers(dst, &r.dst_subresource) {
         return Err("the source and destination layer counts differ".into());
@@ -76,7 +87,6 @@ fn region(src: &Image, dst: &Image, r: &vk::ImageResolve) -> Result<Option<Dispa
     if e.width == 0 || e.height == 0 || n == 0 {
         return Ok(None);
     }
-    let f = through(dst.format);
     let st = store(f).ok_or_else(|| format!("resolves cannot write format {:?}", dst.format))?;
     let shader = match (class(f), st) {
         (Class::Float, meta::Store::Packed(_)) => Class::Packed,
@@ -87,7 +97,7 @@ fn region(src: &Image, dst: &Image, r: &vk::ImageResolve) -> Result<Option<Dispa
     };
     let dv = view_info(dst, st.view_format(f), r.dst_subresource.mip_level);
     let sampler = sampler_ssharp(&vk::SamplerCreateInfo::default())?;
-    let set = meta::set_memory(&source_tsharp(src, *src_va)?, &sampler, &view_tsharp(dst, *dst_va, &dv)?);
+    let set = meta::set_memory(&source_tsharp(src, *src_va, f)?, &sampler, &view_tsharp(dst, *dst_va, &dv)?);
     let (so, dof) = (r.src_offset, r.dst_offset);
     let (srgb, pack) = st.push();
     let words = [
@@ -114,6 +124,34 @@ pub(crate) fn resolve(c: vk::CommandBuffer, what: &str, src: vk::Image, dst: vk:
         return fail(format!("{:?} cannot be resolved into {:?} (the formats must match)", s.format, d.format));
     }
     meta::record_regions(c, what, regions, |r| region(s, d, r));
+}
+
+/// A depth or stencil resolve of region `r` (`aspect`: DEPTH or STENCIL) of a render pass
+/// or dynamic rendering instance, in the one mode softnavi offers, SAMPLE_ZERO: sample 0 of
+/// each texel of the aspect's plane, copied bit for bit (through the UINT format of the
+/// plane's texel size, the integer resolve).
+pub(crate) fn resolve_sample_zero(
+    c: vk::CommandBuffer,
+    what: &str,
+    (src, dst): (vk::Image, vk::Image),
+    aspect: vk::ImageAspectFlags,
+    r: &vk::ImageResolve,
+) {
+    let fail = |m: String| crate::cmd::fail(c, what, vk::Result::ERROR_FEATURE_NOT_PRESENT, m);
+    // SAFETY: live image handles per the specification.
+    let (Some(s), Some(d)) = (unsafe { image(src) }, unsafe { image(dst) }) else {
+        return fail("null image".into());
+    };
+    let planes = s.plane(aspect).and_then(|(sp, _)| d.plane(aspect).map(|(dp, _)| (sp, dp)));
+    let (sp, dp) = match planes {
+        Ok(p) => p,
+        Err(e) => return fail(e),
+    };
+    if !sp.is_msaa() || dp.is_msaa() {
+        return fail("a resolve goes from a multisampled image to a single-sampled one".into());
+    }
+    let f = uint_of_size(sp.format);
+    meta::record_regions(c, what, std::slice::from_ref(r), |r| region_as(&sp, &dp, r, f));
 }
 
 /// # Safety

@@ -10,7 +10,13 @@ use softnavi_tests::env::{lavapipe_manifest, output, softnavi_manifest, target_d
 fn render_pass_clears_and_resolves_on_softnavi() {
     let (o, out, err) = output(vk_command(&target_dir().join("softnavi-renderpass"), &softnavi_manifest()));
     assert!(o.status.success(), "{out}\n{err}");
-    for case in ["load_clears_clear_attachments_resolve", "imageless_framebuffer", "dynamic_rendering"] {
+    let cases = [
+        "load_clears_clear_attachments_resolve",
+        "imageless_framebuffer",
+        "dynamic_rendering",
+        "depth_stencil_resolve",
+    ];
+    for case in cases {
         assert!(out.contains(&format!("PASS {case}")), "{case}:\n{out}\n{err}");
     }
     // The resolve shader's sRGB path calls exp2f/log2f; this app does not link libm, so

@@ -264,6 +264,9 @@ enum Mode {
     RenderPass,
     Imageless,
     Dynamic,
+    /// Dynamic rendering into a 4-sample depth/stencil attachment, resolved (SAMPLE_ZERO,
+    /// both aspects) into the single-sample one that is read back.
+    DynamicDepthResolve,
 }
 
 /// The attachment image infos of an imageless framebuffer over `formats` and `usages`.
@@ -301,8 +304,12 @@ fn case(ctx: &Context, mode: Mode) -> Res<Result<(), String>> {
     let msaa = o.image(formats[0], SAMPLES, usages[0], A::COLOR)?;
     let resolved = o.image(formats[1], vk::SampleCountFlags::TYPE_1, usages[1], A::COLOR)?;
     let ds = o.image(formats[2], vk::SampleCountFlags::TYPE_1, usages[2], ds_aspects)?;
+    let ds_msaa = match mode {
+        Mode::DynamicDepthResolve => Some(o.image(formats[2], SAMPLES, usages[2], ds_aspects)?),
+        _ => None,
+    };
     let dev = ctx.device();
-    if mode != Mode::Dynamic {
+    if matches!(mode, Mode::RenderPass | Mode::Imageless) {
         o.render_pass = render_pass(ctx)?;
         let infos = attachment_infos(&formats, usages);
         let mut imageless = vk::FramebufferAttachmentsCreateInfo::default().attachment_image_infos(&infos);
@@ -354,12 +361,20 @@ fn case(ctx: &Context, mode: Mode) -> Res<Result<(), String>> {
             .dst_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
             .subresource_range(range(aspect))
     };
+    // The multisampled depth/stencil attachment only ever holds what the instance clears:
+    // it enters its attachment layout from UNDEFINED.
     let all = |old: [IL; 2], new: [IL; 2]| {
-        [
+        let mut b = vec![
             barrier(msaa, A::COLOR, old[0], new[0]),
             barrier(resolved, A::COLOR, old[0], new[0]),
             barrier(ds, ds_aspects, old[1], new[1]),
-        ]
+        ];
+        b.extend(
+            ds_msaa
+                .map(|i| barrier(i, ds_aspects, IL::UNDEFINED, new[1]))
+                .filter(|_| new[1] == IL::DEPTH_STENCIL_ATTACHMENT_OPTIMAL),
+        );
+        b
     };
     ctx.submit_and_wait(|cmd| {
         let dst = IL::TRANSFER_DST_OPTIMAL;
@@ -374,7 +389,7 @@ fn case(ctx: &Context, mode: Mode) -> Res<Result<(), String>> {
                 dev.cmd_clear_color_image(cmd, image, dst, &rgba_before, &[range(A::COLOR)]);
             }
             dev.cmd_clear_depth_stencil_image(cmd, ds, dst, &ds_before, &[range(ds_aspects)]);
-            if mode == Mode::Dynamic {
+            if matches!(mode, Mode::Dynamic | Mode::DynamicDepthResolve) {
                 record_dynamic(ctx, cmd, &o.views, &all);
             } else {
                 record_render_pass(ctx, cmd, &o, mode == Mode::Imageless);
@@ -456,7 +471,7 @@ unsafe fn record_dynamic(
     ctx: &Context,
     cmd: vk::CommandBuffer,
     views: &[vk::ImageView],
-    all: &dyn Fn([vk::ImageLayout; 2], [vk::ImageLayout; 2]) -> [vk::ImageMemoryBarrier<'static>; 3],
+    all: &dyn Fn([vk::ImageLayout; 2], [vk::ImageLayout; 2]) -> Vec<vk::ImageMemoryBarrier<'static>>,
 ) {
     use vk::ImageLayout as IL;
     let dev = ctx.device();
@@ -474,7 +489,15 @@ unsafe fn record_dynamic(
         .resolve_mode(vk::ResolveModeFlags::AVERAGE)
         .resolve_image_view(views[1])
         .resolve_image_layout(colour)];
-    let ds = att(views[2], depth, values[2]);
+    // With a fourth view (the 4-sample depth/stencil attachment), it is rendered and
+    // resolved into the third.
+    let ds = match views.get(3) {
+        Some(&ms) => att(ms, depth, values[2])
+            .resolve_mode(vk::ResolveModeFlags::SAMPLE_ZERO)
+            .resolve_image_view(views[2])
+            .resolve_image_layout(depth),
+        None => att(views[2], depth, values[2]),
+    };
     let info = || vk::RenderingInfo::default().render_area(AREA).layer_count(LAYERS);
     let rc = rect_clears();
     let every = vk::PipelineStageFlags::ALL_COMMANDS;
@@ -522,5 +545,6 @@ fn main() -> ExitCode {
     report.case("load_clears_clear_attachments_resolve", case(&ctx, Mode::RenderPass));
     report.case("imageless_framebuffer", case(&ctx, Mode::Imageless));
     report.case("dynamic_rendering", case(&ctx, Mode::Dynamic));
+    report.case("depth_stencil_resolve", case(&ctx, Mode::DynamicDepthResolve));
     report.finish(&ctx)
 }
