@@ -658,6 +658,8 @@ pub fn device_extensions(sf: &ShaderFeatures) -> Vec<(&'static CStr, u32)> {
         (vk::EXT_PIPELINE_CREATION_FEEDBACK_NAME, vk::EXT_PIPELINE_CREATION_FEEDBACK_SPEC_VERSION),
         // Host allocations imported in place (memory.rs).
         (vk::EXT_EXTERNAL_MEMORY_HOST_NAME, vk::EXT_EXTERNAL_MEMORY_HOST_SPEC_VERSION),
+        // Markers written by the CP at the end of the pipe (query.rs), as RADV does.
+        (vk::AMD_BUFFER_MARKER_NAME, vk::AMD_BUFFER_MARKER_SPEC_VERSION),
     ];
     let conditional = [
         (sf.float16 || sf.int8, vk::KHR_SHADER_FLOAT16_INT8_NAME, vk::KHR_SHADER_FLOAT16_INT8_SPEC_VERSION),
@@ -743,6 +745,8 @@ pub const ALWAYS_REPORTED: usize = 17;
 pub const EXTENSION_COMMANDS: &[(&str, &CStr)] = &[
     ("vkGetPipelineExecutablePropertiesKHR", vk::KHR_PIPELINE_EXECUTABLE_PROPERTIES_NAME),
     ("vkGetMemoryHostPointerPropertiesEXT", vk::EXT_EXTERNAL_MEMORY_HOST_NAME),
+    ("vkCmdWriteBufferMarkerAMD", vk::AMD_BUFFER_MARKER_NAME),
+    ("vkCmdWriteBufferMarker2AMD", vk::AMD_BUFFER_MARKER_NAME),
     ("vkGetPipelineExecutableStatisticsKHR", vk::KHR_PIPELINE_EXECUTABLE_PROPERTIES_NAME),
     ("vkGetPipelineExecutableInternalRepresentationsKHR", vk::KHR_PIPELINE_EXECUTABLE_PROPERTIES_NAME),
     ("vkGetBufferDeviceAddressKHR", vk::KHR_BUFFER_DEVICE_ADDRESS_NAME),

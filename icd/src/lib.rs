@@ -217,6 +217,8 @@ entry_points! {
     Device "vkCmdResetEvent2" => cmd::cmd_reset_event2,
     Device "vkCmdWaitEvents2" => cmd::cmd_wait_events2,
     Device "vkCmdWriteTimestamp2" => query::cmd_write_timestamp2,
+    Device "vkCmdWriteBufferMarkerAMD" => query::cmd_write_buffer_marker,
+    Device "vkCmdWriteBufferMarker2AMD" => query::cmd_write_buffer_marker2,
     Device "vkCmdPipelineBarrier2KHR" => cmd::cmd_pipeline_barrier2,
     Device "vkCmdSetEvent2KHR" => cmd::cmd_set_event2,
     Device "vkCmdResetEvent2KHR" => cmd::cmd_reset_event2,

@@ -183,6 +183,47 @@ pub unsafe extern "system" fn cmd_write_timestamp2(
     guard("vkCmdWriteTimestamp2", (), || write_timestamp(c, p, q, "vkCmdWriteTimestamp2"))
 }
 
+/// VK_AMD_buffer_marker: `marker` is written at `dst` + `offset` once earlier work has
+/// passed the stage: at the bottom of the pipe whatever stage is named (as timestamps are),
+/// by the same RELEASE_MEM, with the 32-bit value as its data.
+fn write_marker(c: vk::CommandBuffer, dst: vk::Buffer, offset: u64, marker: u32, what: &str) {
+    // SAFETY: a live buffer handle per the specification.
+    let Some(b) = (unsafe { buffer(dst) }) else {
+        return crate::cmd::fail(c, what, vk::Result::ERROR_UNKNOWN, "a null buffer".into());
+    };
+    let va = b.va(offset);
+    emit_for(c, what, |p| {
+        p.release_mem(pm4::event::BOTTOM_OF_PIPE_TS, pm4::release::DATA_32, pm4::release::INT_NONE, va, marker as u64)
+    });
+}
+
+/// # Safety
+/// Vulkan entry point.
+pub unsafe extern "system" fn cmd_write_buffer_marker(
+    c: vk::CommandBuffer,
+    _stage: vk::PipelineStageFlags,
+    dst: vk::Buffer,
+    offset: u64,
+    marker: u32,
+) {
+    guard("vkCmdWriteBufferMarkerAMD", (), || write_marker(c, dst, offset, marker, "vkCmdWriteBufferMarkerAMD"))
+}
+
+/// # Safety
+/// Vulkan entry point.
+pub unsafe extern "system" fn cmd_write_buffer_marker2(
+    c: vk::CommandBuffer,
+    _stage: vk::PipelineStageFlags2,
+    dst: vk::Buffer,
+    offset: u64,
+    marker: u32,
+) {
+    guard("vkCmdWriteBufferMarker2AMD", (), || write_marker(c, dst, offset, marker, "vkCmdWriteBufferMarker2AMD"))
+}
+
+const _: vk::PFN_vkCmdWriteBufferMarkerAMD = cmd_write_buffer_marker;
+const _: vk::PFN_vkCmdWriteBufferMarker2AMD = cmd_write_buffer_marker2;
+
 /// Both timestamp commands: the timestamp is taken at the bottom of the pipe, once earlier
 /// work is done, whatever stage is named.
 fn write_timestamp(c: vk::CommandBuffer, p: vk::QueryPool, q: u32, what: &str) {

@@ -85,6 +85,8 @@ fn expected_extensions() -> Vec<&'static str> {
         "VK_EXT_pipeline_creation_feedback",
         // Host allocations imported in place (tests/hostptr.rs).
         "VK_EXT_external_memory_host",
+        // vkCmdWriteBufferMarker(2)AMD (CTS api.buffer_marker.*).
+        "VK_AMD_buffer_marker",
     ];
     // The ICD's own API flags (each engineer's part flips its flag when it works).
     use softnavi_icd::features::api;

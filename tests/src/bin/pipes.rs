@@ -1,7 +1,7 @@
 //! softnavi-pipes: pipeline caches, command-buffer lifecycles, copies and dispatch variants,
 //! events, timestamps and debug names, one scenario per run:
 //!
-//! `softnavi-pipes [--validate] cache|cmdbufs|copies|events|timestamps|fault`
+//! `softnavi-pipes [--validate] cache|cmdbufs|copies|events|timestamps|markers|fault`
 //!
 //! Prints `RESULT: ...` and exits 0 when the scenario verified; 1 on wrong results or a
 //! Vulkan error; 3 when `--validate` (VK_LAYER_KHRONOS_validation) reported any error or
@@ -86,6 +86,8 @@ struct App {
     /// Core 1.2/1.3 features may be used (reported, or softnavi without validation).
     modern: bool,
     exec_props: Option<ash::khr::pipeline_executable_properties::Device>,
+    /// VK_AMD_buffer_marker, where the device has it (softnavi, RADV).
+    markers: Option<ash::amd::buffer_marker::Device>,
     bufs: std::cell::RefCell<Vec<Buf>>,
     kernels: std::cell::RefCell<Vec<Kernel>>,
 }
@@ -126,9 +128,13 @@ impl App {
             .map_err(vkr("vkEnumerateDeviceExtensionProperties"))?;
         let has = |n: &CStr| dev_exts.iter().any(|e| e.extension_name_as_c_str().ok() == Some(n));
         let exec = has(ash::khr::pipeline_executable_properties::NAME);
+        let marker = has(ash::amd::buffer_marker::NAME);
         let mut names = Vec::new();
         if exec {
             names.push(ash::khr::pipeline_executable_properties::NAME.as_ptr());
+        }
+        if marker {
+            names.push(ash::amd::buffer_marker::NAME.as_ptr());
         }
         let prio = [1.0f32];
         let queues = [vk::DeviceQueueCreateInfo::default().queue_family_index(family).queue_priorities(&prio)];
@@ -159,6 +165,7 @@ impl App {
             vk::api_version_major(props.api_version),
             vk::api_version_minor(props.api_version)
         );
+        let markers = marker.then(|| ash::amd::buffer_marker::Device::new(&instance, &device));
         Ok(App {
             _entry: entry,
             instance,
@@ -173,6 +180,7 @@ impl App {
             radv: name.contains("(RADV "),
             modern: v13 || (softnavi && !validate),
             exec_props,
+            markers,
             bufs: Default::default(),
             kernels: Default::default(),
         })
@@ -1112,6 +1120,38 @@ fn fault(app: &App) -> R<String> {
     }
 }
 
+/// VK_AMD_buffer_marker: markers written before, after and between work land in the buffer
+/// with their values, after the work they follow (the dispatch's results are all there when
+/// the last marker is); untouched words keep their contents.
+fn markers(app: &App) -> R<String> {
+    let Some(m) = &app.markers else { return Ok("SKIP: no VK_AMD_buffer_marker".into()) };
+    let d = &app.device;
+    let n = 1u32 << 16;
+    let data = app.buffer(4 * n as u64)?;
+    let inc = app.kernel(INC, &[data], 0, vk::PipelineCreateFlags::empty(), true)?;
+    let out = app.buffer(16)?;
+    app.buf(out, |b| b.write(&[0xdead_beef; 4]));
+    app.run(|cb| {
+        use vk::PipelineStageFlags as S;
+        // SAFETY: recording; the buffers live until the app ends.
+        unsafe { m.cmd_write_buffer_marker(cb, S::TOP_OF_PIPE, app.handle(out), 0, 0x1111) };
+        app.bind(cb, inc, None, &[]);
+        // SAFETY: as above.
+        unsafe {
+            d.cmd_dispatch(cb, n / 64, 1, 1);
+            m.cmd_write_buffer_marker(cb, S::COMPUTE_SHADER, app.handle(out), 4, 0x2222);
+            m.cmd_write_buffer_marker(cb, S::BOTTOM_OF_PIPE, app.handle(out), 8, 0x3333);
+        }
+        app.barrier(cb);
+        Ok(())
+    })?;
+    let got = app.buf(out, |b| b.read(4));
+    check(got == [0x1111, 0x2222, 0x3333, 0xdead_beef], || format!("markers {got:x?}"))?;
+    let sums = app.buf(data, |b| b.read(n as usize));
+    check(sums.iter().all(|&v| v == 1), || "the dispatch before the markers is incomplete".into())?;
+    Ok("verified: three markers, each after the work it follows".into())
+}
+
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let validate = args.iter().any(|a| a == "--validate");
@@ -1122,6 +1162,7 @@ fn main() -> ExitCode {
         "copies" => copies,
         "events" => events,
         "timestamps" => timestamps,
+        "markers" => markers,
         "fault" => fault,
         _ => {
             eprintln!("usage: softnavi-pipes [--validate] cache|cmdbufs|copies|events|timestamps|fault");
