@@ -736,7 +736,7 @@ pub fn device_extensions(sf: &ShaderFeatures) -> Vec<(&'static CStr, u32)> {
 }
 
 /// Extensions reported whatever the shader table says (see [`device_extensions`]).
-pub const ALWAYS_REPORTED: usize = 17;
+pub const ALWAYS_REPORTED: usize = 18;
 
 /// Device commands that belong to an extension, and which. Core commands under an
 /// extension's name (the KHR/EXT aliases of promoted commands) are here too: they are

@@ -499,20 +499,7 @@ fn end_subpass(c: vk::CommandBuffer, what: &str) {
         let (s, d) =
             unsafe { (crate::image::ImageView::from_handle(*src), crate::image::ImageView::from_handle(*dst)) };
         let (Some(s), Some(d)) = (s, d) else { continue };
-        let sub = |v: &crate::image::ImageView| vk::ImageSubresourceLayers {
-            aspect_mask: vk::ImageAspectFlags::COLOR,
-            mip_level: v.range.base_mip_level,
-            base_array_layer: v.range.base_array_layer,
-            layer_count: layers,
-        };
-        let at = vk::Offset3D { x: area.offset.x, y: area.offset.y, z: 0 };
-        let region = vk::ImageResolve {
-            src_subresource: sub(s),
-            src_offset: at,
-            dst_subresource: sub(d),
-            dst_offset: at,
-            extent: vk::Extent3D { width: area.extent.width, height: area.extent.height, depth: 1 },
-        };
+        let region = area_region((s, d), vk::ImageAspectFlags::COLOR, area, layers);
         crate::resolve::resolve(c, what, s.image, d.image, &[region]);
     }
     if let (Some(src), Some((dst, modes))) = (views.depth_stencil, views.ds_resolve) {
@@ -542,21 +529,32 @@ fn resolve_depth_stencil(
             crate::cmd::fail(c, what, vk::Result::ERROR_FEATURE_NOT_PRESENT, msg);
             continue;
         }
-        let sub = |v: &crate::image::ImageView| vk::ImageSubresourceLayers {
-            aspect_mask: aspect,
-            mip_level: v.range.base_mip_level,
-            base_array_layer: v.range.base_array_layer,
-            layer_count: layers,
-        };
-        let at = vk::Offset3D { x: area.offset.x, y: area.offset.y, z: 0 };
-        let region = vk::ImageResolve {
-            src_subresource: sub(s),
-            src_offset: at,
-            dst_subresource: sub(d),
-            dst_offset: at,
-            extent: vk::Extent3D { width: area.extent.width, height: area.extent.height, depth: 1 },
-        };
+        let region = area_region((s, d), aspect, area, layers);
         crate::resolve::resolve_sample_zero(c, what, (s.image, d.image), aspect, &region);
+    }
+}
+
+/// The resolve region of `aspect` from view `s` to view `d` over `area` and `layers`
+/// (relative to each view's first layer and level).
+fn area_region(
+    (s, d): (&crate::image::ImageView, &crate::image::ImageView),
+    aspect: vk::ImageAspectFlags,
+    area: vk::Rect2D,
+    layers: u32,
+) -> vk::ImageResolve {
+    let sub = |v: &crate::image::ImageView| vk::ImageSubresourceLayers {
+        aspect_mask: aspect,
+        mip_level: v.range.base_mip_level,
+        base_array_layer: v.range.base_array_layer,
+        layer_count: layers,
+    };
+    let at = vk::Offset3D { x: area.offset.x, y: area.offset.y, z: 0 };
+    vk::ImageResolve {
+        src_subresource: sub(s),
+        src_offset: at,
+        dst_subresource: sub(d),
+        dst_offset: at,
+        extent: vk::Extent3D { width: area.extent.width, height: area.extent.height, depth: 1 },
     }
 }
 
