@@ -227,17 +227,18 @@ fn msaa_depth(f: vk::Format) -> bool {
     matches!(f, vk::Format::D16_UNORM | vk::Format::D32_SFLOAT)
 }
 
-/// Whether a BCn image may have type `ty` and `flags`: 2D (arrays, cubes) and 3D (4×4
-/// blocks per slice), as RDNA3 samples them; not 1D. Only 2D ones take
-/// BLOCK_TEXEL_VIEW_COMPATIBLE: an uncompressed view is a one-level image of its level's
-/// blocks (`block_view_tsharp`), and a 3D level's slices lie a whole mip chain apart in the
-/// linear layout, which a one-level 3D T# cannot say.
-fn bc_image_ok(ty: vk::ImageType, flags: vk::ImageCreateFlags) -> bool {
-    match ty {
-        vk::ImageType::TYPE_2D => true,
-        vk::ImageType::TYPE_3D => !flags.contains(vk::ImageCreateFlags::BLOCK_TEXEL_VIEW_COMPATIBLE),
-        _ => false,
-    }
+/// Whether a BCn image may have type `ty`: 2D (arrays, cubes) and 3D (4×4 blocks per
+/// slice), as RDNA3 samples them; not 1D.
+fn bc_image_ok(ty: vk::ImageType) -> bool {
+    matches!(ty, vk::ImageType::TYPE_2D | vk::ImageType::TYPE_3D)
+}
+
+/// Whether a BCn image of `ty` and `flags` is laid out level by level ([`lay_out_levels`]):
+/// a 3D one that is BLOCK_TEXEL_VIEW_COMPATIBLE. An uncompressed view is a one-level image
+/// of its level's blocks (`block_view_tsharp`), and in the linear layout a 3D level's
+/// slices lie a whole mip chain apart, which a one-level 3D T# cannot say.
+fn bc_per_level(ty: vk::ImageType, flags: vk::ImageCreateFlags) -> bool {
+    ty == vk::ImageType::TYPE_3D && flags.contains(vk::ImageCreateFlags::BLOCK_TEXEL_VIEW_COMPATIBLE)
 }
 
 /// The usages images of `f` may have, from its features.
@@ -323,7 +324,7 @@ pub fn format_properties(
         return None;
     }
     // The limits instance.rs reports: maxImageDimension1D/2D 4096, 3D 256, 256 layers.
-    if block_dim(f) > 1 && !bc_image_ok(ty, flags) {
+    if block_dim(f) > 1 && !bc_image_ok(ty) {
         return None;
     }
     let (extent, layers) = match ty {
@@ -367,6 +368,8 @@ pub struct Image {
     /// A [`D32S8`] image's stencil plane and its offset ([`Image::plane`]); the fields
     /// above but `format`, `size` and `align` describe its depth plane.
     pub stencil: Option<(Box<Image>, u64)>,
+    /// Laid out level after level ([`lay_out_levels`]): its views are of one level.
+    pub per_level: bool,
 }
 object!(Image, vk::Image);
 
@@ -383,11 +386,8 @@ fn check(info: &vk::ImageCreateInfo<'_>) -> Result<u64, String> {
     let texel = texel_size(info.format)
         .filter(|t| t.is_power_of_two() && !tiling_features(info.format, info.tiling).is_empty())
         .ok_or_else(|| format!("format {:?} is not supported for {:?} images", info.format, info.tiling))?;
-    if block_dim(info.format) > 1 && !bc_image_ok(info.image_type, info.flags) {
-        return Err(format!(
-            "block-compressed images ({:?}) are 2D or 3D, and only 2D ones BLOCK_TEXEL_VIEW_COMPATIBLE ({:?}, {:?})",
-            info.format, info.image_type, info.flags
-        ));
+    if block_dim(info.format) > 1 && !bc_image_ok(info.image_type) {
+        return Err(format!("block-compressed images ({:?}) are 2D or 3D ({:?})", info.format, info.image_type));
     }
     if info.samples != vk::SampleCountFlags::TYPE_1 {
         let ok = MSAA_COUNTS.contains(info.samples)
@@ -464,6 +464,24 @@ fn lay_out(info: &vk::ImageCreateInfo<'_>, texel: u64) -> Option<(Vec<Level>, u6
     Some((levels, slice.checked_mul(slices)?))
 }
 
+/// The layout of a 3D BCn image whose views may be uncompressed ([`bc_per_level`]): level
+/// after level, each laid out as a one-level 3D image of its extent (its slices together),
+/// so that a view of one level, compressed or of its blocks, is a one-level 3D T# at the
+/// level's offset. A view of several levels has no T# ([`level_view_tsharp`]).
+fn lay_out_levels(info: &vk::ImageCreateInfo<'_>, texel: u64) -> Option<(Vec<Level>, u64)> {
+    let mut levels = Vec::with_capacity(info.mip_levels as usize);
+    let mut at = 0u64;
+    for m in 0..info.mip_levels {
+        let e = info.extent;
+        let dim = |v: u32| (v >> m).max(1);
+        let extent = vk::Extent3D { width: dim(e.width), height: dim(e.height), depth: dim(e.depth) };
+        let (one, size) = lay_out(&vk::ImageCreateInfo { extent, mip_levels: 1, ..*info }, texel)?;
+        levels.push(Level { offset: at, ..one[0] });
+        at = at.checked_add(size)?.next_multiple_of(256);
+    }
+    Some((levels, at))
+}
+
 /// The layout of a multisampled image: its one level (every layer a whole number of
 /// blocks), size, swizzle mode and alignment (the mode's block).
 fn lay_out_msaa(info: &vk::ImageCreateInfo<'_>, texel: u64) -> Option<(Vec<Level>, u64, u32, u64)> {
@@ -487,8 +505,10 @@ impl Image {
         let texel = check(info)?;
         let too_large =
             || format!("an image of extent {:?} and {} layers is too large", info.extent, info.array_layers);
+        let per_level = block_dim(info.format) > 1 && bc_per_level(info.image_type, info.flags);
         let (levels, size, sw_mode, align) = if info.samples == vk::SampleCountFlags::TYPE_1 {
-            let (levels, size) = lay_out(info, texel).ok_or_else(too_large)?;
+            let (levels, size) =
+                if per_level { lay_out_levels(info, texel) } else { lay_out(info, texel) }.ok_or_else(too_large)?;
             (levels, size, gpu::rsrc::SW_LINEAR, IMAGE_ALIGN)
         } else {
             lay_out_msaa(info, texel).ok_or_else(too_large)?
@@ -508,6 +528,7 @@ impl Image {
             align,
             bound: None,
             stencil: None,
+            per_level,
         })
     }
 
@@ -846,6 +867,9 @@ pub(crate) fn view_tsharp(img: &Image, va: u64, i: &vk::ImageViewCreateInfo<'_>)
     if block_dim(img.format) > block_dim(i.format) {
         return block_view_tsharp(img, va, i, (hw.hw, [dst_sel[0], dst_sel[1], dst_sel[2], dst_sel[3]]));
     }
+    if img.per_level {
+        return level_view_tsharp(img, va, i, (hw.hw, [dst_sel[0], dst_sel[1], dst_sel[2], dst_sel[3]]));
+    }
     let levels =
         if r.level_count == vk::REMAINING_MIP_LEVELS { img.mip_levels - r.base_mip_level } else { r.level_count };
     let three_d = img.image_type == vk::ImageType::TYPE_3D;
@@ -900,6 +924,40 @@ pub(crate) fn view_tsharp(img: &Image, va: u64, i: &vk::ImageViewCreateInfo<'_>)
     Ok(t.encode())
 }
 
+/// The T# of a view of one level of an image laid out level by level ([`lay_out_levels`]):
+/// a one-level 3D image of the level's extent at its offset. Views of several levels have
+/// none (the linear rule a T# follows keeps a level's slices a mip chain apart).
+fn level_view_tsharp(
+    img: &Image,
+    va: u64,
+    i: &vk::ImageViewCreateInfo<'_>,
+    (format, dst_sel): (u32, [u32; 4]),
+) -> Result<[u32; 8], String> {
+    let r = i.subresource_range;
+    let levels =
+        if r.level_count == vk::REMAINING_MIP_LEVELS { img.mip_levels - r.base_mip_level } else { r.level_count };
+    if levels != 1 || i.view_type != vk::ImageViewType::TYPE_3D {
+        return Err(format!(
+            "a {:?} view of {levels} levels of a 3D block-compressed image with uncompressed views: such images have 3D views of one level",
+            i.view_type
+        ));
+    }
+    let level = img.levels.get(r.base_mip_level as usize).ok_or("the view's level is outside the image")?;
+    let dim = |v: u32| (v >> r.base_mip_level).max(1) - 1;
+    let e = img.extent;
+    let t = gpu::rsrc::ImageResource {
+        base: va + level.offset,
+        format,
+        width: dim(e.width),
+        height: dim(e.height),
+        depth: dim(e.depth),
+        dst_sel,
+        kind: gpu::rsrc::img_type::IMG_3D,
+        ..Default::default()
+    };
+    Ok(t.encode())
+}
+
 /// The T# of an uncompressed view of a BCn image (BLOCK_TEXEL_VIEW_COMPATIBLE: one level,
 /// one layer, a texel per block): that level of that layer as a one-level image of its
 /// blocks, which the linear layout lays out alike (rows of the level's blocks, 256-byte
@@ -926,15 +984,18 @@ fn block_view_tsharp(
     let level = img.levels.get(r.base_mip_level as usize).ok_or("the view's level is outside the image")?;
     let b = block_dim(img.format);
     let [w, h] = [img.extent.width, img.extent.height].map(|e| (e >> r.base_mip_level).max(1).div_ceil(b));
-    let kind = match i.view_type {
-        vk::ImageViewType::TYPE_2D_ARRAY => IMG_2D_ARRAY,
-        _ => IMG_2D,
+    // A 3D image's view covers the level's slices (a one-level image: `bc_one_level`).
+    let (kind, depth) = match i.view_type {
+        vk::ImageViewType::TYPE_2D_ARRAY => (IMG_2D_ARRAY, 0),
+        vk::ImageViewType::TYPE_3D => (IMG_3D, (img.extent.depth >> r.base_mip_level).max(1) - 1),
+        _ => (IMG_2D, 0),
     };
     let t = gpu::rsrc::ImageResource {
         base: va + level.layer_pitch * r.base_array_layer as u64 + level.offset,
         format,
         width: w - 1,
         height: h - 1,
+        depth,
         dst_sel,
         kind,
         ..Default::default()
@@ -1229,7 +1290,7 @@ mod tests {
         let i3 = info(vk::Format::BC1_RGBA_UNORM_BLOCK, three_d, 1, 1).image_type(vk::ImageType::TYPE_3D);
         assert!(Image::new(&i3).is_ok());
         let bt = i3.flags(vk::ImageCreateFlags::BLOCK_TEXEL_VIEW_COMPATIBLE | vk::ImageCreateFlags::MUTABLE_FORMAT);
-        assert!(err(&bt).contains("2D or 3D"));
+        assert!(Image::new(&bt).is_ok_and(|i| i.per_level));
         let one_d = info(vk::Format::BC1_RGBA_UNORM_BLOCK, vk::Extent3D { height: 1, ..e }, 1, 1);
         assert!(err(&one_d.image_type(vk::ImageType::TYPE_1D)).contains("2D or 3D"));
     }
@@ -1262,6 +1323,45 @@ mod tests {
         assert_eq!((t.width + 1, t.height + 1, t.max_mip, t.format), (3, 3, 0, 48));
         assert_eq!(t.linear_level(8, 0).map(|l| l.row_pitch), Some(l1.row_pitch));
         assert!(view_tsharp(&i, 0x10000, &view(0, 0, 2)).is_err());
+    }
+
+    /// A 3D BC image whose views may be uncompressed is laid out level after level: a view of
+    /// one level (of its blocks, or compressed) is a one-level 3D T# at the level's offset
+    /// whose own slice pitch is the level's; views of several levels have none.
+    #[test]
+    fn block_texel_3d_bc_images_are_laid_out_level_by_level() {
+        let e = vk::Extent3D { width: 20, height: 12, depth: 5 };
+        let ci = info(vk::Format::BC1_RGBA_UNORM_BLOCK, e, 3, 1)
+            .image_type(vk::ImageType::TYPE_3D)
+            .flags(vk::ImageCreateFlags::BLOCK_TEXEL_VIEW_COMPATIBLE | vk::ImageCreateFlags::MUTABLE_FORMAT);
+        let i = Image::new(&ci).expect("a 3D BC1 image"); // ok: test
+        assert!(i.per_level);
+        let view = |format, level: u32, levels: u32| {
+            vk::ImageViewCreateInfo::default().view_type(vk::ImageViewType::TYPE_3D).format(format).subresource_range(
+                vk::ImageSubresourceRange {
+                    aspect_mask: vk::ImageAspectFlags::COLOR,
+                    base_mip_level: level,
+                    level_count: levels,
+                    base_array_layer: 0,
+                    layer_count: 1,
+                },
+            )
+        };
+        for level in 0..3u32 {
+            let l = i.levels[level as usize];
+            let blocks = view(vk::Format::R32G32_UINT, level, 1);
+            let t = gpu::rsrc::ImageResource::decode(view_tsharp(&i, 0x10000, &blocks).expect("a T#")); // ok: test
+            let d = (5 >> level).max(1);
+            assert_eq!((t.base, t.depth + 1), (0x10000 + l.offset, d), "level {level}");
+            assert_eq!(t.linear_level(8, 0).map(|x| (x.row_pitch, x.slice_pitch)), Some((l.row_pitch, l.depth_pitch)));
+            let bc = view(vk::Format::BC1_RGBA_UNORM_BLOCK, level, 1);
+            let t = gpu::rsrc::ImageResource::decode(view_tsharp(&i, 0x10000, &bc).expect("a T#")); // ok: test
+            assert_eq!((t.base, t.width + 1, t.max_mip), (0x10000 + l.offset, (20 >> level).max(1), 0));
+        }
+        let last = i.levels[2];
+        // Level 2 has one slice (5 >> 2).
+        assert_eq!(i.size, (last.offset + last.depth_pitch).next_multiple_of(256));
+        assert!(view_tsharp(&i, 0x10000, &view(vk::Format::BC1_RGBA_UNORM_BLOCK, 0, 3)).is_err());
     }
 
     fn err(i: &vk::ImageCreateInfo<'_>) -> String {
