@@ -989,3 +989,27 @@ fn flat_wide_and_d16_accesses_to_lds_and_scratch() {
         }
     }
 }
+
+/// A scratch access whose SADDR field is 0x7F (`exec_hi`, outside scratch's SADDR class)
+/// has no SGPR offset: Mesa 22.3's ACO encodes "off" so on gfx11 (RADV's wave64
+/// `subgroups.ballot_broadcast` shaders), and adding EXEC_HI's all-ones would put the
+/// access 4 GiB past the wave's scratch. LLVM writes the word only as raw data.
+#[test]
+fn scratch_saddr_exec_hi_is_no_offset() {
+    for wave64 in [false, true] {
+        let n = lanes(wave64);
+        let inputs: Vec<[u32; 4]> = (0..n).map(|l| [4 * l as u32, 0x1000 + l as u32, 0, 0]).collect();
+        // scratch_store_b32 off, v1, exec_hi offset:8 (words from Mesa 22.3's ACO, offset 8).
+        let body = "
+ .long 0xdc690008, 0x007f0180
+ s_waitcnt vmcnt(0)
+ scratch_load_b32 v4, off, off offset:8
+ s_waitcnt vmcnt(0)
+";
+        let e = WaveEnv { scratch_per_lane: 16, ..WaveEnv::default() };
+        let (out, _) = run_wave_env(body, &inputs, wave64, &e);
+        for l in 0..n {
+            assert_eq!(out.v[l][0], 0x1000 + l as u32, "wave64={wave64} lane {l}");
+        }
+    }
+}

@@ -26,7 +26,7 @@ use std::sync::atomic::{AtomicU32, AtomicU64};
 
 use super::vmem::{align_rule, aligned, atomic_op, misaligned, move_dwords, narrow};
 use super::{illegal, Ctx, FaultKind, Wave};
-use crate::isa::decode::{mflag, Inst, Operand};
+use crate::isa::decode::{mflag, Inst, Operand, SGPR_EXEC_HI};
 use crate::isa::table::{Access, Op, D16, F};
 use crate::mem::atomic::{self, AtomicError, AtomicOp};
 
@@ -95,8 +95,11 @@ impl Wave {
     pub(super) fn scratch(&mut self, inst: &Inst, ctx: &mut Ctx) -> Result<(), FaultKind> {
         let exec = self.exec();
         let vaddr = if inst.flags & mflag::SVE != 0 { self.vmem_src(&inst.src[0]) } else { [0; 64] };
+        // SADDR 0x7F (exec_hi) is no register of scratch's SADDR class (LLVM's
+        // SReg_32_XEXEC_HI): it disables SADDR, as on gfx10; Mesa 22.3's ACO encodes its
+        // "off" so on gfx11, and RADV's wave64 scratch would otherwise add EXEC_HI.
         let saddr = match inst.src[2] {
-            Operand::Sgpr(_) => self.s32(&inst.src[2]),
+            Operand::Sgpr(s) if s != SGPR_EXEC_HI => self.s32(&inst.src[2]),
             _ => 0,
         };
         let base = saddr.wrapping_add(inst.imm as u32);
