@@ -8,7 +8,7 @@ mod common;
 
 use std::time::Duration;
 
-use common::{addr, run_wave, try_run_wave, Dispatch, Gpu, WaveOut, W32};
+use common::{addr, run_wave, run_wave_env, try_run_wave, Dispatch, Gpu, WaveEnv, WaveOut, W32};
 use gpu::ReportKind;
 
 /// Runs `per_case` once per input: before it s[30:31] = (v0, v1) of lane k, s[32:33] = 0 and
@@ -579,4 +579,32 @@ fn max_and_min_set_scc_as_the_isa_compares() {
         false,
     );
     assert_eq!(&out.s[..10], &[5, 1, -3i32 as u32, 1, 5, 0, 5, 0, -4i32 as u32, 1]);
+}
+
+/// A scalar tuple may run into VCC: SGPRs are read and written by number, s106 and s107
+/// being VCC. Mesa 22.3's ACO puts a V# in s[104:107] (RADV's wave64
+/// `subgroups.ballot_broadcast` shaders, and s[100:107] for 256 bits); LLVM has no such
+/// register class, so the words are raw: `s_load_b128 s[104:107], s[4:5], 0x0` and
+/// `s_load_b256 s[100:107], s[4:5], 0x0`.
+#[test]
+fn scalar_tuples_run_into_vcc() {
+    for wave64 in [false, true] {
+        let body = "
+ .long 0xf4081a02, 0xf8000000
+ s_waitcnt lgkmcnt(0)
+ s_mov_b64 s[10:11], s[104:105]
+ s_mov_b64 s[12:13], vcc
+ .long 0xf40c1902, 0xf8000000
+ s_waitcnt lgkmcnt(0)
+ s_mov_b64 s[14:15], s[100:101]
+ s_mov_b64 s[16:17], s[102:103]
+ s_mov_b64 s[18:19], s[104:105]
+ s_mov_b64 s[20:21], vcc
+";
+        let mem: Vec<u32> = (1..=8).map(|k| 0x1111 * k).collect();
+        let e = WaveEnv { mem: mem.clone(), ..WaveEnv::default() };
+        let (out, _) = run_wave_env(body, &[], wave64, &e);
+        assert_eq!(out.s[..4], mem[..4], "s_load_b128 s[104:107] (wave64={wave64})");
+        assert_eq!(out.s[4..12], mem[..], "s_load_b256 s[100:107] (wave64={wave64})");
+    }
 }

@@ -265,13 +265,24 @@ fn source(code: u32, ty: Ty, literal: Option<u32>) -> Result<Operand, DecodeErro
 
 /// Decodes the instruction at the start of `w` for a wave of 64 lanes or 32.
 pub fn decode(w: &[u32], wave64: bool) -> Result<Inst, DecodeError> {
+    decode_as(w, wave64, false)
+}
+
+/// [`decode`] for execution: the hardware reads scalar registers by number, so a tuple may
+/// run from s104/s105 into VCC (s106, s107), which Mesa's ACO allocates (a V# in
+/// s[104:107]) and LLVM's register classes, whose text [`decode`] keeps to, do not have.
+pub fn decode_exec(w: &[u32], wave64: bool) -> Result<Inst, DecodeError> {
+    decode_as(w, wave64, true)
+}
+
+fn decode_as(w: &[u32], wave64: bool, into_vcc: bool) -> Result<Inst, DecodeError> {
     let mut i = decode_fields(w)?;
     sign_extend_literals(&mut i);
     let len = i.len;
     if i.op == Op::V_DUAL && wave64 {
         return Err(DecodeError::Unsupported { what: "VOPD in a wave64 program", len });
     }
-    if !tuples_ok(&i, wave64) {
+    if !tuples_ok(&i, wave64, into_vcc) {
         return Err(DecodeError::Unsupported { what: "a register tuple past the register file or misaligned", len });
     }
     Ok(i)
@@ -297,9 +308,11 @@ fn sign_extend_literals(i: &mut Inst) {
 /// SGPR tuples as [`sgpr_tuple_ok`] says. src_lds_direct is a single 32-bit register: LLVM
 /// rejects it in a wider operand (a 64-bit SALU or VALU source, a wave64 lane mask), while
 /// the other special sources (apertures, vccz, execz, scc) are accepted at any width.
-fn tuple_ok(o: Operand, n: u32) -> bool {
+fn tuple_ok(o: Operand, n: u32, into_vcc: bool) -> bool {
     match o {
         Operand::Vgpr(v) => v as u32 + n <= 256,
+        // A tuple from the SGPRs may end in VCC (s106, s107), aligned as LLVM aligns them.
+        Operand::Sgpr(s) if into_vcc && n >= 2 && s <= 105 && s as u32 % n.min(4) == 0 && s as u32 + n <= 108 => true,
         Operand::Sgpr(s) => sgpr_tuple_ok(s as u32, n),
         Operand::Special(SRC_LDS_DIRECT) => n <= 1,
         _ => true,
@@ -308,7 +321,8 @@ fn tuple_ok(o: Operand, n: u32) -> bool {
 
 /// Checks every register tuple of a decoded instruction against [`tuple_ok`], with the
 /// widths its encoding gives each slot.
-fn tuples_ok(i: &Inst, wave64: bool) -> bool {
+fn tuples_ok(i: &Inst, wave64: bool, into_vcc: bool) -> bool {
+    let tuple_ok = |o: Operand, n: u32| tuple_ok(o, n, into_vcc);
     let info = i.op.info();
     let n = |ty: Ty| ty.dwords(wave64);
     let t = info.ty;
@@ -1357,6 +1371,7 @@ mod tests {
             let w = [x as u32, (x >> 32) as u32, x.rotate_left(17) as u32];
             let _ = decode(&w, x & 1 != 0);
             let _ = decode(&w[..1], x & 2 != 0);
+            let _ = decode_exec(&w, x & 4 != 0);
         }
     }
 }

@@ -8,7 +8,7 @@ use std::sync::{Arc, OnceLock};
 
 use parking_lot::Mutex;
 
-use super::decode::{decode, decode_vopd, mflag, DecodeError, Inst, Operand};
+use super::decode::{decode, decode_exec, decode_vopd, mflag, DecodeError, Inst, Operand};
 use super::disasm::{disassemble, disassemble_dual};
 use super::table::{self, Encoding, Op, F};
 use crate::jit::Translated;
@@ -51,6 +51,10 @@ pub struct Program {
     offsets: Vec<u32>,
     /// Why the words at an index could not be decoded (executing them traps).
     bad: HashMap<u32, DecodeError>,
+    /// Instructions the hardware runs that LLVM's decoder refuses (a scalar tuple into
+    /// VCC: [`decode_exec`]), with LLVM's reason: they execute, and read as refused where
+    /// softnavi matches LLVM's text ([`Program::decode_error`]).
+    outside_llvm: HashMap<u32, DecodeError>,
     /// The machine words, to check that the cached program still matches memory.
     words: Vec<u32>,
     /// The halves of each VOPD instruction (its `imm` indexes this).
@@ -80,13 +84,20 @@ impl Program {
         let mut insts = Vec::new();
         let mut offsets = Vec::new();
         let mut bad = HashMap::new();
+        let mut outside_llvm = HashMap::new();
         let mut duals = Vec::new();
         let mut unexecuted_insts = HashMap::new();
         let mut at = 0usize;
         while at < words.len() {
             offsets.push(at as u32);
-            match decode(&words[at..], wave64) {
+            match decode_exec(&words[at..], wave64) {
                 Ok(mut i) => {
+                    // Only a tuple starting at s92..s105 can run into VCC.
+                    if i.src.iter().chain([&i.dst]).any(|o| matches!(o, Operand::Sgpr(92..=105))) {
+                        if let Err(e) = decode(&words[at..], wave64) {
+                            outside_llvm.insert(insts.len() as u32, e);
+                        }
+                    }
                     if i.op == Op::V_DUAL {
                         match decode_vopd(&words[at..]) {
                             Ok(pair) => {
@@ -132,6 +143,7 @@ impl Program {
             insts,
             offsets,
             bad,
+            outside_llvm,
             words: words[..end].to_vec(),
             duals,
             unexecuted_insts,
@@ -240,7 +252,7 @@ impl Program {
 
     /// The decode error at `idx`, if its words were not a known instruction.
     pub fn decode_error(&self, idx: usize) -> Option<&DecodeError> {
-        self.bad.get(&(idx as u32))
+        self.outside_llvm.get(&(idx as u32)).or_else(|| self.bad.get(&(idx as u32)))
     }
 
     /// The halves of the VOPD instruction `inst`.
@@ -255,6 +267,9 @@ impl Program {
         let words: Vec<String> = self.words(idx).iter().map(|w| format!("{w:08X}")).collect();
         let unexecuted = self.unexecuted_insts.get(&(idx as u32));
         let text = match (self.decode_error(idx), unexecuted.or(self.insts.get(idx))) {
+            (Some(e), Some(i)) if self.outside_llvm.contains_key(&(idx as u32)) => {
+                format!("{} /* executed; LLVM refuses it: {e} */", self.text(i, idx, wave64))
+            }
             (Some(DecodeError::NotExecuted { .. }), Some(i)) => self.text(i, idx, wave64),
             (Some(e), _) => format!("<{e}>"),
             (None, Some(i)) => self.text(i, idx, wave64),
