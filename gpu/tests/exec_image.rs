@@ -831,3 +831,52 @@ fn two_d_dim_on_1d_and_array_tsharps() {
         assert!(diff.is_empty(), "T# type {}: stored texels differ: {diff:?}", t.kind);
     }
 }
+
+/// image_store to the 16-bit packed UNORM formats (5_6_5, 1_5_5_5, 5_5_5_1, 4_4_4_4: image
+/// formats 68..71), which RDNA3 stores (RADV offers them as storage images): each
+/// component converted as the ISA's UNORM rule says (clamp to [0, 1], scale, round to
+/// nearest even) and packed X first from the low bits, with the widths the format's name
+/// lists from the top (`1_5_5_5`: a 1-bit W on top).
+#[test]
+fn packed_16_bit_unorm_formats_are_stored() {
+    let w = 16u32;
+    let vals = [0.0f32, 1.0, 0.5, 0.25, 2.0, -1.0, 0.1, 0.9, 0.75, 0.33, 0.66, 0.05, 0.95, 0.4, 0.6, 0.15];
+    let comp = |x: u32, k: usize| if k == 3 { 0.5 } else { vals[(x as usize * 3 + k * 5) % vals.len()] };
+    let unorm = |v: f32, bits: u32| {
+        let max = ((1u32 << bits) - 1) as f64;
+        (v.clamp(0.0, 1.0) as f64 * max).round_ties_even() as u32
+    };
+    // Lane l stores texel x = l % 16 (y 0) with components (v1, v2, v3, 0.5).
+    let inputs: Vec<[u32; 4]> = (0..32u32)
+        .map(|l| l % w)
+        .map(|x| [x, comp(x, 0).to_bits(), comp(x, 1).to_bits(), comp(x, 2).to_bits()])
+        .collect();
+    // Format, X..W widths from the low bits.
+    for (format, widths) in [(68, [5, 6, 5, 0]), (69, [5, 5, 5, 1]), (70, [1, 5, 5, 5]), (71, [4, 4, 4, 4])] {
+        let t = t_of(img_type::IMG_2D, format, w, 1, 0, 1);
+        let body = format!(
+            "{}
+             v_mov_b32 v8, v0
+             v_mov_b32 v9, 0
+             v_mov_b32 v4, v1
+             v_mov_b32 v5, v2
+             v_mov_b32 v6, v3
+             v_mov_b32 v7, 0.5
+             image_store v[4:7], v[8:9], s[12:19] dmask:0xf dim:SQ_RSRC_IMG_2D unorm
+             s_waitcnt vmcnt(0)",
+            tsharp(&t)
+        );
+        let mem = vec![0u32; (IMG_OFF as usize + 256) / 4];
+        let (_, got) = run(&body, &inputs, mem);
+        for x in 0..w {
+            let (mut want, mut at) = (0u32, 0);
+            for (k, &bits) in widths.iter().enumerate() {
+                want |= unorm(comp(x, k), bits) << at;
+                at += bits;
+            }
+            let off = IMG_OFF as usize + 2 * x as usize;
+            let half = (got[off / 4] >> (8 * (off % 4))) & 0xffff;
+            assert_eq!(half, want, "format {format} texel {x}");
+        }
+    }
+}

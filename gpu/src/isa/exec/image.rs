@@ -198,7 +198,9 @@ pub(super) fn refuse(inst: &Inst, t: &ImageResource, dim: u32, resinfo: bool) ->
             t.format
         ));
     }
-    if t.format >= 64 && matches!(inst.op, Op::IMAGE_STORE | Op::IMAGE_STORE_MIP) {
+    // The 16-bit packed UNORM formats (68..71) are stored as RDNA3 stores them (RADV
+    // offers them as storage images); the sRGB and shared-exponent ones are not.
+    if (64..=67).contains(&t.format) && matches!(inst.op, Op::IMAGE_STORE | Op::IMAGE_STORE_MIP) {
         return Some(format!(
             "{name}: softnavi does not store to the image-only format {} (sRGB, shared exponent)",
             t.format
