@@ -400,12 +400,8 @@ fn load_clears(
 ) -> vk::ImageAspectFlags {
     use vk::ImageAspectFlags as A;
     let clear = |op: vk::AttachmentLoadOp, a: A| if op == vk::AttachmentLoadOp::CLEAR { a } else { A::empty() };
-    match format {
-        vk::Format::S8_UINT => clear(stencil_load, A::STENCIL),
-        crate::image::D32S8 => clear(load, A::DEPTH) | clear(stencil_load, A::STENCIL),
-        f if crate::image::is_depth_stencil(f) => clear(load, A::DEPTH),
-        _ => clear(load, A::COLOR),
-    }
+    let has = crate::image::aspects(format);
+    clear(load, has & (A::COLOR | A::DEPTH)) | clear(stencil_load, has & A::STENCIL)
 }
 
 /// Begins a render pass instance: its CLEAR load operations clear the render area of every
@@ -523,7 +519,9 @@ fn resolve_depth_stencil(
     let (s, d) = unsafe { (crate::image::ImageView::from_handle(src), crate::image::ImageView::from_handle(dst)) };
     let (Some(s), Some(d)) = (s, d) else { return };
     let aspects = [(vk::ImageAspectFlags::DEPTH, depth), (vk::ImageAspectFlags::STENCIL, stencil)];
-    for (aspect, mode) in aspects.into_iter().filter(|&(a, m)| m != M::NONE && has_aspect(s.format, a)) {
+    for (aspect, mode) in
+        aspects.into_iter().filter(|&(a, m)| m != M::NONE && crate::image::aspects(s.format).contains(a))
+    {
         if mode != M::SAMPLE_ZERO {
             let msg = format!("depth/stencil resolve mode {mode:?} is not offered (SAMPLE_ZERO is)");
             crate::cmd::fail(c, what, vk::Result::ERROR_FEATURE_NOT_PRESENT, msg);
@@ -555,15 +553,6 @@ fn area_region(
         dst_subresource: sub(d),
         dst_offset: at,
         extent: vk::Extent3D { width: area.extent.width, height: area.extent.height, depth: 1 },
-    }
-}
-
-/// Whether depth/stencil format `f` has `aspect`.
-fn has_aspect(f: vk::Format, aspect: vk::ImageAspectFlags) -> bool {
-    match f {
-        vk::Format::S8_UINT => aspect == vk::ImageAspectFlags::STENCIL,
-        crate::image::D32S8 => true,
-        _ => aspect == vk::ImageAspectFlags::DEPTH,
     }
 }
 

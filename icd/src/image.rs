@@ -101,6 +101,28 @@ pub fn is_depth_stencil(f: vk::Format) -> bool {
     matches!(f, vk::Format::D16_UNORM | vk::Format::D32_SFLOAT | vk::Format::S8_UINT | D32S8)
 }
 
+/// The aspects of format `f`: DEPTH and/or STENCIL for the depth/stencil formats, COLOR
+/// for the others.
+pub fn aspects(f: vk::Format) -> vk::ImageAspectFlags {
+    use vk::ImageAspectFlags as A;
+    match f {
+        vk::Format::S8_UINT => A::STENCIL,
+        _ if COMBINED_DEPTH_STENCIL.contains(&f) => A::DEPTH | A::STENCIL,
+        vk::Format::D16_UNORM | vk::Format::D32_SFLOAT | vk::Format::X8_D24_UNORM_PACK32 => A::DEPTH,
+        _ => A::COLOR,
+    }
+}
+
+/// A subresource range's count `n` of levels or layers from `base` out of `all`, with
+/// `VK_REMAINING_*` (both `!0`) resolved.
+fn remaining(n: u32, all: u32, base: u32) -> u32 {
+    if n == vk::REMAINING_MIP_LEVELS {
+        all.saturating_sub(base)
+    } else {
+        n
+    }
+}
+
 /// The image features of `f` in either tiling: copies (and, for colour formats, clears)
 /// through the command processor's DMA for every format transfer.rs can copy; storage
 /// images (read and written with or without a format: the T# converts) for the colour
@@ -870,11 +892,10 @@ pub(crate) fn view_tsharp(img: &Image, va: u64, i: &vk::ImageViewCreateInfo<'_>)
     if img.per_level {
         return level_view_tsharp(img, va, i, (hw.hw, [dst_sel[0], dst_sel[1], dst_sel[2], dst_sel[3]]));
     }
-    let levels =
-        if r.level_count == vk::REMAINING_MIP_LEVELS { img.mip_levels - r.base_mip_level } else { r.level_count };
+    let levels = remaining(r.level_count, img.mip_levels, r.base_mip_level);
     let three_d = img.image_type == vk::ImageType::TYPE_3D;
     let slices = if three_d { img.extent.depth } else { img.array_layers };
-    let layers = if r.layer_count == vk::REMAINING_ARRAY_LAYERS { slices - r.base_array_layer } else { r.layer_count };
+    let layers = remaining(r.layer_count, slices, r.base_array_layer);
     let slice_pitch = img.levels.first().map_or(0, |l| l.layer_pitch.max(l.depth_pitch));
     let (kind, base, base_array, depth) = match i.view_type {
         vk::ImageViewType::TYPE_1D => (IMG_1D, va + slice_pitch * r.base_array_layer as u64, 0, 0),
@@ -934,8 +955,7 @@ fn level_view_tsharp(
     (format, dst_sel): (u32, [u32; 4]),
 ) -> Result<[u32; 8], String> {
     let r = i.subresource_range;
-    let levels =
-        if r.level_count == vk::REMAINING_MIP_LEVELS { img.mip_levels - r.base_mip_level } else { r.level_count };
+    let levels = remaining(r.level_count, img.mip_levels, r.base_mip_level);
     if levels != 1 || i.view_type != vk::ImageViewType::TYPE_3D {
         return Err(format!(
             "a {:?} view of {levels} levels of a 3D block-compressed image with uncompressed views: such images have 3D views of one level",
@@ -970,10 +990,9 @@ fn block_view_tsharp(
 ) -> Result<[u32; 8], String> {
     use gpu::rsrc::img_type::*;
     let r = i.subresource_range;
-    let count = |n: u32, all: u32, base: u32| if n == vk::REMAINING_MIP_LEVELS { all.saturating_sub(base) } else { n };
     let (levels, layers) = (
-        count(r.level_count, img.mip_levels, r.base_mip_level),
-        count(r.layer_count, img.array_layers, r.base_array_layer),
+        remaining(r.level_count, img.mip_levels, r.base_mip_level),
+        remaining(r.layer_count, img.array_layers, r.base_array_layer),
     );
     if (levels, layers) != (1, 1) {
         return Err(format!(

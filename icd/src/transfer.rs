@@ -260,7 +260,7 @@ fn clear_msaa(c: vk::CommandBuffer, i: &Image, texel: &[u8], layers: std::ops::R
     let pitch = i.levels[0].layer_pitch;
     let piece = PIECE.min(pitch);
     // Texels are a power of two up to 16 bytes: they tile the piece exactly.
-    let bytes: Vec<u8> = texel.iter().copied().cycle().take(piece as usize).collect();
+    let bytes = repeat(texel, piece as usize);
     let words: Vec<u32> = bytes.chunks(4).map(|b| u32::from_le_bytes(b.try_into().expect("4 bytes"))).collect();
     for l in layers {
         let first = va(i) + pitch * l as u64;
@@ -434,7 +434,7 @@ fn clear_range(c: vk::CommandBuffer, i: &Image, texel: &[u8], r: &vk::ImageSubre
         let e = vk::Extent3D { width: dim(i.extent.width), height: dim(i.extent.height), depth: dim(i.extent.depth) };
         let at = rows(i, &p, e)?;
         // The row, padded to whole dwords (the padding lands in the row's pitch padding).
-        let mut row: Vec<u8> = texel.iter().copied().cycle().take((e.width as u64 * t) as usize).collect();
+        let mut row = repeat(texel, (e.width as u64 * t) as usize);
         row.resize(row.len().next_multiple_of(4), 0);
         let words: Vec<u32> = row.chunks(4).map(|b| u32::from_le_bytes(b.try_into().expect("4 bytes"))).collect();
         let first = at(0, 0, 0);
@@ -505,14 +505,12 @@ pub fn clear_view_rect(
     }
     // SAFETY: as above, for depth/stencil attachments.
     let ds = unsafe { value.depth_stencil };
-    for aspect in [A::DEPTH, A::STENCIL].into_iter().filter(|&a| aspects.contains(a)) {
+    // The aspects asked that the format has (others are no attachment of it).
+    let asked = aspects & crate::image::aspects(view.format);
+    for aspect in [A::DEPTH, A::STENCIL].into_iter().filter(|&a| asked.contains(a)) {
         let (plane, _) = i.plane(aspect)?;
-        let texel = match (aspect, plane.format) {
-            (_, vk::Format::S8_UINT) => Some(vec![ds.stencil as u8]),
-            (A::DEPTH, f) => depth_texel(f, ds.depth),
-            _ => None,
-        };
-        let Some(texel) = texel else { continue }; // an aspect the format does not have
+        let texel =
+            ds_texel(plane.format, &ds).ok_or_else(|| format!("format {:?} cannot be cleared", plane.format))?;
         clear_rect(c, &plane, &texel, level, layers.clone(), rect)?;
     }
     Ok(())
@@ -557,7 +555,7 @@ fn clear_rect(
         offset: vk::Offset3D { x: x as i32, y: y as i32, z },
     };
     let at = rows(i, &p, vk::Extent3D { width: rw, height: rh, depth: if three_d { n } else { 1 } })?;
-    let row: Vec<u8> = texel.iter().copied().cycle().take(rw as usize * texel.len()).collect();
+    let row = repeat(texel, rw as usize * texel.len());
     let src = crate::cmd::upload(c, &row)?;
     for layer in 0..p.layers {
         for z in 0..if three_d { n } else { 1 } {
@@ -597,7 +595,7 @@ fn clear_msaa_rect(
         }
     }
     at.sort_unstable();
-    let pattern: Vec<u8> = texel.iter().copied().cycle().take(RUN.min(at.len() as u64 * t) as usize).collect();
+    let pattern = repeat(texel, RUN.min(at.len() as u64 * t) as usize);
     let src = crate::cmd::upload(c, &pattern)?;
     let mut run: Option<(u64, u64)> = None;
     for o in at {
@@ -625,22 +623,32 @@ fn clear_depth_stencil(
     r: &vk::ImageSubresourceRange,
 ) -> Result<(), String> {
     use vk::ImageAspectFlags as A;
-    let has = match i.format {
-        vk::Format::S8_UINT => A::STENCIL,
-        crate::image::D32S8 => A::DEPTH | A::STENCIL,
-        _ => A::DEPTH,
-    };
-    if r.aspect_mask.is_empty() || !has.contains(r.aspect_mask) {
+    let has = crate::image::aspects(i.format);
+    if r.aspect_mask.is_empty() || !has.contains(r.aspect_mask) || has == A::COLOR {
         return Err(format!("aspects {:?} of {:?}, which has {has:?}", r.aspect_mask, i.format));
     }
     for aspect in [A::DEPTH, A::STENCIL].into_iter().filter(|&a| r.aspect_mask.contains(a)) {
         let (plane, _) = i.plane(aspect)?;
-        let texel =
-            if aspect == A::STENCIL { Some(vec![value.stencil as u8]) } else { depth_texel(plane.format, value.depth) };
-        let texel = texel.ok_or_else(|| format!("format {:?} is not a depth or stencil format", i.format))?;
+        let texel = ds_texel(plane.format, value)
+            .ok_or_else(|| format!("format {:?} is not a depth or stencil format", i.format))?;
         clear_range(c, &plane, &texel, r)?;
     }
     Ok(())
+}
+
+/// The texel a depth/stencil clear `value` gives one plane of format `f`: the stencil
+/// byte for S8_UINT, the depth in a depth format.
+fn ds_texel(f: vk::Format, value: &vk::ClearDepthStencilValue) -> Option<Vec<u8>> {
+    if f == vk::Format::S8_UINT {
+        Some(vec![value.stencil as u8])
+    } else {
+        depth_texel(f, value.depth)
+    }
+}
+
+/// `texel` repeated over `bytes` bytes (the last copy cut short where they do not divide).
+fn repeat(texel: &[u8], bytes: usize) -> Vec<u8> {
+    texel.iter().copied().cycle().take(bytes).collect()
 }
 
 /// The texel of depth `d` in depth format `f` (the UNORM ones round, D32_SFLOAT keeps it).
