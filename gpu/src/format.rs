@@ -89,7 +89,7 @@ impl BufFormat {
     /// `5_5_5_1_UNORM`, 71 `4_4_4_4_UNORM` (names list components from the most
     /// significant, as for `10_11_11`: X is the last, in the low bits). (Depth formats read
     /// as the buffer formats of their size: D16 as `16_UNORM`, D32 as `32_FLOAT`.) Image
-    /// stores to the image-only formats are not executed.
+    /// stores to the sRGB formats are not executed.
     pub fn from_image(n: u32) -> Option<BufFormat> {
         let f = |comps: u8, bits: [u8; 4], bytes: u8, num: Num| Some(BufFormat { comps, bits, bytes, num });
         match n {
@@ -139,7 +139,11 @@ impl BufFormat {
     }
 
     /// The element bytes holding the raw component bits `raw`.
+    /// (5_9_9_9_FLOAT: `raw` holds the f32 bits of X, Y and Z, encoded together.)
     pub fn pack(&self, raw: [u32; 4]) -> [u8; 16] {
+        if self.num == Num::SharedExp {
+            return (rgb_to_shared_exp([raw[0], raw[1], raw[2]].map(f32::from_bits)) as u128).to_le_bytes();
+        }
         let mut v = 0u128;
         let mut pos = 0;
         for (k, &r) in raw.iter().enumerate().take(self.comps as usize) {
@@ -213,8 +217,8 @@ impl BufFormat {
                 let e = if k < 3 { linear_to_srgb(c) } else { c };
                 (e * 255.0).round_ties_even() as u32
             }
-            // Not stored (images refuse stores to it); 0 keeps this total.
-            Num::SharedExp => 0,
+            // The f32 itself: `pack` encodes the three components together.
+            Num::SharedExp => v,
             Num::Snorm => signed((f.clamp(-1.0, 1.0) * mask(n - 1) as f64).round_ties_even()),
             Num::Uscaled => f.round_ties_even().clamp(0.0, mask(n) as f64) as u32,
             Num::Sscaled => {
@@ -272,6 +276,26 @@ fn linear_to_srgb(l: f64) -> f64 {
     } else {
         1.055 * l.powf(1.0 / 2.4) - 0.055
     }
+}
+
+/// RGB as E5B9G9R9 (Vulkan spec, "RGB to Shared Exponent Conversion"): each component
+/// clamped to [0, sharedexp_max] (NaN to 0), the exponent from the largest (one more where
+/// its mantissa rounds to 512), mantissas rounded to nearest; `floor(log2(max))` is read
+/// from the f32's exponent bits, exactly.
+pub fn rgb_to_shared_exp(rgb: [f32; 3]) -> u32 {
+    const N: i32 = 9;
+    const B: i32 = 15;
+    const EMAX: i32 = 31;
+    let max_value = ((1 << N) - 1) as f32 / (1 << N) as f32 * 2f32.powi(EMAX - B);
+    let c = rgb.map(|v| if v.is_nan() { 0.0 } else { v.clamp(0.0, max_value) });
+    let maxc = c[0].max(c[1]).max(c[2]);
+    // floor(log2(maxc)) for normal maxc; 0 and subnormals fall below -B - 1 either way.
+    let log2 = if maxc >= f32::MIN_POSITIVE { (maxc.to_bits() >> 23) as i32 - 127 } else { -B - 1 };
+    let exp_p = log2.max(-B - 1) + 1 + B;
+    let max_s = (maxc as f64 / 2f64.powi(exp_p - B - N)).round() as i32;
+    let exp_s = if max_s < (1 << N) { exp_p } else { exp_p + 1 };
+    let m = c.map(|v| (v as f64 / 2f64.powi(exp_s - B - N)).round() as u32);
+    m[0] | m[1] << 9 | m[2] << 18 | (exp_s as u32) << 27
 }
 
 /// E5B9G9R9 (X in bits 8:0, Y 17:9, Z 26:18, the exponent 31:27) to f32 bits:

@@ -807,9 +807,11 @@ fn format_stores_every_format() {
 
 /// RDNA3-NOTES, "Format element-count mismatch" and "Buffer data formats" (DST_SEL from the
 /// V# for MUBUF format instructions, identity for MTBUF): load_format_x with 32_32_32_32
-/// returns X; store_format_x with 32_32_32_32 stores four dwords per DST_SEL;
-/// load_format_xyzw with 32 returns four per DST_SEL; store_format_xyzw with 32 stores X
-/// only. DST_SEL SEL_0/SEL_1 give 0 and 1.0 (1 for integer formats).
+/// returns X; store_format_x with 32_32_32_32 stores four dwords, its X where DST_SEL puts
+/// it (stores select the other way round from loads) and 0 elsewhere; load_format_xyzw
+/// with 32 returns four per DST_SEL; store_format_xyzw with 32 stores X only (the lowest
+/// component that DST_SEL sends there). DST_SEL SEL_0/SEL_1 give 0 and 1.0 (1 for integer
+/// formats) on loads.
 #[test]
 fn format_element_count_mismatch_and_dst_sel() {
     let mem: Vec<u32> =
@@ -840,8 +842,9 @@ fn format_element_count_mismatch_and_dst_sel() {
     assert_eq!(out.v[0][1..5], [7, 1, 0, 7]);
     // tbuffer (identity select): X, 0, 0.
     assert_eq!(out.v[0][5..8], [7, 0, 0]);
-    // store_format_x with 32_32_32_32 and dst_sel (W, 1, X, 0): memory = (0, 1.0, 11, 0).
-    assert_eq!(got[8..12], [0, 0x3f80_0000, 11, 0]);
+    // store_format_x with 32_32_32_32 and dst_sel (W, 1, X, 0): data X (11) goes to memory
+    // W, data Z (not supplied: 0) to memory X, nothing names Y or Z: memory = (0, 0, 0, 11).
+    assert_eq!(got[8..12], [0, 0, 0, 11]);
     // store_format_xyzw with 32_UINT: X only (dst_sel X = X).
     assert_eq!(got[12..16], [11, 0, 0, 0]);
 }

@@ -880,3 +880,92 @@ fn packed_16_bit_unorm_formats_are_stored() {
         }
     }
 }
+
+/// RDNA3-NOTES, "Buffer data formats": stores apply DST_SEL the other way round from loads
+/// (data component `i` goes to memory component `DST_SEL[i]`), so a T# that rotates its
+/// components (RADV's B4G4R4A4 and B5G5R5A1: Y, Z, W, X over 4_4_4_4 and 5_5_5_1) stores
+/// (R, G, B, A) where its loads read them: R in Y, G in Z, B in W, A in X. 8_8_8_8 UNORM
+/// (the interpreter's fast path) and 32_32_32_32 UINT too; each loads back what it stored.
+#[test]
+fn rotated_dst_sel_stores_where_loads_read() {
+    let w = 16u32;
+    // UNORM values every width keeps exactly (0.2 = 3/15 = 51/255, 0.6 = 9/15 = 153/255).
+    let unorm = [0.0f32, 1.0, 0.2, 0.6];
+    // Format, component width in bits (0: 32-bit).
+    for (format, bits) in [(71u32, 4u32), (42, 8), (61, 0)] {
+        let mut t = t_of(img_type::IMG_2D, format, w, 1, 0, 1);
+        t.dst_sel = [sel::Y, sel::Z, sel::W, sel::X];
+        let data = |x: u32, k: u32| if bits == 0 { 100 * x + k } else { unorm[((x + k) % 4) as usize].to_bits() };
+        let inputs: Vec<[u32; 4]> = (0..32u32).map(|l| std::array::from_fn(|k| data(l % w, k as u32))).collect();
+        let body = format!(
+            "{}
+             v_mbcnt_lo_u32_b32 v8, -1, 0
+             v_and_b32 v8, 15, v8
+             v_mov_b32 v9, 0
+             image_store v[0:3], v[8:9], s[12:19] dmask:0xf dim:SQ_RSRC_IMG_2D unorm
+             s_waitcnt_vscnt null, 0
+             image_load v[4:7], v[8:9], s[12:19] dmask:0xf dim:SQ_RSRC_IMG_2D unorm
+             s_waitcnt vmcnt(0)",
+            tsharp(&t)
+        );
+        let (out, got) = run(&body, &inputs, vec![0u32; (IMG_OFF as usize + 1024) / 4]);
+        let width = if bits == 0 { 32 } else { bits };
+        for x in 0..w {
+            let bytes = (width / 2) as usize;
+            let off = IMG_OFF as usize + bytes * x as usize;
+            let texel: u128 =
+                (0..bytes).map(|b| ((got[(off + b) / 4] >> (8 * ((off + b) % 4)) & 0xff) as u128) << (8 * b)).sum();
+            // Memory component c holds data component (c + 3) % 4: A in X, R in Y, ...
+            let want: u128 = (0..4u32)
+                .map(|c| {
+                    let v = data(x, (c + 3) % 4);
+                    let v =
+                        if bits == 0 { v } else { (f32::from_bits(v) * ((1u32 << bits) - 1) as f32).round() as u32 };
+                    (v as u128) << (c * width)
+                })
+                .sum();
+            assert_eq!(texel, want, "format {format} texel {x}: memory");
+            assert_eq!(out.v[x as usize][..4], [0, 1, 2, 3].map(|k| data(x, k)), "format {format} texel {x}: load");
+        }
+    }
+}
+
+/// image_store to 5_9_9_9_FLOAT (E5B9G9R9, image format 67; RADV offers it as a storage
+/// image): the three components share the exponent of the largest, as the Vulkan spec's
+/// "RGB to Shared Exponent Conversion" says, checked against values worked out by hand
+/// from it: 1.0 is mantissa 256 at exponent 16; a component past sharedexp_max
+/// (65408) clamps to it (511 at 31); negatives and NaN store 0; a mantissa that rounds to
+/// 512 takes the next exponent; the smallest exponent (0) holds 2^-24 steps.
+#[test]
+fn shared_exponent_stores_follow_the_specification() {
+    // X, Y, Z, then the stored mantissas X, Y, Z and exponent.
+    let cases: [([f32; 3], [u32; 4]); 7] = [
+        ([1.0, 0.5, 0.0], [256, 128, 0, 16]),
+        ([1e9, 0.0, 1.0], [511, 0, 0, 31]),
+        ([-3.0, f32::NAN, 2.0], [0, 0, 256, 17]),
+        // 1.999: 511.74 at exponent 16 rounds to 512, so exponent 17: 255.87 -> 256.
+        ([1.999, 0.0, 0.0], [256, 0, 0, 17]),
+        // Just below 0.5: 511.99997 at exponent 14 rounds to 512, so exponent 15.
+        ([f32::from_bits(0x3eff_ffff), 0.0, 0.0], [256, 0, 0, 15]),
+        ([3.0 * 2f32.powi(-24), 0.0, 0.0], [3, 0, 0, 0]),
+        ([0.0, 0.0, 0.0], [0, 0, 0, 0]),
+    ];
+    let t = t_of(img_type::IMG_2D, 67, 8, 1, 0, 1);
+    let inputs: Vec<[u32; 4]> =
+        (0..32usize).map(|l| cases[l % 7].0.map(f32::to_bits)).map(|c| [c[0], c[1], c[2], 0]).collect();
+    let body = format!(
+        "{}
+         v_mbcnt_lo_u32_b32 v8, -1, 0
+         v_mov_b32 v9, 0
+         v_cmp_gt_u32 vcc_lo, 7, v8
+         s_and_b32 exec_lo, exec_lo, vcc_lo
+         image_store v[0:2], v[8:9], s[12:19] dmask:0x7 dim:SQ_RSRC_IMG_2D unorm
+         s_waitcnt_vscnt null, 0",
+        tsharp(&t)
+    );
+    let (_, got) = run(&body, &inputs, vec![0u32; (IMG_OFF as usize + 256) / 4]);
+    for (x, (rgb, [r, g, b, e])) in cases.iter().enumerate() {
+        let w = got[IMG_OFF as usize / 4 + x];
+        assert_eq!((w & 0x1ff, w >> 9 & 0x1ff, w >> 18 & 0x1ff, w >> 27), (*r, *g, *b, *e), "{rgb:?}");
+    }
+}

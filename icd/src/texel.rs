@@ -83,21 +83,6 @@ fn ufloat(x: f32, bits: u32) -> u64 {
     q + (r > half || (r == half && q & 1 == 1)) as u64
 }
 
-/// E5B9G9R9 from the specification's shared-exponent algorithm.
-fn shared_exponent(rgb: [f32; 3]) -> u64 {
-    const N: i32 = 9;
-    const B: i32 = 15;
-    const EMAX: i32 = 31;
-    let sharedexp_max = ((1 << N) - 1) as f32 / (1 << N) as f32 * 2f32.powi(EMAX - B);
-    let c = rgb.map(|v| if v.is_nan() { 0.0 } else { v.clamp(0.0, sharedexp_max) });
-    let maxc = c[0].max(c[1]).max(c[2]);
-    let exp_p = (-B - 1).max(maxc.log2().floor() as i32) + 1 + B;
-    let max_s = (maxc / 2f32.powi(exp_p - B - N)).round() as i32;
-    let exp_s = if max_s < (1 << N) { exp_p } else { exp_p + 1 };
-    let m = c.map(|v| (v / 2f32.powi(exp_s - B - N)).round() as u64);
-    m[0] | m[1] << 9 | m[2] << 18 | (exp_s as u64) << 27
-}
-
 /// Component `ch` of `bits` bits of the clear value, as stored.
 fn component(v: &vk::ClearColorValue, ch: usize, bits: u32, kind: Kind) -> u64 {
     let mask = if bits == 64 { u64::MAX } else { (1u64 << bits) - 1 };
@@ -129,7 +114,7 @@ pub fn pack(f: vk::Format, v: &vk::ClearColorValue) -> Option<Vec<u8>> {
     if f == vk::Format::E5B9G9R9_UFLOAT_PACK32 {
         // SAFETY: a float format's clear value is float32.
         let c = unsafe { v.float32 };
-        return Some((shared_exponent([c[0], c[1], c[2]]) as u32).to_le_bytes().to_vec());
+        return Some(gpu::format::rgb_to_shared_exp([c[0], c[1], c[2]]).to_le_bytes().to_vec());
     }
     let l = layout(f)?;
     let total: u32 = l.comps.iter().map(|c| c.1).sum();

@@ -1861,7 +1861,7 @@ pub fn coverage_markdown() -> String {
          atomics, `image_msaa_load` and `image_get_resinfo`) 2D MSAA and MSAA arrays of 2, 4 and 8\n\
          samples in 64KB_R_X and 256KB_R_X, the modes addrlib gives MSAA colour surfaces, in the formats buffers share and\n\
          8_SRGB, 8_8_SRGB, 8_8_8_8_SRGB, 5_9_9_9_FLOAT and the 16-bit packed UNORM ones\n\
-         (loads and sampling; atomics:\n\
+         (loads and sampling; stores to all but the sRGB ones; atomics:\n\
          32_UINT, 32_SINT, 32_FLOAT; 64-bit ones 32_32_UINT and 32_32_SINT), with a16 on\n\
          every one of them and tfe and lwe on loads. Not executed: r128, the MSAA dims on sampling,\n\
          gathers and the `_mip` forms, dmask 0, tfe and lwe on stores, atomics and sampling,\n\

@@ -17,8 +17,10 @@
 //! - Components a format does not have read as 0 (the identity select of RDNA3-NOTES,
 //!   "Buffer data formats", is X000, XY00, XYZ0); `SQ_SEL_1` gives 1.0 for float-valued
 //!   formats, 1 for UINT/SINT (1.0 with a null format); the reserved selects 2 and 3
-//!   give 0. On stores memory component `i` takes the VGPR component `dst_sel[i]` names
-//!   (the components the instruction does not supply are 0).
+//!   give 0. Stores apply the inverse select ([`store_sel`]): the data component `i` goes to
+//!   the memory component `dst_sel[i]` names, so a T# that rotates components on loads
+//!   (RADV's B4G4R4A4: Y, Z, W, X) stores them back in place; a memory component no
+//!   select names, and the components the instruction does not supply, are 0.
 //! - The out-of-range value 1 for `SQ_SEL_1` components applies where DST_SEL applies
 //!   (MUBUF format loads); MTBUF and non-format loads use the identity select.
 //! - Range checks use the linear offset `stride * index + offset` also for swizzled V#s.
@@ -112,6 +114,13 @@ pub(super) fn pick(s: u32, vals: &[u32; 4], one: u32) -> u32 {
 }
 
 const IDENTITY: [u32; 4] = [sel::X, sel::Y, sel::Z, sel::W];
+
+/// The selects a store applies to its data, for [`pick`]: memory component `c` takes the
+/// data component `i` whose DST_SEL names `c` (the lowest such `i`), and 0 where none
+/// does. A load reads memory component `dst_sel[i]` into `i`; a store writes it back there.
+pub(crate) fn store_sel(dst_sel: [u32; 4]) -> [u32; 4] {
+    std::array::from_fn(|c| (0..4).find(|&i| dst_sel[i] == sel::X + c as u32).map_or(sel::ZERO, |i| sel::X + i as u32))
+}
 
 impl Wave {
     pub(super) fn mubuf(&mut self, inst: &Inst, ctx: &mut Ctx) -> Result<(), FaultKind> {
@@ -275,7 +284,7 @@ impl Wave {
             for (k, d) in data.iter_mut().enumerate().take(n) {
                 *d = self.vmem_src(&Operand::Vgpr(vdata.wrapping_add(k as u16)));
             }
-            let sel = if tformat.is_some() { IDENTITY } else { v.dst_sel };
+            let sel = if tformat.is_some() { IDENTITY } else { store_sel(v.dst_sel) };
             for l in 0..self.lanes {
                 if ok[l] == 0 {
                     continue;

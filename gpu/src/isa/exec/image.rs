@@ -36,15 +36,16 @@
 //!   formats softnavi converts are the 63 it shares with buffers and the image-only
 //!   8_SRGB, 8_8_SRGB, 8_8_8_8_SRGB, 5_9_9_9_FLOAT and the 16-bit packed UNORM formats
 //!   5_6_5, 1_5_5_5, 5_5_5_1 and 4_4_4_4, `BufFormat::from_image`; stores to
-//!   the image-only ones are refused too) or INVALID, and a texel
+//!   the sRGB ones are refused too) or INVALID, and a texel
 //!   size the linear rule does not cover (a 12-byte texel in a swizzled mode neither). The all-zero T# is a null image (RADV writes it
 //!   for a null descriptor): loads and `image_get_resinfo` return 0, stores and atomics do
 //!   nothing (atomics return 0 with GLC).
 //! - Loads: the format's components (those it lacks read as 0), DST_SEL applied as for
 //!   MUBUF format loads (`SQ_SEL_1`: 1.0, or 1 for UINT/SINT), then the components dmask
 //!   names go to consecutive VGPRs, X first. Stores: the VGPRs hold the dmask'd components
-//!   in order (the others are 0), memory component `i` takes the component `DST_SEL[i]`
-//!   names, and the format's components are written (converted as MUBUF format stores
+//!   in order (the others are 0), data component `i` goes to memory component
+//!   `DST_SEL[i]` (`buffer::store_sel`, the inverse of the load's select), and the
+//!   format's components are written (converted as MUBUF format stores
 //!   convert). D16 packs two components per VGPR, low half first; a load of an odd count
 //!   keeps the high half of its last VGPR.
 //! - Atomics act on the raw texel, DST_SEL and the numeric format aside: 32-bit (dmask
@@ -198,13 +199,10 @@ pub(super) fn refuse(inst: &Inst, t: &ImageResource, dim: u32, resinfo: bool) ->
             t.format
         ));
     }
-    // The 16-bit packed UNORM formats (68..71) are stored as RDNA3 stores them (RADV
-    // offers them as storage images); the sRGB and shared-exponent ones are not.
-    if (64..=67).contains(&t.format) && matches!(inst.op, Op::IMAGE_STORE | Op::IMAGE_STORE_MIP) {
-        return Some(format!(
-            "{name}: softnavi does not store to the image-only format {} (sRGB, shared exponent)",
-            t.format
-        ));
+    // The shared-exponent and 16-bit packed UNORM formats (67..71) are stored as RDNA3
+    // stores them (RADV offers them as storage images); the sRGB ones are not.
+    if (64..=66).contains(&t.format) && matches!(inst.op, Op::IMAGE_STORE | Op::IMAGE_STORE_MIP) {
+        return Some(format!("{name}: softnavi does not store to the sRGB image format {}", t.format));
     }
     if let Some(why) = t.layout_unsupported(f.bytes as u32) {
         return Some(format!("{name}: {why}"));
@@ -517,7 +515,7 @@ impl Wave {
     }
 
     /// A store's bytes per lane in range: the VGPRs hold the dmask'd components in order
-    /// (the others are 0), memory component `i` takes the one `DST_SEL[i]` names,
+    /// (the others are 0), data component `i` goes to memory component `DST_SEL[i]`,
     /// converted as MUBUF format stores convert.
     fn image_store_bytes(
         &self,
@@ -536,6 +534,7 @@ impl Wave {
             *d = self.vmem_src(&self.reg_plus(&inst.dst, k));
         }
         let one = f.one(d16);
+        let sel = super::buffer::store_sel(t.dst_sel);
         for l in (0..self.lanes).filter(|&l| ok[l] != 0) {
             let mut src = [0u32; 4];
             for (j, i) in (0..4).filter(|i| dmask >> i & 1 != 0).enumerate() {
@@ -543,7 +542,7 @@ impl Wave {
             }
             let mut raw = [0u32; 4];
             for (i, r) in raw.iter_mut().enumerate().take(f.comps as usize) {
-                let x = pick(t.dst_sel[i], &src, one);
+                let x = pick(sel[i], &src, one);
                 *r = if d16 { f.store16(i, x as u16) } else { f.store32(i, x) };
             }
             bytes[l] = f.pack(raw);

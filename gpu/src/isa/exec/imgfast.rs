@@ -478,8 +478,8 @@ impl Wave {
         }
     }
 
-    /// Stores the lanes in range, in lane order: memory component `i` takes the component
-    /// `DST_SEL[i]` names of the dmask'd VGPR data (the others 0).
+    /// Stores the lanes in range, in lane order: memory component `i` takes the dmask'd VGPR
+    /// data's component [`store_sel`](super::buffer::store_sel) names (the inverse of DST_SEL).
     ///
     /// # Safety
     /// As [`Self::fast_load`].
@@ -500,7 +500,7 @@ impl Wave {
             src[i] = self.vgpr_n::<N>(vdata.wrapping_add(j as u16));
         }
         src[4] = [f.one(false); N];
-        let swz = swizzle(t);
+        let swz = sel_index(super::buffer::store_sel(t.dst_sel));
         let mut w = [[0u32; N]; 4];
         encode(codec(f), f, swz.map(|k| &src[k]), &mut w);
         // SAFETY: per the contract.
@@ -562,7 +562,12 @@ unsafe fn scatter<const N: usize>(bytes: usize, lanes: &Lanes<N>, host: *mut u8,
 /// DST_SEL as indices into a texel's four components followed by 1 and 0 (what
 /// `buffer::pick` selects).
 pub(super) fn swizzle(t: &ImageResource) -> [usize; 4] {
-    t.dst_sel.map(|s| match s {
+    sel_index(t.dst_sel)
+}
+
+/// Selects as indices into four components followed by 1 and 0.
+fn sel_index(sel: [u32; 4]) -> [usize; 4] {
+    sel.map(|s| match s {
         sel::ONE => 4,
         sel::X..=sel::W => (s - sel::X) as usize,
         _ => 5,
