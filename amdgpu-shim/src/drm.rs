@@ -35,8 +35,6 @@ pub struct DrmFile {
     syncobjs: Mutex<HashMap<u32, Arc<Syncobj>>>,
     bos: Mutex<HashMap<u32, Arc<Gem>>>,
     bo_lists: Mutex<HashMap<u32, Vec<u32>>>,
-    /// Sparse (PRT) reservations: VA → size.
-    prt: Mutex<HashMap<u64, u64>>,
 }
 
 type Res = Result<i32, i32>;
@@ -458,30 +456,29 @@ fn gem_va(file: &DrmFile, a: &mut uapi::GemVa) -> Res {
     let vm = crate::gpu::device()?.address_space();
     let va = a.va_address & gpu::mem::VA_MASK;
     match a.operation {
-        VA_OP_MAP if a.handle == 0 && a.flags & VM_PAGE_PRT != 0 => {
-            // A sparse resource's reservation. Its unbound pages are backed by zeroed memory
-            // of their own: reads give 0 as on hardware, but writes are kept, not dropped.
-            let mem = gpu::mem::Memory::new(a.map_size).map_err(|_| libc::ENOMEM)?;
-            vm.map_at(va, &mem, 0, a.map_size).map_err(|e| {
-                tracing::warn!("GEM_VA PRT reservation: {e}");
+        VA_OP_MAP if a.handle == 0 && a.flags & VM_PAGE_PRT != 0 => map_prt(vm, va, a.map_size)?,
+        VA_OP_CLEAR => {
+            vm.clear_range(va, a.map_size).map_err(|e| {
+                tracing::warn!("GEM_VA clear: {e}");
                 libc::EINVAL
             })?;
-            file.prt.lock().insert(va, a.map_size);
-        }
-        VA_OP_CLEAR => {
-            let mut prt = file.prt.lock();
-            let end = va.saturating_add(a.map_size);
-            let inside: Vec<u64> = prt.keys().copied().filter(|v| *v >= va && *v < end).collect();
-            for v in inside {
-                prt.remove(&v);
-                vm.unmap_at(v);
-            }
         }
         VA_OP_REPLACE => {
-            tracing::warn!(
-                "GEM_VA replace: binding memory into sparse resources is not implemented by softnavi (EINVAL)"
-            );
-            return Err(libc::EINVAL);
+            // Sparse binding (RADV's vkQueueBindSparse): whatever is mapped in the range
+            // goes, then the BO's pages, or (no BO, PRT) unbound pages, take it.
+            let g = if a.handle == 0 { None } else { Some(file.bo(a.handle)?) };
+            vm.clear_range(va, a.map_size).map_err(|e| {
+                tracing::warn!("GEM_VA replace: {e}");
+                libc::EINVAL
+            })?;
+            if let Some(g) = g {
+                vm.map_at(va, &g.mem, a.offset_in_bo, a.map_size).map_err(|e| {
+                    tracing::warn!("GEM_VA replace: {e}");
+                    libc::EINVAL
+                })?;
+            } else if a.flags & VM_PAGE_PRT != 0 {
+                map_prt(vm, va, a.map_size)?;
+            }
         }
         VA_OP_MAP => {
             let g = file.bo(a.handle)?;
@@ -501,6 +498,20 @@ fn gem_va(file: &DrmFile, a: &mut uapi::GemVa) -> Res {
         _ => return Err(libc::EINVAL),
     }
     Ok(0)
+}
+
+/// Unbound pages of a sparse (PRT) resource at `[va, va + size)`: reads give 0, writes
+/// are dropped (`AddressSpace::map_prt`; RADV reports residencyNonResidentStrict).
+fn map_prt(vm: &gpu::mem::AddressSpace, va: u64, size: u64) -> Result<(), i32> {
+    vm.map_prt(va, size).map_err(|e| {
+        tracing::warn!("GEM_VA PRT mapping: {e}");
+        if matches!(e, gpu::mem::MapError::NoMemory { .. }) {
+            libc::ENOMEM
+        } else {
+            libc::EINVAL
+        }
+    })?;
+    Ok(())
 }
 
 fn gem_op(file: &DrmFile, a: &mut uapi::GemOp) -> Res {

@@ -142,11 +142,10 @@ impl Gem {
     /// Called when the last handle to it (in any file) is closed: unmaps it from the GPU
     /// and forgets it; its memory goes once the CPU mappings and running work let go.
     pub fn release(self: &Arc<Gem>) {
-        let vm = crate::gpu::device().ok().map(|d| d.address_space());
-        for va in self.vas.lock().drain(..) {
-            if let Some(vm) = vm {
-                vm.unmap_at(va);
-            }
+        // Every mapping of its memory goes, sparse bindings (cut or not) included.
+        self.vas.lock().clear();
+        if let Ok(d) = crate::gpu::device() {
+            d.address_space().unmap_memory(&self.mem);
         }
         // A userptr BO (`from_user`) was never counted.
         if ALL.lock().as_mut().and_then(|m| m.remove(&self.id)).is_some() && !self.mem.is_host() {

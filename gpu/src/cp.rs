@@ -13,7 +13,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crate::mem::atomic::{self, AtomicError, AtomicOp};
-use crate::mem::{Tlb, VmFault};
+use crate::mem::{AddressSpace, Tlb, VmFault};
 use crate::pm4::{
     self, ib, op, Header, CONTEXT_REG_BASE, CONTEXT_REG_END, SH_REG_BASE, SH_REG_END, UCONFIG_REG_BASE, UCONFIG_REG_END,
 };
@@ -665,26 +665,54 @@ impl CommandProcessor {
                     "DMA_DATA fill of {bytes} bytes at {dst:#x}: address and size must be multiples of 4"
                 )));
             }
-            let ptr = self.tlb.translate(&vm, dst, dst_len, true).map_err(Self::mem_fault("DMA_DATA fill"))?;
-            for k in 0..dst_len / 4 {
-                // SAFETY: translate() checked [dst, dst + dst_len) lies in one BO.
-                unsafe { (ptr.add(4 * k as usize) as *mut u32).write_unaligned(p[1]) };
-            }
-            return Ok(());
+            return self.dma_fill(&vm, dst, dst_len, p[1]);
         }
         let src_len = if cmd & SAIC != 0 { 4 } else { bytes };
-        let s = self.tlb.translate(&vm, src, src_len, false).map_err(Self::mem_fault("DMA_DATA reading its source"))?;
-        let mut tlb2 = Tlb::default();
-        let d = tlb2.translate(&vm, dst, dst_len, true).map_err(Self::mem_fault("DMA_DATA writing its destination"))?;
         if cmd & (SAIC | DAIC) == 0 {
-            // SAFETY: both ranges were checked; `copy` handles overlap.
-            unsafe { std::ptr::copy(s, d, bytes as usize) };
-        } else {
-            for k in 0..(bytes / 4) as usize {
-                let (so, doff) = (if cmd & SAIC != 0 { 0 } else { 4 * k }, if cmd & DAIC != 0 { 0 } else { 4 * k });
-                // SAFETY: so + 4 <= src_len and doff + 4 <= dst_len, both checked above.
-                unsafe { (d.add(doff) as *mut u32).write_unaligned((s.add(so) as *const u32).read_unaligned()) };
+            return self.dma_copy(&vm, src, dst, bytes);
+        }
+        let s = self.tlb.translate(&vm, src, src_len, false).map_err(Self::mem_fault("DMA_DATA reading its source"))?;
+        let d = Tlb::default()
+            .translate(&vm, dst, dst_len, true)
+            .map_err(Self::mem_fault("DMA_DATA writing its destination"))?;
+        for k in 0..(bytes / 4) as usize {
+            let (so, doff) = (if cmd & SAIC != 0 { 0 } else { 4 * k }, if cmd & DAIC != 0 { 0 } else { 4 * k });
+            // SAFETY: so + 4 <= src_len and doff + 4 <= dst_len, both checked above.
+            unsafe { (d.add(doff) as *mut u32).write_unaligned((s.add(so) as *const u32).read_unaligned()) };
+        }
+        Ok(())
+    }
+
+    /// DMA_DATA's fill of `len` bytes (a multiple of 4) at `dst` with `value`, a piece per
+    /// mapping: a range may run over several (a sparse buffer's pages).
+    fn dma_fill(&mut self, vm: &AddressSpace, dst: u64, len: u64, value: u32) -> Result<(), CpError> {
+        let mut at = 0;
+        while at < len {
+            let n = (vm.room(dst + at).unwrap_or(4).min(len - at) & !3).max(4);
+            let ptr = self.tlb.translate(vm, dst + at, n, true).map_err(Self::mem_fault("DMA_DATA fill"))?;
+            for k in 0..n / 4 {
+                // SAFETY: translate() checked [dst + at, dst + at + n) lies in one BO.
+                unsafe { (ptr.add(4 * k as usize) as *mut u32).write_unaligned(value) };
             }
+            at += n;
+        }
+        Ok(())
+    }
+
+    /// DMA_DATA's copy of `bytes` from `src` to `dst`, a piece per mapping on either side.
+    fn dma_copy(&mut self, vm: &AddressSpace, src: u64, dst: u64, bytes: u64) -> Result<(), CpError> {
+        let mut dtlb = Tlb::default();
+        let mut at = 0;
+        while at < bytes {
+            let room = |va| vm.room(va).unwrap_or(1);
+            let n = room(src + at).min(room(dst + at)).min(bytes - at);
+            let s =
+                self.tlb.translate(vm, src + at, n, false).map_err(Self::mem_fault("DMA_DATA reading its source"))?;
+            let d =
+                dtlb.translate(vm, dst + at, n, true).map_err(Self::mem_fault("DMA_DATA writing its destination"))?;
+            // SAFETY: both ranges were checked; `copy` handles overlap within a piece.
+            unsafe { std::ptr::copy(s, d, n as usize) };
+            at += n;
         }
         Ok(())
     }

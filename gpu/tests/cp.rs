@@ -380,6 +380,43 @@ fn dma_data_byte_count_limits_and_fixed_addresses() {
     assert_eq!(read_words(&f, 16, 6), [7, 7, 7, 7, 10, 0xff], "SAIC repeats the source dword, DAIC keeps the last");
 }
 
+/// DMA_DATA copies and fills over a range that runs through several mappings, as a sparse
+/// buffer's pages bound to different memory do (GEM_VA REPLACE): each byte reaches the
+/// memory its page is bound to; an unmapped page in the range faults at its address.
+#[test]
+fn dma_data_runs_over_several_mappings() {
+    use gpu::mem::{Memory, PAGE};
+    let mut gpu = Gpu::new();
+    let va = 0x8000_0010_0000u64;
+    let (a, b, c) = (Memory::new(PAGE).unwrap(), Memory::new(PAGE).unwrap(), Memory::new(2 * PAGE).unwrap());
+    gpu.dev.address_space().map_at(va, &a, 0, PAGE).unwrap();
+    gpu.dev.address_space().map_at(va + PAGE, &b, 0, PAGE).unwrap();
+    gpu.dev.address_space().map_at(va + 2 * PAGE, &c, PAGE, PAGE).unwrap();
+    let src = gpu.alloc(3 * PAGE);
+    let pattern: Vec<u32> = (0..3 * PAGE as u32 / 4).map(|i| i * 7 + 1).collect();
+    write_words(&src, 0, &pattern);
+    let mut ib = Vec::new();
+    // The source's bytes 8.. to the three pages from va + 8, then a fill over the first
+    // two pages' boundary.
+    Builder(&mut ib).dma_copy(va + 8, src.va() + 8, 3 * PAGE as u32 - 16);
+    Builder(&mut ib).dma_fill(va + PAGE - 8, 0x5a5a_5a5a, 16);
+    gpu.run(&ib).unwrap_or_else(|r| panic!("{r}"));
+    let word = |m: &Memory, at: u64| unsafe { (m.host_ptr().add(at as usize) as *const u32).read() };
+    assert_eq!([word(&a, 8), word(&a, PAGE - 12)], [pattern[2], pattern[PAGE as usize / 4 - 3]]);
+    assert_eq!(
+        [word(&a, PAGE - 8), word(&b, 4), word(&b, 8)],
+        [0x5a5a_5a5a, 0x5a5a_5a5a, pattern[PAGE as usize / 4 + 2]]
+    );
+    assert_eq!(word(&c, PAGE), pattern[2 * PAGE as usize / 4], "the third mapping starts at its offset");
+    assert_eq!(word(&c, 2 * PAGE - 12), pattern[3 * PAGE as usize / 4 - 3]);
+    // A hole in the middle: the copy faults at the hole's first byte.
+    assert!(gpu.dev.address_space().clear_range(va + PAGE, PAGE).unwrap());
+    let mut ib = Vec::new();
+    Builder(&mut ib).dma_copy(va + 8, src.va() + 8, 3 * PAGE as u32 - 16);
+    let r = gpu.run(&ib).expect_err("a copy into an unmapped page faults");
+    assert!(r.to_string().contains(&format!("{:#x}", va + PAGE)), "{r}");
+}
+
 /// RELEASE_MEM: 32-bit data (low bits of the address ignored, as the address field starts
 /// at bit 2), 64-bit data, the GPU and system clock selects, no data with an interrupt,
 /// and DST_SEL of a queue register refused with the decoded packet. COND_EXEC skips its

@@ -100,7 +100,11 @@ pub struct Bo {
     va: u64,
     size: u64,
     ptr: *mut u8,
+    /// Where GPU writes go: `ptr`, except in a PRT mapping ([`AddressSpace::map_prt`]),
+    /// whose writes land in memory nothing reads.
+    wptr: *mut u8,
     _mem: Arc<Memory>,
+    _sink: Option<Arc<Memory>>,
 }
 
 // SAFETY: the mapping is held by the Bo and only unmapped when it drops; access through
@@ -110,6 +114,20 @@ unsafe impl Send for Bo {}
 unsafe impl Sync for Bo {}
 
 impl Bo {
+    /// A mapping of `size` bytes at `va` over `mem`'s bytes from `ptr`.
+    fn new(va: u64, size: u64, ptr: *mut u8, mem: Arc<Memory>) -> Bo {
+        Bo { va, size, ptr, wptr: ptr, _mem: mem, _sink: None }
+    }
+
+    /// `[from, to)` of this mapping (inside it) as a mapping of its own.
+    fn cut(&self, from: u64, to: u64) -> Bo {
+        let k = (from - self.va) as usize;
+        // SAFETY: from lies inside the mapping, so k < size and both pointers stay inside
+        // their memory.
+        let (ptr, wptr) = unsafe { (self.ptr.add(k), self.wptr.add(k)) };
+        Bo { va: from, size: to - from, ptr, wptr, _mem: self._mem.clone(), _sink: self._sink.clone() }
+    }
+
     pub fn va(&self) -> u64 {
         self.va
     }
@@ -143,6 +161,8 @@ pub enum MapError {
     Invalid { va: u64, size: u64 },
     #[error("cannot map {size:#x} bytes at {va:#x}: the range overlaps a mapping")]
     Busy { va: u64, size: u64 },
+    #[error("cannot map {size:#x} bytes at {va:#x}: out of host memory")]
+    NoMemory { va: u64, size: u64 },
 }
 
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
@@ -232,7 +252,7 @@ impl AddressSpace {
                 return Err(AllocError::OutOfMemory { requested: size, available: 0 });
             }
         };
-        let bo = Arc::new(Bo { va: start, size, ptr: mem.host_ptr(), _mem: mem });
+        let bo = Arc::new(Bo::new(start, size, mem.host_ptr(), mem));
         g.bos.insert(start, bo.clone());
         g.allocated += size;
         Ok(bo)
@@ -244,9 +264,32 @@ impl AddressSpace {
     /// The memory is not counted against the capacity: its creator accounts for it.
     pub fn map_at(&self, va: u64, mem: &Arc<Memory>, offset: u64, size: u64) -> Result<Arc<Bo>, MapError> {
         let va = va & VA_MASK;
-        let aligned = va % PAGE == 0 && offset % PAGE == 0 && size % PAGE == 0 && size > 0;
-        if !aligned || offset.checked_add(size).is_none_or(|e| e > mem.size()) || va < VA_END || va + size > VA_MASK + 1
-        {
+        if offset % PAGE != 0 || offset.checked_add(size).is_none_or(|e| e > mem.size()) {
+            return Err(MapError::Invalid { va, size });
+        }
+        // SAFETY: offset + size <= mem.size(), checked above.
+        let ptr = unsafe { mem.host_ptr().add(offset as usize) };
+        self.insert(Bo::new(va, size, ptr, mem.clone()))
+    }
+
+    /// Maps `size` bytes at `va` as the unbound pages of a partially resident resource
+    /// (amdgpu's PRT pages, what a sparse resource's unbound parts are): reads give 0 and
+    /// writes are dropped, as Vulkan's residencyNonResidentStrict says. The range must be
+    /// free, as for [`Self::map_at`].
+    pub fn map_prt(&self, va: u64, size: u64) -> Result<Arc<Bo>, MapError> {
+        let va = va & VA_MASK;
+        let memory = || Memory::new(size).map_err(|_| MapError::NoMemory { va, size });
+        let (zero, sink) = (memory()?, memory()?);
+        let mut bo = Bo::new(va, size, zero.host_ptr(), zero);
+        bo.wptr = sink.host_ptr();
+        bo._sink = Some(sink);
+        self.insert(bo)
+    }
+
+    /// Inserts mapping `bo`, whose range must be page aligned, in the high half and free.
+    fn insert(&self, bo: Bo) -> Result<Arc<Bo>, MapError> {
+        let (va, size) = (bo.va, bo.size);
+        if va % PAGE != 0 || size % PAGE != 0 || size == 0 || va < VA_END || va + size > VA_MASK + 1 {
             return Err(MapError::Invalid { va, size });
         }
         let mut g = self.inner.write();
@@ -254,9 +297,7 @@ impl AddressSpace {
         if clash {
             return Err(MapError::Busy { va, size });
         }
-        // SAFETY: offset + size <= mem.size(), checked above.
-        let ptr = unsafe { mem.host_ptr().add(offset as usize) };
-        let bo = Arc::new(Bo { va, size, ptr, _mem: mem.clone() });
+        let bo = Arc::new(bo);
         g.bos.insert(va, bo.clone());
         Ok(bo)
     }
@@ -273,6 +314,50 @@ impl AddressSpace {
             self.generation.fetch_add(1, Ordering::Release);
         }
         gone
+    }
+
+    /// Removes every mapping [`Self::map_at`] made in `[va, va + size)`, cutting the ones
+    /// that cross its ends (what amdgpu's GEM_VA CLEAR and REPLACE do first: sparse
+    /// resources bind and unbind pages inside one reservation). `false` when nothing was
+    /// mapped there.
+    pub fn clear_range(&self, va: u64, size: u64) -> Result<bool, MapError> {
+        let va = va & VA_MASK;
+        if va % PAGE != 0 || size % PAGE != 0 || va < VA_END || va.checked_add(size).is_none_or(|e| e > VA_MASK + 1) {
+            return Err(MapError::Invalid { va, size });
+        }
+        let end = va + size;
+        let mut g = self.inner.write();
+        // Mappings do not overlap, so their ends grow with their starts.
+        let hit: Vec<Arc<Bo>> =
+            g.bos.range(..end).rev().take_while(|(_, b)| b.va + b.size > va).map(|(_, b)| b.clone()).collect();
+        for b in &hit {
+            g.bos.remove(&b.va);
+            if b.va < va {
+                g.bos.insert(b.va, Arc::new(b.cut(b.va, va)));
+            }
+            let b_end = b.va + b.size;
+            if b_end > end {
+                g.bos.insert(end, Arc::new(b.cut(end, b_end)));
+            }
+        }
+        if !hit.is_empty() {
+            self.generation.fetch_add(1, Ordering::Release);
+        }
+        Ok(!hit.is_empty())
+    }
+
+    /// Removes every mapping [`Self::map_at`] made of `mem`, wherever it is (a buffer
+    /// object's mappings go with its last handle, sparse bindings included); how many.
+    pub fn unmap_memory(&self, mem: &Arc<Memory>) -> usize {
+        let mut g = self.inner.write();
+        let of: Vec<u64> = g.bos.range(VA_END..).filter(|(_, b)| Arc::ptr_eq(&b._mem, mem)).map(|(&v, _)| v).collect();
+        for v in &of {
+            g.bos.remove(v);
+        }
+        if !of.is_empty() {
+            self.generation.fetch_add(1, Ordering::Release);
+        }
+        of.len()
     }
 
     /// Unmaps the BO at `va`. Its memory is freed once no wave or queue still holds it.
@@ -313,6 +398,13 @@ impl AddressSpace {
         bo.contains(va, len).then(|| bo.clone())
     }
 
+    /// The bytes from `va` to the end of the mapping holding it (accesses longer than that
+    /// continue in the next mapping, if any), or `None` where nothing is mapped.
+    pub fn room(&self, va: u64) -> Option<u64> {
+        let bo = self.lookup(va, 1)?;
+        Some(bo.va + bo.size - (va & VA_MASK))
+    }
+
     /// Bytes allocated in BOs.
     pub fn allocated(&self) -> u64 {
         self.inner.read().allocated
@@ -343,11 +435,12 @@ struct TlbEntry {
     va: u64,
     end: u64,
     ptr: *mut u8,
+    wptr: *mut u8,
 }
 
 impl TlbEntry {
     /// An entry that contains nothing.
-    const EMPTY: TlbEntry = TlbEntry { va: u64::MAX, end: 0, ptr: std::ptr::null_mut() };
+    const EMPTY: TlbEntry = TlbEntry { va: u64::MAX, end: 0, ptr: std::ptr::null_mut(), wptr: std::ptr::null_mut() };
 
     #[inline(always)]
     fn contains(&self, va: u64, len: u64) -> bool {
@@ -385,9 +478,10 @@ impl Tlb {
         if space.generation.load(Ordering::Acquire) == self.generation {
             for e in &self.entries {
                 if e.contains(va, len) {
+                    let base = if write { e.wptr } else { e.ptr };
                     // SAFETY: contains() checked that the range lies in the BO's mapping,
                     // which the entry's BO keeps alive.
-                    return Ok(unsafe { e.ptr.add((va - e.va) as usize) });
+                    return Ok(unsafe { base.add((va - e.va) as usize) });
                 }
             }
         }
@@ -403,10 +497,10 @@ impl Tlb {
         }
         let bo = space.lookup(va, len).ok_or(VmFault { addr: va, len, write })?;
         // SAFETY: lookup() checked that the range lies in the allocation.
-        let p = unsafe { bo.ptr.add((va - bo.va) as usize) };
+        let p = unsafe { if write { bo.wptr } else { bo.ptr }.add((va - bo.va) as usize) };
         let i = self.next;
         self.next = (i + 1) % TLB_ENTRIES;
-        self.entries[i] = TlbEntry { va: bo.va, end: bo.va + bo.size, ptr: bo.ptr };
+        self.entries[i] = TlbEntry { va: bo.va, end: bo.va + bo.size, ptr: bo.ptr, wptr: bo.wptr };
         self.bos[i] = Some(bo);
         Ok(p)
     }
@@ -529,6 +623,54 @@ mod tests {
         assert!(s.unmap_at(va));
         assert!(tlb.read_u32(&s, va).is_err(), "unmapped: faults, even through a TLB that had it");
         assert!(!s.unmap_at(va));
+    }
+
+    /// Sparse binding as amdgpu's GEM_VA REPLACE does it: a reservation's middle pages
+    /// cleared (the mappings crossing the range cut, their outer parts still reaching the
+    /// same bytes) and another memory mapped there; a memory's mappings all removed with it.
+    #[test]
+    fn clear_range_cuts_mappings_and_unmap_memory_removes_them_all() {
+        let s = AddressSpace::new(1 << 30);
+        let va = 0x8000_0002_0000;
+        let (reserve, page) = (Memory::new(4 * PAGE).unwrap(), Memory::new(PAGE).unwrap());
+        s.map_at(va, &reserve, 0, 4 * PAGE).unwrap();
+        let mut tlb = Tlb::default();
+        tlb.write_u32(&s, va + PAGE + 8, 5).unwrap();
+        assert!(s.clear_range(va + PAGE, 2 * PAGE).unwrap());
+        assert!(tlb.read_u32(&s, va + PAGE + 8).is_err(), "cleared: faults, even through a TLB that had it");
+        s.map_at(va + 2 * PAGE, &page, 0, PAGE).unwrap();
+        tlb.write_u32(&s, va + 2 * PAGE, 7).unwrap();
+        tlb.write_u32(&s, va + 3 * PAGE + 4, 9).unwrap();
+        assert_eq!(unsafe { (page.host_ptr() as *const u32).read() }, 7);
+        assert_eq!(
+            unsafe { (reserve.host_ptr().add(3 * PAGE as usize + 4) as *const u32).read() },
+            9,
+            "the tail keeps its bytes"
+        );
+        assert!(tlb.read_u32(&s, va).is_ok() && tlb.read_u32(&s, va + PAGE).is_err());
+        assert!(!s.clear_range(va + PAGE, PAGE).unwrap(), "nothing mapped there");
+        assert!(matches!(s.clear_range(va + 1, PAGE), Err(MapError::Invalid { .. })));
+        assert_eq!(s.unmap_memory(&reserve), 2, "the head and the tail");
+        assert!(tlb.read_u32(&s, va).is_err() && tlb.read_u32(&s, va + 2 * PAGE).is_ok());
+        assert_eq!(s.unmap_memory(&page), 1);
+    }
+
+    /// PRT pages (a sparse resource's unbound parts): reads give 0 and writes are dropped,
+    /// also through a TLB that cached the mapping and in the parts a clear leaves.
+    #[test]
+    fn prt_pages_read_zero_and_drop_writes() {
+        let s = AddressSpace::new(1 << 30);
+        let va = 0x8000_0004_0000;
+        s.map_prt(va, 3 * PAGE).unwrap();
+        let mut tlb = Tlb::default();
+        tlb.write_u32(&s, va + 16, 5).unwrap();
+        assert_eq!(tlb.read_u32(&s, va + 16).unwrap(), 0);
+        assert_eq!(s.read(va + 16, &mut [0u8; 4]).map(|_| ()), Ok(()));
+        s.clear_range(va + PAGE, PAGE).unwrap();
+        tlb.write_u32(&s, va + 2 * PAGE, 6).unwrap();
+        assert_eq!(tlb.read_u32(&s, va + 2 * PAGE).unwrap(), 0, "the tail is still PRT");
+        assert!(tlb.read_u32(&s, va + PAGE).is_err());
+        assert!(matches!(s.map_prt(va, PAGE), Err(MapError::Busy { .. })));
     }
 
     #[test]

@@ -1,7 +1,7 @@
 //! softnavi-pipes: pipeline caches, command-buffer lifecycles, copies and dispatch variants,
 //! events, timestamps and debug names, one scenario per run:
 //!
-//! `softnavi-pipes [--validate] cache|cmdbufs|copies|events|timestamps|markers|fault`
+//! `softnavi-pipes [--validate] cache|cmdbufs|copies|events|timestamps|markers|sparse|fault`
 //!
 //! Prints `RESULT: ...` and exits 0 when the scenario verified; 1 on wrong results or a
 //! Vulkan error; 3 when `--validate` (VK_LAYER_KHRONOS_validation) reported any error or
@@ -88,6 +88,8 @@ struct App {
     exec_props: Option<ash::khr::pipeline_executable_properties::Device>,
     /// VK_AMD_buffer_marker, where the device has it (softnavi, RADV).
     markers: Option<ash::amd::buffer_marker::Device>,
+    /// sparseBinding and sparseResidencyBuffer enabled (the queue binds sparse memory).
+    sparse: bool,
     bufs: std::cell::RefCell<Vec<Buf>>,
     kernels: std::cell::RefCell<Vec<Kernel>>,
 }
@@ -120,6 +122,12 @@ impl App {
             .iter()
             .position(|f| f.queue_flags.contains(vk::QueueFlags::COMPUTE))
             .ok_or("no compute queue family")? as u32;
+        // SAFETY: valid physical device.
+        let have = unsafe { instance.get_physical_device_features(pd) };
+        let sparse = have.sparse_binding == vk::TRUE
+            && have.sparse_residency_buffer == vk::TRUE
+            && families[family as usize].queue_flags.contains(vk::QueueFlags::SPARSE_BINDING);
+        let features = vk::PhysicalDeviceFeatures::default().sparse_binding(sparse).sparse_residency_buffer(sparse);
         let name = props.device_name_as_c_str().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
         let softnavi = name.contains("softnavi");
         let v13 = props.api_version >= vk::API_VERSION_1_3;
@@ -142,7 +150,10 @@ impl App {
         let mut v13f = vk::PhysicalDeviceVulkan13Features::default().pipeline_creation_cache_control(true);
         let mut execf =
             vk::PhysicalDevicePipelineExecutablePropertiesFeaturesKHR::default().pipeline_executable_info(true);
-        let mut dinfo = vk::DeviceCreateInfo::default().queue_create_infos(&queues).enabled_extension_names(&names);
+        let mut dinfo = vk::DeviceCreateInfo::default()
+            .queue_create_infos(&queues)
+            .enabled_extension_names(&names)
+            .enabled_features(&features);
         if v13 {
             dinfo = dinfo.push_next(&mut v12).push_next(&mut v13f);
         }
@@ -181,6 +192,7 @@ impl App {
             modern: v13 || (softnavi && !validate),
             exec_props,
             markers,
+            sparse,
             bufs: Default::default(),
             kernels: Default::default(),
         })
@@ -1152,6 +1164,127 @@ fn markers(app: &App) -> R<String> {
     Ok("verified: three markers, each after the work it follows".into())
 }
 
+/// Sparse binding (vkQueueBindSparse) of a four-page buffer to three pages of memory out
+/// of order (buffer pages 0, 1, 3 to memory pages 2, 0, 1; page 2 unbound), then rebound
+/// (page 1 unbound, page 2 to memory page 0). A shader writes every word of the buffer and
+/// copies read it back: the bound pages hold what was written, through a buffer aliasing
+/// the memory each landed in the memory page it is bound to, unbound pages read 0
+/// (residencyNonResidentStrict; writes to them dropped); a small copy across two pages'
+/// boundary (RADV's CP DMA) reads both. Skipped where sparse residency is not offered.
+fn sparse(app: &App) -> R<String> {
+    if !app.sparse {
+        return Ok("SKIP: no sparseBinding and sparseResidencyBuffer on a compute queue".into());
+    }
+    let d = &app.device;
+    let usage =
+        vk::BufferUsageFlags::STORAGE_BUFFER | vk::BufferUsageFlags::TRANSFER_SRC | vk::BufferUsageFlags::TRANSFER_DST;
+    let flags = vk::BufferCreateFlags::SPARSE_BINDING | vk::BufferCreateFlags::SPARSE_RESIDENCY;
+    // The page is the buffer's alignment: ask with one page's worth, then make four.
+    let probe = vk::BufferCreateInfo::default().size(4096).usage(usage).flags(flags);
+    // SAFETY: valid device and create infos throughout; objects are destroyed with the app.
+    let (b, req) = unsafe {
+        let b = d.create_buffer(&probe, None).map_err(vkr("vkCreateBuffer (sparse)"))?;
+        let page = d.get_buffer_memory_requirements(b).alignment;
+        d.destroy_buffer(b, None);
+        let b = d.create_buffer(&probe.size(4 * page), None).map_err(vkr("vkCreateBuffer (sparse)"))?;
+        (b, d.get_buffer_memory_requirements(b))
+    };
+    let page = req.alignment;
+    let ty =
+        (0..app.memory.memory_type_count).find(|&i| req.memory_type_bits & (1 << i) != 0).ok_or("no memory type")?;
+    let info = vk::MemoryAllocateInfo::default().allocation_size(3 * page).memory_type_index(ty);
+    // SAFETY: valid allocate info.
+    let mem = unsafe { d.allocate_memory(&info, None) }.map_err(vkr("vkAllocateMemory"))?;
+    // A plain buffer over the same memory, to see where each page landed.
+    // SAFETY: as above; the alias is bound before use.
+    let alias = unsafe {
+        let a = d
+            .create_buffer(&vk::BufferCreateInfo::default().size(3 * page).usage(usage), None)
+            .map_err(vkr("vkCreateBuffer"))?;
+        d.bind_buffer_memory(a, mem, 0).map_err(vkr("vkBindBufferMemory (alias)"))?;
+        a
+    };
+    let mut bufs = app.bufs.borrow_mut();
+    bufs.push(Buf { b: alias, m: vk::DeviceMemory::null(), p: std::ptr::null_mut(), size: 0 });
+    bufs.push(Buf { b, m: mem, p: std::ptr::null_mut(), size: 0 });
+    let sparse_buf = bufs.len() - 1;
+    drop(bufs);
+    let words = (page / 4) as usize;
+    let bind = |binds: &[(u64, Option<u64>)]| -> R<()> {
+        let binds: Vec<_> = binds
+            .iter()
+            .map(|&(at, m)| {
+                vk::SparseMemoryBind::default()
+                    .resource_offset(at * page)
+                    .size(page)
+                    .memory(if m.is_some() { mem } else { vk::DeviceMemory::null() })
+                    .memory_offset(m.unwrap_or(0) * page)
+            })
+            .collect();
+        let buf_binds = [vk::SparseBufferMemoryBindInfo::default().buffer(b).binds(&binds)];
+        let info = [vk::BindSparseInfo::default().buffer_binds(&buf_binds)];
+        // SAFETY: valid device; the fence is waited for and destroyed by `wait`.
+        let fence = unsafe { d.create_fence(&vk::FenceCreateInfo::default(), None) }.map_err(vkr("vkCreateFence"))?;
+        // SAFETY: valid bind infos; the queue is used from this thread only.
+        unsafe { d.queue_bind_sparse(app.queue, &info, fence) }.map_err(vkr("vkQueueBindSparse"))?;
+        app.wait(fence)
+    };
+    bind(&[(0, Some(2)), (1, Some(0)), (3, Some(1))])?;
+    let src = app.buffer(4 * page)?;
+    let pattern: Vec<u32> = (0..4 * words as u32).map(|i| i.wrapping_mul(2_654_435_761) | 1).collect();
+    app.buf(src, |s| s.write(&pattern));
+    let (back, alias_back, edge_back) = (app.buffer(4 * page)?, app.buffer(3 * page)?, app.buffer(1024)?);
+    // copy.comp stores src + 1.
+    let copy = app.kernel(COPY, &[src, sparse_buf], 0, vk::PipelineCreateFlags::empty(), true)?;
+    let read_back = |cb| {
+        app.barrier(cb);
+        let whole = [vk::BufferCopy::default().size(4 * page)];
+        let edge = [vk::BufferCopy::default().src_offset(page - 512).size(1024)];
+        // SAFETY: recording; the buffers live until the app ends.
+        unsafe {
+            d.cmd_fill_buffer(cb, app.handle(back), 0, vk::WHOLE_SIZE, 0xdead_beef);
+            app.barrier(cb);
+            d.cmd_copy_buffer(cb, b, app.handle(back), &whole);
+            d.cmd_copy_buffer(cb, b, app.handle(edge_back), &edge);
+            d.cmd_copy_buffer(cb, alias, app.handle(alias_back), &[vk::BufferCopy::default().size(3 * page)]);
+        }
+        app.barrier(cb);
+    };
+    app.run(|cb| {
+        app.bind(cb, copy, None, &[]);
+        // SAFETY: recording.
+        unsafe { d.cmd_dispatch(cb, 4 * words as u32 / 64, 1, 1) };
+        read_back(cb);
+        Ok(())
+    })?;
+    let page_of = |p: usize| (p * words..(p + 1) * words).map(|i| pattern[i] + 1).collect::<Vec<u32>>();
+    let zero = vec![0u32; words];
+    let got = app.buf(back, |b| b.read(4 * words));
+    let got_mem = app.buf(alias_back, |b| b.read(3 * words));
+    for (p, want) in [(0, &page_of(0)), (1, &page_of(1)), (2, &zero), (3, &page_of(3))] {
+        check(got[p * words..(p + 1) * words] == want[..], || format!("buffer page {p} after the first binding"))?;
+    }
+    let (lo, hi) = ((page as usize - 512) / 4, (page as usize + 512) / 4);
+    let edge = app.buf(edge_back, |b| b.read(256));
+    check(edge == got[lo..hi], || "the small copy across the boundary of pages 0 and 1".into())?;
+    for (m, p) in [(0, 1), (1, 3), (2, 0)] {
+        check(got_mem[m * words..(m + 1) * words] == page_of(p)[..], || {
+            format!("memory page {m} should hold buffer page {p}")
+        })?;
+    }
+    // Rebind: page 1 unbound, page 2 to memory page 0 (which holds buffer page 1's data).
+    bind(&[(1, None), (2, Some(0))])?;
+    app.run(|cb| {
+        read_back(cb);
+        Ok(())
+    })?;
+    let got = app.buf(back, |b| b.read(4 * words));
+    for (p, want) in [(0, &page_of(0)), (1, &zero), (2, &page_of(1)), (3, &page_of(3))] {
+        check(got[p * words..(p + 1) * words] == want[..], || format!("buffer page {p} after rebinding"))?;
+    }
+    Ok(format!("verified: a sparse buffer of 4 pages of {page} bytes bound, written, read back and rebound"))
+}
+
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let validate = args.iter().any(|a| a == "--validate");
@@ -1163,9 +1296,10 @@ fn main() -> ExitCode {
         "events" => events,
         "timestamps" => timestamps,
         "markers" => markers,
+        "sparse" => sparse,
         "fault" => fault,
         _ => {
-            eprintln!("usage: softnavi-pipes [--validate] cache|cmdbufs|copies|events|timestamps|fault");
+            eprintln!("usage: softnavi-pipes [--validate] cache|cmdbufs|copies|events|timestamps|markers|sparse|fault");
             return ExitCode::from(2);
         }
     };
