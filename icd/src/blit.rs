@@ -11,7 +11,8 @@
 //! converts to the destination format, except where image stores have no conversion:
 //! sRGB destinations are written through their UNORM view with the sRGB OETF applied by
 //! the shader, and the packed 16-bit UNORM formats through an R16_UINT view, packed by
-//! the shader. Shared-exponent destinations are not offered (no BLIT_DST).
+//! the shader. Shared-exponent destinations are stored directly (the model encodes the
+//! shared exponent on image stores, as RDNA3 does for RADV).
 //!
 //! Blits need a graphics queue in Vulkan; softnavi has none, and records them on its
 //! compute family (not on the transfer-only one) so that the required format features

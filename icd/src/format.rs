@@ -122,22 +122,25 @@ pub fn buffer_format(f: vk::Format) -> Option<BufferFormat> {
 /// buffer formats (the unified numbers are shared) and the depth and stencil formats read
 /// as their one colour component.
 pub fn image_format(f: vk::Format) -> Option<BufferFormat> {
-    // The image-only formats (gpu `BufFormat::from_image`): sampled, not stored.
+    // The image-only formats (gpu `BufFormat::from_image`): sampled; the shared-exponent
+    // and most 16-bit packed ones stored too, as RADV offers them (no sRGB, no A4R4G4B4 or
+    // A4B4G4R4 storage).
     let only = |hw, texel_size, dst_sel| BufferFormat { hw, dst_sel, texel_size, storage: false, atomic: false };
+    let stored = |hw, texel_size, dst_sel| BufferFormat { storage: true, ..only(hw, texel_size, dst_sel) };
     Some(match f {
         vk::Format::R8_SRGB => only(64, 1, ident(1)),
         vk::Format::R8G8_SRGB => only(65, 2, ident(2)),
         vk::Format::R8G8B8A8_SRGB | vk::Format::A8B8G8R8_SRGB_PACK32 => only(66, 4, ident(4)),
         vk::Format::B8G8R8A8_SRGB => only(66, 4, BGRA),
-        vk::Format::E5B9G9R9_UFLOAT_PACK32 => only(67, 4, ident(3)),
+        vk::Format::E5B9G9R9_UFLOAT_PACK32 => stored(67, 4, ident(3)),
         // 16-bit packed: the hardware's X is the low bits, Vulkan names from the top.
-        vk::Format::R5G6B5_UNORM_PACK16 => only(68, 2, [sel::Z, sel::Y, sel::X, sel::ONE]),
-        vk::Format::B5G6R5_UNORM_PACK16 => only(68, 2, ident(3)),
-        vk::Format::A1R5G5B5_UNORM_PACK16 => only(69, 2, [sel::Z, sel::Y, sel::X, sel::W]),
-        vk::Format::R5G5B5A1_UNORM_PACK16 => only(70, 2, [sel::W, sel::Z, sel::Y, sel::X]),
-        vk::Format::B5G5R5A1_UNORM_PACK16 => only(70, 2, [sel::Y, sel::Z, sel::W, sel::X]),
-        vk::Format::B4G4R4A4_UNORM_PACK16 => only(71, 2, [sel::Y, sel::Z, sel::W, sel::X]),
-        vk::Format::R4G4B4A4_UNORM_PACK16 => only(71, 2, [sel::W, sel::Z, sel::Y, sel::X]),
+        vk::Format::R5G6B5_UNORM_PACK16 => stored(68, 2, [sel::Z, sel::Y, sel::X, sel::ONE]),
+        vk::Format::B5G6R5_UNORM_PACK16 => stored(68, 2, ident(3)),
+        vk::Format::A1R5G5B5_UNORM_PACK16 => stored(69, 2, [sel::Z, sel::Y, sel::X, sel::W]),
+        vk::Format::R5G5B5A1_UNORM_PACK16 => stored(70, 2, [sel::W, sel::Z, sel::Y, sel::X]),
+        vk::Format::B5G5R5A1_UNORM_PACK16 => stored(70, 2, [sel::Y, sel::Z, sel::W, sel::X]),
+        vk::Format::B4G4R4A4_UNORM_PACK16 => stored(71, 2, [sel::Y, sel::Z, sel::W, sel::X]),
+        vk::Format::R4G4B4A4_UNORM_PACK16 => stored(71, 2, [sel::W, sel::Z, sel::Y, sel::X]),
         vk::Format::A4R4G4B4_UNORM_PACK16 => only(71, 2, [sel::Z, sel::Y, sel::X, sel::W]),
         vk::Format::A4B4G4R4_UNORM_PACK16 => only(71, 2, ident(4)),
         f if bc(f).is_some() => {
