@@ -59,6 +59,23 @@ pub fn lost() -> bool {
     crate::gpu::device().is_ok_and(|d| matches!(d.status(), gpu::Status::Lost(_)))
 }
 
+/// GPU resets so far: a context made before the last one is lost for good (the kernel's
+/// guilty context), contexts made after it work.
+static RESETS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+/// The GPU reset count, after resetting a lost device as the kernel's recovery would have
+/// by now (`gpu::Device::recover`: the rings' work dropped, their fences signalled).
+pub fn resets() -> u64 {
+    use std::sync::atomic::Ordering;
+    if lost() {
+        let recovered = crate::gpu::device().ok().and_then(|d| d.recover(std::time::Duration::from_secs(10)));
+        if recovered.is_some() {
+            RESETS.fetch_add(1, Ordering::AcqRel);
+        }
+    }
+    RESETS.load(Ordering::Acquire)
+}
+
 /// What one CS ioctl asks for, read from its chunks.
 #[derive(Default)]
 pub struct Request {

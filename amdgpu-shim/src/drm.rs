@@ -23,8 +23,8 @@ const DRIVER_DESC: &str = "AMD GPU (softnavi GPU model)";
 /// A submission context.
 #[derive(Debug)]
 struct Ctx {
-    /// Whether the device was lost while the context existed.
-    lost_seen: bool,
+    /// The GPU reset count when it was made (`cs::resets`): a reset since makes it lost.
+    epoch: u64,
 }
 
 /// One open file of the render node.
@@ -282,7 +282,7 @@ fn get_cap(c: &mut uapi::DrmGetCap) -> Res {
 
 fn ctx_op(file: &DrmFile, a: &mut uapi::AmdgpuCtx) -> Res {
     let [op, _flags, id, priority] = a.words;
-    let lost = crate::gpu::device().map(|d| matches!(d.status(), gpu::Status::Lost(_))).unwrap_or(false);
+    let epoch = crate::cs::resets();
     match op {
         ctx::OP_ALLOC => {
             let p = priority as i32;
@@ -290,7 +290,7 @@ fn ctx_op(file: &DrmFile, a: &mut uapi::AmdgpuCtx) -> Res {
                 return Err(libc::EINVAL);
             }
             let h = file.handle();
-            file.ctxs.lock().insert(h, Ctx { lost_seen: lost });
+            file.ctxs.lock().insert(h, Ctx { epoch });
             a.words = [h, 0, 0, 0];
         }
         ctx::OP_FREE => {
@@ -298,12 +298,12 @@ fn ctx_op(file: &DrmFile, a: &mut uapi::AmdgpuCtx) -> Res {
             a.words = [0; 4];
         }
         ctx::OP_QUERY_STATE | ctx::OP_QUERY_STATE2 => {
-            let mut ctxs = file.ctxs.lock();
-            let c = ctxs.get_mut(&id).ok_or(libc::EINVAL)?;
-            c.lost_seen |= lost;
-            // A lost device means this context's work hung or faulted: the model runs one
-            // application's work only, so the guilty context is this one.
-            let (flags, status) = if c.lost_seen {
+            let ctxs = file.ctxs.lock();
+            let c = ctxs.get(&id).ok_or(libc::EINVAL)?;
+            // A reset since the context was made means its work (or its neighbours': the
+            // model does not tell whose) hung or faulted: it is the guilty context.
+            let lost = c.epoch != epoch;
+            let (flags, status) = if lost {
                 (ctx::QUERY2_FLAGS_RESET | ctx::QUERY2_FLAGS_GUILTY, ctx::GUILTY_RESET)
             } else {
                 (0, 0)
@@ -311,7 +311,7 @@ fn ctx_op(file: &DrmFile, a: &mut uapi::AmdgpuCtx) -> Res {
             a.words = if op == ctx::OP_QUERY_STATE2 {
                 [flags as u32, (flags >> 32) as u32, 0, 0]
             } else {
-                [0, 0, u32::from(c.lost_seen), status]
+                [0, 0, u32::from(lost), status]
             };
         }
         other => {
@@ -561,10 +561,12 @@ fn bo_list(file: &DrmFile, a: &mut uapi::BoList) -> Res {
 }
 
 fn cs(file: &DrmFile, a: &mut uapi::Cs) -> Res {
-    if crate::cs::lost() {
+    let epoch = crate::cs::resets();
+    let made = file.ctxs.lock().get(&a.ctx_id).ok_or(libc::EINVAL)?.epoch;
+    // A context from before a GPU reset takes no more work (the kernel's ECANCELED).
+    if made != epoch {
         return Err(libc::ECANCELED);
     }
-    file.ctxs.lock().get(&a.ctx_id).ok_or(libc::EINVAL)?;
     let r = crate::cs::read_chunks(a)?;
     let mut wait = r.waits.iter().fold(Fence::signaled(), |f, w| f.merge(w));
     for (h, p) in &r.syncobj_waits {

@@ -120,9 +120,20 @@ impl CommandProcessor {
                 }
                 continue;
             }
-            match self.ring_packet(r) {
+            // Busy from before the second look: a recovery (`Device::recover`) waits for it
+            // to clear, and may have skipped the ring since the first. Lost is read first:
+            // a recovery moves rptr before it clears that.
+            q.busy.store(true, Ordering::SeqCst);
+            if q.dev.lost().is_some() || q.rptr.load(Ordering::SeqCst) != r {
+                q.busy.store(false, Ordering::SeqCst);
+                continue;
+            }
+            let done = self.ring_packet(r);
+            q.busy.store(false, Ordering::SeqCst);
+            match done {
                 Ok(len) => {
-                    q.rptr.store(r + len, Ordering::Release);
+                    // A recovery that skipped the ring meanwhile wins.
+                    let _ = q.rptr.compare_exchange(r, r + len, Ordering::AcqRel, Ordering::Acquire);
                     // Let submitters waiting for ring space see the progress.
                     q.dev.interrupt();
                 }
@@ -683,9 +694,26 @@ impl CommandProcessor {
         Ok(())
     }
 
+    /// Faults at the first byte of `[va, va + len)` that no mapping holds, if one does:
+    /// DMA_DATA checks its ranges whole before it moves a byte.
+    fn dma_mapped(vm: &AddressSpace, va: u64, len: u64, write: bool, what: &'static str) -> Result<(), CpError> {
+        let mut at = 0;
+        while at < len {
+            let Some(room) = vm.room(va + at) else {
+                return Err(CpError::Fault {
+                    fault: VmFault { addr: (va + at) & crate::mem::VA_MASK, len: len - at, write },
+                    what,
+                });
+            };
+            at += room;
+        }
+        Ok(())
+    }
+
     /// DMA_DATA's fill of `len` bytes (a multiple of 4) at `dst` with `value`, a piece per
     /// mapping: a range may run over several (a sparse buffer's pages).
     fn dma_fill(&mut self, vm: &AddressSpace, dst: u64, len: u64, value: u32) -> Result<(), CpError> {
+        Self::dma_mapped(vm, dst, len, true, "DMA_DATA fill")?;
         let mut at = 0;
         while at < len {
             let n = (vm.room(dst + at).unwrap_or(4).min(len - at) & !3).max(4);
@@ -701,6 +729,8 @@ impl CommandProcessor {
 
     /// DMA_DATA's copy of `bytes` from `src` to `dst`, a piece per mapping on either side.
     fn dma_copy(&mut self, vm: &AddressSpace, src: u64, dst: u64, bytes: u64) -> Result<(), CpError> {
+        Self::dma_mapped(vm, src, bytes, false, "DMA_DATA reading its source")?;
+        Self::dma_mapped(vm, dst, bytes, true, "DMA_DATA writing its destination")?;
         let mut dtlb = Tlb::default();
         let mut at = 0;
         while at < bytes {

@@ -110,6 +110,8 @@ pub(crate) struct DeviceShared {
     scratch_rings: Mutex<std::collections::HashMap<u64, Arc<Mutex<()>>>>,
     /// Counts the device as alive for the translation tier's background compiles.
     _jit_live: crate::jit::Liveness,
+    /// The device's queues, for [`Device::recover`].
+    queues: Mutex<Vec<std::sync::Weak<QueueShared>>>,
 }
 
 /// A function the winsys calls on every interrupt (fence written, ring progress, device
@@ -212,6 +214,7 @@ impl Device {
                 host_trap: Arc::new(AtomicU64::new(0)),
                 hook: Mutex::new(None),
                 scratch_rings: Mutex::new(std::collections::HashMap::new()),
+                queues: Mutex::new(Vec::new()),
             }),
         })
     }
@@ -251,6 +254,40 @@ impl Device {
             Some(r) => Status::Lost(r),
             None => Status::Healthy,
         }
+    }
+
+    /// Recovers a lost device, as a kernel driver's GPU reset does: once every command
+    /// processor has stopped executing (within `timeout`), the work still in the rings is
+    /// dropped, every fence submitted so far signals, and the device takes work again.
+    /// Memory and mappings stay. Returns the report of the loss it recovered from; `None`
+    /// when the device was not lost, or when a CP was still busy at the timeout (the
+    /// device then stays lost).
+    pub fn recover(&self, timeout: Duration) -> Option<Arc<Report>> {
+        let dev = &self.shared;
+        let report = dev.lost()?;
+        let queues: Vec<Arc<QueueShared>> = dev.queues.lock().iter().filter_map(|q| q.upgrade()).collect();
+        let deadline = Instant::now() + timeout;
+        while queues.iter().any(|q| q.busy.load(Ordering::Acquire)) {
+            if Instant::now() >= deadline {
+                tracing::error!("the lost device was not recovered: a command processor is still executing");
+                return None;
+            }
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        for q in &queues {
+            let next = q.submit.lock();
+            // The CP moves rptr on only from where it read a packet (compare-exchange), so
+            // a packet it finishes late cannot undo the skip.
+            q.rptr.store(q.wptr.load(Ordering::Acquire), Ordering::Release);
+            let last = *next - 1;
+            // SAFETY: the fence BO holds a u64 and lives as long as the queue.
+            unsafe { (q.fence.host_ptr() as *mut u64).write_volatile(last) };
+            q.completed.fetch_max(last, Ordering::AcqRel);
+        }
+        *dev.lost.lock() = None;
+        tracing::warn!("the device was recovered from: {}", report.summary);
+        dev.interrupt();
+        Some(report)
     }
 
     /// GPU timestamp counter now (ticks of `info().timestamp_hz`).
@@ -313,8 +350,13 @@ impl Device {
             doorbell: (Mutex::new(()), Condvar::new()),
             completed: AtomicU64::new(0),
             stop: Arc::new(AtomicBool::new(false)),
+            busy: AtomicBool::new(false),
             submit: Mutex::new(1),
         });
+        let mut queues = self.shared.queues.lock();
+        queues.retain(|q| q.strong_count() > 0);
+        queues.push(Arc::downgrade(&q));
+        drop(queues);
         let cpq = q.clone();
         let thread = std::thread::Builder::new()
             .name(format!("softnavi-cp{id}"))
@@ -351,6 +393,8 @@ pub(crate) struct QueueShared {
     /// Highest fence value signalled (mirrors the fence memory for waiters).
     pub completed: AtomicU64,
     pub stop: Arc<AtomicBool>,
+    /// Whether the CP is executing a packet (see [`Device::recover`]).
+    pub busy: AtomicBool,
     /// Next fence sequence number; held while writing the ring.
     submit: Mutex<u64>,
 }

@@ -144,8 +144,9 @@ fn descriptors_app_on_radv() {
 
 /// The queue app on RADV's compute rings: families, a cross-queue timeline chain, wait
 /// before signal (the shim's sync-file export and import of syncobjs), binary semaphores,
-/// a held batch; then a shader that faults: the model's report, and RADV refuses the next
-/// submission with VK_ERROR_DEVICE_LOST while the process goes on.
+/// a held batch; then a shader that faults: the model's report, RADV refuses the next
+/// submission with VK_ERROR_DEVICE_LOST while the process goes on, and a device made after
+/// it runs work (the shim's GPU reset, `gpu::Device::recover`).
 #[test]
 fn queues_app_and_a_fault_on_radv() {
     let queues = target_dir().join("softnavi-queues");
@@ -155,6 +156,8 @@ fn queues_app_and_a_fault_on_radv() {
     assert!(ok && out.contains("PASS lost"), "softnavi-queues lost on RADV:\n{out}\n{err}");
     assert!(err.contains("VM fault: write of 4 bytes at 0x7f00dead0000 is outside every mapping"), "{err}");
     assert!(err.contains("instruction: global_store_b32"), "the report names the instruction:\n{err}");
+    assert!(out.contains("a new device made after the loss ran the chain scenario"), "{out}");
+    assert!(err.contains("the device was recovered from: VM fault"), "{err}");
 }
 
 /// A draw on RADV's general queue: the model has no graphics pipeline, so the command
