@@ -468,7 +468,7 @@ impl CommandProcessor {
                 if p[0] & 0xf != pm4::set_base::INDIRECT_BASE {
                     return Err(packet_error(format!("SET_BASE of base index {} is not supported", p[0] & 0xf)));
                 }
-                self.indirect_base = (p[1] & !7) as u64 | (p[2] as u64) << 32;
+                self.indirect_base = (p[1] & !3) as u64 | (p[2] as u64) << 32;
             }
             // The PFP waits for the ME: they are one in-order engine here.
             op::PFP_SYNC_ME => {}

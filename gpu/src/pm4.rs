@@ -220,7 +220,10 @@ pub mod ib {
     pub const VALID: u32 = 1 << 23;
 }
 
-/// SET_BASE (3 dwords): BASE_INDEX 3:0, then the base address (low bits 31:3, high bits).
+/// SET_BASE (3 dwords): BASE_INDEX 3:0, then the base address (low dword, dword aligned:
+/// bits 1:0 ignored; high dword). RADV puts an indirect buffer's own address there, 4-byte
+/// aligned as Vulkan's offsets are, with a DISPATCH_INDIRECT offset of 0, and passes the
+/// CTS's offsets of 52 on hardware: bit 2 counts.
 pub mod set_base {
     /// The base of the graphics ring's indirect draw and dispatch arguments.
     pub const INDIRECT_BASE: u32 = 1;
@@ -799,7 +802,7 @@ pub fn describe(words: &[u32]) -> String {
             let _ = write!(s, " base+{:#x} initiator={:#x}", p[0], p[1]);
         }
         op::SET_BASE if p.len() >= 3 => {
-            let _ = write!(s, " index={} va={:#x}", p[0] & 0xf, (p[1] & !7) as u64 | (p[2] as u64) << 32);
+            let _ = write!(s, " index={} va={:#x}", p[0] & 0xf, (p[1] & !3) as u64 | (p[2] as u64) << 32);
         }
         op::INDIRECT_BUFFER if p.len() >= 3 => {
             let _ = write!(

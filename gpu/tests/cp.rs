@@ -635,6 +635,17 @@ fn radv_graphics_ring_indirect_dispatch_through_set_base() {
             assert_eq!(got[(g * 64 + t) as usize], want, "group {g} item {t}");
         }
     }
+    // RADV's form: SET_BASE at the arguments themselves, 4 mod 8 (Vulkan's offsets are
+    // multiples of 4: the CTS's 52), and an offset of 0. Arguments (3, 1, 1) at word 3.
+    write_words(&out, 0, &[0; 64 * 64]);
+    let args = gpu.buffer(&[0, 0, 0, 3, 1, 1]);
+    let mut ib = Vec::new();
+    Dispatch::new(&code, &addr(out.va()), [true, false, false], [64, 1, 1]).emit_regs(&mut Builder(&mut ib));
+    ib.extend([0xc002_1102, 1, lo(args.va() + 12), hi(args.va() + 12)]);
+    ib.extend([0xc001_1602, 0, W32]);
+    gpu.run(&ib).unwrap_or_else(|r| panic!("{r}"));
+    let got = read_words(&out, 0, 64 * 64);
+    assert!((0..64u32).all(|g| got[(g * 64 + 1) as usize] == if g < 3 { 3 + g } else { 0 }), "3 groups ran");
     // The compute engines' form (an address) is not the graphics ring's.
     let report = gpu.run(&[0xc002_1602, lo(args.va()), hi(args.va()), W32]).expect_err("the address form");
     assert!(report.summary.contains("takes 2 dwords (an offset from SET_BASE)"), "{report}");
