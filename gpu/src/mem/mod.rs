@@ -405,6 +405,12 @@ impl AddressSpace {
         Some(bo.va + bo.size - (va & VA_MASK))
     }
 
+    /// Whether `va` lies in PRT pages ([`Self::map_prt`]): a sparse resource's unbound
+    /// part, where fetches with TFE report the texel not resident.
+    pub fn is_prt(&self, va: u64) -> bool {
+        self.lookup(va, 1).is_some_and(|b| b._sink.is_some())
+    }
+
     /// Bytes allocated in BOs.
     pub fn allocated(&self) -> u64 {
         self.inner.read().allocated
@@ -662,6 +668,7 @@ mod tests {
         let s = AddressSpace::new(1 << 30);
         let va = 0x8000_0004_0000;
         s.map_prt(va, 3 * PAGE).unwrap();
+        assert!(s.is_prt(va + PAGE) && !s.is_prt(va + 3 * PAGE));
         let mut tlb = Tlb::default();
         tlb.write_u32(&s, va + 16, 5).unwrap();
         assert_eq!(tlb.read_u32(&s, va + 16).unwrap(), 0);

@@ -30,8 +30,10 @@
 //! - An out-of-range atomic with GLC returns 0.
 //! - D16 loads keep the VGPR half they do not write (d16_format_xyz keeps the high half of
 //!   its second register).
-//! - TFE (texture-fail status in an extra VGPR) is not modelled: an instruction with it
-//!   raises the illegal-instruction exception.
+//! - TFE on loads: the status VGPR after the data takes 1 in the lanes whose element lies
+//!   in PRT pages (a sparse resource's unbound part: not resident) and is left as it was
+//!   elsewhere ([`Wave::tfe_status`]). TFE on stores is not executed (illegal
+//!   instruction): no source says what it does.
 //! - Conversions (`crate::format`): integer formats saturate on stores; D16 loads of
 //!   integer formats keep the low 16 bits; `11_11_10` has a 10-bit X and `10_10_10_2` a
 //!   2-bit X (names list components from the most significant); SWIZZLE_ENABLE 2 means
@@ -139,9 +141,10 @@ impl Wave {
     /// store or atomic.
     fn buffer(&mut self, inst: &Inst, ctx: &mut Ctx, tformat: Option<u32>) -> Result<(), FaultKind> {
         let (kind, store) = kind(inst.op);
-        if inst.flags & mflag::TFE != 0 {
+        let tfe = inst.flags & mflag::TFE != 0;
+        if tfe && (store || kind == Kind::Atomic) {
             return Err(illegal(format!(
-                "{} with tfe (texture-fail status) is not executed by softnavi",
+                "{} with tfe (texture-fail status) on a store is not executed by softnavi",
                 inst.op.name()
             )));
         }
@@ -181,7 +184,7 @@ impl Wave {
         let writes = !store && ret > 0;
         // RDNA3-NOTES, "VGPR out-of-range behaviour": returned registers outside the
         // allocation issue the instruction with EXEC = 0.
-        if writes && !self.vgprs_in_range(vdata, ret) {
+        if writes && !self.vgprs_in_range(vdata, ret + tfe as u32) {
             return Ok(());
         }
         let exec = self.exec();
@@ -203,7 +206,7 @@ impl Wave {
             Kind::Atomic => Some((elem, true)),
             _ => None,
         };
-        if let (Some((size, atomic)), false) = (fast, null || v.element_size().is_some()) {
+        if let (Some((size, atomic)), false) = (fast, null || tfe || v.element_size().is_some()) {
             let done = if self.lanes == 32 {
                 self.buffer_fast::<32>(inst, ctx, &v, size, store, atomic, vaddr, vdata)
             } else {
@@ -325,6 +328,9 @@ impl Wave {
         if writes {
             self.buffer_writeback(vdata, kind, fmt, &v, tformat.is_some(), &ok, &bytes, exec);
         }
+        if tfe && writes {
+            self.tfe_status(ctx, vdata.wrapping_add(ret as u16), |l| (ok[l] != 0).then_some(addr[l][0]));
+        }
         match bad {
             None => Ok(()),
             Some((l, a)) => Err(match kind {
@@ -334,6 +340,21 @@ impl Wave {
                 )),
                 _ => misaligned(inst, mode, l, a),
             }),
+        }
+    }
+
+    /// TFE's status VGPR `status`: 1 in the lanes whose fetch failed, those whose texel
+    /// (at the address `at` gives, for lanes that fetched) lies in PRT pages, a sparse
+    /// resource's unbound part (Vulkan's residency code: not resident). The other lanes'
+    /// status is left as it was: the hardware writes it only when a fetch fails, and
+    /// compilers zero it first (RDNA3-NOTES, "Buffer instructions").
+    pub(super) fn tfe_status(&mut self, ctx: &Ctx, status: u16, at: impl Fn(usize) -> Option<u64>) {
+        let exec = self.exec();
+        let failed: Vec<usize> =
+            (0..self.lanes).filter(|&l| exec >> l & 1 != 0 && at(l).is_some_and(|a| ctx.vm.is_prt(a))).collect();
+        let regs = self.v_mut(status as usize);
+        for l in failed {
+            regs[l] = 1;
         }
     }
 

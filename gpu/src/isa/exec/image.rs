@@ -60,9 +60,11 @@
 //! - TFE and LWE on loads and `image_get_resinfo`: one status VGPR follows the data.
 //!   LLVM (D48826, `SIAddIMGInit`) and ACO (`emit_tfe_init`) zero it (and the data) before
 //!   the instruction because the hardware writes it only when a fetch fails (a texel not
-//!   resident, an LOD warning). softnavi has no sparse residency and no LOD warning, so no
-//!   fetch fails: the data is written as without TFE and the status VGPR is left as it
-//!   was (0, as compiled code initialises it). It counts among the returned registers.
+//!   resident, an LOD warning). softnavi's fetches fail where the texel lies in PRT pages
+//!   (a sparse image's unbound part, `AddressSpace::map_prt`): the status takes 1 there
+//!   (`Wave::tfe_status`; Vulkan's residency code); elsewhere, and for block-compressed
+//!   and MSAA loads, it is left as it was (0, as compiled code initialises it), and the
+//!   data is written as without TFE. It counts among the returned registers.
 //!   TFE and LWE on stores and atomics are not executed (no source says what they do).
 //! - `image_get_resinfo` (the mip operand counts from BASE_LEVEL; D3D's `resinfo`
 //!   semantics, which the ISA guide's "width, height, depth, mip levels" follows): x the
@@ -419,7 +421,7 @@ impl Wave {
         }
         // The fast paths address by the T#'s type: another DIM (`refuse`'s exceptions)
         // takes the general path.
-        let fast = !t.is_msaa() && own_dim(&t) == dim_type(dim);
+        let fast = !t.is_msaa() && own_dim(&t) == dim_type(dim) && tfe == 0;
         if let (Some(f), Kind::Load | Kind::Store, Some(raw), true) = (fmt, kind, self.tsharp_raw(&inst.src[1]), fast) {
             // Accepted: the checks above passed for this T#, opcode and DIM.
             let a = Accepted::new(&t, f);
@@ -442,6 +444,9 @@ impl Wave {
             _ => {
                 self.buffer_move(ctx, &addr, &ok, &mut bytes, npieces, elem, false)?;
                 self.image_load_writeback(inst, &t, fmt, &ok, &bytes, exec);
+                if tfe != 0 {
+                    self.tfe_status(ctx, vdata.wrapping_add(regs as u16), |l| (ok[l] != 0).then_some(addr[l][0]));
+                }
                 Ok(())
             }
         }
