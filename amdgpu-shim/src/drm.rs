@@ -303,11 +303,8 @@ fn ctx_op(file: &DrmFile, a: &mut uapi::AmdgpuCtx) -> Res {
             // A reset since the context was made means its work (or its neighbours': the
             // model does not tell whose) hung or faulted: it is the guilty context.
             let lost = c.epoch != epoch;
-            let (flags, status) = if lost {
-                (ctx::QUERY2_FLAGS_RESET | ctx::QUERY2_FLAGS_GUILTY, ctx::GUILTY_RESET)
-            } else {
-                (0, 0)
-            };
+            let (flags, status) =
+                if lost { (ctx::QUERY2_FLAGS_RESET | ctx::QUERY2_FLAGS_GUILTY, ctx::GUILTY_RESET) } else { (0, 0) };
             a.words = if op == ctx::OP_QUERY_STATE2 {
                 [flags as u32, (flags >> 32) as u32, 0, 0]
             } else {
