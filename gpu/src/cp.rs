@@ -65,6 +65,9 @@ pub(crate) struct CommandProcessor {
     context_control: [u32; 2],
     /// Whether PIPELINESTAT_START has turned the pipeline statistics counters on.
     pipeline_stats: bool,
+    /// The CS_INVOCATIONS counter: work-items launched while the counters were on (the
+    /// graphics counters stay 0: no graphics work runs).
+    cs_invocations: u64,
     /// The graphics ring's base for indirect arguments (SET_BASE).
     indirect_base: u64,
     tlb: Tlb,
@@ -87,6 +90,7 @@ impl CommandProcessor {
             context: HashMap::new(),
             context_control: [0; 2],
             pipeline_stats: false,
+            cs_invocations: 0,
             indirect_base: 0,
             tlb: Tlb::default(),
             dispatches: 0,
@@ -355,6 +359,7 @@ impl CommandProcessor {
                     e @ (pm4::event::PIPELINESTAT_START | pm4::event::PIPELINESTAT_STOP) => {
                         self.pipeline_stats = e == pm4::event::PIPELINESTAT_START;
                     }
+                    pm4::event::SAMPLE_PIPELINESTAT => self.sample_pipelinestat(p)?,
                     e => return Err(packet_error(format!("EVENT_WRITE of event type {e:#x} is not a compute event"))),
                 }
             }
@@ -483,6 +488,19 @@ impl CommandProcessor {
         Ok(())
     }
 
+    /// EVENT_WRITE SAMPLE_PIPELINESTAT: the counters to memory (`pm4::pipelinestat`).
+    fn sample_pipelinestat(&mut self, p: &[u32]) -> Result<(), CpError> {
+        use pm4::pipelinestat::*;
+        Self::need(p, 3)?;
+        let va = (p[1] & !7) as u64 | (p[2] as u64) << 32;
+        let vm = self.q.dev.vm.clone();
+        for k in 0..COUNTERS {
+            let v = if k == CS_INVOCATIONS { self.cs_invocations } else { 0 };
+            self.tlb.write_u64(&vm, va + 8 * k as u64, v).map_err(Self::mem_fault("SAMPLE_PIPELINESTAT"))?;
+        }
+        Ok(())
+    }
+
     /// An EVENT_WRITE only the graphics ring takes; `false` for the compute events.
     fn gfx_event(&mut self, event: u32) -> Result<bool, CpError> {
         use pm4::event::*;
@@ -490,9 +508,9 @@ impl CommandProcessor {
             // No graphics work ever runs, so there is none to wait for or flush.
             e if is_graphics_sync(e) => {}
             PIPELINESTAT_START | PIPELINESTAT_STOP => self.pipeline_stats = event == PIPELINESTAT_START,
-            SAMPLE_PIPELINESTAT | ZPASS_DONE | SAMPLE_STREAMOUTSTATS | PIXEL_PIPE_STAT_DUMP => {
+            ZPASS_DONE | SAMPLE_STREAMOUTSTATS | PIXEL_PIPE_STAT_DUMP => {
                 return Err(packet_error(format!(
-                    "EVENT_WRITE {}: pipeline statistics, occlusion and streamout counters are not modelled",
+                    "EVENT_WRITE {}: occlusion and streamout counters are not modelled",
                     name(event)
                 )))
             }
@@ -852,6 +870,9 @@ impl CommandProcessor {
         // with scratch at the same base would share slots: they take turns. Dispatches
         // without scratch, or with rings of their own, run concurrently.
         let _scratch_turn = d.scratch_enabled().then(|| dev.scratch_ring_lock(d.scratch_base));
+        if self.pipeline_stats {
+            self.cs_invocations += d.invocations();
+        }
         let job = Job::new(d, program, handler, dev.host_trap.clone(), dev.vm.clone(), self.q.id, index);
         let started = Instant::now();
         match dev.pool.run(&job, &mut self.worker, dev.config.hang_timeout, &self.q.stop) {

@@ -235,6 +235,15 @@ pub mod context_control {
     pub const UPDATE_ENABLES: u32 = 1 << 31;
 }
 
+/// EVENT_WRITE SAMPLE_PIPELINESTAT (dwords: event, address low, address high): the
+/// pipeline statistics counters, 64 bits each, written in the hardware's order — PS, C
+/// primitives, C invocations, VS, GS, GS primitives, IA primitives, IA vertices, HS, DS, CS
+/// invocations (RADV's `pipeline_statistics_indices` map Vulkan's bits onto these slots).
+pub mod pipelinestat {
+    pub const COUNTERS: usize = 11;
+    pub const CS_INVOCATIONS: usize = 10;
+}
+
 /// VGT event types used by EVENT_WRITE / RELEASE_MEM (VGT_EVENT_TYPE, Mesa's V_028A90_*).
 pub mod event {
     macro_rules! events {

@@ -339,6 +339,16 @@ impl Dispatch {
         })
     }
 
+    /// Work-items the dispatch launches (the CS_INVOCATIONS statistic): per dimension, the
+    /// full groups and the partial one at the grid's end.
+    pub fn invocations(&self) -> u64 {
+        let g = self.grid();
+        let last = self.group_size(self.end.map(|e| e.saturating_sub(1)));
+        (0..3)
+            .map(|d| if g[d] == 0 { 0 } else { (g[d] as u64 - 1) * self.threads[d] as u64 + last[d] as u64 })
+            .product()
+    }
+
     /// Waves of a full workgroup.
     pub fn waves_per_group(&self) -> u32 {
         let items = self.threads.iter().map(|&t| t as u64).product::<u64>();
@@ -741,6 +751,7 @@ mod tests {
         assert_eq!(d.group_id(0), [5, 0, 0]);
         assert_eq!(d.group_size([7, 0, 0]), [10, 1, 1]);
         assert_eq!(d.group_size([6, 0, 0]), [64, 1, 1]);
+        assert_eq!(d.invocations(), 64 + 64 + 10, "CS_INVOCATIONS: two full groups and the partial one");
         let mut waves = Vec::new();
         assert_eq!(d.init_waves([7, 0, 0], &mut waves, 0), 1); // wave64, 10 lanes
         assert_eq!(waves[0].exec(), 0x3ff);

@@ -560,22 +560,39 @@ fn radv_graphics_ring_preamble_then_dispatch() {
     assert_eq!(read_words(&out, 0, 1), [0], "nothing ran");
 }
 
-/// RADV's compute queues start and stop the pipeline statistics counters around their
-/// work (EVENT_WRITE PIPELINESTAT_START / _STOP), which the MEC takes.
+/// Pipeline statistics as RADV uses them on both rings: EVENT_WRITE PIPELINESTAT_START /
+/// _STOP, and SAMPLE_PIPELINESTAT (EVENT_INDEX 2, the address after it) writing the 11
+/// 64-bit counters in the hardware's order (`pm4::pipelinestat`): CS_INVOCATIONS counts the
+/// work-items launched while the counters are on — partial groups as launched — and the
+/// graphics counters are 0.
 #[test]
-fn compute_ring_takes_pipeline_statistics_start_and_stop() {
-    let mut gpu = Gpu::new();
-    let out = gpu.alloc(64 * 64 * 4);
-    let code = gpu.kernel(common::TID3_KERNEL);
-    let mut ib = vec![0xc000_4600, 0x0000_0019]; // EVENT_WRITE PIPELINESTAT_START
-    Dispatch::new(&code, &addr(out.va()), [true, false, false], [64, 1, 1]).emit(
-        &mut Builder(&mut ib),
-        [64, 1, 1],
-        W32,
-    );
-    ib.extend([0xc000_4600, 0x0000_001a]); // EVENT_WRITE PIPELINESTAT_STOP
-    gpu.run(&ib).unwrap_or_else(|r| panic!("{r}"));
-    assert_eq!(read_words(&out, 0, 2), [0, 3], "the dispatch ran (item t of group g writes t * 3 + g)");
+fn pipeline_statistics_count_compute_invocations_on_both_rings() {
+    for kind in [gpu::QueueKind::Compute, gpu::QueueKind::Gfx] {
+        let mut gpu = Gpu::new();
+        gpu.queue = gpu.dev.create_queue_of(kind).unwrap();
+        let out = gpu.alloc(64 * 64 * 4);
+        let stats = gpu.alloc(3 * 88);
+        write_words(&stats, 0, &[0xdead_beef; 3 * 22]);
+        let code = gpu.kernel(common::TID3_KERNEL);
+        let sample = |ib: &mut Vec<u32>, at: u64| ib.extend([0xc002_4600, 0x21e, lo(at), hi(at)]);
+        let d = Dispatch::new(&code, &addr(out.va()), [true, false, false], [64, 1, 1]);
+        let mut ib = vec![0xc000_4600, 0x0000_0019]; // EVENT_WRITE PIPELINESTAT_START
+        sample(&mut ib, stats.va());
+        d.emit(&mut Builder(&mut ib), [5, 1, 1], W32);
+        sample(&mut ib, stats.va() + 88);
+        ib.extend([0xc000_4600, 0x0000_001a]); // EVENT_WRITE PIPELINESTAT_STOP
+        d.emit(&mut Builder(&mut ib), [7, 1, 1], W32);
+        sample(&mut ib, stats.va() + 176);
+        gpu.run(&ib).unwrap_or_else(|r| panic!("{kind:?}: {r}"));
+        assert_eq!(read_words(&out, 0, 2), [0, 3], "the dispatch ran (item t of group g writes t * 3 + g)");
+        let got = read_words(&stats, 0, 3 * 22);
+        for (k, want) in [(0, 0u64), (1, 5 * 64), (2, 5 * 64)] {
+            let block: Vec<u64> =
+                (0..11).map(|c| got[22 * k + 2 * c] as u64 | (got[22 * k + 2 * c + 1] as u64) << 32).collect();
+            assert_eq!(block[..10], [0; 10], "{kind:?} sample {k}: graphics counters");
+            assert_eq!(block[10], want, "{kind:?} sample {k}: CS_INVOCATIONS (counted only while on)");
+        }
+    }
 }
 
 /// A draw on the graphics ring is a CP error naming it, with the decoded packet; the
@@ -598,8 +615,8 @@ fn draw_on_graphics_ring_is_named_error() {
 }
 
 /// The graphics ring's packets stay refused on a compute queue (the MEC has no
-/// CONTEXT_CONTROL), and graphics-only events stay refused on both rings' compute path:
-/// pipeline-statistics sampling is a named error on the graphics ring.
+/// CONTEXT_CONTROL), and the occlusion counters (ZPASS_DONE) are a named error on the
+/// graphics ring.
 #[test]
 fn graphics_packets_need_the_graphics_ring() {
     let mut compute = Gpu::new();
@@ -608,9 +625,9 @@ fn graphics_packets_need_the_graphics_ring() {
 
     let mut gfx = Gpu::new();
     gfx.queue = gfx.dev.create_queue_of(gpu::QueueKind::Gfx).unwrap();
-    // RADV's SAMPLE_PIPELINESTAT (EVENT_INDEX 2, with the result address).
-    let report = gfx.run(&[0xc002_4600, 0x21e, 0x1000, 0]).expect_err("counters are not modelled");
-    assert!(report.summary.contains("SAMPLE_PIPELINESTAT: pipeline statistics"), "{report}");
+    // RADV's occlusion query: ZPASS_DONE (EVENT_INDEX 1, with the result address).
+    let report = gfx.run(&[0xc002_4600, 0x115, 0x1000, 0]).expect_err("counters are not modelled");
+    assert!(report.summary.contains("ZPASS_DONE: occlusion and streamout counters are not modelled"), "{report}");
 }
 
 /// RADV's indirect dispatch on the graphics ring: SET_BASE of the indirect base (index 1),
