@@ -67,6 +67,10 @@ static RESETS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(
 /// by now (`gpu::Device::recover`: the rings' work dropped, their fences signalled).
 pub fn resets() -> u64 {
     use std::sync::atomic::Ordering;
+    // One recovery at a time: two would count one loss twice and make a context made
+    // between them look guilty.
+    static RECOVERING: Mutex<()> = Mutex::new(());
+    let _one = RECOVERING.lock();
     if lost() {
         let recovered = crate::gpu::device().ok().and_then(|d| d.recover(std::time::Duration::from_secs(10)));
         if recovered.is_some() {
