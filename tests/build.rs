@@ -17,6 +17,7 @@ fn main() {
         "subgroup_size",
         "inc",
         "bda_store",
+        "bda_spin",
         "desc_index",
         "desc_push",
         "desc_dynamic",

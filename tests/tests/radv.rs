@@ -147,7 +147,7 @@ fn descriptors_app_on_radv() {
 /// before signal (the shim's sync-file export and import of syncobjs), binary semaphores,
 /// a held batch; then a shader that faults: the model's report, RADV refuses the next
 /// submission with VK_ERROR_DEVICE_LOST while the process goes on, and a device made after
-/// it runs work (the shim's GPU reset, `gpu::Device::recover`).
+/// it runs work (the shim's GPU reset, `gpu::Device::recover`); then a shader that hangs.
 #[test]
 fn queues_app_and_a_fault_on_radv() {
     let queues = target_dir().join("softnavi-queues");
@@ -159,6 +159,14 @@ fn queues_app_and_a_fault_on_radv() {
     assert!(err.contains("instruction: global_store_b32"), "the report names the instruction:\n{err}");
     assert!(out.contains("a new device made after the loss ran the chain scenario"), "{out}");
     assert!(err.contains("the device was recovered from: VM fault"), "{err}");
+    // A shader that never ends: the model's hang report (the live wave listed), the same
+    // loss and recovery.
+    let Some(mut cmd) = radv_command(&queues) else { return };
+    cmd.env("SOFTNAVI_HANG_TIMEOUT_MS", "1000").arg("hang");
+    let (o, out, err) = output(cmd);
+    assert!(o.status.success() && out.contains("PASS hang"), "softnavi-queues hang on RADV:\n{out}\n{err}");
+    assert!(err.contains("GPU hang on queue") && err.contains("did not finish within 1000 ms"), "{err}");
+    assert!(err.contains("live waves (1)"), "the report lists the spinning wave:\n{err}");
 }
 
 /// A draw on RADV's general queue: the model has no graphics pipeline, so the command
