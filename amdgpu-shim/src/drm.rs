@@ -453,36 +453,28 @@ fn gem_va(file: &DrmFile, a: &mut uapi::GemVa) -> Res {
     let vm = crate::gpu::device()?.address_space();
     let va = a.va_address & gpu::mem::VA_MASK;
     match a.operation {
-        VA_OP_MAP if a.handle == 0 && a.flags & VM_PAGE_PRT != 0 => map_prt(vm, va, a.map_size)?,
+        // A sparse resource's reservation: unbound pages, reads give 0, writes are dropped
+        // (`AddressSpace::map_prt`; RADV reports residencyNonResidentStrict).
+        VA_OP_MAP if a.handle == 0 && a.flags & VM_PAGE_PRT != 0 => {
+            vm.map_prt(va, a.map_size).map_err(va_errno("PRT mapping"))?;
+        }
         VA_OP_CLEAR => {
-            vm.clear_range(va, a.map_size).map_err(|e| {
-                tracing::warn!("GEM_VA clear: {e}");
-                libc::EINVAL
-            })?;
+            vm.clear_range(va, a.map_size).map_err(va_errno("clear"))?;
         }
         VA_OP_REPLACE => {
             // Sparse binding (RADV's vkQueueBindSparse): whatever is mapped in the range
             // goes, then the BO's pages, or (no BO, PRT) unbound pages, take it.
             let g = if a.handle == 0 { None } else { Some(file.bo(a.handle)?) };
-            vm.clear_range(va, a.map_size).map_err(|e| {
-                tracing::warn!("GEM_VA replace: {e}");
-                libc::EINVAL
-            })?;
+            vm.clear_range(va, a.map_size).map_err(va_errno("replace"))?;
             if let Some(g) = g {
-                vm.map_at(va, &g.mem, a.offset_in_bo, a.map_size).map_err(|e| {
-                    tracing::warn!("GEM_VA replace: {e}");
-                    libc::EINVAL
-                })?;
+                vm.map_at(va, &g.mem, a.offset_in_bo, a.map_size).map_err(va_errno("replace"))?;
             } else if a.flags & VM_PAGE_PRT != 0 {
-                map_prt(vm, va, a.map_size)?;
+                vm.map_prt(va, a.map_size).map_err(va_errno("PRT mapping"))?;
             }
         }
         VA_OP_MAP => {
             let g = file.bo(a.handle)?;
-            let bo = vm.map_at(va, &g.mem, a.offset_in_bo, a.map_size).map_err(|e| {
-                tracing::warn!("GEM_VA map: {e}");
-                libc::EINVAL
-            })?;
+            let bo = vm.map_at(va, &g.mem, a.offset_in_bo, a.map_size).map_err(va_errno("map"))?;
             g.vas.lock().push(bo.va());
         }
         VA_OP_UNMAP => {
@@ -497,18 +489,17 @@ fn gem_va(file: &DrmFile, a: &mut uapi::GemVa) -> Res {
     Ok(0)
 }
 
-/// Unbound pages of a sparse (PRT) resource at `[va, va + size)`: reads give 0, writes
-/// are dropped (`AddressSpace::map_prt`; RADV reports residencyNonResidentStrict).
-fn map_prt(vm: &gpu::mem::AddressSpace, va: u64, size: u64) -> Result<(), i32> {
-    vm.map_prt(va, size).map_err(|e| {
-        tracing::warn!("GEM_VA PRT mapping: {e}");
+/// The errno a GEM_VA operation `what` answers a refused mapping with (logged): ENOMEM when
+/// the host had no memory for it, EINVAL otherwise.
+fn va_errno(what: &'static str) -> impl Fn(gpu::mem::MapError) -> i32 {
+    move |e| {
+        tracing::warn!("GEM_VA {what}: {e}");
         if matches!(e, gpu::mem::MapError::NoMemory { .. }) {
             libc::ENOMEM
         } else {
             libc::EINVAL
         }
-    })?;
-    Ok(())
+    }
 }
 
 fn gem_op(file: &DrmFile, a: &mut uapi::GemOp) -> Res {

@@ -734,7 +734,8 @@ impl CommandProcessor {
         Self::dma_mapped(vm, dst, len, true, "DMA_DATA fill")?;
         let mut at = 0;
         while at < len {
-            let n = (vm.room(dst + at).unwrap_or(4).min(len - at) & !3).max(4);
+            // Checked above: mapped, and mappings end on pages (the pieces stay dwords).
+            let n = vm.room(dst + at).unwrap_or(len - at).min(len - at);
             let ptr = self.tlb.translate(vm, dst + at, n, true).map_err(Self::mem_fault("DMA_DATA fill"))?;
             for k in 0..n / 4 {
                 // SAFETY: translate() checked [dst + at, dst + at + n) lies in one BO.
@@ -752,7 +753,7 @@ impl CommandProcessor {
         let mut dtlb = Tlb::default();
         let mut at = 0;
         while at < bytes {
-            let room = |va| vm.room(va).unwrap_or(1);
+            let room = |va| vm.room(va).unwrap_or(bytes - at);
             let n = room(src + at).min(room(dst + at)).min(bytes - at);
             let s =
                 self.tlb.translate(vm, src + at, n, false).map_err(Self::mem_fault("DMA_DATA reading its source"))?;

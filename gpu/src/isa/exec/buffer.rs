@@ -350,11 +350,12 @@ impl Wave {
     /// compilers zero it first (RDNA3-NOTES, "Buffer instructions").
     pub(super) fn tfe_status(&mut self, ctx: &Ctx, status: u16, at: impl Fn(usize) -> Option<u64>) {
         let exec = self.exec();
-        let failed: Vec<usize> =
-            (0..self.lanes).filter(|&l| exec >> l & 1 != 0 && at(l).is_some_and(|a| ctx.vm.is_prt(a))).collect();
+        let lanes = self.lanes;
         let regs = self.v_mut(status as usize);
-        for l in failed {
-            regs[l] = 1;
+        for (l, r) in regs.iter_mut().enumerate().take(lanes) {
+            if exec >> l & 1 != 0 && at(l).is_some_and(|a| ctx.vm.is_prt(a)) {
+                *r = 1;
+            }
         }
     }
 
