@@ -8,8 +8,9 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use common::{addr, check_tid3_dispatch, read_words, Dispatch, Gpu, W32};
+use gpu::jit::JitMode;
 use gpu::pm4::{header, Builder};
-use gpu::{Ib, Report, ReportKind, Status, SubmitError};
+use gpu::{Config, Ib, Report, ReportKind, Status, SubmitError};
 
 /// Submits `ib`, expects the device to be lost, and checks what every winsys entry point
 /// says afterwards: `wait` gives the report, `status` is `Lost` with the same report, and
@@ -128,6 +129,39 @@ fn hang_of_an_endless_loop_lists_live_waves() {
     assert!(r.details.contains(&format!("pc={pc:#x}: s_branch")), "{}", r.details);
     assert!(r.details.contains("queue 0 dispatch #0 workgroup ("), "{}", r.details);
     assert!(r.details.contains("v1: 00000007"), "the wave state: {}", r.details);
+    new_device_works(gpu);
+}
+
+/// A loop made only of instructions the interpreter runs on its fast path (VALU and a
+/// conditional branch: a spin such as `while (i != 0) i = i * k | 1`) is a hang too: the
+/// abort check counts them like every other instruction (it did not, and such a loop ran
+/// past any timeout). Run by the interpreter: the translated code checks at back edges.
+#[test]
+fn hang_of_a_loop_of_fast_path_instructions() {
+    let timeout = Duration::from_millis(300);
+    let mut gpu = Gpu::with_config(Config {
+        threads: 2,
+        hang_timeout: timeout,
+        memory_size: 256 << 20,
+        jit: JitMode::Off,
+        ..Config::default()
+    });
+    let code = gpu.kernel(
+        "
+        v_mov_b32 v1, 1
+    spin:
+        v_or_b32 v1, 1, v1
+        v_cmp_ne_u32 vcc_lo, 0, v1
+        s_cbranch_vccnz spin
+        s_endpgm
+        ",
+    );
+    let start = Instant::now();
+    let r = expect_lost(&mut gpu, &Dispatch::new(&code, &addr(0), [false; 3], [32, 1, 1]).ib([1, 1, 1], W32));
+    assert!(start.elapsed() < Duration::from_secs(20), "reported after {:?}", start.elapsed());
+    assert_eq!(r.kind, ReportKind::Hang);
+    assert!(r.summary.contains("did not finish within 300 ms"), "{}", r.summary);
+    assert!(r.details.contains("live waves ("), "{}", r.details);
     new_device_works(gpu);
 }
 

@@ -26,6 +26,17 @@ fn softnavi_all_scenarios() {
     assert!(out.contains("not allowed in a command buffer of the transfer-only queue family"), "{out}");
 }
 
+/// A dispatch that never ends (a spin of ALU instructions and a branch): the model's hang
+/// report after SOFTNAVI_HANG_TIMEOUT_MS, VK_ERROR_DEVICE_LOST, and a new device that works.
+#[test]
+fn softnavi_hang() {
+    let mut cmd = vk_command(&target_dir().join("softnavi-queues"), &softnavi_manifest());
+    cmd.env("SOFTNAVI_HANG_TIMEOUT_MS", "1000").arg("hang");
+    let (o, out, err) = output(cmd);
+    assert!(o.status.success() && out.contains("PASS hang"), "softnavi-queues hang:\n{out}\n{err}");
+    assert!(err.contains("GPU hang on queue") && err.contains("did not finish within 1000 ms"), "{err}");
+}
+
 #[test]
 fn softnavi_under_the_validation_layer() {
     let out = run(&["--validate", "families", "chain", "wbs", "binary", "held"], &softnavi_manifest());

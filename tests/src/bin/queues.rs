@@ -1,7 +1,7 @@
 //! `softnavi-queues [--validate] [SCENARIO...]`: queues, families, fences, binary and
 //! timeline semaphores, vkQueueSubmit2 and the sync2 commands, through the real loader.
-//! Scenarios (all but `lost` and `hang` by default; `lost` and `rejects` run on softnavi
-//! only, `lost` on RADV over the model too, `hang` there only):
+//! Scenarios (all but `lost` and `hang` by default; `rejects` runs on softnavi only, `lost`
+//! and `hang` on softnavi and on RADV over the model):
 //! - `families`: the queue families; invalid queue requests at device creation (not with
 //!   --validate: they are invalid usage).
 //! - `chain`: 4 threads submit to 2 queues, each step waiting on the timeline value the
@@ -1032,9 +1032,8 @@ fn main() -> ExitCode {
             // After a loss the layer still counts the lost batches' objects as in use.
             "lost" if (inst.softnavi || inst.radv) && !validate => lost(&inst, BDA_STORE),
             // The same with a shader that never ends (run it with a short
-            // SOFTNAVI_HANG_TIMEOUT_MS: the default one is long). RADV only for now: on
-            // softnavi's ICD the scenario does not finish (not looked into yet).
-            "hang" if inst.radv && !validate => lost(&inst, BDA_SPIN),
+            // SOFTNAVI_HANG_TIMEOUT_MS: the default one is long).
+            "hang" if (inst.radv || inst.softnavi) && !validate => lost(&inst, BDA_SPIN),
             "rejects" | "lost" | "hang" => {
                 println!("SKIP {name}");
                 continue;

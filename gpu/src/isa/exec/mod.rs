@@ -748,10 +748,7 @@ impl Wave {
                 if let Some(leave) = self.step_checked(inst, idx, prog, ctx) {
                     return leave;
                 }
-            } else {
-                if self.fast(inst) {
-                    continue;
-                }
+            } else if !self.fast(inst) {
                 if let Some(leave) = self.step_flow(inst, idx, prog, ctx) {
                     return leave;
                 }
@@ -761,6 +758,8 @@ impl Wave {
                     return Leave::Switch;
                 }
             }
+            // Fast-path instructions count too: a loop made only of them (a spin on SALU
+            // and a branch) must still see an abort and pick up its translation.
             since_check += 1;
             if since_check >= 4096 {
                 since_check = 0;
