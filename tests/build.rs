@@ -37,26 +37,22 @@ fn main() {
         }
     }
     // Texel buffer shaders (softnavi-texel): one source per operation, one build per
-    // sampled type.
-    for (name, src, defs) in [
-        ("texel_fetch_f", "texel_fetch", ["-DTEX=textureBuffer", "-DVEC=vec4"]),
-        ("texel_fetch_u", "texel_fetch", ["-DTEX=utextureBuffer", "-DVEC=uvec4"]),
-        ("texel_fetch_i", "texel_fetch", ["-DTEX=itextureBuffer", "-DVEC=ivec4"]),
-        ("texel_store_f", "texel_store", ["-DIMG=imageBuffer", "-DVEC=vec4"]),
-        ("texel_store_u", "texel_store", ["-DIMG=uimageBuffer", "-DVEC=uvec4"]),
-        ("texel_store_i", "texel_store", ["-DIMG=iimageBuffer", "-DVEC=ivec4"]),
-        ("texel_atomic", "texel_atomic", ["-DUNUSED=1", "-DUNUSED2=1"]),
+    // sampled type; and the ray query shader (softnavi-rayquery), which needs SPIR-V 1.4.
+    for (name, src, env, defs) in [
+        ("texel_fetch_f", "texel_fetch", "vulkan1.1", &["-DTEX=textureBuffer", "-DVEC=vec4"][..]),
+        ("texel_fetch_u", "texel_fetch", "vulkan1.1", &["-DTEX=utextureBuffer", "-DVEC=uvec4"]),
+        ("texel_fetch_i", "texel_fetch", "vulkan1.1", &["-DTEX=itextureBuffer", "-DVEC=ivec4"]),
+        ("texel_store_f", "texel_store", "vulkan1.1", &["-DIMG=imageBuffer", "-DVEC=vec4"]),
+        ("texel_store_u", "texel_store", "vulkan1.1", &["-DIMG=uimageBuffer", "-DVEC=uvec4"]),
+        ("texel_store_i", "texel_store", "vulkan1.1", &["-DIMG=iimageBuffer", "-DVEC=ivec4"]),
+        ("texel_atomic", "texel_atomic", "vulkan1.1", &[]),
+        ("rayquery", "rayquery", "vulkan1.2", &[]),
     ] {
         let src = format!("shaders/{src}.comp");
         println!("cargo:rerun-if-changed={src}");
         let dst = out.join(format!("{name}.spv"));
-        let status = Command::new(&tool)
-            .args(["-V", "--target-env", "vulkan1.1"])
-            .args(defs)
-            .arg(&src)
-            .arg("-o")
-            .arg(&dst)
-            .output();
+        let status =
+            Command::new(&tool).args(["-V", "--target-env", env]).args(defs).arg(&src).arg("-o").arg(&dst).output();
         match status {
             Ok(o) if o.status.success() => {}
             Ok(o) => panic!("{tool} failed on {src}:\n{}", String::from_utf8_lossy(&o.stdout)), // ok: build script

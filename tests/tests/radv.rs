@@ -134,6 +134,20 @@ fn pipes_app_on_radv() {
     }
 }
 
+/// Ray queries: RADV builds a two-level acceleration structure with its compute shaders and
+/// its query code walks it with `image_bvh64_intersect_ray`; every hit and miss of 4,096 rays
+/// against a CPU reference (softnavi-rayquery), and with the validation layer.
+#[test]
+fn rayquery_app_on_radv() {
+    let app = target_dir().join("softnavi-rayquery");
+    for args in [&[][..], &["--validate"]] {
+        let Some((ok, out, err)) = radv(&app, args) else { return };
+        assert!(ok && out.contains("PASS rayquery"), "softnavi-rayquery {args:?} on RADV:\n{out}\n{err}");
+        assert!(out.contains("(RADV GFX1100)"), "ran on another device:\n{out}");
+        assert!(!out.contains("Validation"), "validation messages:\n{out}");
+    }
+}
+
 /// The descriptor app: indexing in wave32 and wave64, push descriptors, dynamic offsets,
 /// copies and pools (RADV 22.3 does not fill the variable-count layout support: named).
 #[test]

@@ -348,7 +348,8 @@ fn dpp_not_executed(i: &Inst) -> Option<&'static str> {
 /// atomics, and an atomic whose dmask is not one LLVM gives it.
 fn mimg_not_executed(i: &Inst) -> Option<&'static str> {
     use super::decode::mimg;
-    if i.op.encoding() != Encoding::Mimg {
+    // The BVH opcodes' fixed fields (r128 among them) are checked by the decoder.
+    if i.op.encoding() != Encoding::Mimg || i.op.mem().is_some_and(|m| m.access == table::Access::Bvh) {
         return None;
     }
     let atomic = i.op.mem().is_some_and(|m| m.rmw.is_some());

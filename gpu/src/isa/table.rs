@@ -1523,8 +1523,8 @@ opcode_table! {
         0x16 IMAGE_ATOMIC_DEC "image_atomic_dec" [N N N N] X => rmw(0, Dec);
         0x17 IMAGE_GET_RESINFO "image_get_resinfo" [N N N N] X => ld(0);
         0x18 IMAGE_MSAA_LOAD "image_msaa_load" [N N N N] X => ld(0);
-        0x19 IMAGE_BVH_INTERSECT_RAY "image_bvh_intersect_ray" [N N N N] NONE => bvh;
-        0x1a IMAGE_BVH64_INTERSECT_RAY "image_bvh64_intersect_ray" [N N N N] NONE => bvh;
+        0x19 IMAGE_BVH_INTERSECT_RAY "image_bvh_intersect_ray" [N N N N] X => bvh;
+        0x1a IMAGE_BVH64_INTERSECT_RAY "image_bvh64_intersect_ray" [N N N N] X => bvh;
         0x1b IMAGE_SAMPLE "image_sample" [N N N N] X => sample;
         0x1c IMAGE_SAMPLE_D "image_sample_d" [N N N N] X => sample;
         0x1d IMAGE_SAMPLE_L "image_sample_l" [N N N N] X => sample;

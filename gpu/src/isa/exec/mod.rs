@@ -12,6 +12,7 @@
 mod alu;
 #[allow(clippy::needless_range_loop)]
 mod buffer;
+mod bvh;
 mod check;
 #[allow(clippy::needless_range_loop)]
 mod ds;
@@ -1022,6 +1023,10 @@ impl Wave {
             | IMAGE_ATOMIC_UMIN | IMAGE_ATOMIC_SMAX | IMAGE_ATOMIC_UMAX | IMAGE_ATOMIC_AND | IMAGE_ATOMIC_OR
             | IMAGE_ATOMIC_XOR | IMAGE_ATOMIC_INC | IMAGE_ATOMIC_DEC => {
                 self.mimg(inst, ctx)?;
+                Ok(Flow::Next)
+            }
+            IMAGE_BVH_INTERSECT_RAY | IMAGE_BVH64_INTERSECT_RAY => {
+                self.bvh(inst, ctx)?;
                 Ok(Flow::Next)
             }
             _ if sample::executes(op) => {
