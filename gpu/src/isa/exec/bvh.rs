@@ -332,7 +332,6 @@ mod tests {
     use super::*;
 
     const RADV: [u32; 4] = [0, 0x8000_0000, 0xffff_ffff, 0x8100_03ff];
-    const INF: f32 = f32::INFINITY;
 
     fn ray(origin: [f32; 3], dir: [f32; 3], extent: f32) -> Ray {
         Ray { extent, origin, dir, inv_dir: dir.map(|x| 1.0 / x) }
