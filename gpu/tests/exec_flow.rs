@@ -163,6 +163,15 @@ fn seed001_checker_reports_results_used_before_their_wait() {
         DEP,
         "v23 is read",
     );
+    // A write to lanes the load does not write (an if/else's other arm) does not race.
+    passes("v_mov_b32 v20, 0\n s_mov_b32 s8, exec_lo\n s_mov_b32 exec_lo, 0xffff\n global_load_b32 v21, v20, s[4:5]\n s_not_b32 exec_lo, exec_lo\n v_mov_b32 v21, 1\n s_mov_b32 exec_lo, s8\n s_waitcnt vmcnt(0)");
+    breaks(
+        "v_mov_b32 v20, 0\n s_mov_b32 s8, exec_lo\n s_mov_b32 exec_lo, 0xffff\n global_load_b32 v21, v20, s[4:5]\n s_mov_b32 exec_lo, 0x1ffff\n v_mov_b32 v21, 1\n s_mov_b32 exec_lo, s8\n s_waitcnt vmcnt(0)",
+        DEP,
+        "v21 is overwritten",
+    );
+    // A load issued with EXEC = 0 writes no VGPR: its destination is free at once.
+    passes("v_mov_b32 v20, 0\n s_mov_b32 s8, exec_lo\n s_mov_b32 exec_lo, 0\n global_load_b32 v21, v20, s[4:5]\n s_mov_b32 exec_lo, s8\n v_mov_b32 v21, 1\n s_waitcnt vmcnt(0)");
     // Loads on the same in-order counter may overwrite each other's destination.
     passes("v_mov_b32 v20, 0\n global_load_b32 v21, v20, s[4:5]\n global_load_b32 v21, v20, s[4:5] offset:4\n s_waitcnt vmcnt(0)\n v_mov_b32 v4, v21");
     // VOPD: both halves' operands are checked.

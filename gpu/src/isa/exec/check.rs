@@ -118,6 +118,8 @@ struct Pending {
     seq: u32,
     /// Program index of the load.
     at: u32,
+    /// The lanes the load writes (EXEC at its issue; all for SGPRs).
+    lanes: u64,
 }
 
 const OOO: u8 = 5;
@@ -278,6 +280,7 @@ fn mimg_regs(r: &mut Regs, i: &Inst) {
             r.push(i.dst, data + tfe, true);
             false
         }
+        Op::IMAGE_BVH_INTERSECT_RAY | Op::IMAGE_BVH64_INTERSECT_RAY => return bvh_regs(r, i),
         _ => return,
     };
     let dim = (i.imm >> mimg::DIM_SHIFT & 7) as usize;
@@ -310,6 +313,25 @@ fn mimg_regs(r: &mut Regs, i: &Inst) {
     if sampling {
         r.push(i.src[2], 4, false);
     }
+}
+
+/// The registers of a ray intersection (exec/bvh.rs): four result dwords, the address
+/// groups (consecutive, or with NSA each group at its own register) and the 4-dword T#.
+fn bvh_regs(r: &mut Regs, i: &Inst) {
+    use crate::isa::decode::mimg;
+    r.push(i.dst, 4, true);
+    let a16 = i.imm & mimg::A16 != 0;
+    let sizes = &mimg::BVH_SLOTS[(i.op == Op::IMAGE_BVH64_INTERSECT_RAY) as usize][..5 - a16 as usize];
+    if i.imm & mimg::NSA != 0 {
+        for (g, &n) in sizes.iter().enumerate() {
+            if let Some(v) = super::bvh::addr_reg(i, g, 0) {
+                r.push(Operand::Vgpr(v), n as u32, false);
+            }
+        }
+    } else {
+        r.push(i.src[0], sizes.iter().map(|&n| n as u32).sum(), false);
+    }
+    r.push(i.src[1], 4, false);
 }
 
 /// The register operands of `i` with the widths its encoding gives each slot (as the
@@ -582,6 +604,11 @@ impl Wave {
                     if write && load_kind == p.kind && p.kind != OOO {
                         continue;
                     }
+                    // A write to other lanes than the load's (the other arm of an if/else,
+                    // which ACO schedules before the load's wait) does not race with it.
+                    if write && s < SGPR_BASE && p.lanes & self.exec() == 0 {
+                        continue;
+                    }
                     return Err(check(
                         RULE_DEP,
                         format!(
@@ -598,10 +625,14 @@ impl Wave {
         if load_kind != 0 {
             let seq = if load_kind == OOO { ck.epoch } else { ck.issued[load_kind as usize - 1] };
             let rs = regs(inst, wave64);
+            let exec = self.exec();
             for &(o, n, write) in &rs.r[..rs.n] {
-                if write {
+                // A vector load issued with EXEC = 0 returns no data: its VGPRs stay free.
+                let vgpr = matches!(o, Operand::Vgpr(_));
+                if write && !(vgpr && exec == 0) {
                     for s in slots(o, n) {
-                        ck.pend[s] = Pending { kind: load_kind, seq, at: idx as u32 };
+                        let lanes = if vgpr { exec } else { !0 };
+                        ck.pend[s] = Pending { kind: load_kind, seq, at: idx as u32, lanes };
                     }
                 }
             }
@@ -761,8 +792,8 @@ mod tests {
         t.count(VM, 1, true);
         t.retire(VM, 1);
         let c = t.checker.as_ref().unwrap();
-        assert!(c.ready(Pending { kind: 1, seq: 0, at: 0 }));
-        assert!(!c.ready(Pending { kind: 1, seq: 1, at: 0 }));
+        assert!(c.ready(Pending { kind: 1, seq: 0, at: 0, lanes: !0 }));
+        assert!(!c.ready(Pending { kind: 1, seq: 1, at: 0, lanes: !0 }));
         assert_eq!(t.cnt[VM], 1);
     }
 }
