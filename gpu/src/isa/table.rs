@@ -1866,8 +1866,12 @@ pub fn coverage_markdown() -> String {
          every one of them and tfe and lwe on loads. Not executed: r128, the MSAA dims on sampling,\n\
          gathers and the `_mip` forms, dmask 0, tfe and lwe on stores, atomics and sampling,\n\
          g16 sampling, `image_gather4h`, `image_msaa_load` of several components, at a FRAGID that is\n\
-         not a multiple of 4 or through a swizzling DST_SEL (gfx11.0's MSAA DST_SEL erratum), the packed loads and\n\
-         stores (`*_pck*`: no source pins down how their raw elements lie in VGPRs) and BVH.\n\n\
+         not a multiple of 4 or through a swizzling DST_SEL (gfx11.0's MSAA DST_SEL erratum), and the packed loads and\n\
+         stores (`*_pck*`: no source pins down how their raw elements lie in VGPRs).\n\n\
+         Ray intersection: `image_bvh_intersect_ray` and `image_bvh64_intersect_ray` are executed in\n\
+         every address form (consecutive VGPRs, NSA, A16) on box32, box16 and triangle nodes\n\
+         (RDNA3-NOTES, \"Ray intersection\"); a T# with pointer flags, box sorting heuristic 3, a\n\
+         type other than 8, or triangle return mode 0, and barycentric source 3, are named errors.\n\n\
          Scalar and vector ALU: every opcode is executed except `s_subvector_loop_begin` and\n\
          `s_subvector_loop_end`, whose semantics AMD's documentation leaves unclear (Mesa's ACO\n\
          notes say so too; no compiler for gfx11 emits them). VINTERP, LDSDIR and EXP are\n\

@@ -76,7 +76,7 @@ pub(crate) struct Ray {
 /// origin, direction, inverse direction; with A16 the last two share a group). Without
 /// NSA the groups follow each other from VADDR; with NSA group 0 starts at VADDR and
 /// groups 1 to 4 at the NSA dword's bytes, each a run of consecutive VGPRs.
-fn addr_reg(inst: &Inst, group: usize, comp: usize) -> Option<u16> {
+pub(super) fn addr_reg(inst: &Inst, group: usize, comp: usize) -> Option<u16> {
     let Operand::Vgpr(v) = inst.src[0] else { return None };
     let sizes = &mimg::BVH_SLOTS[(inst.op == Op::IMAGE_BVH64_INTERSECT_RAY) as usize];
     Some(if inst.imm & mimg::NSA == 0 {
