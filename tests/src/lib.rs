@@ -5,4 +5,5 @@ pub mod check;
 pub mod dispatch;
 pub mod env;
 pub mod image;
+pub mod pipeline;
 pub mod validation;

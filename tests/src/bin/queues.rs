@@ -33,6 +33,7 @@ use std::time::{Duration, Instant};
 
 use ash::vk;
 use softnavi_examples::spirv_words;
+use softnavi_tests::pipeline::ComputePipeline;
 
 const COPY: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/copy.spv"));
 const BDA_STORE: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/bda_store.spv"));
@@ -438,91 +439,34 @@ impl Buf {
 }
 
 /// `copy.comp` with both bindings on one buffer: each dispatch adds 1 to every element.
-struct Increment {
-    module: vk::ShaderModule,
-    dsl: vk::DescriptorSetLayout,
-    layout: vk::PipelineLayout,
-    pipeline: vk::Pipeline,
-    dpool: vk::DescriptorPool,
-    set: vk::DescriptorSet,
-}
+struct Increment(ComputePipeline);
 
 impl Increment {
     fn new(dev: &Device, buf: &Buf) -> R<Increment> {
         let d = &dev.d;
         let words = spirv_words(COPY).map_err(|e| e.to_string())?;
-        let bindings = [0, 1].map(|b| {
-            vk::DescriptorSetLayoutBinding::default()
-                .binding(b)
+        let p = ComputePipeline::new(d, &words, &[vk::DescriptorType::STORAGE_BUFFER; 2], 0)?;
+        let bi = [vk::DescriptorBufferInfo { buffer: buf.buf, offset: 0, range: vk::WHOLE_SIZE }];
+        let writes = [0, 1].map(|b| {
+            vk::WriteDescriptorSet::default()
+                .dst_set(p.set)
+                .dst_binding(b)
                 .descriptor_type(vk::DescriptorType::STORAGE_BUFFER)
-                .descriptor_count(1)
-                .stage_flags(vk::ShaderStageFlags::COMPUTE)
+                .buffer_info(&bi)
         });
-        // SAFETY: valid create infos throughout.
-        unsafe {
-            let module = vkr(
-                "vkCreateShaderModule",
-                d.create_shader_module(&vk::ShaderModuleCreateInfo::default().code(&words), None),
-            )?;
-            let dsl = vkr(
-                "vkCreateDescriptorSetLayout",
-                d.create_descriptor_set_layout(&vk::DescriptorSetLayoutCreateInfo::default().bindings(&bindings), None),
-            )?;
-            let layouts = [dsl];
-            let layout = vkr(
-                "vkCreatePipelineLayout",
-                d.create_pipeline_layout(&vk::PipelineLayoutCreateInfo::default().set_layouts(&layouts), None),
-            )?;
-            let stage = vk::PipelineShaderStageCreateInfo::default()
-                .stage(vk::ShaderStageFlags::COMPUTE)
-                .module(module)
-                .name(c"main");
-            let pinfo = [vk::ComputePipelineCreateInfo::default().stage(stage).layout(layout)];
-            let pipeline = d
-                .create_compute_pipelines(vk::PipelineCache::null(), &pinfo, None)
-                .map_err(|(_, e)| format!("vkCreateComputePipelines: {e:?}"))?[0];
-            let sizes = [vk::DescriptorPoolSize { ty: vk::DescriptorType::STORAGE_BUFFER, descriptor_count: 2 }];
-            let dpool = vkr(
-                "vkCreateDescriptorPool",
-                d.create_descriptor_pool(&vk::DescriptorPoolCreateInfo::default().max_sets(1).pool_sizes(&sizes), None),
-            )?;
-            let set = vkr(
-                "vkAllocateDescriptorSets",
-                d.allocate_descriptor_sets(
-                    &vk::DescriptorSetAllocateInfo::default().descriptor_pool(dpool).set_layouts(&layouts),
-                ),
-            )?[0];
-            let bi = [vk::DescriptorBufferInfo { buffer: buf.buf, offset: 0, range: vk::WHOLE_SIZE }];
-            let writes = [0, 1].map(|b| {
-                vk::WriteDescriptorSet::default()
-                    .dst_set(set)
-                    .dst_binding(b)
-                    .descriptor_type(vk::DescriptorType::STORAGE_BUFFER)
-                    .buffer_info(&bi)
-            });
-            d.update_descriptor_sets(&writes, &[]);
-            Ok(Increment { module, dsl, layout, pipeline, dpool, set })
-        }
+        // SAFETY: a live set and buffer.
+        unsafe { d.update_descriptor_sets(&writes, &[]) };
+        Ok(Increment(p))
     }
 
     fn record(&self, d: &ash::Device, c: vk::CommandBuffer, n: u32) {
-        // SAFETY: a command buffer in the recording state; live objects.
-        unsafe {
-            d.cmd_bind_pipeline(c, vk::PipelineBindPoint::COMPUTE, self.pipeline);
-            d.cmd_bind_descriptor_sets(c, vk::PipelineBindPoint::COMPUTE, self.layout, 0, &[self.set], &[]);
-            d.cmd_dispatch(c, n.div_ceil(64), 1, 1);
-        }
+        self.0.bind(d, c);
+        // SAFETY: a command buffer in the recording state.
+        unsafe { d.cmd_dispatch(c, n.div_ceil(64), 1, 1) };
     }
 
     fn destroy(self, d: &ash::Device) {
-        // SAFETY: no pending work uses these objects.
-        unsafe {
-            d.destroy_pipeline(self.pipeline, None);
-            d.destroy_pipeline_layout(self.layout, None);
-            d.destroy_descriptor_pool(self.dpool, None);
-            d.destroy_descriptor_set_layout(self.dsl, None);
-            d.destroy_shader_module(self.module, None);
-        }
+        self.0.destroy(d);
     }
 }
 

@@ -20,6 +20,7 @@ use std::process::ExitCode;
 
 use ash::vk;
 use softnavi_examples::spirv_words;
+use softnavi_tests::pipeline::ComputePipeline;
 
 const SHADER: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/rayquery.spv"));
 const TRIANGLES: usize = 64;
@@ -365,106 +366,53 @@ fn hits(s: &Scene, r: usize) -> Vec<Hit> {
 fn dispatch(gpu: &mut Gpu, tlas: vk::AccelerationStructureKHR, rays: usize, hits: usize, flags: u32) -> R<()> {
     let words = spirv_words(SHADER).map_err(|e| e.to_string())?;
     let d = &gpu.dev;
-    let bindings = [
-        (0, vk::DescriptorType::ACCELERATION_STRUCTURE_KHR),
-        (1, vk::DescriptorType::STORAGE_BUFFER),
-        (2, vk::DescriptorType::STORAGE_BUFFER),
-    ]
-    .map(|(b, t)| {
-        vk::DescriptorSetLayoutBinding::default()
-            .binding(b)
-            .descriptor_type(t)
+    let types = [
+        vk::DescriptorType::ACCELERATION_STRUCTURE_KHR,
+        vk::DescriptorType::STORAGE_BUFFER,
+        vk::DescriptorType::STORAGE_BUFFER,
+    ];
+    let p = ComputePipeline::new(d, &words, &types, 8)?;
+    let structs = [tlas];
+    let mut as_write = vk::WriteDescriptorSetAccelerationStructureKHR::default().acceleration_structures(&structs);
+    let bi = |b: usize| [vk::DescriptorBufferInfo { buffer: gpu.bufs[b].buffer, offset: 0, range: vk::WHOLE_SIZE }];
+    let (rb, hb) = (bi(rays), bi(hits));
+    let buffer = |b, info| {
+        vk::WriteDescriptorSet::default()
+            .dst_set(p.set)
+            .dst_binding(b)
+            .descriptor_type(vk::DescriptorType::STORAGE_BUFFER)
+            .buffer_info(info)
+    };
+    let writes = [
+        vk::WriteDescriptorSet::default()
+            .dst_set(p.set)
+            .dst_binding(0)
             .descriptor_count(1)
-            .stage_flags(vk::ShaderStageFlags::COMPUTE)
-    });
-    let pc = [vk::PushConstantRange { stage_flags: vk::ShaderStageFlags::COMPUTE, offset: 0, size: 8 }];
-    // SAFETY: valid create infos; every object is destroyed after the wait.
-    unsafe {
-        let module = vkr(
-            "vkCreateShaderModule",
-            d.create_shader_module(&vk::ShaderModuleCreateInfo::default().code(&words), None),
-        )?;
-        let dsl = vkr(
-            "vkCreateDescriptorSetLayout",
-            d.create_descriptor_set_layout(&vk::DescriptorSetLayoutCreateInfo::default().bindings(&bindings), None),
-        )?;
-        let dsls = [dsl];
-        let layout = vkr(
-            "vkCreatePipelineLayout",
-            d.create_pipeline_layout(
-                &vk::PipelineLayoutCreateInfo::default().set_layouts(&dsls).push_constant_ranges(&pc),
-                None,
-            ),
-        )?;
-        let stage = vk::PipelineShaderStageCreateInfo::default()
-            .stage(vk::ShaderStageFlags::COMPUTE)
-            .module(module)
-            .name(c"main");
-        let pipeline = d
-            .create_compute_pipelines(
-                vk::PipelineCache::null(),
-                &[vk::ComputePipelineCreateInfo::default().stage(stage).layout(layout)],
-                None,
-            )
-            .map_err(|(_, e)| format!("vkCreateComputePipelines: {e:?}"))?[0];
-        let sizes = [
-            vk::DescriptorPoolSize { ty: vk::DescriptorType::ACCELERATION_STRUCTURE_KHR, descriptor_count: 1 },
-            vk::DescriptorPoolSize { ty: vk::DescriptorType::STORAGE_BUFFER, descriptor_count: 2 },
-        ];
-        let pool = vkr(
-            "vkCreateDescriptorPool",
-            d.create_descriptor_pool(&vk::DescriptorPoolCreateInfo::default().max_sets(1).pool_sizes(&sizes), None),
-        )?;
-        let set = vkr(
-            "vkAllocateDescriptorSets",
-            d.allocate_descriptor_sets(
-                &vk::DescriptorSetAllocateInfo::default().descriptor_pool(pool).set_layouts(&dsls),
-            ),
-        )?[0];
-        let structs = [tlas];
-        let mut as_write = vk::WriteDescriptorSetAccelerationStructureKHR::default().acceleration_structures(&structs);
-        let bi = |b: usize| [vk::DescriptorBufferInfo { buffer: gpu.bufs[b].buffer, offset: 0, range: vk::WHOLE_SIZE }];
-        let (rb, hb) = (bi(rays), bi(hits));
-        let writes = [
-            vk::WriteDescriptorSet::default()
-                .dst_set(set)
-                .dst_binding(0)
-                .descriptor_count(1)
-                .descriptor_type(vk::DescriptorType::ACCELERATION_STRUCTURE_KHR)
-                .push_next(&mut as_write),
-            vk::WriteDescriptorSet::default()
-                .dst_set(set)
-                .dst_binding(1)
-                .descriptor_type(vk::DescriptorType::STORAGE_BUFFER)
-                .buffer_info(&rb),
-            vk::WriteDescriptorSet::default()
-                .dst_set(set)
-                .dst_binding(2)
-                .descriptor_type(vk::DescriptorType::STORAGE_BUFFER)
-                .buffer_info(&hb),
-        ];
-        d.update_descriptor_sets(&writes, &[]);
-        let mut push = [0u8; 8];
-        push[..4].copy_from_slice(&(RAYS as u32).to_le_bytes());
-        push[4..].copy_from_slice(&flags.to_le_bytes());
-        let r = gpu.submit(|cmd| {
-            d.cmd_bind_pipeline(cmd, vk::PipelineBindPoint::COMPUTE, pipeline);
-            d.cmd_bind_descriptor_sets(cmd, vk::PipelineBindPoint::COMPUTE, layout, 0, &[set], &[]);
-            d.cmd_push_constants(cmd, layout, vk::ShaderStageFlags::COMPUTE, 0, &push);
+            .descriptor_type(vk::DescriptorType::ACCELERATION_STRUCTURE_KHR)
+            .push_next(&mut as_write),
+        buffer(1, &rb),
+        buffer(2, &hb),
+    ];
+    // SAFETY: a live set, structure and buffers.
+    unsafe { d.update_descriptor_sets(&writes, &[]) };
+    let mut push = [0u8; 8];
+    push[..4].copy_from_slice(&(RAYS as u32).to_le_bytes());
+    push[4..].copy_from_slice(&flags.to_le_bytes());
+    let r = gpu.submit(|cmd| {
+        p.bind(d, cmd);
+        // SAFETY: recording; the objects live until the wait.
+        unsafe {
+            d.cmd_push_constants(cmd, p.layout, vk::ShaderStageFlags::COMPUTE, 0, &push);
             d.cmd_dispatch(cmd, RAYS.div_ceil(64) as u32, 1, 1);
-            gpu.barrier(
-                cmd,
-                (vk::PipelineStageFlags::COMPUTE_SHADER, vk::AccessFlags::SHADER_WRITE),
-                (vk::PipelineStageFlags::HOST, vk::AccessFlags::HOST_READ),
-            );
-        });
-        d.destroy_descriptor_pool(pool, None);
-        d.destroy_pipeline(pipeline, None);
-        d.destroy_pipeline_layout(layout, None);
-        d.destroy_descriptor_set_layout(dsl, None);
-        d.destroy_shader_module(module, None);
-        r
-    }
+        }
+        gpu.barrier(
+            cmd,
+            (vk::PipelineStageFlags::COMPUTE_SHADER, vk::AccessFlags::SHADER_WRITE),
+            (vk::PipelineStageFlags::HOST, vk::AccessFlags::HOST_READ),
+        );
+    });
+    p.destroy(d);
+    r
 }
 
 /// Builds the structures, traces the rays with each of `flags`; the hit buffers' values.
