@@ -2011,6 +2011,11 @@ image_store_mip v[0:3], [v4, v5], s[0:7] dmask:0xf dim:SQ_RSRC_IMG_1D
 image_get_resinfo v[0:3], v0, s[0:7] dmask:0xf dim:SQ_RSRC_IMG_1D
 image_msaa_load v[0:3], v[4:6], s[0:7] dmask:0x1 dim:SQ_RSRC_IMG_2D_MSAA
 image_msaa_load v[0:3], [v4, v5, v6, v7], s[0:7] dmask:0x4 dim:SQ_RSRC_IMG_2D_MSAA_ARRAY
+image_bvh_intersect_ray v[4:7], [v9, v10, v[11:13], v[14:16], v[17:19]], s[4:7]
+image_bvh_intersect_ray v[0:3], v[10:20], s[4:7]
+image_bvh_intersect_ray v[0:3], v[10:17], s[8:11] a16
+image_bvh64_intersect_ray v[0:3], v[10:21], s[4:7]
+image_bvh64_intersect_ray v[0:3], [v[10:11], v12, v[13:15], v[30:32]], s[4:7] a16
 image_msaa_load v[0:1], v[4:6], s[0:7] dmask:0x2 dim:SQ_RSRC_IMG_2D_MSAA d16
 image_load v4, v[0:2], s[0:7] dmask:0x1 dim:SQ_RSRC_IMG_2D_MSAA
 image_store v[4:7], v[0:3], s[0:7] dmask:0xf dim:SQ_RSRC_IMG_2D_MSAA_ARRAY

@@ -10,7 +10,7 @@ ds_add_u32 v1, v2 gds
 v_interp_p10_f32 v0, v1, v2, v3
 lds_param_load v1, attr0.x
 lds_direct_load v1
-image_bvh_intersect_ray v[4:7], [v9, v10, v[11:13], v[14:16], v[17:19]], s[4:7]
+ds_bvh_stack_rtn_b32 v5, v6, v7, v[8:11]
 s_subvector_loop_begin s4, 16
 s_subvector_loop_end s4, 16
 buffer_load_lds_b32 v1, s[4:7], 0 offen
