@@ -2,8 +2,8 @@
 //! timeline semaphores, vkQueueSubmit2 and the sync2 commands, through the real loader.
 //! Scenarios (all but `lost` and `hang` by default; `rejects` runs on softnavi only, `lost`
 //! and `hang` on softnavi and on RADV over the model):
-//! - `families`: the queue families; invalid queue requests at device creation (not with
-//!   --validate: they are invalid usage).
+//! - `families`: the queue families; invalid queue requests at device creation, refused,
+//!   and a family named twice, taken (not with --validate: they are invalid usage).
 //! - `chain`: 4 threads submit to 2 queues, each step waiting on the timeline value the
 //!   previous step signals; the result is checked against the CPU.
 //! - `wbs`: wait-before-signal, a batch waiting on a value the host signals later from
@@ -511,7 +511,19 @@ fn families(inst: &Instance, validate: bool) -> R<()> {
             }
         }
     }
-    Ok(())
+    // Family 0 named twice, 1 and 3 queues: invalid usage the CTS's robustness tests commit
+    // (their universal and compute families are one here); taken, with the larger count.
+    let q =
+        [1usize, 3].map(|n| vk::DeviceQueueCreateInfo::default().queue_family_index(0).queue_priorities(&prio[..n]));
+    // SAFETY: a create info the driver takes; the device is destroyed below.
+    let d = vkr("vkCreateDevice (family 0 twice)", unsafe {
+        inst.instance.create_device(inst.pdev, &vk::DeviceCreateInfo::default().queue_create_infos(&q), None)
+    })?;
+    // SAFETY: queue 2 of family 0 exists on this device; nothing runs.
+    let third = unsafe { d.get_device_queue(0, 2) };
+    // SAFETY: idle, no objects made from it.
+    unsafe { d.destroy_device(None) };
+    check(third != vk::Queue::null(), || "family 0 named twice: no third queue".into())
 }
 
 fn chain(inst: &Instance) -> R<()> {
