@@ -339,7 +339,7 @@ fn assemble_object_w64(src: &str) -> PathBuf {
 
 /// `data/gfx11_unsupported.s` lists instructions softnavi does not execute (DPP of the
 /// v_movrel* moves and DPP controls gfx11 dropped, s_subvector_loop_*, MIMG with and
-/// without NSA (the forms softnavi does not execute: g16 sampling, gather4h, a16 and tfe on sampling, the packed forms, r128, MSAA dims on sampling and the mip forms, tfe on stores and atomics), MTBUF, EXP, GDS/GWS, LDS permutes, buffer forms not executed yet,
+/// without NSA (the forms softnavi does not execute: gather4h, a16 and tfe on sampling, the packed forms, r128, MSAA dims on sampling and the mip forms, tfe on stores and atomics), MTBUF, EXP, GDS/GWS, LDS permutes, buffer forms not executed yet,
 /// VINTERP, LDSDIR, src_lds_direct): in a program every one must become a trap (a wave that reaches it
 /// raises the illegal-instruction exception), and take LLVM's length, so that decoding
 /// goes on at the next instruction.

@@ -296,6 +296,47 @@ fn quad_derivatives_pick_the_level() {
     }
 }
 
+/// `_g16`: the derivatives are f16, two per VGPR, each direction packed on its own (low
+/// half first; 1D pads each direction to a VGPR: llvm-mc-19 takes 3 address VGPRs for
+/// 1D and 4 for 2D), the coordinates stay f32. Lane l steps 2^k texels per pixel (k = l % 5)
+/// in x, half that in y: POINT mip filtering picks level k (clamped to the last).
+#[test]
+fn g16_derivatives_are_halves_per_direction() {
+    let (w, h, levels) = (64, 64, 4);
+    let h16 = |x: f32| gpu::format::f32_to_f16(x) as u32;
+    let s = samp(tex_filter::POINT, mip_filter::POINT, tex_clamp::WRAP);
+    let (cs, ct) = (0.3f32, 0.55f32);
+    let steps: Vec<f32> = (0..32).map(|l| (1u32 << (l % 5)) as f32).collect();
+    let t2 = t_of(img_type::IMG_2D, w, h, levels, 0);
+    let inputs: Vec<[u32; 4]> =
+        steps.iter().map(|&k| [h16(k / w as f32), h16(0.5 * k / h as f32) << 16, f(cs), f(ct)]).collect();
+    let out = sample(
+        "image_sample_d_g16 v[4:7], v[0:3], s[12:19], s[20:23] dmask:0xf dim:SQ_RSRC_IMG_2D",
+        &t2,
+        &s,
+        &inputs,
+        image_mem(w, h, levels, 1),
+    );
+    let t1 = t_of(img_type::IMG_1D, w, 1, levels, 0);
+    let inputs1: Vec<[u32; 4]> = steps.iter().map(|&k| [h16(k / w as f32), h16(0.0), f(cs), 0]).collect();
+    let out1 = sample(
+        "image_sample_d_g16 v[4:7], v[0:2], s[12:19], s[20:23] dmask:0xf dim:SQ_RSRC_IMG_1D",
+        &t1,
+        &s,
+        &inputs1,
+        image_mem(w, 1, levels, 1),
+    );
+    for (l, &k) in steps.iter().enumerate() {
+        let m = (k.log2() as u32).min(levels - 1);
+        let at = |m: u32, hh: u32| {
+            ref2d(w, hh, m, 0, cs * (w >> m) as f32, ct * (hh >> m).max(1) as f32, false, 0, [0.0; 4])
+        };
+        check4(&out, l, at(m, h), &format!("2D, lane {l}: level {m}"));
+        let want1 = ref2d(w, 1, m, 0, cs * (w >> m) as f32, 0.5, false, 0, [0.0; 4]);
+        check4(&out1, l, want1, &format!("1D, lane {l}: level {m}"));
+    }
+}
+
 /// Offsets (`_o`): one VGPR of 6-bit signed texel offsets, x in bits 5:0 and y in 13:8
 /// (LLVM's packing), added to the texel coordinates before wrapping (NEAREST, WRAP).
 #[test]

@@ -1555,10 +1555,10 @@ opcode_table! {
         0x36 IMAGE_GATHER4_LZ_O "image_gather4_lz_o" [N N N N] X => sample;
         0x37 IMAGE_GATHER4_C_LZ_O "image_gather4_c_lz_o" [N N N N] X => sample;
         0x38 IMAGE_GET_LOD "image_get_lod" [N N N N] X => ld(0);
-        0x39 IMAGE_SAMPLE_D_G16 "image_sample_d_g16" [N N N N] NONE => sample;
-        0x3a IMAGE_SAMPLE_C_D_G16 "image_sample_c_d_g16" [N N N N] NONE => sample;
-        0x3b IMAGE_SAMPLE_D_O_G16 "image_sample_d_o_g16" [N N N N] NONE => sample;
-        0x3c IMAGE_SAMPLE_C_D_O_G16 "image_sample_c_d_o_g16" [N N N N] NONE => sample;
+        0x39 IMAGE_SAMPLE_D_G16 "image_sample_d_g16" [N N N N] X => sample;
+        0x3a IMAGE_SAMPLE_C_D_G16 "image_sample_c_d_g16" [N N N N] X => sample;
+        0x3b IMAGE_SAMPLE_D_O_G16 "image_sample_d_o_g16" [N N N N] X => sample;
+        0x3c IMAGE_SAMPLE_C_D_O_G16 "image_sample_c_d_o_g16" [N N N N] X => sample;
         0x40 IMAGE_SAMPLE_CL "image_sample_cl" [N N N N] X => sample;
         0x41 IMAGE_SAMPLE_D_CL "image_sample_d_cl" [N N N N] X => sample;
         0x42 IMAGE_SAMPLE_B_CL "image_sample_b_cl" [N N N N] X => sample;
@@ -1571,10 +1571,10 @@ opcode_table! {
         0x49 IMAGE_SAMPLE_C_CL_O "image_sample_c_cl_o" [N N N N] X => sample;
         0x4a IMAGE_SAMPLE_C_D_CL_O "image_sample_c_d_cl_o" [N N N N] X => sample;
         0x4b IMAGE_SAMPLE_C_B_CL_O "image_sample_c_b_cl_o" [N N N N] X => sample;
-        0x54 IMAGE_SAMPLE_C_D_CL_G16 "image_sample_c_d_cl_g16" [N N N N] NONE => sample;
-        0x55 IMAGE_SAMPLE_D_CL_O_G16 "image_sample_d_cl_o_g16" [N N N N] NONE => sample;
-        0x56 IMAGE_SAMPLE_C_D_CL_O_G16 "image_sample_c_d_cl_o_g16" [N N N N] NONE => sample;
-        0x5f IMAGE_SAMPLE_D_CL_G16 "image_sample_d_cl_g16" [N N N N] NONE => sample;
+        0x54 IMAGE_SAMPLE_C_D_CL_G16 "image_sample_c_d_cl_g16" [N N N N] X => sample;
+        0x55 IMAGE_SAMPLE_D_CL_O_G16 "image_sample_d_cl_o_g16" [N N N N] X => sample;
+        0x56 IMAGE_SAMPLE_C_D_CL_O_G16 "image_sample_c_d_cl_o_g16" [N N N N] X => sample;
+        0x5f IMAGE_SAMPLE_D_CL_G16 "image_sample_d_cl_g16" [N N N N] X => sample;
         0x60 IMAGE_GATHER4_CL "image_gather4_cl" [N N N N] X => sample;
         0x61 IMAGE_GATHER4_B_CL "image_gather4_b_cl" [N N N N] X => sample;
         0x62 IMAGE_GATHER4_C_CL "image_gather4_c_cl" [N N N N] X => sample;
@@ -1865,7 +1865,7 @@ pub fn coverage_markdown() -> String {
          32_UINT, 32_SINT, 32_FLOAT; 64-bit ones 32_32_UINT and 32_32_SINT), with a16 on\n\
          every one of them and tfe and lwe on loads. Not executed: r128, the MSAA dims on sampling,\n\
          gathers and the `_mip` forms, dmask 0, tfe and lwe on stores, atomics and sampling,\n\
-         g16 sampling, `image_gather4h`, `image_msaa_load` of several components, at a FRAGID that is\n\
+         `image_gather4h`, `image_msaa_load` of several components, at a FRAGID that is\n\
          not a multiple of 4 or through a swizzling DST_SEL (gfx11.0's MSAA DST_SEL erratum), and the packed loads and\n\
          stores (`*_pck*`: no source pins down how their raw elements lie in VGPRs).\n\n\
          Ray intersection: `image_bvh_intersect_ray` and `image_bvh64_intersect_ray` are executed in\n\

@@ -2011,6 +2011,15 @@ image_store_mip v[0:3], [v4, v5], s[0:7] dmask:0xf dim:SQ_RSRC_IMG_1D
 image_get_resinfo v[0:3], v0, s[0:7] dmask:0xf dim:SQ_RSRC_IMG_1D
 image_msaa_load v[0:3], v[4:6], s[0:7] dmask:0x1 dim:SQ_RSRC_IMG_2D_MSAA
 image_msaa_load v[0:3], [v4, v5, v6, v7], s[0:7] dmask:0x4 dim:SQ_RSRC_IMG_2D_MSAA_ARRAY
+image_sample_d_g16 v[0:3], v[4:7], s[0:7], s[8:11] dmask:0xf dim:SQ_RSRC_IMG_2D
+image_sample_d_g16 v0, v[4:6], s[0:7], s[8:11] dmask:0x1 dim:SQ_RSRC_IMG_1D
+image_sample_c_d_g16 v0, [v4, v5, v6, v7, v8], s[0:7], s[8:11] dmask:0x1 dim:SQ_RSRC_IMG_2D
+image_sample_d_o_g16 v[0:1], v[4:8], s[0:7], s[8:11] dmask:0x3 dim:SQ_RSRC_IMG_2D
+image_sample_c_d_o_g16 v0, v[4:9], s[0:7], s[8:11] dmask:0x1 dim:SQ_RSRC_IMG_2D
+image_sample_c_d_cl_g16 v0, v[4:12], s[0:7], s[8:11] dmask:0x1 dim:SQ_RSRC_IMG_3D
+image_sample_d_cl_o_g16 v[0:3], v[4:8], s[0:7], s[8:11] dmask:0xf dim:SQ_RSRC_IMG_1D
+image_sample_c_d_cl_o_g16 v0, v[4:11], s[0:7], s[8:11] dmask:0x1 dim:SQ_RSRC_IMG_CUBE
+image_sample_d_cl_g16 v[0:3], v[4:9], s[0:7], s[8:11] dmask:0xf dim:SQ_RSRC_IMG_2D_ARRAY
 image_bvh_intersect_ray v[4:7], [v9, v10, v[11:13], v[14:16], v[17:19]], s[4:7]
 image_bvh_intersect_ray v[0:3], v[10:20], s[4:7]
 image_bvh_intersect_ray v[0:3], v[10:17], s[8:11] a16

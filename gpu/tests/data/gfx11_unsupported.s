@@ -4,7 +4,7 @@ v_movrels_b32_dpp v1, v2 quad_perm:[1,0,3,2] row_mask:0xf bank_mask:0xf
 v_movreld_b32_dpp v1, v2 dpp8:[7,6,5,4,3,2,1,0]
 .long 0x7e0202fa, 0xff013002 // v_mov_b32_dpp v1, v2 with dpp_ctrl 0x130 (GFX9 wave_shl:1)
 .long 0x7e0202fa, 0xff014302 // v_mov_b32_dpp v1, v2 with dpp_ctrl 0x143 (GFX9 row_bcast:31)
-image_sample_d_g16 v[0:3], [v4, v5, v6, v7], s[0:7], s[8:11] dmask:0xf dim:SQ_RSRC_IMG_2D
+image_gather4h v[0:3], [v4, v5], s[0:7], s[8:11] dmask:0x2 dim:SQ_RSRC_IMG_2D
 exp mrt0 v0, v0, v0, v0 done
 ds_add_u32 v1, v2 gds
 v_interp_p10_f32 v0, v1, v2, v3

@@ -64,8 +64,9 @@
 //! Refused as named Unsupported faults: anisotropic filtering (MAX_ANISO_RATIO > 0), the
 //! min/max reduction modes, the HALF_BORDER wrap modes, REGISTER border colours where a
 //! border mode is used, FORCE_DEGAMMA, LOD_BIAS_SEC, a T# with MIN_LOD, linear filtering or
-//! depth compare of an integer format, and the G16 and `gather4h` forms and TFE/LWE (not
-//! marked executed or refused by `program.rs`). TRUNC_COORD, the PERF and aniso-bias fields are precision and performance
+//! depth compare of an integer format, and the `gather4h` forms and TFE/LWE (not
+//! marked executed or refused by `program.rs`). The `_g16` forms take their derivatives as
+//! f16, two per VGPR, each direction packed on its own (see `grad_vgprs`). TRUNC_COORD, the PERF and aniso-bias fields are precision and performance
 //! hints with no effect here.
 
 #[path = "samplecube.rs"]
@@ -97,6 +98,8 @@ struct Form {
     clamp: bool,
     gather: bool,
     get_lod: bool,
+    /// 16-bit derivatives (`_g16`).
+    g16: bool,
 }
 
 fn form(op: Op) -> Form {
@@ -111,6 +114,7 @@ fn form(op: Op) -> Form {
             "l" => f.lod = true,
             "lz" => f.lz = true,
             "cl" => f.clamp = true,
+            "g16" => f.g16 = true,
             _ => {}
         }
     }
@@ -120,21 +124,31 @@ fn form(op: Op) -> Form {
 /// Whether `op` is one of the sampling instructions this file executes.
 pub(super) fn executes(op: Op) -> bool {
     let n = op.name();
-    (n.starts_with("image_sample") || n.starts_with("image_gather4_") || n == "image_gather4" || n == "image_get_lod")
-        && !n.ends_with("_g16")
+    n.starts_with("image_sample") || n.starts_with("image_gather4_") || n == "image_gather4" || n == "image_get_lod"
 }
 
-/// Derivative VGPRs of `_d` per DIM (1D, 2D, 3D, CUBE, 1D_ARRAY, 2D_ARRAY): both directions.
+/// Derivatives of `_d` per DIM (1D, 2D, 3D, CUBE, 1D_ARRAY, 2D_ARRAY): both directions.
 const GRADS: [usize; 6] = [2, 4, 6, 4, 2, 4];
+
+/// The VGPRs a form's derivatives take on `dim`: one each, or with `_g16` two f16 per VGPR,
+/// each direction packed on its own (low half first, an odd count padded: LLVM's
+/// `packImage16bitOpsToDwords`).
+fn grad_vgprs(fm: Form, dim: usize) -> usize {
+    let n = if fm.grad { GRADS.get(dim).copied().unwrap_or(0) } else { 0 };
+    if fm.g16 {
+        2 * (n / 2).div_ceil(2)
+    } else {
+        n
+    }
+}
 
 /// The address VGPRs `op` reads on `dim`, for the register checker (with `a16`, the
 /// coordinates and LOD or clamp take half a VGPR each: see `sample_operands`).
 pub(super) fn addr_count(op: Op, dim: usize, a16: bool) -> usize {
     let f = form(op);
     let extra = [f.offset, f.bias, f.compare].iter().filter(|&&b| b).count();
-    let grads = if f.grad { GRADS.get(dim).copied().unwrap_or(0) } else { 0 };
     let coords = COORDS.get(dim).copied().unwrap_or(0) + (f.lod || f.clamp) as usize;
-    extra + grads + if a16 { coords.div_ceil(2) } else { coords }
+    extra + grad_vgprs(f, dim) + if a16 { coords.div_ceil(2) } else { coords }
 }
 
 /// An f16's bits as the f32 bits of the same value.
@@ -573,8 +587,7 @@ impl Wave {
         let offset = next(fm.offset);
         let bias = next(fm.bias).map(|v| if a16 { v.map(f16_bits_to_f32_bits) } else { v });
         let reference = next(fm.compare);
-        let grads = if fm.grad { GRADS[dim] } else { 0 };
-        for _ in 0..grads {
+        for _ in 0..grad_vgprs(fm, dim) {
             next(true);
         }
         let n = COORDS[dim] + (fm.lod || fm.clamp) as usize;
@@ -620,13 +633,18 @@ impl Wave {
         if fm.grad {
             let first = [fm.offset, fm.bias, fm.compare].iter().filter(|&&b| b).count();
             let half = GRADS[dim] / 2;
-            let g: Vec<[u32; 64]> = (0..2 * half).map(|k| self.mimg_addr(inst, first + k)).collect();
+            let per_dir = grad_vgprs(fm, dim) / 2;
+            let g: Vec<[u32; 64]> = (0..2 * per_dir).map(|k| self.mimg_addr(inst, first + k)).collect();
+            // Derivative `a` of direction `d` in lane `l`.
+            let value = |d: usize, a: usize, l: usize| {
+                if fm.g16 {
+                    f32::from_bits(f16_bits_to_f32_bits(g[d * per_dir + a / 2][l] >> (16 * (a % 2)) & 0xffff))
+                } else {
+                    f32::from_bits(g[d * per_dir + a][l])
+                }
+            };
             return (0..self.lanes)
-                .map(|l| {
-                    std::array::from_fn(|d| {
-                        std::array::from_fn(|a| if a < half { f32::from_bits(g[d * half + a][l]) } else { 0.0 })
-                    })
-                })
+                .map(|l| std::array::from_fn(|d| std::array::from_fn(|a| if a < half { value(d, a, l) } else { 0.0 })))
                 .collect();
         }
         (0..self.lanes)
