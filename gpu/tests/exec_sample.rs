@@ -298,7 +298,8 @@ fn quad_derivatives_pick_the_level() {
 
 /// `_g16`: the derivatives are f16, two per VGPR, each direction packed on its own (low
 /// half first; 1D pads each direction to a VGPR: llvm-mc-19 takes 3 address VGPRs for
-/// 1D and 4 for 2D), the coordinates stay f32. Lane l steps 2^k texels per pixel (k = l % 5)
+/// 1D and 4 for 2D), the coordinates stay f32, or f16 with A16 (llc-19 selects these forms
+/// for `llvm.amdgcn.image.sample.d` with f16 derivatives, packing them as here). Lane l steps 2^k texels per pixel (k = l % 5)
 /// in x, half that in y: POINT mip filtering picks level k (clamped to the last).
 #[test]
 fn g16_derivatives_are_halves_per_direction() {
@@ -326,8 +327,21 @@ fn g16_derivatives_are_halves_per_direction() {
         &inputs1,
         image_mem(w, 1, levels, 1),
     );
+    // With A16 too (LLVM's form for f16 derivatives and coordinates): the coordinates two
+    // per VGPR after the derivatives.
+    let (hs, ht) = (0.3125f32, 0.5625f32);
+    let inputs16: Vec<[u32; 4]> = inputs.iter().map(|i| [i[0], i[1], h16(hs) | h16(ht) << 16, 0]).collect();
+    let out16 = sample(
+        "image_sample_d_g16 v[4:7], v[0:2], s[12:19], s[20:23] dmask:0xf dim:SQ_RSRC_IMG_2D a16",
+        &t2,
+        &s,
+        &inputs16,
+        image_mem(w, h, levels, 1),
+    );
     for (l, &k) in steps.iter().enumerate() {
         let m = (k.log2() as u32).min(levels - 1);
+        let want16 = ref2d(w, h, m, 0, hs * (w >> m) as f32, ht * (h >> m) as f32, false, 0, [0.0; 4]);
+        check4(&out16, l, want16, &format!("2D with a16, lane {l}: level {m}"));
         let at = |m: u32, hh: u32| {
             ref2d(w, hh, m, 0, cs * (w >> m) as f32, ct * (hh >> m).max(1) as f32, false, 0, [0.0; 4])
         };
