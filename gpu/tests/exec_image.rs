@@ -376,7 +376,7 @@ fn null_tsharp_loads_zero_and_drops_stores() {
 /// What softnavi does not execute is a named fault, never a wrong answer: a T# whose TYPE
 /// is not an image type, a swizzled T#, a DIM that does not match the TYPE (an MSAA T# and
 /// dim among them), r128, the packed loads and stores, tfe on stores and
-/// atomics, the g16 sampling forms, an atomic on a format it cannot use; and a T# over
+/// atomics, gather4h, an atomic on a format it cannot use; and a T# over
 /// unmapped memory is a VM fault.
 #[test]
 fn unexecuted_forms_and_bad_tsharps_are_named_faults() {
@@ -405,8 +405,8 @@ fn unexecuted_forms_and_bad_tsharps_are_named_faults() {
         (ok, "image_atomic_add v[4:5], v[0:1], s[12:19] dmask:0x1 dim:SQ_RSRC_IMG_2D glc tfe", "with tfe or lwe"),
         (
             ok,
-            "image_sample_d_g16 v4, v[0:3], s[12:19], s[20:23] dmask:0x1 dim:SQ_RSRC_IMG_2D",
-            "image_sample_d_g16 is decoded but not executed",
+            "image_gather4h v[4:7], v[0:1], s[12:19], s[20:23] dmask:0x1 dim:SQ_RSRC_IMG_2D",
+            "image_gather4h is decoded but not executed",
         ),
         // Atomics need a 32-bit (64-bit: 32_32_UINT/SINT) integer or float format.
         (
