@@ -924,6 +924,20 @@ pub mod mimg {
     /// node pointer, ray extent, origin, direction, inverse direction (a16 packs the last two
     /// into one slot's three VGPRs and drops the fifth).
     pub const BVH_SLOTS: [[u8; 5]; 2] = [[1, 1, 3, 3, 3], [2, 1, 3, 3, 3]];
+    /// Derivatives of the `_d` forms per dim, both directions (x then y of each).
+    pub const GRADS: [u32; 8] = [2, 4, 6, 4, 2, 4, 4, 4];
+
+    /// Address VGPRs the derivatives take on `dim`: one each, or with `_g16` two f16 per
+    /// VGPR, each direction packed on its own, an odd count padded (LLVM's
+    /// `packImage16bitOpsToDwords`).
+    pub fn grad_dwords(dim: usize, g16: bool) -> u32 {
+        let n = GRADS.get(dim).copied().unwrap_or(0);
+        if g16 {
+            2 * (n / 2).div_ceil(2)
+        } else {
+            n
+        }
+    }
 
     /// Whether an image atomic with `dmask` is 64-bit (`Some(true)`) or 32-bit: LLVM's
     /// `lowerImage` gives 32-bit atomics dmask 0x1 and 64-bit ones 0x3, cmpswap (data and
@@ -1009,14 +1023,9 @@ fn mimg_shape(name: &str) -> MimgShape {
 /// addresses (`a16`) or 32-bit ones.
 fn mimg_addr_dwords(s: &MimgShape, dim: usize, a16: bool) -> u32 {
     const COORDS: [u32; 8] = [1, 2, 3, 3, 2, 3, 3, 4];
-    const GRADS: [u32; 8] = [2, 4, 6, 4, 2, 4, 4, 4];
     let comps = if s.coords { COORDS[dim] } else { 0 } + s.lod as u32;
-    let mut n = s.extra + if a16 { comps.div_ceil(2) } else { comps };
-    if s.grad {
-        // 16-bit derivatives pack x and y of each direction, each direction padded.
-        n += if s.g16 { (GRADS[dim] / 2).next_multiple_of(2) } else { GRADS[dim] };
-    }
-    n
+    let grads = if s.grad { mimg::grad_dwords(dim, s.g16) } else { 0 };
+    s.extra + grads + if a16 { comps.div_ceil(2) } else { comps }
 }
 
 fn decode_mimg(w0: u32, w: &[u32]) -> Result<Inst, DecodeError> {

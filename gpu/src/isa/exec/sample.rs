@@ -64,10 +64,10 @@
 //! Refused as named Unsupported faults: anisotropic filtering (MAX_ANISO_RATIO > 0), the
 //! min/max reduction modes, the HALF_BORDER wrap modes, REGISTER border colours where a
 //! border mode is used, FORCE_DEGAMMA, LOD_BIAS_SEC, a T# with MIN_LOD, linear filtering or
-//! depth compare of an integer format, and the `gather4h` forms and TFE/LWE (not
-//! marked executed or refused by `program.rs`). The `_g16` forms take their derivatives as
-//! f16, two per VGPR, each direction packed on its own (see `grad_vgprs`). TRUNC_COORD, the PERF and aniso-bias fields are precision and performance
-//! hints with no effect here.
+//! depth compare of an integer format, and the `gather4h` forms and TFE/LWE (not marked
+//! executed or refused by `program.rs`). The `_g16` forms take their derivatives as f16,
+//! two per VGPR, each direction packed on its own (`mimg::grad_dwords`). TRUNC_COORD, the
+//! PERF and aniso-bias fields are precision and performance hints with no effect here.
 
 #[path = "samplecube.rs"]
 mod cube;
@@ -127,18 +127,13 @@ pub(super) fn executes(op: Op) -> bool {
     n.starts_with("image_sample") || n.starts_with("image_gather4_") || n == "image_gather4" || n == "image_get_lod"
 }
 
-/// Derivatives of `_d` per DIM (1D, 2D, 3D, CUBE, 1D_ARRAY, 2D_ARRAY): both directions.
-const GRADS: [usize; 6] = [2, 4, 6, 4, 2, 4];
-
-/// The VGPRs a form's derivatives take on `dim`: one each, or with `_g16` two f16 per VGPR,
-/// each direction packed on its own (low half first, an odd count padded: LLVM's
-/// `packImage16bitOpsToDwords`).
+/// The VGPRs a form's derivatives take on `dim` (`mimg::grad_dwords`: with `_g16` two f16
+/// per VGPR, low half first, each direction on its own).
 fn grad_vgprs(fm: Form, dim: usize) -> usize {
-    let n = if fm.grad { GRADS.get(dim).copied().unwrap_or(0) } else { 0 };
-    if fm.g16 {
-        2 * (n / 2).div_ceil(2)
+    if fm.grad {
+        mimg::grad_dwords(dim, fm.g16) as usize
     } else {
-        n
+        0
     }
 }
 
@@ -632,7 +627,7 @@ impl Wave {
     fn gradients(&self, inst: &Inst, fm: Form, dim: usize, lanes: &[Lane]) -> Vec<[[f32; 3]; 2]> {
         if fm.grad {
             let first = [fm.offset, fm.bias, fm.compare].iter().filter(|&&b| b).count();
-            let half = GRADS[dim] / 2;
+            let half = mimg::GRADS[dim] as usize / 2;
             let per_dir = grad_vgprs(fm, dim) / 2;
             let g: Vec<[u32; 64]> = (0..2 * per_dir).map(|k| self.mimg_addr(inst, first + k)).collect();
             // Derivative `a` of direction `d` in lane `l`.
