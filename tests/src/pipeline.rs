@@ -4,6 +4,8 @@
 
 use ash::vk;
 
+use crate::vkr;
+
 pub struct ComputePipeline {
     module: vk::ShaderModule,
     dsl: vk::DescriptorSetLayout,
@@ -11,10 +13,6 @@ pub struct ComputePipeline {
     pub pipeline: vk::Pipeline,
     pool: vk::DescriptorPool,
     pub set: vk::DescriptorSet,
-}
-
-fn vkr<T>(call: &str, r: Result<T, vk::Result>) -> Result<T, String> {
-    r.map_err(|e| format!("{call}: {e:?}"))
 }
 
 impl ComputePipeline {

@@ -34,16 +34,13 @@ use std::time::{Duration, Instant};
 use ash::vk;
 use softnavi_examples::spirv_words;
 use softnavi_tests::pipeline::ComputePipeline;
+use softnavi_tests::vkr;
 
 const COPY: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/copy.spv"));
 const BDA_STORE: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/bda_store.spv"));
 const BDA_SPIN: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/bda_spin.spv"));
 
 type R<T> = Result<T, String>;
-
-fn vkr<T>(what: &str, r: Result<T, vk::Result>) -> R<T> {
-    r.map_err(|e| format!("{what}: {e:?}"))
-}
 
 fn check(cond: bool, what: impl FnOnce() -> String) -> R<()> {
     if cond {

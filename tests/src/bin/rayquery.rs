@@ -21,6 +21,7 @@ use std::process::ExitCode;
 use ash::vk;
 use softnavi_examples::spirv_words;
 use softnavi_tests::pipeline::ComputePipeline;
+use softnavi_tests::vkr;
 
 const SHADER: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/rayquery.spv"));
 const TRIANGLES: usize = 64;
@@ -36,10 +37,6 @@ const MOVED: [f32; 12] = [0.0, -0.5, 0.0, 3.0, 0.5, 0.0, 0.0, 0.0, 0.0, 0.0, 0.5
 const IDENTITY: [f32; 12] = [1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0];
 
 type R<T> = Result<T, String>;
-
-fn vkr<T>(call: &str, r: Result<T, vk::Result>) -> R<T> {
-    r.map_err(|e| format!("{call}: {e:?}"))
-}
 
 /// A deterministic generator (xorshift), for the scene and the rays.
 struct Rng(u64);
