@@ -19,26 +19,26 @@ const TRI_MISS: [u32; 4] = [0x7f80_0000, 0x3f80_0000, 0, 0];
 
 /// The 128-bit BVH resource (RDNA3 ISA guide, "BVH texture resource definition").
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub(crate) struct BvhResource {
+struct BvhResource {
     /// Byte address of node pointer 0 (the field holds it >> 8).
-    pub base: u64,
+    base: u64,
     /// Units in the last place the box test's far distance grows by.
-    pub box_grow: u32,
+    box_grow: u32,
     /// Box results sorted (nearest first), else in child order.
-    pub box_sort: bool,
+    box_sort: bool,
     /// 0 closest entry, 1 largest interval first, 2 closest midpoint (gfx11's PAL field).
-    pub sort_heuristic: u32,
+    sort_heuristic: u32,
     /// The last node index (64-byte units) the instruction reads.
-    pub size: u64,
+    size: u64,
     /// Node pointer bits 63:54 act as culling flags.
-    pub pointer_flags: bool,
+    pointer_flags: bool,
     /// Triangles give {t_num, t_denom, I, J} (1) or {t_num, t_denom, id, status} (0).
-    pub return_ij: bool,
-    pub ty: u32,
+    return_ij: bool,
+    ty: u32,
 }
 
 impl BvhResource {
-    pub(crate) fn decode(d: [u32; 4]) -> BvhResource {
+    fn decode(d: [u32; 4]) -> BvhResource {
         BvhResource {
             base: (d[0] as u64 | ((d[1] & 0xff) as u64) << 32) << 8,
             box_grow: d[1] >> 23 & 0xff,
@@ -65,11 +65,11 @@ impl BvhResource {
 
 /// One ray, as the address VGPRs give it.
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct Ray {
-    pub extent: f32,
-    pub origin: [f32; 3],
-    pub dir: [f32; 3],
-    pub inv_dir: [f32; 3],
+struct Ray {
+    extent: f32,
+    origin: [f32; 3],
+    dir: [f32; 3],
+    inv_dir: [f32; 3],
 }
 
 /// The VGPR holding component `comp` of address group `group` (node pointer, extent,
@@ -140,14 +140,14 @@ impl Wave {
 
 /// Why a node gave no result.
 #[derive(Debug)]
-pub(crate) enum Error {
+enum Error {
     Vm(crate::mem::VmFault),
     Unsupported(String),
 }
 
 /// The four result dwords of ray `ray` against node pointer `node` of BVH `t`, reading
 /// memory with `read`.
-pub(crate) fn intersect(
+fn intersect(
     t: &BvhResource,
     node: u64,
     ray: &Ray,
@@ -205,7 +205,7 @@ fn children(b: &[u8]) -> [u32; 4] {
 /// A box node: each child's box [min.xyz, max.xyz] against the ray's slabs, then the
 /// children the ray enters, nearest first (or in place without sorting), INVALID for the
 /// rest.
-pub(crate) fn box_node(t: &BvhResource, child: [u32; 4], boxes: [[f32; 6]; 4], ray: &Ray) -> [u32; 4] {
+fn box_node(t: &BvhResource, child: [u32; 4], boxes: [[f32; 6]; 4], ray: &Ray) -> [u32; 4] {
     // The far distance may grow by box_grow units of 2^-24 of itself.
     let grow = 1.0 + t.box_grow as f32 * (f32::EPSILON / 2.0);
     let mut keyed = [(INVALID, f32::INFINITY); 4];
